@@ -1,0 +1,100 @@
+/**
+ * The Google Pay API objects we exchange with the wallet, as zod schemas.
+ * The request is built on the server (see checkout/payment-request.ts); the
+ * PaymentData is what the wallet returns and the widget posts to /pay.
+ * Reference: https://developers.google.com/pay/api/web/reference/request-objects
+ */
+import { z } from 'zod';
+
+export const authMethods = ['PAN_ONLY', 'CRYPTOGRAM_3DS'] as const;
+export const AuthMethod = z.enum(authMethods);
+export type AuthMethod = z.infer<typeof AuthMethod>;
+
+export const cardNetworks = ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'] as const;
+export const CardNetwork = z.enum(cardNetworks);
+export type CardNetwork = z.infer<typeof CardNetwork>;
+
+export const WalletEnvironment = z.enum(['SANDBOX', 'TEST', 'PRODUCTION']);
+export type WalletEnvironment = z.infer<typeof WalletEnvironment>;
+
+export const TokenizationSpecification = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('PAYMENT_GATEWAY'),
+    parameters: z.object({ gateway: z.string(), gatewayMerchantId: z.string() }),
+  }),
+  z.object({
+    type: z.literal('DIRECT'),
+    parameters: z.object({ protocolVersion: z.literal('ECv2'), publicKey: z.string() }),
+  }),
+]);
+export type TokenizationSpecification = z.infer<typeof TokenizationSpecification>;
+
+export const CardPaymentMethod = z.object({
+  type: z.literal('CARD'),
+  parameters: z.object({
+    allowedAuthMethods: z.array(AuthMethod).min(1),
+    allowedCardNetworks: z.array(CardNetwork).min(1),
+    billingAddressRequired: z.boolean(),
+    billingAddressParameters: z.object({ format: z.enum(['MIN', 'FULL']), phoneNumberRequired: z.boolean().optional() }).optional(),
+  }),
+  tokenizationSpecification: TokenizationSpecification,
+});
+export type CardPaymentMethod = z.infer<typeof CardPaymentMethod>;
+
+export const PaymentDataRequest = z.object({
+  apiVersion: z.literal(2),
+  apiVersionMinor: z.literal(0),
+  allowedPaymentMethods: z.array(CardPaymentMethod).min(1),
+  merchantInfo: z.object({ merchantName: z.string(), merchantId: z.string().optional() }),
+  transactionInfo: z.object({
+    totalPriceStatus: z.literal('FINAL'),
+    totalPrice: z.string(),
+    currencyCode: z.string(),
+    countryCode: z.string(),
+  }),
+});
+export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;
+
+/** The wallet's billing address (format FULL). Every field but the country may be absent. */
+export const WalletAddress = z.object({
+  name: z.string().max(300).optional(),
+  address1: z.string().max(300).optional(),
+  address2: z.string().max(300).optional(),
+  address3: z.string().max(300).optional(),
+  locality: z.string().max(100).optional(),
+  administrativeArea: z.string().max(100).optional(),
+  countryCode: z.string().regex(/^[A-Z]{2}$/),
+  postalCode: z.string().max(20).optional(),
+  sortingCode: z.string().max(20).optional(),
+  phoneNumber: z.string().max(40).optional(),
+});
+export type WalletAddress = z.infer<typeof WalletAddress>;
+
+/**
+ * The PaymentData the wallet returns, as the widget posts it. Only what we use
+ * is checked strictly; the token itself is parsed separately (contracts/ecv2.ts)
+ * because it arrives as a JSON string.
+ */
+export const PaymentData = z.object({
+  apiVersion: z.literal(2),
+  apiVersionMinor: z.literal(0),
+  email: z.string().max(320).optional(),
+  paymentMethodData: z.object({
+    type: z.literal('CARD'),
+    description: z.string().max(200).optional(),
+    info: z.object({
+      cardNetwork: CardNetwork,
+      cardDetails: z.string().regex(/^\d{4}$/),
+      assuranceDetails: z
+        .object({ accountVerified: z.boolean().optional(), cardHolderAuthenticated: z.boolean().optional() })
+        .optional(),
+      billingAddress: WalletAddress.optional(),
+    }),
+    tokenizationData: z.object({
+      type: z.enum(['PAYMENT_GATEWAY', 'DIRECT']),
+      token: z.string().min(2).max(16_384),
+    }),
+  }),
+  shippingAddress: WalletAddress.optional(),
+});
+export type PaymentData = z.infer<typeof PaymentData>;
