@@ -1,0 +1,23 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+
+/**
+ * Opens (creating if needed) a SQLite database and brings its schema up to
+ * date. Each owner of data (the backend, the sandbox service) passes its own
+ * migrations, so the two never share tables, as two real services would not.
+ */
+export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>): Promise<Kysely<DB>> {
+  const sqlite = new Database(file);
+  // WAL lets readers proceed while a payment is being written; the busy
+  // timeout makes a second writer wait instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return db;
+}

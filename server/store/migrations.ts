@@ -1,0 +1,54 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/** Append only: a migration that has run on some machine is never edited. */
+export const backendMigrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('apps')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('merchant_id', 'text', (c) => c.notNull())
+        .addColumn('secret_key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('allowed_origins', 'text', (c) => c.notNull())
+        .addColumn('auth_methods', 'text', (c) => c.notNull())
+        .addColumn('card_networks', 'text', (c) => c.notNull())
+        .addColumn('environment', 'text', (c) => c.notNull())
+        .addColumn('decryption_mode', 'text', (c) => c.notNull().defaultTo('gateway'))
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('country_code', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('reference', 'text')
+        .addColumn('intent', 'text', (c) => c.notNull())
+        .addColumn('client_secret_hash', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('outcome', 'text')
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .addColumn('updated', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('charge_attempts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('session_id', 'text', (c) => c.notNull().references('sessions.id'))
+        .addColumn('attempt_no', 'integer', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('source_type', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text')
+        .addColumn('outcome', 'text')
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .addColumn('updated', 'integer', (c) => c.notNull())
+        .addUniqueConstraint('charge_attempts_session_attempt', ['session_id', 'attempt_no'])
+        .execute();
+      await sql`CREATE INDEX charge_attempts_status ON charge_attempts (status)`.execute(db);
+    },
+  },
+};

@@ -1,0 +1,51 @@
+import type { Generated } from 'kysely';
+
+/** The backend's tables. JSON columns hold text; the modules that own them parse it. */
+export interface AppsTable {
+  id: string;
+  name: string;
+  merchant_id: string;
+  secret_key_hash: string;
+  allowed_origins: string;
+  auth_methods: string;
+  card_networks: string;
+  environment: string;
+  decryption_mode: string;
+  created: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  app_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  country_code: string;
+  description: string | null;
+  reference: string | null;
+  intent: string;
+  client_secret_hash: string;
+  attempts: Generated<number>;
+  outcome: string | null;
+  created: number;
+  updated: number;
+}
+
+export interface ChargeAttemptsTable {
+  id: string;
+  session_id: string;
+  attempt_no: number;
+  idempotency_key: string;
+  status: string;
+  source_type: string;
+  charge_id: string | null;
+  outcome: string | null;
+  created: number;
+  updated: number;
+}
+
+export interface BackendDatabase {
+  apps: AppsTable;
+  sessions: SessionsTable;
+  charge_attempts: ChargeAttemptsTable;
+}
