@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { LibraryFormats } from 'vite';
+import type { LibraryFormats, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -17,15 +17,33 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
   sandbox_wallet: { entry: 'web/sandbox-wallet/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
 };
 
+/**
+ * Escapes non-ASCII characters (•, —, …) in the emitted JS, so the bundles
+ * read the same whatever charset the merchant's page or server declares.
+ */
+const asciiOnly: Plugin = {
+  name: 'wallet-checkout:ascii-only',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type === 'chunk') {
+        chunk.code = chunk.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      }
+    }
+  },
+};
+
 export default defineConfig({
   // JSX for Preact (Vite 8 transforms with oxc; this replaces the old `esbuild.jsx` setting).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   publicDir: false,
+  plugins: [asciiOnly],
   environments: Object.fromEntries(
     Object.entries(bundles).map(([name, b]) => [
       name,
       {
         consumer: 'client' as const,
+        // Prefer packages' ES modules (the button element's `browser` field is a UMD build).
+        resolve: { mainFields: ['module', 'browser', 'jsnext:main', 'jsnext'] },
         build: {
           outDir,
           emptyOutDir: false,

@@ -1,0 +1,86 @@
+/**
+ * Hosts one <google-pay-button> element. The element is created imperatively
+ * (its callbacks are properties named on*, which Preact would treat as DOM
+ * event listeners) and kept for the component's lifetime: the element only
+ * reports readiness once per instance, so it is hidden, never re-created,
+ * while the widget shows other states.
+ */
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
+import type { MountOptions } from './types';
+import './register-button';
+
+export interface WalletError {
+  statusCode?: string;
+  statusMessage?: string;
+  message?: string;
+}
+
+interface GooglePayButtonElement extends HTMLElement {
+  environment: string;
+  paymentRequest: PaymentDataRequest;
+  buttonType?: string;
+  buttonColor?: string;
+  buttonLocale?: string;
+  buttonRadius?: number;
+  buttonSizeMode?: string;
+  onReadyToPayChange?: (r: { isReadyToPay: boolean; isButtonVisible: boolean }) => void;
+  onLoadPaymentData?: (data: PaymentData) => void;
+  onCancel?: (reason: WalletError) => void;
+  onError?: (error: WalletError) => void;
+}
+
+export interface WalletButtonProps {
+  environment: string;
+  paymentRequest: PaymentDataRequest;
+  options: MountOptions;
+  hidden: boolean;
+  onReady(ready: boolean): void;
+  onPaymentData(data: PaymentData): void;
+  onCancel(): void;
+  onError(error: WalletError): void;
+}
+
+function configure(el: GooglePayButtonElement, p: WalletButtonProps): void {
+  const set = <K extends keyof GooglePayButtonElement>(key: K, value: GooglePayButtonElement[K]) => {
+    if (el[key] !== value) el[key] = value;
+  };
+  set('environment', p.environment);
+  set('paymentRequest', p.paymentRequest);
+  set('buttonType', p.options.buttonType ?? 'pay');
+  set('buttonColor', p.options.buttonColor ?? 'default');
+  set('buttonSizeMode', p.options.buttonSizeMode ?? 'static');
+  // Attribute-backed: the element reads these back as strings.
+  const radius = p.options.buttonRadius;
+  if (String(el.buttonRadius ?? '') !== String(radius ?? '')) el.buttonRadius = radius;
+  if ((el.buttonLocale ?? undefined) !== (p.options.buttonLocale ?? undefined)) el.buttonLocale = p.options.buttonLocale;
+}
+
+export function WalletButton(props: WalletButtonProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<GooglePayButtonElement | null>(null);
+  const latest = useRef(props);
+  latest.current = props;
+
+  useLayoutEffect(() => {
+    const el = document.createElement('google-pay-button') as GooglePayButtonElement;
+    el.onReadyToPayChange = (r) => latest.current.onReady(r.isReadyToPay);
+    el.onLoadPaymentData = (data) => latest.current.onPaymentData(data);
+    el.onCancel = () => latest.current.onCancel();
+    el.onError = (err) => latest.current.onError(err ?? {});
+    configure(el, props);
+    button.current = el;
+    box.current?.appendChild(el);
+    return () => {
+      el.remove();
+      button.current = null;
+    };
+  }, []);
+
+  useLayoutEffect(() => {
+    if (button.current) configure(button.current, props);
+  });
+
+  const fill = props.options.buttonSizeMode === 'fill';
+  return <div ref={box} class={fill ? 'wallet fill' : 'wallet'} hidden={props.hidden} />;
+}

@@ -1,0 +1,112 @@
+/** The widget's calls to our backend. Types only from the contracts: no zod in the bundle. */
+import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
+
+export class CheckoutApiError extends Error {
+  constructor(
+    /** HTTP status; 0 when the server could not be reached. */
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CheckoutApiError';
+  }
+}
+
+/** `cs_abc123_secret_xyz` -> `cs_abc123`; null when the secret isn't shaped like one. */
+export function parseClientSecret(clientSecret: unknown): string | null {
+  if (typeof clientSecret !== 'string') return null;
+  const i = clientSecret.indexOf('_secret_');
+  if (i <= 0 || i + '_secret_'.length >= clientSecret.length) return null;
+  return clientSecret.slice(0, i);
+}
+
+/** Absolute origin/base without a trailing slash. */
+export function normalizeApiBase(base: string): string {
+  return base.replace(/\/+$/, '');
+}
+
+/** Resolves the sandbox wallet script: absolute URL, or a path relative to apiBase. */
+export function resolveScriptUrl(script: string, apiBase: string): string {
+  return new URL(script, apiBase + '/').href;
+}
+
+export interface PayResponse {
+  outcome: PaymentOutcome;
+  session: PublicSession;
+}
+
+async function call<T>(url: string, clientSecret: string, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      ...init,
+      signal,
+      cache: 'no-store',
+      credentials: 'omit',
+      headers: {
+        Accept: 'application/json',
+        Authorization: `Bearer ${clientSecret}`,
+        ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+      },
+    });
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new CheckoutApiError(0, 'network_error', "We couldn't reach the payment server. Check your connection and try again.");
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const e = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    throw new CheckoutApiError(
+      res.status,
+      typeof e?.code === 'string' ? e.code : `http_${res.status}`,
+      typeof e?.message === 'string' ? e.message : `The payment server answered ${res.status}.`,
+    );
+  }
+  if (body === null) throw new CheckoutApiError(res.status, 'bad_response', 'The payment server sent an unreadable answer.');
+  return body as T;
+}
+
+export function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal) {
+  return call<PublicSession>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`, clientSecret, {}, signal);
+}
+
+export function postPayment(apiBase: string, sessionId: string, clientSecret: string, paymentData: PaymentData, signal?: AbortSignal) {
+  return call<PayResponse>(
+    `${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/pay`,
+    clientSecret,
+    { method: 'POST', body: JSON.stringify({ payment_data: paymentData }) },
+    signal,
+  );
+}
+
+/** Shopper-facing copy for a failed session load. */
+export function sessionLoadMessage(err: CheckoutApiError): string {
+  if (err.status === 401 || err.status === 403) return "This checkout couldn't be verified. Please reload the page, or go back to the store and start again.";
+  if (err.status === 404) return "This checkout wasn't found. It may have expired: please go back to the store and start again.";
+  if (err.status === 0) return err.message;
+  return 'Something went wrong loading the checkout. Please try again.';
+}
+
+/** Loads a script once per page (shared across widgets and across copies of this bundle). */
+export function loadScriptOnce(src: string): Promise<void> {
+  const w = window as unknown as { __walletCheckoutScripts?: Map<string, Promise<void>> };
+  const cache = (w.__walletCheckoutScripts ??= new Map());
+  let p = cache.get(src);
+  if (!p) {
+    p = new Promise<void>((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.async = true;
+      s.onload = () => resolve();
+      s.onerror = () => {
+        cache.delete(src);
+        s.remove();
+        reject(new Error(`Failed to load ${src}`));
+      };
+      document.head.appendChild(s);
+    });
+    cache.set(src, p);
+  }
+  return p;
+}

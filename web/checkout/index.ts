@@ -1,0 +1,28 @@
+/**
+ * ESM entry (dist/web/checkout.mjs):
+ *   import { mount } from 'https://CHECKOUT_HOST/checkout.mjs';
+ *   const handle = mount(document.querySelector('#pay'), { clientSecret });
+ * apiBase defaults to the origin this module was loaded from.
+ */
+import { setDefaultApiBase } from './mount';
+
+try {
+  const url = new URL(import.meta.url);
+  if (url.protocol === 'http:' || url.protocol === 'https:') setDefaultApiBase(url.origin);
+} catch {
+  // not a URL (e.g. bundled by the merchant): fall back to location.origin
+}
+
+export { mount } from './mount';
+export type {
+  ButtonColor,
+  ButtonSizeMode,
+  ButtonType,
+  CheckoutEvent,
+  CheckoutEventDetails,
+  CheckoutEventName,
+  CheckoutHandle,
+  CheckoutState,
+  MountOptions,
+  Theme,
+} from './types';

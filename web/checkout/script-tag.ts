@@ -1,0 +1,77 @@
+/**
+ * Script-tag entry (dist/web/checkout.js, IIFE). Sets `window.WalletCheckout = { mount }`
+ * and mounts a widget for every tag like:
+ *   <div id="pay"></div>
+ *   <script src="https://CHECKOUT_HOST/checkout.js" data-client-secret="cs_..._secret_..."
+ *           data-target="#pay" data-button-type="buy" data-button-color="black"
+ *           data-button-locale="en" data-button-radius="8" data-button-size-mode="fill"
+ *           data-theme="dark" defer></script>
+ * apiBase is the origin of the tag's src.
+ */
+import { mount, setDefaultApiBase } from './mount';
+import type { ButtonColor, ButtonSizeMode, ButtonType, MountOptions } from './types';
+
+const current = document.currentScript as HTMLScriptElement | null;
+const ownOrigin = originOf(current?.src);
+setDefaultApiBase(ownOrigin);
+
+function originOf(src: string | undefined): string | undefined {
+  if (!src) return undefined;
+  try {
+    return new URL(src, location.href).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tags already mounted, shared by every copy of this bundle on the page. */
+const MOUNTED = '__walletCheckoutMounted';
+
+function optionsFrom(script: HTMLScriptElement): MountOptions {
+  const d = script.dataset;
+  const radius = d.buttonRadius !== undefined && d.buttonRadius !== '' ? Number(d.buttonRadius) : undefined;
+  const o: MountOptions = { clientSecret: d.clientSecret ?? '' };
+  const apiBase = d.apiBase || originOf(script.src);
+  if (apiBase) o.apiBase = apiBase;
+  if (d.buttonType) o.buttonType = d.buttonType as ButtonType;
+  if (d.buttonColor) o.buttonColor = d.buttonColor as ButtonColor;
+  if (d.buttonLocale) o.buttonLocale = d.buttonLocale;
+  if (radius !== undefined && Number.isFinite(radius)) o.buttonRadius = radius;
+  if (d.buttonSizeMode) o.buttonSizeMode = d.buttonSizeMode as ButtonSizeMode;
+  if (d.theme === 'dark' || d.theme === 'light') o.theme = d.theme;
+  return o;
+}
+
+function mountTag(script: HTMLScriptElement): void {
+  const tag = script as HTMLScriptElement & { [MOUNTED]?: boolean };
+  if (tag[MOUNTED] || !script.dataset.clientSecret) return;
+  const selector = script.dataset.target;
+  let target: HTMLElement | null = null;
+  try {
+    target = selector ? document.querySelector<HTMLElement>(selector) : null;
+  } catch {
+    // invalid selector
+  }
+  if (!target) {
+    if (document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', () => mountTag(script), { once: true });
+    } else {
+      console.error(`WalletCheckout: no element matches data-target "${selector ?? ''}"`);
+    }
+    return;
+  }
+  tag[MOUNTED] = true;
+  mount(target, optionsFrom(script));
+}
+
+function mountAll(): void {
+  if (current?.dataset.clientSecret) mountTag(current);
+  // Other tags loading this same bundle (several widgets, one script each).
+  document.querySelectorAll<HTMLScriptElement>('script[data-client-secret][data-target]').forEach((s) => {
+    if (s.src && (!current?.src || s.src === current.src)) mountTag(s);
+  });
+}
+
+(window as unknown as { WalletCheckout: { mount: typeof mount } }).WalletCheckout = { mount };
+mountAll();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mountAll, { once: true });

@@ -1,0 +1,318 @@
+/**
+ * Sandbox wallet (dist/web/sandbox-wallet.js): a stand-in for Google's pay.js.
+ *
+ * Defines `google.payments.api.PaymentsClient` (unless one already exists) with
+ * Google's surface: constructor({environment}), isReadyToPay, loadPaymentData,
+ * createButton, prefetchPaymentData. loadPaymentData opens a modal sheet that
+ * lists the test cards of `GET {walletOrigin}/sandbox/wallet/cards` and, on
+ * Pay, has the server mint a real ECv2 token: `POST {walletOrigin}/sandbox/wallet/tokens`
+ * `{card_id, payment_data_request}` -> `{payment_data}`. walletOrigin is the
+ * origin this script was loaded from.
+ *
+ * Test hooks (for Playwright; the sheet lives in an open shadow root on <body>):
+ *   [data-testid=sandbox-wallet]             the sheet (role=dialog)
+ *   input[name=sandbox-card][value=<card id>] one radio per test card
+ *   [data-testid=sandbox-pay]                 Pay
+ *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
+ *   [data-testid=sandbox-gpay-button]         the button made by createButton()
+ */
+import type { PaymentData, PaymentDataRequest, WalletAddress } from '../../server/contracts';
+
+interface SandboxCard {
+  id: string;
+  label: string;
+  network: string;
+  last4: string;
+  auth_method: string;
+  outcome: string;
+}
+interface CardsResponse {
+  cards: SandboxCard[];
+  billing_address: WalletAddress;
+}
+interface PaymentsError {
+  statusCode: 'CANCELED' | 'DEVELOPER_ERROR' | 'INTERNAL_ERROR' | 'BUYER_ACCOUNT_ERROR';
+  statusMessage: string;
+}
+interface ButtonOptions {
+  onClick: (event: Event) => void;
+  buttonColor?: 'default' | 'black' | 'white';
+  buttonType?: string;
+  buttonRadius?: number | string;
+  buttonSizeMode?: 'static' | 'fill';
+  buttonLocale?: string;
+}
+type AnyRequest = Partial<PaymentDataRequest> & Record<string, unknown>;
+
+const walletOrigin = (() => {
+  const src = (document.currentScript as HTMLScriptElement | null)?.src;
+  try {
+    if (src) return new URL(src).origin;
+  } catch {
+    // fall through
+  }
+  return location.origin;
+})();
+
+const paymentsError = (statusCode: PaymentsError['statusCode'], statusMessage: string): PaymentsError => ({ statusCode, statusMessage });
+
+/** Checks the shape Google checks; returns a DEVELOPER_ERROR message or null. */
+function requestProblem(req: AnyRequest | undefined, forPayment: boolean): string | null {
+  if (!req || typeof req !== 'object') return 'Request must be an object';
+  if (req.apiVersion !== 2 || req.apiVersionMinor !== 0) return 'apiVersion must be 2 and apiVersionMinor 0';
+  const methods = req.allowedPaymentMethods;
+  if (!Array.isArray(methods) || methods.length === 0) return 'allowedPaymentMethods must be a non-empty array';
+  for (const m of methods) {
+    if (m?.type !== 'CARD') continue;
+    const p = m.parameters;
+    if (!Array.isArray(p?.allowedAuthMethods) || p.allowedAuthMethods.length === 0) return 'CARD parameters.allowedAuthMethods is required';
+    if (!Array.isArray(p?.allowedCardNetworks) || p.allowedCardNetworks.length === 0) return 'CARD parameters.allowedCardNetworks is required';
+    if (forPayment && !m.tokenizationSpecification?.type) return 'CARD tokenizationSpecification is required';
+  }
+  if (forPayment) {
+    const t = req.transactionInfo;
+    if (!t || typeof t.currencyCode !== 'string' || !t.totalPriceStatus) return 'transactionInfo with currencyCode and totalPriceStatus is required';
+    if (t.totalPriceStatus === 'FINAL' && typeof t.totalPrice !== 'string') return 'transactionInfo.totalPrice is required when totalPriceStatus is FINAL';
+  }
+  return null;
+}
+
+const cardMethod = (req: AnyRequest) => req.allowedPaymentMethods?.find((m) => m?.type === 'CARD');
+
+class PaymentsClient {
+  readonly environment: string;
+
+  constructor(options: { environment?: string } = {}) {
+    this.environment = options.environment ?? 'TEST';
+    if (!['TEST', 'PRODUCTION'].includes(this.environment)) throw new Error(`Unsupported environment: ${this.environment}`);
+  }
+
+  isReadyToPay(request: AnyRequest): Promise<{ result: boolean; paymentMethodPresent?: boolean }> {
+    const problem = requestProblem(request, false);
+    if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
+    const result = !!cardMethod(request);
+    return Promise.resolve(request.existingPaymentMethodRequired ? { result, paymentMethodPresent: result } : { result });
+  }
+
+  loadPaymentData(request: AnyRequest): Promise<PaymentData> {
+    const problem = requestProblem(request, true) ?? (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods');
+    if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
+    if (sheetOpen) return Promise.reject(paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open'));
+    return openSheet(request);
+  }
+
+  createButton(options: ButtonOptions): HTMLElement {
+    const white = options.buttonColor === 'white';
+    const fill = options.buttonSizeMode === 'fill';
+    const radius = Number(options.buttonRadius ?? 4);
+    const verb: Record<string, string> = {
+      book: 'Book with', buy: 'Buy with', checkout: 'Check out with', donate: 'Donate with',
+      order: 'Order with', pay: 'Pay with', subscribe: 'Subscribe with', long: 'Buy with',
+    };
+    const prefix = verb[options.buttonType ?? 'buy'];
+    const wrap = document.createElement('div');
+    wrap.style.cssText = fill ? 'width:100%;height:100%;min-height:40px;' : 'display:inline-block;';
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.testid = 'sandbox-gpay-button';
+    b.textContent = `${prefix ? prefix + ' ' : ''}G Pay`;
+    b.setAttribute('aria-label', `${prefix ? prefix + ' ' : ''}Google Pay (sandbox)`);
+    b.title = 'Sandbox wallet: test cards only, no real payment';
+    b.style.cssText = [
+      'font: 500 15px/1 system-ui, sans-serif', 'cursor: pointer', 'padding: 0 24px',
+      `min-width: 160px; height: ${fill ? '100%' : '40px'}; width: ${fill ? '100%' : 'auto'}`,
+      `border-radius: ${Number.isFinite(radius) ? radius : 4}px`,
+      white ? 'background:#fff;color:#3c4043;border:1px solid #747775' : 'background:#000;color:#fff;border:1px solid #000',
+    ].join(';');
+    b.addEventListener('click', (e) => options.onClick(e));
+    wrap.appendChild(b);
+    return wrap;
+  }
+
+  prefetchPaymentData(_request?: unknown): void {}
+}
+
+// ---------------------------------------------------------------------------
+// The payment sheet
+
+const SHEET_CSS = `
+:host { all: initial; }
+.backdrop { position: fixed; inset: 0; z-index: 2147483647; display: flex; align-items: center; justify-content: center;
+  background: rgba(32,33,36,.55); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f1f1f; }
+.sheet { box-sizing: border-box; width: min(440px, calc(100vw - 24px)); max-height: calc(100vh - 24px); overflow: auto;
+  background: #fff; border-radius: 16px; padding: 20px; box-shadow: 0 12px 40px rgba(0,0,0,.35); }
+h2 { margin: 0 0 4px; font-size: 16px; }
+.badge { display: inline-block; margin: 0 0 12px; padding: 2px 8px; border-radius: 6px; background: #fef7e0; color: #7a4f01; font-weight: 600; font-size: 12px; }
+.total { margin: 0 0 12px; font-size: 15px; }
+fieldset { border: 0; margin: 0 0 12px; padding: 0; }
+legend, h3 { font-weight: 600; font-size: 13px; margin: 0 0 6px; padding: 0; color: #5f6368; }
+label { display: flex; gap: 10px; align-items: flex-start; padding: 8px; border: 1px solid #dadce0; border-radius: 8px; margin-bottom: 6px; cursor: pointer; }
+label:has(input:checked) { border-color: #1a73e8; background: #e8f0fe; }
+label small { display: block; color: #5f6368; }
+address { font-style: normal; white-space: pre-line; color: #3c4043; margin-bottom: 12px; }
+.error { color: #b3261e; margin: 0 0 12px; }
+.error:empty { display: none; }
+.actions { display: flex; justify-content: flex-end; gap: 8px; }
+button { font: inherit; font-weight: 600; padding: 8px 18px; border-radius: 8px; cursor: pointer; border: 1px solid #dadce0; background: #fff; color: #1a73e8; }
+button.pay { background: #1a73e8; border-color: #1a73e8; color: #fff; }
+button:disabled { opacity: .5; cursor: default; }
+:focus-visible { outline: 2px solid #1a73e8; outline-offset: 2px; }
+`;
+
+let sheetOpen = false;
+
+type Child = Node | string | null | undefined | false;
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+function formatTotal(request: AnyRequest): string {
+  const t = request.transactionInfo;
+  if (!t) return '';
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: t.currencyCode }).format(Number(t.totalPrice));
+  } catch {
+    return `${t.totalPrice} ${t.currencyCode}`;
+  }
+}
+
+function formatAddress(a: WalletAddress): string {
+  const cityLine = [a.locality, a.administrativeArea, a.postalCode].filter(Boolean).join(', ');
+  return [a.name, a.address1, a.address2, a.address3, cityLine, a.countryCode].filter(Boolean).join('\n');
+}
+
+function deepActiveElement(): HTMLElement | null {
+  let a = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a instanceof HTMLElement ? a : null;
+}
+
+async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { credentials: 'omit', cache: 'no-store', ...init });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body?.error?.message ?? `The sandbox wallet server answered ${res.status}`);
+  return body as T;
+}
+
+function openSheet(request: AnyRequest): Promise<PaymentData> {
+  sheetOpen = true;
+  const returnFocus = deepActiveElement();
+  const host = el('div', { 'data-sandbox-wallet-host': '' });
+  const root = host.attachShadow({ mode: 'open' });
+
+  const status = el('p', { class: 'error', role: 'alert' });
+  const list = el('fieldset', {}, el('legend', {}, 'Test card'), 'Loading test cards…');
+  const address = el('address');
+  const cancel = el('button', { type: 'button', 'data-testid': 'sandbox-cancel' }, 'Cancel');
+  const pay = el('button', { type: 'button', class: 'pay', 'data-testid': 'sandbox-pay', disabled: '' }, 'Pay');
+  const merchant = request.merchantInfo?.merchantName;
+  const sheet = el(
+    'div',
+    { class: 'sheet', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-badge', 'data-testid': 'sandbox-wallet' },
+    el('h2', { id: 'sw-title' }, 'Sandbox wallet — test cards only, no real payment'),
+    el('p', { class: 'badge', id: 'sw-badge' }, 'SANDBOX: no real card is charged'),
+    el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatTotal(request))),
+    list,
+    el('h3', {}, 'Billing address'),
+    address,
+    status,
+    el('div', { class: 'actions' }, cancel, pay),
+  );
+  const backdrop = el('div', { class: 'backdrop' }, sheet);
+  root.append(el('style', {}, SHEET_CSS), backdrop);
+  document.body.appendChild(host);
+  cancel.focus();
+
+  return new Promise<PaymentData>((resolve, reject) => {
+    let done = false;
+    const finish = (result: { data: PaymentData } | { error: PaymentsError }) => {
+      if (done) return;
+      done = true;
+      sheetOpen = false;
+      host.remove();
+      document.removeEventListener('keydown', onKey, true);
+      returnFocus?.focus?.();
+      if ('data' in result) resolve(result.data);
+      else reject(result.error);
+    };
+    const cancelSheet = () => finish({ error: paymentsError('CANCELED', 'User closed the Payment Request UI.') });
+
+    // Keyboard: Escape cancels; Tab stays inside the sheet.
+    const focusables = () =>
+      Array.from(root.querySelectorAll<HTMLElement>('input[name=sandbox-card]:checked, button')).filter((n) => !(n as HTMLButtonElement).disabled);
+    function onKey(e: KeyboardEvent) {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        cancelSheet();
+      } else if (e.key === 'Tab') {
+        const items = focusables();
+        if (items.length === 0) return;
+        const i = items.indexOf(root.activeElement as HTMLElement);
+        const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : i === -1 || i === items.length - 1 ? 0 : i + 1;
+        e.preventDefault();
+        items[next]?.focus();
+      }
+    }
+    document.addEventListener('keydown', onKey, true);
+    backdrop.addEventListener('click', (e) => {
+      if (e.target === backdrop) cancelSheet();
+    });
+    cancel.addEventListener('click', cancelSheet);
+
+    pay.addEventListener('click', async () => {
+      const chosen = root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked');
+      if (!chosen) return;
+      pay.disabled = true;
+      cancel.disabled = true;
+      pay.textContent = 'Paying…';
+      try {
+        const body = await fetchJson<{ payment_data: PaymentData }>(`${walletOrigin}/sandbox/wallet/tokens`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ card_id: chosen.value, payment_data_request: request }),
+        });
+        finish({ data: body.payment_data });
+      } catch (err) {
+        finish({ error: paymentsError('INTERNAL_ERROR', (err as Error).message || 'The sandbox wallet could not create a token') });
+      }
+    });
+
+    fetchJson<CardsResponse>(`${walletOrigin}/sandbox/wallet/cards`).then(
+      ({ cards, billing_address }) => {
+        if (done) return;
+        const method = cardMethod(request);
+        const networks = method?.parameters.allowedCardNetworks as string[] | undefined;
+        const auths = method?.parameters.allowedAuthMethods as string[] | undefined;
+        const eligible = cards.filter((c) => (!networks || networks.includes(c.network)) && (!auths || auths.includes(c.auth_method)));
+        list.replaceChildren(
+          el('legend', {}, 'Test card'),
+          ...eligible.map((c, i) =>
+            el(
+              'label',
+              {},
+              el('input', { type: 'radio', name: 'sandbox-card', value: c.id, ...(i === 0 ? { checked: '' } : {}) }),
+              el('span', {}, el('strong', {}, c.label), el('small', {}, `${c.network} •••• ${c.last4} · ${c.auth_method} · outcome: ${c.outcome}`)),
+            ),
+          ),
+        );
+        if (eligible.length === 0) list.append("No test card matches this request's card networks and auth methods.");
+        address.textContent = formatAddress(billing_address);
+        pay.disabled = eligible.length === 0;
+        root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked')?.focus();
+      },
+      (err: Error) => finish({ error: paymentsError('INTERNAL_ERROR', `Could not load the sandbox test cards: ${err.message}`) }),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------
+
+type Ns = { payments?: { api?: { PaymentsClient?: unknown } } };
+const w = window as unknown as { google?: Ns };
+const google = (w.google ??= {});
+const payments = (google.payments ??= {});
+const api = (payments.api ??= {});
+if (!api.PaymentsClient) api.PaymentsClient = PaymentsClient;
