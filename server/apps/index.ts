@@ -1,0 +1,1 @@
+export { createApp, getApp, findAppBySecretKey, setAllowedOrigins, NewApp, DecryptionMode, type App } from './registry';

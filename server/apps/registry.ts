@@ -1,0 +1,92 @@
+/**
+ * Applications: each merchant site that embeds the widget. The secret key is
+ * shown once at creation and only its digest is kept.
+ */
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { AuthMethod, authMethods, CardNetwork, cardNetworks, WalletEnvironment } from '../contracts';
+import { type Result, ok, err, type Failure } from '../lib/result';
+import { hashSecret, randomId, secretMatches } from '../lib/secrets';
+import type { Store } from '../store';
+import type { AppsTable } from '../store/schema';
+
+export const DecryptionMode = z.enum(['gateway', 'direct']);
+export type DecryptionMode = z.infer<typeof DecryptionMode>;
+
+const Origin = z.url().transform((url) => new URL(url).origin);
+
+export const NewApp = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  merchant_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'merchant_id: letters, digits, _ and - only'),
+  allowed_origins: z.array(Origin).min(1),
+  auth_methods: z.array(AuthMethod).min(1).default([...authMethods]),
+  card_networks: z.array(CardNetwork).min(1).default([...cardNetworks]),
+  environment: WalletEnvironment.default('SANDBOX'),
+  decryption_mode: DecryptionMode.default('gateway'),
+});
+export type NewApp = z.input<typeof NewApp>;
+
+export interface App {
+  id: string;
+  name: string;
+  merchantId: string;
+  allowedOrigins: string[];
+  authMethods: AuthMethod[];
+  cardNetworks: CardNetwork[];
+  environment: WalletEnvironment;
+  decryptionMode: DecryptionMode;
+  created: number;
+}
+
+type AppRow = Selectable<AppsTable>;
+const selectApps = (store: Store) => store.selectFrom('apps').selectAll();
+
+function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
+  return {
+    id: row.id,
+    name: row.name,
+    merchantId: row.merchant_id,
+    allowedOrigins: z.array(z.string()).parse(JSON.parse(row.allowed_origins)),
+    authMethods: z.array(AuthMethod).parse(JSON.parse(row.auth_methods)),
+    cardNetworks: z.array(CardNetwork).parse(JSON.parse(row.card_networks)),
+    environment: WalletEnvironment.parse(row.environment),
+    decryptionMode: DecryptionMode.parse(row.decryption_mode),
+    created: row.created,
+  };
+}
+
+export async function createApp(store: Store, input: NewApp): Promise<Result<{ app: App; secretKey: string }, Failure<'invalid_app'>>> {
+  const parsed = NewApp.safeParse(input);
+  if (!parsed.success) return err({ code: 'invalid_app', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+  const a = parsed.data;
+  const secretKey = `sk_${a.environment === 'PRODUCTION' ? 'live' : 'test'}_${randomId(24)}`;
+  const row = {
+    id: `app_${randomId(12)}`,
+    name: a.name,
+    merchant_id: a.merchant_id,
+    secret_key_hash: hashSecret(secretKey),
+    allowed_origins: JSON.stringify([...new Set(a.allowed_origins)]),
+    auth_methods: JSON.stringify([...new Set(a.auth_methods)]),
+    card_networks: JSON.stringify([...new Set(a.card_networks)]),
+    environment: a.environment,
+    decryption_mode: a.decryption_mode,
+    created: Date.now(),
+  };
+  await store.insertInto('apps').values(row).execute();
+  return ok({ app: toApp(row), secretKey });
+}
+
+export async function getApp(store: Store, id: string): Promise<App | undefined> {
+  const row = await selectApps(store).where('id', '=', id).executeTakeFirst();
+  return row && toApp(row);
+}
+
+/** The app a merchant's secret key belongs to, if any. */
+export async function findAppBySecretKey(store: Store, secretKey: string): Promise<App | undefined> {
+  const row = await selectApps(store).where('secret_key_hash', '=', hashSecret(secretKey)).executeTakeFirst();
+  return row && secretMatches(secretKey, row.secret_key_hash) ? toApp(row) : undefined;
+}
+
+export async function setAllowedOrigins(store: Store, id: string, origins: string[]): Promise<void> {
+  await store.updateTable('apps').set({ allowed_origins: JSON.stringify(origins) }).where('id', '=', id).execute();
+}

@@ -1,0 +1,32 @@
+import type { BillingDetails, WalletAddress } from '../contracts';
+
+/**
+ * The wallet's billing address fills the charge's billing fields (seed rule 2).
+ * Only the billing address: a shipping address never stands in for it.
+ */
+export function billingDetailsFrom(address: WalletAddress): BillingDetails {
+  const details: BillingDetails = {
+    address: {
+      line1: address.address1,
+      line2: address.address2,
+      line3: address.address3,
+      city: address.locality,
+      state: address.administrativeArea,
+      postal_code: address.postalCode,
+      sorting_code: address.sortingCode,
+      country: address.countryCode,
+    },
+    name: address.name,
+    phone: address.phoneNumber,
+  };
+  return withoutEmpty(details);
+}
+
+/** Drops absent and blank fields so the request carries only what the wallet gave. */
+function withoutEmpty<T extends object>(value: T): T {
+  const entries = Object.entries(value).flatMap(([key, field]) => {
+    if (field === undefined || field === '') return [];
+    return [[key, typeof field === 'object' && field !== null ? withoutEmpty(field) : field]];
+  });
+  return Object.fromEntries(entries) as T;
+}

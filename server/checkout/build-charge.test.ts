@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { App } from '../apps';
+import { ChargeRequest, type EcV2Token, PaymentDataRequest } from '../contracts';
+import { billingDetailsFrom } from './billing';
+import { buildCharge } from './build-charge';
+import { toDecimalString } from './money';
+import { buildPaymentDataRequest } from './payment-request';
+
+const app: App = {
+  id: 'app_1',
+  name: 'Coffee Roasters',
+  merchantId: '4242',
+  allowedOrigins: ['https://shop.example'],
+  authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+  cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
+  environment: 'SANDBOX',
+  decryptionMode: 'gateway',
+  created: 0,
+};
+
+const token: EcV2Token = {
+  signature: 'MEUCIQ',
+  intermediateSigningKey: { signedKey: '{"keyValue":"k","keyExpiration":"1"}', signatures: ['MEQ'] },
+  protocolVersion: 'ECv2',
+  signedMessage: '{"encryptedMessage":"e","ephemeralPublicKey":"p","tag":"t"}',
+};
+
+describe('the Google Pay request built for a session', () => {
+  const request = buildPaymentDataRequest(app, { amount: 2400, currency: 'USD', countryCode: 'US' }, { gatewayName: 'walletcheckout' });
+  const card = request.allowedPaymentMethods[0];
+
+  it('is a valid PaymentDataRequest with the gateway and mrchnt_ merchant id', () => {
+    expect(PaymentDataRequest.parse(request)).toEqual(request);
+    expect(card?.tokenizationSpecification).toEqual({ type: 'PAYMENT_GATEWAY', parameters: { gateway: 'walletcheckout', gatewayMerchantId: 'mrchnt_4242' } });
+  });
+
+  it('asks for both auth methods, the four networks and a full billing address', () => {
+    expect(card?.parameters.allowedAuthMethods).toEqual(['PAN_ONLY', 'CRYPTOGRAM_3DS']);
+    expect([...(card?.parameters.allowedCardNetworks ?? [])].sort()).toEqual(['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA']);
+    expect(card?.parameters.billingAddressRequired).toBe(true);
+    expect(card?.parameters.billingAddressParameters?.format).toBe('FULL');
+  });
+
+  it('states the final total in major units with the country code', () => {
+    expect(request.transactionInfo).toEqual({ totalPriceStatus: 'FINAL', totalPrice: '24.00', currencyCode: 'USD', countryCode: 'US' });
+    expect(request.merchantInfo).toEqual({ merchantName: 'Coffee Roasters' });
+  });
+
+  it('follows the app: configured auth methods and networks, and merchantId in PRODUCTION', () => {
+    const production = buildPaymentDataRequest({ ...app, environment: 'PRODUCTION', authMethods: ['CRYPTOGRAM_3DS'], cardNetworks: ['VISA'] }, { amount: 1, currency: 'EUR', countryCode: 'FR' }, { gatewayName: 'g' });
+    expect(production.merchantInfo.merchantId).toBe('4242');
+    expect(production.allowedPaymentMethods[0]?.parameters.allowedAuthMethods).toEqual(['CRYPTOGRAM_3DS']);
+    expect(production.allowedPaymentMethods[0]?.parameters.allowedCardNetworks).toEqual(['VISA']);
+  });
+
+  it('uses DIRECT tokenization with the merchant public key in direct mode', () => {
+    const direct = buildPaymentDataRequest({ ...app, decryptionMode: 'direct' }, { amount: 1, currency: 'USD', countryCode: 'US' }, { gatewayName: 'g', directPublicKey: 'BPUB' });
+    expect(direct.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({ type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: 'BPUB' } });
+  });
+});
+
+describe('amounts in minor units', () => {
+  it.each([
+    [2400, 'USD', '24.00'],
+    [5, 'USD', '0.05'],
+    [500, 'JPY', '500'],
+    [1234, 'KWD', '1.234'],
+    [1, 'KWD', '0.001'],
+  ])('%i %s is %s', (amount, currency, expected) => {
+    expect(toDecimalString(amount, currency)).toBe(expected);
+  });
+});
+
+describe('the charge sent to the service', () => {
+  const session = { id: 'cs_1', amount: 2400, currency: 'USD', description: 'Kit', reference: 'order-9' };
+
+  it('has the seed shape: walletpay source forwarded as the wallet returned it, integer amount, lowercase currency', () => {
+    const charge = buildCharge(session, { type: 'walletpay', walletpay: token }, undefined);
+    expect(ChargeRequest.parse(charge)).toEqual(charge);
+    expect(charge.source_data).toEqual({ type: 'walletpay', walletpay: token });
+    expect(charge.amount).toBe(2400);
+    expect(charge.currency).toBe('usd');
+    expect(charge.metadata).toEqual({ session_id: 'cs_1', reference: 'order-9' });
+  });
+
+  it('carries a network_token source unchanged', () => {
+    const networkToken = { token: '4111111111111111', token_type: 'walletpay' as const, expiry_month: '04', expiry_year: '2031', three_ds: { eci: '05', cryptogram: 'AgAA' } };
+    const charge = buildCharge(session, { type: 'network_token', network_token: networkToken }, undefined);
+    expect(ChargeRequest.parse(charge).source_data).toEqual({ type: 'network_token', network_token: networkToken });
+  });
+});
+
+describe('billing fields from the wallet', () => {
+  it('maps every field of a FULL billing address', () => {
+    const details = billingDetailsFrom({
+      name: 'Ada Lovelace',
+      address1: '1 Main St',
+      address2: 'Flat 2',
+      address3: 'Building C',
+      locality: 'Springfield',
+      administrativeArea: 'IL',
+      postalCode: '62701',
+      sortingCode: 'SC1',
+      countryCode: 'US',
+      phoneNumber: '+1 555 0100',
+    });
+    expect(details).toEqual({
+      name: 'Ada Lovelace',
+      phone: '+1 555 0100',
+      address: { line1: '1 Main St', line2: 'Flat 2', line3: 'Building C', city: 'Springfield', state: 'IL', postal_code: '62701', sorting_code: 'SC1', country: 'US' },
+    });
+  });
+
+  it('leaves out what the wallet did not give', () => {
+    expect(billingDetailsFrom({ countryCode: 'FR', postalCode: '75001', address2: '' })).toEqual({ address: { country: 'FR', postal_code: '75001' } });
+  });
+});

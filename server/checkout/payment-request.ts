@@ -1,0 +1,61 @@
+import type { PaymentDataRequest, TokenizationSpecification } from '../contracts';
+import type { App } from '../apps';
+import { toDecimalString } from './money';
+
+export interface PaymentRequestContext {
+  gatewayName: string;
+  /** For direct-mode apps: the merchant's ECv2 public key, as Google's DIRECT tokenization wants it. */
+  directPublicKey?: string;
+}
+
+export interface SessionAmount {
+  amount: number;
+  currency: string;
+  countryCode: string;
+}
+
+/** The gateway merchant id the service assigns: `mrchnt_{merchant_id}` (seed). */
+export const gatewayMerchantId = (merchantId: string): string => `mrchnt_${merchantId}`;
+
+function tokenization(app: App, context: PaymentRequestContext): TokenizationSpecification {
+  if (app.decryptionMode === 'direct' && context.directPublicKey) {
+    return { type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: context.directPublicKey } };
+  }
+  return { type: 'PAYMENT_GATEWAY', parameters: { gateway: context.gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) } };
+}
+
+/**
+ * The complete Google Pay PaymentDataRequest for one session, built on the
+ * server from the app's configuration and the session's amount so that the
+ * page cannot choose what the wallet is asked for.
+ */
+export function buildPaymentDataRequest(app: App, session: SessionAmount, context: PaymentRequestContext): PaymentDataRequest {
+  return {
+    apiVersion: 2,
+    apiVersionMinor: 0,
+    allowedPaymentMethods: [
+      {
+        type: 'CARD',
+        parameters: {
+          allowedAuthMethods: app.authMethods,
+          allowedCardNetworks: app.cardNetworks,
+          billingAddressRequired: true,
+          billingAddressParameters: { format: 'FULL' },
+        },
+        tokenizationSpecification: tokenization(app, context),
+      },
+    ],
+    merchantInfo: {
+      merchantName: app.name,
+      // Google requires its merchant id in PRODUCTION only; the sandbox wallet
+      // needs one to address DIRECT tokens, as Google's TEST environment does.
+      ...((app.environment === 'PRODUCTION' || app.decryptionMode === 'direct') && { merchantId: app.merchantId }),
+    },
+    transactionInfo: {
+      totalPriceStatus: 'FINAL',
+      totalPrice: toDecimalString(session.amount, session.currency),
+      currencyCode: session.currency,
+      countryCode: session.countryCode,
+    },
+  };
+}

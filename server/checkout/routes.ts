@@ -1,0 +1,114 @@
+/**
+ * The checkout API. Merchant servers use the secret key; the widget, from a
+ * shopper's browser on the merchant's site, uses the session's client secret.
+ */
+import cors from 'cors';
+import express, { type Request, type Response } from 'express';
+import { type App, findAppBySecretKey, getApp } from '../apps';
+import type { PublicSession, WalletEnvironment } from '../contracts';
+import { bearerCredential } from '../http/auth';
+import { sendFailure } from '../http/errors';
+import type { Store } from '../store';
+import { type PayDependencies, pay } from './pay';
+import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
+import { createSession, findSession, merchantView, outcomeOf, type SessionRow, sessionForClientSecret } from './sessions';
+
+export interface CheckoutRoutesOptions extends PayDependencies {
+  store: Store;
+  /** Our own origin: the demo store and same-origin pages are always allowed. */
+  ownOrigin: () => string;
+  gatewayName: string;
+  walletEnvironment: WalletEnvironment;
+  directPublicKeyFor(app: App): string | undefined;
+}
+
+export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
+  const { store } = options;
+  const router = express.Router();
+  const json = express.json({ limit: '32kb' });
+
+  async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
+    const key = bearerCredential(req);
+    const app = key?.startsWith('sk_') ? await findAppBySecretKey(store, key) : undefined;
+    if (!app) {
+      res.set('WWW-Authenticate', 'Bearer realm="wallet-checkout"');
+      sendFailure(res, { code: 'unauthenticated', message: 'A valid secret key is required: Authorization: Bearer sk_...' });
+    }
+    return app;
+  }
+
+  router.post('/api/sessions', json, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    if (req.body?.intent === 'hold') return sendFailure(res, { code: 'invalid_request', message: 'intent: holds are not available yet' });
+    const created = await createSession(store, app, req.body);
+    if (!created.ok) return sendFailure(res, created.error);
+    res.status(201).json(created.value);
+  });
+
+  router.get('/api/sessions/:id', async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    const session = await findSession(store, req.params.id);
+    if (!session || session.app_id !== app.id) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
+    res.json(merchantView(session));
+  });
+
+  /**
+   * The widget's routes answer only the app's allowed origins (and our own):
+   * the session named in the path tells which app, so preflights work too.
+   */
+  const widgetCors = async (req: Request, res: Response, next: express.NextFunction) => {
+    const origin = req.get('origin');
+    if (!origin || origin === options.ownOrigin()) return next();
+    const session = await findSession(store, String(req.params.id));
+    const app = session && (await getApp(store, session.app_id));
+    if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
+    cors({ origin, methods: ['GET', 'POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 })(req, res, next);
+  };
+
+  async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
+    const secret = bearerCredential(req);
+    const session = secret ? await sessionForClientSecret(store, String(req.params.id), secret) : undefined;
+    const app = session && (await getApp(store, session.app_id));
+    if (!session || !app) {
+      sendFailure(res, { code: 'unauthenticated', message: 'A valid client secret for this session is required' });
+      return undefined;
+    }
+    return { session, app };
+  }
+
+  const publicView = (session: SessionRow, app: App): PublicSession => {
+    const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: options.directPublicKeyFor(app) };
+    const environment = app.environment === 'SANDBOX' ? options.walletEnvironment : app.environment;
+    return {
+      id: session.id,
+      status: merchantView(session).status,
+      amount: session.amount,
+      currency: session.currency,
+      description: session.description,
+      merchant_name: app.name,
+      wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },
+      payment_data_request: buildPaymentDataRequest(app, { amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
+      outcome: outcomeOf(session),
+    };
+  };
+
+  router.options('/api/sessions/:id/{*action}', widgetCors);
+
+  router.get('/api/sessions/:id/public', widgetCors, async (req, res) => {
+    const found = await widgetSession(req, res);
+    if (found) res.json(publicView(found.session, found.app));
+  });
+
+  router.post('/api/sessions/:id/pay', widgetCors, json, async (req, res) => {
+    const found = await widgetSession(req, res);
+    if (!found) return;
+    const paid = await pay(options, found.app, found.session, req.body);
+    if (!paid.ok) return sendFailure(res, paid.error);
+    const session = await findSession(store, found.session.id);
+    res.json({ outcome: paid.value, session: session && publicView(session, found.app) });
+  });
+
+  return router;
+}

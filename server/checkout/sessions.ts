@@ -1,0 +1,77 @@
+/**
+ * Checkout sessions: created by the merchant's server, read by it with the
+ * secret key and by the widget with the client secret.
+ */
+import type { Selectable } from 'kysely';
+import type { App } from '../apps';
+import { CreateSessionBody, PaymentOutcome, type CreatedSession, type Session, SessionStatus } from '../contracts';
+import { invalidRequest } from '../http/errors';
+import { type Failure, type Result, err, ok } from '../lib/result';
+import { hashSecret, randomId, secretMatches } from '../lib/secrets';
+import type { Store } from '../store';
+import type { SessionsTable } from '../store/schema';
+import { isKnownCurrency } from './money';
+
+export type SessionRow = Selectable<SessionsTable>;
+
+const CLIENT_SECRET_SEPARATOR = '_secret_';
+
+export async function createSession(store: Store, app: App, body: unknown): Promise<Result<CreatedSession, Failure>> {
+  const parsed = CreateSessionBody.safeParse(body);
+  if (!parsed.success) return err(invalidRequest(parsed.error));
+  const input = parsed.data;
+  if (!isKnownCurrency(input.currency)) return err({ code: 'invalid_request', message: 'currency: not an ISO 4217 currency' });
+  const id = `cs_${randomId(16)}`;
+  const clientSecret = `${id}${CLIENT_SECRET_SEPARATOR}${randomId(24)}`;
+  const now = Date.now();
+  const row: SessionRow = {
+    id,
+    app_id: app.id,
+    status: 'open',
+    amount: input.amount,
+    currency: input.currency,
+    country_code: input.country_code,
+    description: input.description ?? null,
+    reference: input.reference ?? null,
+    intent: input.intent,
+    client_secret_hash: hashSecret(clientSecret),
+    attempts: 0,
+    outcome: null,
+    created: now,
+    updated: now,
+  };
+  await store.insertInto('sessions').values(row).execute();
+  return ok({ ...merchantView(row), client_secret: clientSecret });
+}
+
+export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
+  store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The session a client secret opens, if the secret is right for the session named in the path. */
+export async function sessionForClientSecret(store: Store, pathId: string, clientSecret: string): Promise<SessionRow | undefined> {
+  const separator = clientSecret.indexOf(CLIENT_SECRET_SEPARATOR);
+  if (separator <= 0 || clientSecret.slice(0, separator) !== pathId) return undefined;
+  const row = await findSession(store, pathId);
+  return row && secretMatches(clientSecret, row.client_secret_hash) ? row : undefined;
+}
+
+export const outcomeOf = (row: SessionRow): PaymentOutcome | null => (row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null);
+
+export function merchantView(row: SessionRow): Session {
+  return {
+    id: row.id,
+    object: 'checkout_session',
+    app_id: row.app_id,
+    status: SessionStatus.parse(row.status),
+    amount: row.amount,
+    currency: row.currency,
+    country_code: row.country_code,
+    description: row.description,
+    reference: row.reference,
+    intent: row.intent === 'hold' ? 'hold' : 'charge',
+    attempts: row.attempts,
+    outcome: outcomeOf(row),
+    created: row.created,
+    updated: row.updated,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Turns the wallet's token into the charge's `source_data`, by the app's
+ * integration mode (seed): forwarded as is (`walletpay`), or decrypted here by
+ * a PCI Level 1 merchant and sent as a `network_token`.
+ */
+import type { KeyObject } from 'node:crypto';
+import type { App } from '../apps';
+import { EcV2Token, type NetworkToken, type RootSigningKey } from '../contracts';
+import { describeIssues } from '../http/errors';
+import { type Failure, type Result, err, ok } from '../lib/result';
+import { openToken } from '../wallet';
+import type { ChargeSource } from './build-charge';
+
+/** What direct mode decrypts with: the merchant's Google Pay private keys and Google's root keys. */
+export interface DirectDecryption {
+  privateKeysFor(app: App): readonly KeyObject[];
+  rootKeys(): Promise<Result<readonly RootSigningKey[], Failure>>;
+}
+
+export function parseWalletToken(tokenJson: string): Result<EcV2Token, Failure> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(tokenJson);
+  } catch {
+    return err({ code: 'invalid_payment_token', message: 'tokenizationData.token is not JSON' });
+  }
+  const token = EcV2Token.safeParse(raw);
+  if (!token.success) return err({ code: 'invalid_payment_token', message: `tokenizationData.token is not an ECv2 token (${describeIssues(token.error)})` });
+  if (token.data.protocolVersion !== 'ECv2') return err({ code: 'invalid_payment_token', message: 'tokenizationData.token: only protocolVersion ECv2 is supported' });
+  return ok(token.data);
+}
+
+export async function chargeSourceFor(app: App, token: EcV2Token, direct: DirectDecryption | undefined): Promise<Result<ChargeSource, Failure>> {
+  if (app.decryptionMode === 'gateway') return ok({ type: 'walletpay', walletpay: token });
+  if (!direct) return err({ code: 'direct_mode_unavailable', message: 'This application decrypts tokens itself, but no merchant keys are configured' });
+  const rootKeys = await direct.rootKeys();
+  if (!rootKeys.ok) return rootKeys;
+  const opened = openToken(token, { recipientId: `merchant:${app.merchantId}`, privateKeys: direct.privateKeysFor(app), rootKeys: rootKeys.value });
+  if (!opened.ok) return err({ code: 'invalid_payment_token', message: `The wallet token could not be opened (${opened.error.code})` });
+  const card = opened.value.paymentMethodDetails;
+  if (card.authMethod === 'CRYPTOGRAM_3DS' && !card.cryptogram) return err({ code: 'invalid_payment_token', message: 'A CRYPTOGRAM_3DS token carries no cryptogram' });
+  // A PAN_ONLY token carries the card's own number and no cryptogram: it is
+  // sent without three_ds, and the service decides whether 3-D Secure is needed.
+  const networkToken: NetworkToken = {
+    token: card.pan,
+    token_type: 'walletpay',
+    expiry_month: String(card.expirationMonth).padStart(2, '0'),
+    expiry_year: String(card.expirationYear),
+    ...(card.cryptogram && { three_ds: { eci: card.eciIndicator ?? '', cryptogram: card.cryptogram } }),
+  };
+  return ok({ type: 'network_token', network_token: networkToken });
+}
