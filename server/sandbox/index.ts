@@ -1,0 +1,62 @@
+/**
+ * The embedded sandbox payment service: a stand-in for the real payment
+ * service (charges API, ECv2 gateway decryption, test-card outcomes) and for
+ * Google's wallet (real tokens signed by a sandbox root). It keeps its own keys
+ * and database, as a separate service would. Mounted by the app at /sandbox.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import express from 'express';
+import type { Router } from 'express';
+import type { RootSigningKey } from '../contracts';
+import { rootKeyEntry } from '../wallet';
+import { loadOrCreateKeys } from './keys';
+import { serviceRouter } from './service-api';
+import { allLedgerEntries, openSandboxDb } from './store';
+import type { LedgerEntry } from './store';
+import { walletRouter } from './wallet-api';
+
+export type { LedgerEntry } from './store';
+
+export interface SandboxOptions {
+  /** The sandbox keeps its files (keys.json, sandbox.db) under join(dataDir, 'sandbox'). */
+  dataDir: string;
+  /** The gateway identifier merchants put in their wallet request; tokens are sealed for `gateway:<gatewayName>`. */
+  gatewayName: string;
+  /** Clock in ms since epoch, injectable so expiries are testable. */
+  now?: () => number;
+}
+
+export interface SandboxService {
+  /** Serves /service/... (the payment service) and /wallet/... (the sandbox wallet); mount at /sandbox. */
+  router: Router;
+  /** What a service client sends as `Authorization: Bearer`. */
+  serviceSecretKey: string;
+  /** Every charge the service created, oldest first. */
+  ledger(): Promise<LedgerEntry[]>;
+  /** The sandbox root, as keys.json entries: direct decryption trusts it in sandbox mode. */
+  rootKeys: RootSigningKey[];
+  close(): Promise<void>;
+}
+
+export async function createSandboxService(options: SandboxOptions): Promise<SandboxService> {
+  const dir = join(options.dataDir, 'sandbox');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const keys = loadOrCreateKeys(join(dir, 'keys.json'));
+  const db = await openSandboxDb(join(dir, 'sandbox.db'));
+  const now = options.now ?? Date.now;
+  const rootKeys = [rootKeyEntry(keys.root)];
+  const context = { keys, gatewayName: options.gatewayName, rootKeys, now };
+
+  const router = express.Router();
+  router.use('/service', serviceRouter({ ...context, db }));
+  router.use('/wallet', walletRouter(context));
+
+  return {
+    router,
+    serviceSecretKey: keys.serviceSecretKey,
+    ledger: () => allLedgerEntries(db),
+    rootKeys,
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cardNetworkOf, decide, luhnValid, testCards, walletCards } from './test-cards';
+
+const NOW = Date.UTC(2026, 5, 15);
+
+/** Appends the Luhn check digit to a payload of digits. */
+function withCheckDigit(payload: string): string {
+  return [...'0123456789'].map((digit) => payload + digit).find(luhnValid) ?? '';
+}
+
+describe('the test-card table', () => {
+  it('has only Luhn-valid numbers whose prefix is their network', () => {
+    for (const card of testCards) {
+      expect(luhnValid(card.number)).toBe(true);
+      expect(cardNetworkOf(card.number)).toBe(card.network);
+    }
+  });
+
+  it('is documented in docs/test-cards.md, card by card', () => {
+    const docs = readFileSync(new URL('../../docs/test-cards.md', import.meta.url), 'utf8');
+    for (const card of testCards) {
+      const row = docs.split('\n').find((line) => line.includes(`\`${card.number}\``));
+      expect(row, card.number).toBeDefined();
+      expect(row).toContain(card.outcome === 'success' ? 'succeeded' : `\`${card.outcome}\``);
+      expect(row).toContain(`\`${card.slug}-3ds\``);
+    }
+  });
+
+  it('offers every card to the wallet in both auth methods, with unique ids', () => {
+    expect(walletCards).toHaveLength(testCards.length * 2);
+    expect(new Set(walletCards.map((card) => card.id)).size).toBe(walletCards.length);
+  });
+});
+
+describe('decide', () => {
+  const far = { expMonth: 12, expYear: 2099 };
+  it('follows the table', () => {
+    for (const card of testCards) {
+      const decision = decide({ pan: card.number, ...far }, NOW);
+      expect(decision.status === 'succeeded' ? 'success' : decision.code).toBe(card.outcome);
+    }
+  });
+
+  it('treats a card as valid through the end of its expiry month', () => {
+    expect(decide({ pan: '4111111111111111', expMonth: 6, expYear: 2026 }, NOW).status).toBe('succeeded');
+    expect(decide({ pan: '4111111111111111', expMonth: 5, expYear: 2026 }, NOW)).toMatchObject({ status: 'failed', code: 'expired_card' });
+    expect(decide({ pan: '4111111111111111', expMonth: 12, expYear: 2025 }, NOW)).toMatchObject({ status: 'failed', code: 'expired_card' });
+  });
+
+  it('succeeds for any Luhn-valid number outside the table, and fails any single-digit change with invalid_number', () => {
+    const table = new Set(testCards.map((card) => card.number));
+    fc.assert(
+      fc.property(fc.stringMatching(/^4\d{14}$/), fc.nat(15), fc.integer({ min: 1, max: 9 }), (payload, position, delta) => {
+        const pan = withCheckDigit(payload);
+        fc.pre(!table.has(pan));
+        expect(decide({ pan, ...far }, NOW).status).toBe('succeeded');
+        const digits = [...pan];
+        digits[position] = String((Number(digits[position]) + delta) % 10);
+        expect(decide({ pan: digits.join(''), ...far }, NOW)).toMatchObject({ status: 'failed', code: 'invalid_number' });
+      }),
+    );
+  });
+});
+
+describe('cardNetworkOf', () => {
+  it.each([
+    ['4000056655665556', 'VISA'],
+    ['2223003122003222', 'MASTERCARD'],
+    ['5105105105105100', 'MASTERCARD'],
+    ['371449635398431', 'AMEX'],
+    ['6011000990139424', 'DISCOVER'],
+    ['6445644564456445', 'DISCOVER'],
+    ['6221260000000000', 'DISCOVER'],
+    ['3056930009020004', undefined],
+    ['9999999999999995', undefined],
+  ])('%s is %s', (pan, network) => {
+    expect(cardNetworkOf(pan)).toBe(network);
+  });
+});

@@ -1,0 +1,110 @@
+/** Shared set-up for the sandbox tests: a real HTTP server on 127.0.0.1 and helpers that speak to it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import type { PaymentData, PaymentDataRequest } from '../contracts';
+import { createSandboxService } from './index';
+import type { SandboxService } from './index';
+
+export const GATEWAY = 'walletcheckout';
+export const MERCHANT = 'merchant_123';
+
+export interface RunningSandbox {
+  service: SandboxService;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Without a dataDir, a temporary one is made and removed on close. */
+export async function startSandbox(options: { dataDir?: string; now?: () => number } = {}): Promise<RunningSandbox> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sandbox-test-'));
+  const service = await createSandboxService({ dataDir, gatewayName: GATEWAY, ...(options.now ? { now: options.now } : {}) });
+  const app = express();
+  app.use('/sandbox', service.router);
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    service,
+    baseUrl: `http://127.0.0.1:${port}/sandbox`,
+    async close() {
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await service.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function paymentDataRequest(overrides: {
+  gatewayMerchantId?: string;
+  gateway?: string;
+  authMethods?: PaymentDataRequest['allowedPaymentMethods'][number]['parameters']['allowedAuthMethods'];
+  networks?: PaymentDataRequest['allowedPaymentMethods'][number]['parameters']['allowedCardNetworks'];
+  format?: 'MIN' | 'FULL';
+} = {}): PaymentDataRequest {
+  return {
+    apiVersion: 2,
+    apiVersionMinor: 0,
+    allowedPaymentMethods: [
+      {
+        type: 'CARD',
+        parameters: {
+          allowedAuthMethods: overrides.authMethods ?? ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+          allowedCardNetworks: overrides.networks ?? ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
+          billingAddressRequired: true,
+          billingAddressParameters: { format: overrides.format ?? 'FULL' },
+        },
+        tokenizationSpecification: {
+          type: 'PAYMENT_GATEWAY',
+          parameters: { gateway: overrides.gateway ?? GATEWAY, gatewayMerchantId: overrides.gatewayMerchantId ?? `mrchnt_${MERCHANT}` },
+        },
+      },
+    ],
+    merchantInfo: { merchantName: 'Test Store' },
+    transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '12.34', currencyCode: 'USD', countryCode: 'US' },
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; text: string; headers: Headers }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined, text, headers: response.headers };
+}
+
+export async function mintToken(sandbox: RunningSandbox, cardId: string, request: PaymentDataRequest = paymentDataRequest()): Promise<PaymentData> {
+  const reply = await postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: cardId, payment_data_request: request });
+  if (reply.status !== 200) throw new Error(`minting failed: ${reply.text}`);
+  return (reply.body as { payment_data: PaymentData }).payment_data;
+}
+
+export function serviceHeaders(sandbox: RunningSandbox, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${sandbox.service.serviceSecretKey}`, 'merchant-account': MERCHANT, ...extra };
+}
+
+export function postCharge(sandbox: RunningSandbox, body: unknown, headers: Record<string, string> = serviceHeaders(sandbox)) {
+  return postJson(`${sandbox.baseUrl}/service/api/v1/charges`, body, headers);
+}
+
+/** The charge the backend would send for a minted PaymentData. */
+export const walletpayCharge = (paymentData: PaymentData, amount = 1234) => ({
+  source_data: { type: 'walletpay', walletpay: JSON.parse(paymentData.paymentMethodData.tokenizationData.token) as unknown },
+  amount,
+  currency: 'usd',
+});
+
+export const networkTokenCharge = (token: string, extra: { three_ds?: { eci: string; cryptogram: string }; expiry_year?: string; expiry_month?: string } = {}) => ({
+  source_data: {
+    type: 'network_token',
+    network_token: { token, token_type: 'walletpay', expiry_month: extra.expiry_month ?? '12', expiry_year: extra.expiry_year ?? '2099', ...(extra.three_ds ? { three_ds: extra.three_ds } : {}) },
+  },
+  amount: 500,
+  currency: 'eur',
+});

@@ -1,0 +1,187 @@
+/**
+ * The sandbox wallet's server side: it plays Google, turning a test card and a
+ * PaymentDataRequest into the PaymentData the real wallet would return, with a
+ * real ECv2 token signed by the sandbox root. Called from shoppers' browsers
+ * on any origin, hence CORS for everyone and no credentials.
+ */
+import { createPublicKey, randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import cors from 'cors';
+import express from 'express';
+import type { Router } from 'express';
+import { z } from 'zod';
+import { PaymentDataRequest } from '../contracts';
+import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress } from '../contracts';
+import { err, ok } from '../lib/result';
+import type { Result } from '../lib/result';
+import { createIntermediateSigningKey, sealToken } from '../wallet';
+import type { IntermediateSigningKey } from '../wallet';
+import { bodyParserErrors, describeIssues, httpError, jsonBody, sendError } from './http';
+import type { HttpError } from './http';
+import type { SandboxKeys } from './keys';
+import { cardDescription, walletCards } from './test-cards';
+
+export interface WalletApiContext {
+  keys: SandboxKeys;
+  gatewayName: string;
+  rootKeys: RootSigningKey[];
+  now: () => number;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const INTERMEDIATE_LIFETIME = 7 * DAY;
+/** Renewed this long before it expires, so no token is minted that would expire in flight. */
+const INTERMEDIATE_RENEWAL_MARGIN = DAY;
+const MESSAGE_LIFETIME = HOUR;
+/** Wallet cards stay this many years from expiring, so only the expired-card test card ever is. */
+const CARD_VALIDITY_YEARS = 5;
+
+/** Clearly fictional, so nobody mistakes a sandbox charge's billing details for a shopper's. */
+const sandboxBillingAddress: WalletAddress = {
+  name: 'Sandbox Shopper',
+  address1: '1 Sandbox Way',
+  address2: 'Suite 200',
+  locality: 'San Francisco',
+  administrativeArea: 'CA',
+  postalCode: '94105',
+  countryCode: 'US',
+  phoneNumber: '+1 415-555-0100',
+};
+
+/** Google's usual ECI values for device tokens: Mastercard signals 3-D Secure differently. */
+const eciFor = (network: string) => (network === 'MASTERCARD' ? '02' : '05');
+
+const TokenRequest = z.strictObject({
+  card_id: z.string().min(1).max(100),
+  payment_data_request: PaymentDataRequest,
+});
+type TokenRequest = z.infer<typeof TokenRequest>;
+
+/**
+ * Google's DIRECT `publicKey` is the base64 uncompressed point; node imports it
+ * as a JWK, and in doing so refuses points that are not on the curve.
+ */
+function importUncompressedPoint(base64: string): KeyObject | undefined {
+  const point = Buffer.from(base64, 'base64');
+  if (point.length !== 65 || point[0] !== 0x04) return undefined;
+  try {
+    return createPublicKey({
+      key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+      format: 'jwk',
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+function billingAddressFor(parameters: TokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
+  if (!parameters.billingAddressRequired) return undefined;
+  const { phoneNumber, ...address } = sandboxBillingAddress;
+  const withPhone = parameters.billingAddressParameters?.phoneNumberRequired ? { phoneNumber } : {};
+  // Google's default format is MIN.
+  if (parameters.billingAddressParameters?.format !== 'FULL') {
+    return { name: address.name, countryCode: address.countryCode, postalCode: address.postalCode, ...withPhone };
+  }
+  return { ...address, ...withPhone };
+}
+
+function mintPaymentData(
+  ctx: WalletApiContext,
+  intermediate: IntermediateSigningKey,
+  request: TokenRequest,
+): Result<PaymentData, HttpError> {
+  const card = walletCards.find((candidate) => candidate.id === request.card_id);
+  if (!card) return err(httpError(400, 'unknown_card', 'card_id is not one of GET /sandbox/wallet/cards'));
+  const paymentRequest = request.payment_data_request;
+  const method = paymentRequest.allowedPaymentMethods[0];
+  if (!method) return err(httpError(400, 'invalid_request', 'allowedPaymentMethods is empty'));
+  if (!method.parameters.allowedCardNetworks.includes(card.network)) {
+    return err(httpError(400, 'card_network_not_allowed', `the request does not allow ${card.network} cards`));
+  }
+  if (!method.parameters.allowedAuthMethods.includes(card.auth_method)) {
+    return err(httpError(400, 'auth_method_not_allowed', `the request does not allow ${card.auth_method}`));
+  }
+
+  const spec = method.tokenizationSpecification;
+  let recipient: { id: string; publicKey: KeyObject; gatewayMerchantId?: string };
+  if (spec.type === 'PAYMENT_GATEWAY') {
+    if (spec.parameters.gateway !== ctx.gatewayName) {
+      return err(httpError(400, 'unknown_gateway', `the sandbox wallet tokenizes only for gateway "${ctx.gatewayName}"`));
+    }
+    recipient = { id: `gateway:${ctx.gatewayName}`, publicKey: ctx.keys.gatewayPublicKey, gatewayMerchantId: spec.parameters.gatewayMerchantId };
+  } else {
+    const merchantId = paymentRequest.merchantInfo.merchantId;
+    if (!merchantId) return err(httpError(400, 'merchant_id_required', 'DIRECT tokenization needs merchantInfo.merchantId'));
+    const publicKey = importUncompressedPoint(spec.parameters.publicKey);
+    if (!publicKey) return err(httpError(400, 'invalid_public_key', 'parameters.publicKey is not a base64 uncompressed P-256 point'));
+    recipient = { id: `merchant:${merchantId}`, publicKey };
+  }
+
+  const now = ctx.now();
+  const message: DecryptedMessage = {
+    ...(recipient.gatewayMerchantId === undefined ? {} : { gatewayMerchantId: recipient.gatewayMerchantId }),
+    messageExpiration: String(now + MESSAGE_LIFETIME),
+    messageId: randomBytes(24).toString('base64url'),
+    paymentMethod: 'CARD',
+    paymentMethodDetails: {
+      pan: card.number,
+      expirationMonth: 12,
+      expirationYear: new Date(now).getUTCFullYear() + CARD_VALIDITY_YEARS,
+      authMethod: card.auth_method,
+      ...(card.auth_method === 'CRYPTOGRAM_3DS'
+        ? { cryptogram: randomBytes(20).toString('base64'), eciIndicator: eciFor(card.network) }
+        : {}),
+    },
+  };
+  const token = sealToken(message, { recipientId: recipient.id, recipientPublicKey: recipient.publicKey, intermediate });
+  const billingAddress = billingAddressFor(method.parameters);
+  return ok({
+    apiVersion: 2,
+    apiVersionMinor: 0,
+    paymentMethodData: {
+      type: 'CARD',
+      description: cardDescription(card.network, card.last4),
+      info: { cardNetwork: card.network, cardDetails: card.last4, ...(billingAddress ? { billingAddress } : {}) },
+      tokenizationData: { type: spec.type, token: JSON.stringify(token) },
+    },
+  });
+}
+
+export function walletRouter(ctx: WalletApiContext): Router {
+  const router = express.Router();
+  router.use(cors({ origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 }));
+
+  let intermediateExpiresAt = 0;
+  const newIntermediate = () => {
+    intermediateExpiresAt = ctx.now() + INTERMEDIATE_LIFETIME;
+    return createIntermediateSigningKey(ctx.keys.root.privateKey, intermediateExpiresAt);
+  };
+  let intermediate = newIntermediate();
+  const currentIntermediate = () => {
+    if (ctx.now() >= intermediateExpiresAt - INTERMEDIATE_RENEWAL_MARGIN) intermediate = newIntermediate();
+    return intermediate;
+  };
+
+  router.get('/cards', (_req, res) => {
+    res.json({
+      cards: walletCards.map(({ id, label, network, last4, auth_method, outcome }) => ({ id, label, network, last4, auth_method, outcome })),
+      billing_address: sandboxBillingAddress,
+    });
+  });
+
+  router.get('/root-keys.json', (_req, res) => {
+    res.json({ keys: ctx.rootKeys });
+  });
+
+  router.post('/tokens', jsonBody('64kb'), (req, res) => {
+    const parsed = TokenRequest.safeParse(req.body);
+    if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
+    const minted = mintPaymentData(ctx, currentIntermediate(), parsed.data);
+    if (!minted.ok) return sendError(res, minted.error);
+    res.json({ payment_data: minted.value });
+  });
+
+  router.use(bodyParserErrors);
+  return router;
+}
