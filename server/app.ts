@@ -1,0 +1,61 @@
+/**
+ * The Express app, composed in one place: every route the backend serves and
+ * the order they are tried in.
+ */
+import express, { type ErrorRequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { App } from './apps';
+import type { WalletEnvironment } from './contracts';
+import { checkoutRoutes } from './checkout/routes';
+import type { DirectDecryption } from './checkout/source';
+import { demoRoutes, type DemoMerchant } from './demo';
+import { sendFailure } from './http/errors';
+import type { Logger } from './logging';
+import type { SandboxService } from './sandbox';
+import type { ServiceClient } from './service-client';
+import type { Store } from './store';
+import { staticRoutes } from './http/static';
+
+export interface AppDependencies {
+  store: Store;
+  service: ServiceClient;
+  logger: Logger;
+  ownOrigin: () => string;
+  gatewayName: string;
+  walletEnvironment: WalletEnvironment;
+  direct: DirectDecryption | undefined;
+  directPublicKeyFor(app: App): string | undefined;
+  sandbox: SandboxService | undefined;
+  demo: DemoMerchant | undefined;
+}
+
+export function createApp(deps: AppDependencies): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(pinoHttp({ logger: deps.logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(checkoutRoutes(deps));
+  app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined }));
+  if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);
+  if (deps.demo) app.use(demoRoutes(deps.demo));
+
+  app.use((_req, res) => sendFailure(res, { code: 'not_found', message: 'No such route' }));
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+/** Body-parser's refusals are the client's mistakes (4xx); anything else is our bug (500). */
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const type = typeof error === 'object' && error !== null && 'type' in error ? String(error.type) : '';
+    if (type === 'entity.parse.failed') return sendFailure(res, { code: 'invalid_json', message: 'The body is not valid JSON' });
+    if (type === 'entity.too.large') return sendFailure(res, { code: 'payload_too_large', message: 'The body is too large' });
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendFailure(res, { code: 'unsupported_media_type', message: 'Unsupported body encoding' });
+    logger.error({ err: error }, 'unhandled error');
+    if (!res.headersSent) sendFailure(res, { code: 'internal_error', message: 'Something went wrong on our side' });
+  };
+}

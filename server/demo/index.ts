@@ -1,0 +1,84 @@
+/**
+ * The demo store: a small merchant site served at `/`. Its "server side" does
+ * what any merchant's server does, over HTTP with its secret key: create a
+ * checkout session, embed the widget with a script tag, and confirm the
+ * outcome itself instead of trusting the browser.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { z } from 'zod';
+import { createApp, getApp, setAllowedOrigins } from '../apps';
+import { CreatedSession, Session } from '../contracts';
+import { sendFailure } from '../http/errors';
+import type { Store } from '../store';
+
+export interface DemoMerchant {
+  apiBase: string;
+  secretKey: string;
+}
+
+const template = readFileSync(fileURLToPath(new URL('../../web/demo/store.html', import.meta.url)), 'utf8');
+
+const DemoCredentials = z.object({ app_id: z.string(), secret_key: z.string() });
+
+/**
+ * The demo application, created on first start. Its secret key is the demo
+ * merchant's own to keep, so it lives in a file of its own, not in our store.
+ */
+export async function ensureDemoMerchant(store: Store, dataDir: string, origin: string): Promise<DemoMerchant> {
+  const file = join(dataDir, 'demo-merchant.json');
+  let credentials = (() => {
+    try {
+      return DemoCredentials.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!credentials || !(await getApp(store, credentials.app_id))) {
+    const created = await createApp(store, { name: 'Demo Coffee Roasters', merchant_id: 'demo', allowed_origins: [origin] });
+    if (!created.ok) throw new Error(created.error.message);
+    credentials = { app_id: created.value.app.id, secret_key: created.value.secretKey };
+    writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  }
+  // The origin follows the port the server listens on this time.
+  await setAllowedOrigins(store, credentials.app_id, [origin]);
+  return { apiBase: origin, secretKey: credentials.secret_key };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const DemoOrder = z.object({
+  currency: z.enum(['USD', 'EUR', 'JPY', 'KWD']).default('USD'),
+  amount: z.coerce.number().int().positive().max(1_000_000).default(2400),
+});
+
+export function demoRoutes(merchant: DemoMerchant): express.Router {
+  const router = express.Router();
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${merchant.apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json' } });
+
+  router.get('/', async (req, res) => {
+    const order = DemoOrder.safeParse(req.query);
+    if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
+    const reply = await call('/api/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference: `demo-${Date.now()}` }),
+    });
+    const session = CreatedSession.parse(await reply.json());
+    res.type('html').send(
+      template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`),
+    );
+  });
+
+  /** The merchant's server confirming an order: the browser is never trusted for the outcome. */
+  router.get('/demo/orders/:id', async (req, res) => {
+    const reply = await call(`/api/sessions/${encodeURIComponent(req.params.id)}`);
+    if (!reply.ok) return sendFailure(res, { code: 'not_found', message: 'No such order' });
+    const session = Session.parse(await reply.json());
+    res.json({ id: session.id, status: session.status, amount: session.amount, currency: session.currency, card: session.outcome?.card ?? null });
+  });
+
+  return router;
+}

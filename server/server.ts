@@ -1,0 +1,80 @@
+/**
+ * Starts the backend: the store, the embedded sandbox service unless a real
+ * one is configured, the demo merchant, and the HTTP server. Used by `npm
+ * start` and by every test that needs a real server.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import type { Config } from './config';
+import { ensureDemoMerchant } from './demo';
+import { createDirectMode } from './direct';
+import { createLogger, type Logger } from './logging';
+import { createSandboxService, type SandboxService } from './sandbox';
+import { createServiceClient } from './service-client';
+import { openStore, type Store } from './store';
+
+export interface RunningServer {
+  url: string;
+  store: Store;
+  sandbox: SandboxService | undefined;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+const googleRootKeysUrl = {
+  TEST: 'https://payments.developers.google.com/paymentmethodtoken/test/keys.json',
+  PRODUCTION: 'https://payments.developers.google.com/paymentmethodtoken/keys.json',
+} as const;
+
+export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const store = await openStore(config.dataDir);
+  const sandbox = config.paymentService ? undefined : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName });
+
+  const http = createServer();
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, resolve);
+  });
+  const { port } = http.address() as AddressInfo;
+  const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const origin = config.publicUrl ?? listening;
+
+  const service = createServiceClient({
+    baseUrl: config.paymentService?.url ?? `${listening}/sandbox/service`,
+    secretKey: config.paymentService?.secretKey ?? (sandbox as SandboxService).serviceSecretKey,
+    timeoutMs: config.serviceTimeoutMs,
+  });
+  const direct = createDirectMode({
+    dataDir: config.dataDir,
+    rootKeys: config.googleRootKeys ?? (config.walletEnvironment === 'SANDBOX' ? (sandbox?.rootKeys ?? []) : googleRootKeysUrl[config.walletEnvironment]),
+  });
+  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin) : undefined;
+
+  const app = createApp({
+    store,
+    service,
+    logger,
+    ownOrigin: () => origin,
+    gatewayName: config.gatewayName,
+    walletEnvironment: config.walletEnvironment,
+    direct,
+    directPublicKeyFor: (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : undefined),
+    sandbox,
+    demo,
+  });
+  http.on('request', app);
+
+  return {
+    url: listening,
+    store,
+    sandbox,
+    logger,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await sandbox?.close();
+      await store.destroy();
+    },
+  };
+}

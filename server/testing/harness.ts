@@ -1,0 +1,78 @@
+/**
+ * A real backend for tests: its own temporary data directory, a free port on
+ * 127.0.0.1, the embedded sandbox service, and helpers that act as a
+ * merchant's server and as the sandbox wallet would.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type NewApp, createApp } from '../apps';
+import { loadConfig } from '../config';
+import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
+import { type RunningServer, startServer } from '../server';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** A merchant application and its secret key. */
+  merchant(overrides?: Partial<NewApp>): Promise<{ appId: string; secretKey: string }>;
+  createSession(secretKey: string, body?: Record<string, unknown>): Promise<CreatedSession>;
+  publicSession(session: CreatedSession): Promise<PublicSession>;
+  /** What the sandbox wallet returns for a test card: a PaymentData with a real ECv2 token. */
+  walletPaymentData(session: CreatedSession, cardId: string): Promise<PaymentData>;
+  pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  // A caller that passes DATA_DIR keeps it (to restart on the same data); otherwise it is ours to delete.
+  const ownsDataDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'wallet-checkout-'));
+  const loaded = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO: 'off', LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir });
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  const server = await startServer(loaded.config);
+  const json = async <T>(response: Response): Promise<T> => {
+    if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+
+  const publicSession = async (session: CreatedSession) =>
+    json<PublicSession>(await fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } }));
+
+  return {
+    ...server,
+    publicSession,
+    dataDir,
+    async close() {
+      await server.close();
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async merchant(overrides = {}) {
+      const created = await createApp(server.store, { name: 'Test Shop', merchant_id: 'm_test', allowed_origins: ['https://shop.example'], ...overrides });
+      if (!created.ok) throw new Error(created.error.message);
+      return { appId: created.value.app.id, secretKey: created.value.secretKey };
+    },
+    async createSession(secretKey, body = {}) {
+      const response = await fetch(`${server.url}/api/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', ...body }),
+      });
+      return json<CreatedSession>(response);
+    },
+    async walletPaymentData(session, cardId) {
+      const { payment_data_request } = await publicSession(session);
+      const response = await fetch(`${server.url}/sandbox/wallet/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ card_id: cardId, payment_data_request }),
+      });
+      return (await json<{ payment_data: PaymentData }>(response)).payment_data;
+    },
+    pay(session, body, headers = {}) {
+      return fetch(`${server.url}/api/sessions/${session.id}/pay`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+  };
+}
