@@ -59,7 +59,7 @@ function rootKeySource(source: DirectModeOptions['rootKeys'], refreshMs: number)
     return RootSigningKeys.parse(JSON.parse(text)).keys;
   };
   return async () => {
-    if (!cached || Date.now() - cached.at > refreshMs) {
+    if (!cached || Date.now() - cached.at >= refreshMs) {
       try {
         cached = { keys: await load(), at: Date.now() };
       } catch {

@@ -4,7 +4,7 @@
  * real ECv2 token signed by the sandbox root. Called from shoppers' browsers
  * on any origin, hence CORS for everyone and no credentials.
  */
-import { createPublicKey, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import cors from 'cors';
 import express from 'express';
@@ -14,7 +14,7 @@ import { PaymentDataRequest } from '../contracts';
 import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
-import { createIntermediateSigningKey, sealToken } from '../wallet';
+import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
 import type { IntermediateSigningKey } from '../wallet';
 import { bodyParserErrors, describeIssues, httpError, jsonBody, sendError } from './http';
 import type { HttpError } from './http';
@@ -58,23 +58,6 @@ const TokenRequest = z.strictObject({
 });
 type TokenRequest = z.infer<typeof TokenRequest>;
 
-/**
- * Google's DIRECT `publicKey` is the base64 uncompressed point; node imports it
- * as a JWK, and in doing so refuses points that are not on the curve.
- */
-function importUncompressedPoint(base64: string): KeyObject | undefined {
-  const point = Buffer.from(base64, 'base64');
-  if (point.length !== 65 || point[0] !== 0x04) return undefined;
-  try {
-    return createPublicKey({
-      key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
-      format: 'jwk',
-    });
-  } catch {
-    return undefined;
-  }
-}
-
 function billingAddressFor(parameters: TokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
   if (!parameters.billingAddressRequired) return undefined;
   const { phoneNumber, ...address } = sandboxBillingAddress;
@@ -113,7 +96,7 @@ function mintPaymentData(
   } else {
     const merchantId = paymentRequest.merchantInfo.merchantId;
     if (!merchantId) return err(httpError(400, 'merchant_id_required', 'DIRECT tokenization needs merchantInfo.merchantId'));
-    const publicKey = importUncompressedPoint(spec.parameters.publicKey);
+    const publicKey = importUncompressedPoint(Buffer.from(spec.parameters.publicKey, 'base64'));
     if (!publicKey) return err(httpError(400, 'invalid_public_key', 'parameters.publicKey is not a base64 uncompressed P-256 point'));
     recipient = { id: `merchant:${merchantId}`, publicKey };
   }

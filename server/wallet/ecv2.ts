@@ -6,21 +6,22 @@
  */
 import {
   createCipheriv,
+  createECDH,
+  diffieHellman,
   createDecipheriv,
   createHmac,
   createPublicKey,
-  diffieHellman,
   generateKeyPairSync,
   hkdfSync,
   sign,
   timingSafeEqual,
   verify,
 } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
+import type { ECDH, KeyObject } from 'node:crypto';
 import { DecryptedMessage, EcV2Token, RootSigningKey, SignedKey, SignedMessage } from '../contracts/ecv2';
 import { err, ok } from '../lib/result';
 import type { Failure, Result } from '../lib/result';
-import { CURVE, generateSigningKey, importUncompressedPoint, isP256, uncompressedPoint } from './keys';
+import { CURVE, generateSigningKey, isP256, UNCOMPRESSED_POINT_LENGTH, uncompressedPoint } from './keys';
 import type { SigningKey } from './keys';
 
 const PROTOCOL_VERSION = 'ECv2';
@@ -109,7 +110,23 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/**
+ * Root and intermediate keys are few and long-lived while importing one costs
+ * as much as a signature check, so imports are remembered by their encoding
+ * (bounded: an attacker sending fresh keys only churns the cache).
+ */
+const importedKeys = new Map<string, KeyObject | undefined>();
+const IMPORTED_KEYS_LIMIT = 256;
+
 function importSpki(keyValue: string): KeyObject | undefined {
+  if (importedKeys.has(keyValue)) return importedKeys.get(keyValue);
+  const key = importSpkiUncached(keyValue);
+  if (importedKeys.size >= IMPORTED_KEYS_LIMIT) importedKeys.delete(importedKeys.keys().next().value as string);
+  importedKeys.set(keyValue, key);
+  return key;
+}
+
+function importSpkiUncached(keyValue: string): KeyObject | undefined {
   const der = decodeBase64(keyValue);
   if (!der) return undefined;
   try {
@@ -143,6 +160,22 @@ function deriveKeys(ephemeralPoint: Buffer, sharedSecret: Buffer): { aesKey: Buf
     hkdfSync('sha256', Buffer.concat([ephemeralPoint, sharedSecret]), HKDF_SALT, HKDF_INFO, AES_KEY_LENGTH + MAC_KEY_LENGTH),
   );
   return { aesKey: okm.subarray(0, AES_KEY_LENGTH), macKey: okm.subarray(AES_KEY_LENGTH) };
+}
+
+/**
+ * ECDH on the raw point, with one ECDH object per recipient key: importing the
+ * ephemeral point as a KeyObject first would cost as much as the ECDH itself.
+ */
+const ecdhByKey = new WeakMap<KeyObject, ECDH | null>();
+
+function ecdhFor(privateKey: KeyObject): ECDH | undefined {
+  if (!ecdhByKey.has(privateKey)) {
+    const scalar = privateKey.type === 'private' && isP256(privateKey) ? privateKey.export({ format: 'jwk' }).d : undefined;
+    const ecdh = scalar ? createECDH(CURVE) : null;
+    ecdh?.setPrivateKey(Buffer.from(scalar as string, 'base64url'));
+    ecdhByKey.set(privateKey, ecdh);
+  }
+  return ecdhByKey.get(privateKey) ?? undefined;
 }
 
 const hmac = (macKey: Buffer, data: Buffer) => createHmac('sha256', macKey).update(data).digest();
@@ -195,17 +228,20 @@ export function openToken(token: unknown, options: OpenOptions): Result<Decrypte
   const ephemeralPoint = decodeBase64(sealed.data.ephemeralPublicKey);
   const tag = decodeBase64(sealed.data.tag);
   if (!ciphertext || !ephemeralPoint || !tag) return fail('malformed_token', 'signedMessage fields are not base64');
-  const ephemeralKey = importUncompressedPoint(ephemeralPoint);
-  if (!ephemeralKey) return fail('malformed_token', 'ephemeralPublicKey is not an uncompressed P-256 point');
+  const notAPoint = () => fail('malformed_token', 'ephemeralPublicKey is not an uncompressed P-256 point');
+  if (ephemeralPoint.length !== UNCOMPRESSED_POINT_LENGTH || ephemeralPoint[0] !== 0x04) return notAPoint();
 
   // The tag authenticates the ciphertext, so nothing is decrypted until it matches.
   let aesKey: Buffer | undefined;
   for (const privateKey of options.privateKeys) {
+    const ecdh = ecdhFor(privateKey);
+    if (!ecdh) continue; // not a P-256 private key: cannot be the one this token was sealed for
     let sharedSecret: Buffer;
     try {
-      sharedSecret = diffieHellman({ privateKey, publicKey: ephemeralKey });
+      // OpenSSL checks the point is on the curve, which keeps invalid-curve attacks out.
+      sharedSecret = ecdh.computeSecret(ephemeralPoint);
     } catch {
-      continue; // not a P-256 private key: cannot be the one this token was sealed for
+      return notAPoint();
     }
     const keys = deriveKeys(ephemeralPoint, sharedSecret);
     const expected = hmac(keys.macKey, ciphertext);

@@ -5,6 +5,7 @@ export {
   generateSigningKey,
   generateRecipientKeyPair,
   publicKeyToUncompressedBase64,
+  importUncompressedPoint,
   importPrivateKeyPkcs8,
   exportPrivateKeyPkcs8,
   rootKeyEntry,

@@ -16,7 +16,7 @@ export const CURVE = 'prime256v1';
  * the raw point Google sends and the SPKI form OpenSSL imports (and validates).
  */
 const P256_SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
-const UNCOMPRESSED_POINT_LENGTH = 65;
+export const UNCOMPRESSED_POINT_LENGTH = 65;
 
 export interface SigningKey {
   privateKey: KeyObject;
