@@ -9,7 +9,7 @@ import type { WalletEnvironment } from './contracts';
 import { checkoutRoutes } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import { demoRoutes, type DemoMerchant } from './demo';
-import { sendFailure } from './http/errors';
+import { bodyParserErrors, sendFailure } from './http/errors';
 import type { Logger } from './logging';
 import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
@@ -44,17 +44,14 @@ export function createApp(deps: AppDependencies): express.Express {
   if (deps.demo) app.use(demoRoutes(deps.demo));
 
   app.use((_req, res) => sendFailure(res, { code: 'not_found', message: 'No such route' }));
+  app.use(bodyParserErrors);
   app.use(errorHandler(deps.logger));
   return app;
 }
 
-/** Body-parser's refusals are the client's mistakes (4xx); anything else is our bug (500). */
+/** Whatever reaches here is our bug: logged, and answered without details. */
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    const type = typeof error === 'object' && error !== null && 'type' in error ? String(error.type) : '';
-    if (type === 'entity.parse.failed') return sendFailure(res, { code: 'invalid_json', message: 'The body is not valid JSON' });
-    if (type === 'entity.too.large') return sendFailure(res, { code: 'payload_too_large', message: 'The body is too large' });
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendFailure(res, { code: 'unsupported_media_type', message: 'Unsupported body encoding' });
     logger.error({ err: error }, 'unhandled error');
     if (!res.headersSent) sendFailure(res, { code: 'internal_error', message: 'Something went wrong on our side' });
   };

@@ -7,7 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { type App, findAppBySecretKey, getApp } from '../apps';
 import type { PublicSession, WalletEnvironment } from '../contracts';
 import { bearerCredential } from '../http/auth';
-import { sendFailure } from '../http/errors';
+import { jsonBody, sendFailure } from '../http/errors';
 import type { Store } from '../store';
 import { type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
@@ -25,7 +25,7 @@ export interface CheckoutRoutesOptions extends PayDependencies {
 export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
-  const json = express.json({ limit: '32kb' });
+  const json = jsonBody('32kb');
 
   async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
     const key = bearerCredential(req);

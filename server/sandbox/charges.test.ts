@@ -196,7 +196,7 @@ describe('strict validation', () => {
   it('refuses malformed JSON with 400', async () => {
     const reply = await postCharge(sandbox, '{"amount": ');
     expect(reply.status).toBe(400);
-    expect(errorCode(reply.body)).toBe('invalid_request');
+    expect(errorCode(reply.body)).toBe('invalid_json');
   });
 
   it('refuses a body that is not JSON', async () => {

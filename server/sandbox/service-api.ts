@@ -11,8 +11,8 @@ import type { AuthMethod, Charge, RootSigningKey } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { openToken, publicKeyToUncompressedBase64 } from '../wallet';
-import { bodyParserErrors, describeIssues, errorBody, httpError, jsonBody, rawBodyOf, sendError } from './http';
-import type { HttpError } from './http';
+import { bodyParserErrors, describeIssues, errorBody, httpError, jsonBody, rawBodyOf, sendError } from '../http/errors';
+import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import {
   claimIdempotencyKey,

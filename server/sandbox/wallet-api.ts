@@ -16,8 +16,8 @@ import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
 import type { IntermediateSigningKey } from '../wallet';
-import { bodyParserErrors, describeIssues, httpError, jsonBody, sendError } from './http';
-import type { HttpError } from './http';
+import { bodyParserErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
+import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import { cardDescription, walletCards } from './test-cards';
 
