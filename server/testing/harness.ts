@@ -6,8 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { type NewApp, createApp } from '../apps';
 import { loadConfig } from '../config';
+import { redactedPaths } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { type RunningServer, startServer } from '../server';
 
@@ -22,13 +24,25 @@ export interface TestServer extends RunningServer {
   pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /**
+   * Write the server's logs to this file (at LOG_LEVEL, default info), redacted
+   * as in production, so a test can check what an operator would see. Written
+   * synchronously: the file is complete as soon as a request is answered.
+   */
+  logFile?: string;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   // A caller that passes DATA_DIR keeps it (to restart on the same data); otherwise it is ours to delete.
   const ownsDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'wallet-checkout-'));
-  const loaded = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO: 'off', LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir });
+  const loaded = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO: 'off', LOG_LEVEL: options.logFile ? 'info' : 'silent', ...env, DATA_DIR: dataDir });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-  const server = await startServer(loaded.config);
+  const logger = options.logFile
+    ? pino({ level: loaded.config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } }, pino.destination({ dest: options.logFile, sync: true }))
+    : undefined;
+  const server = await startServer(loaded.config, logger);
   const json = async <T>(response: Response): Promise<T> => {
     if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;

@@ -1,0 +1,80 @@
+/**
+ * "Payment data is never logged, never stored in clear" (DESIGN.md). This spec
+ * gets a server of its own with its logs captured (info level, as in
+ * production), pays through the browser in both integration modes, then reads
+ * that server's log and data directory for anything a payment carried.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DecryptionMode } from '../server/apps';
+import { testCards } from '../server/sandbox/test-cards';
+import { expect, test } from './support/fixtures';
+import { type PaymentSecrets, panPatterns, paymentSecrets } from './support/payment-secrets';
+
+test.use({ captureServerLogs: true });
+
+const modes: readonly DecryptionMode[] = ['gateway', 'direct'];
+const cardIds = ['visa-success-3ds', 'mastercard-success-pan', 'visa-decline-3ds'] as const;
+
+/** Every file under a directory, read as bytes-as-text: a number stored in clear shows up in a SQLite page as ASCII. */
+function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [{ path, text: readFileSync(path).toString('latin1') }];
+  });
+}
+
+const containing = (text: string, needles: readonly string[]) => needles.filter((needle) => text.includes(needle));
+
+test('no server log line or stored file contains a card number, cryptogram, token or secret', async ({ server, shop }) => {
+  const logFile = server.logFile;
+  if (!logFile) throw new Error('captureServerLogs gives the server a log file');
+  const secrets: PaymentSecrets[] = [];
+  const credentials: string[] = [];
+  const paidSessions: string[] = [];
+
+  for (const mode of modes) {
+    for (const cardId of cardIds) {
+      const { checkout, session, app } = await shop.open({ app: { decryption_mode: mode } });
+      const payment = await checkout.payWith(cardId);
+      expect(payment.payStatus).toBe(200);
+      await expect(checkout.widget).toHaveAttribute('data-checkout-state', /^(paid|declined)$/);
+      secrets.push(paymentSecrets(server, payment, app.appId));
+      credentials.push(session.client_secret, app.secretKey);
+      paidSessions.push(session.id);
+    }
+  }
+  credentials.push(server.sandbox?.serviceSecretKey ?? '');
+
+  const log = readFileSync(logFile, 'utf8');
+  const lines = log.split('\n').filter(Boolean);
+
+  await test.step('the log is the real thing: every payment request is in it', () => {
+    const payLines = lines.map((line) => JSON.parse(line) as { req?: { url?: string }; res?: { statusCode?: number } }).filter((entry) => entry.req?.url?.endsWith('/pay'));
+    expect(payLines.map((entry) => entry.req?.url)).toEqual(paidSessions.map((id) => `/api/sessions/${id}/pay`));
+    expect(secrets.filter((s) => s.cryptogram).length, 'the 3-D Secure cards carried cryptograms to look for').toBe(4);
+  });
+
+  await test.step('no card number of the test-card table, in any form', () => {
+    const found = testCards.flatMap((card) => panPatterns(card.number).filter((pattern) => pattern.test(log)).map((pattern) => `${card.number} as ${pattern}`));
+    expect(found).toEqual([]);
+  });
+
+  await test.step('no cryptogram or encrypted token value', () => {
+    expect(containing(log, secrets.flatMap((s) => [...(s.cryptogram ? [s.cryptogram] : []), ...s.tokenValues]))).toEqual([]);
+  });
+
+  await test.step('no client secret or secret key', () => {
+    expect(containing(log, credentials)).toEqual([]);
+    // Also any key this run did not hand out, by shape.
+    expect(log.match(/sk_(test|live|sandbox)_[A-Za-z0-9_-]+|cs_[A-Za-z0-9_-]+_secret_[A-Za-z0-9_-]+/g) ?? []).toEqual([]);
+  });
+
+  await test.step('nothing in the data directory stores a card number or cryptogram in clear', () => {
+    const stored = filesUnder(server.dataDir).flatMap((file) => [
+      ...containing(file.text, secrets.map((s) => s.pan)).map((pan) => `${file.path}: ${pan}`),
+      ...containing(file.text, secrets.flatMap((s) => (s.cryptogram ? [s.cryptogram] : []))).map((c) => `${file.path}: cryptogram ${c}`),
+    ]);
+    expect(stored).toEqual([]);
+  });
+});

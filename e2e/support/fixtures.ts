@@ -1,0 +1,162 @@
+/**
+ * The suite's Playwright fixtures. One real backend per worker (starting it
+ * costs more than most tests), and per test: a merchant shop page, a view of
+ * the sandbox ledger limited to that test's charges, and the sandbox wallet's
+ * card list. Specs import `test` and `expect` from here.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test as base } from '@playwright/test';
+import type { NewApp } from '../../server/apps';
+import type { CreatedSession, WalletAddress } from '../../server/contracts';
+import type { LedgerEntry } from '../../server/sandbox';
+import type { WalletCard } from '../../server/sandbox/test-cards';
+import { type TestServer, startTestServer } from '../../server/testing/harness';
+import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './checkout-page';
+
+export { expect };
+
+export type SuiteServer = TestServer & {
+  /** Where the server's logs go, when the spec asked for them (`captureServerLogs`). */
+  logFile: string | undefined;
+};
+
+export interface SandboxWallet {
+  cards: WalletCard[];
+  /** The billing address every sandbox card pays with. */
+  billingAddress: WalletAddress;
+  card(id: string): WalletCard;
+}
+
+export interface ShopCheckout {
+  checkout: CheckoutPage;
+  session: CreatedSession;
+  app: { appId: string; merchantId: string; secretKey: string };
+}
+
+export interface Shop {
+  /**
+   * A new merchant application (its own merchant id, this server's origin
+   * allowed), a checkout session, and a minimal merchant page that embeds the
+   * widget with the one script tag of the README; resolves once the widget is ready.
+   */
+  open(options?: { app?: Partial<NewApp>; session?: Record<string, unknown> }): Promise<ShopCheckout>;
+  /** The demo store at `/`, as a shopper finds it. */
+  openDemo(): Promise<CheckoutPage>;
+}
+
+export interface Ledger {
+  /**
+   * The sandbox service's charges created since this test started. Tests in a
+   * worker run one at a time, so these are exactly this test's charges.
+   */
+  newEntries(): Promise<LedgerEntry[]>;
+}
+
+interface WorkerFixtures {
+  /**
+   * Option: write the server's info-level logs to a file. A spec that turns it
+   * on gets a worker, hence a server, of its own, so its log holds only its own runs.
+   */
+  captureServerLogs: boolean;
+  server: SuiteServer;
+  sandboxWallet: SandboxWallet;
+}
+
+interface TestFixtures {
+  shop: Shop;
+  ledger: Ledger;
+}
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The merchant's whole integration, as docs/embedding.md gives it. */
+const merchantPage = (checkoutSrc: string, clientSecret: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Test shop</title></head>
+<body>
+  <div id="pay"></div>
+  <script src="${escapeAttribute(checkoutSrc)}" data-client-secret="${escapeAttribute(clientSecret)}" data-target="#pay" defer></script>
+</body></html>`;
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  captureServerLogs: [false, { scope: 'worker', option: true }],
+
+  server: [
+    async ({ captureServerLogs }, use, workerInfo) => {
+      let logFile: string | undefined;
+      if (captureServerLogs) {
+        // In the output dir, so a failing run leaves the log behind to read.
+        mkdirSync(workerInfo.project.outputDir, { recursive: true });
+        logFile = join(workerInfo.project.outputDir, `server-worker-${workerInfo.workerIndex}.log`);
+      }
+      const server = await startTestServer({ DEMO: 'on' }, logFile ? { logFile } : {});
+      try {
+        await use({ ...server, logFile });
+      } finally {
+        await server.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
+
+  sandboxWallet: [
+    async ({ server }, use) => {
+      const response = await fetch(`${server.url}/sandbox/wallet/cards`);
+      const { cards, billing_address } = (await response.json()) as { cards: WalletCard[]; billing_address: WalletAddress };
+      await use({
+        cards,
+        billingAddress: billing_address,
+        card(id) {
+          const card = cards.find((candidate) => candidate.id === id);
+          if (!card) throw new Error(`GET /sandbox/wallet/cards lists no card "${id}"`);
+          return card;
+        },
+      });
+    },
+    { scope: 'worker' },
+  ],
+
+  page: async ({ page }, use) => {
+    await recordCheckoutEvents(page);
+    await use(page);
+  },
+
+  shop: async ({ page, server }, use) => {
+    await use({
+      async open(options = {}) {
+        // A merchant id of its own keeps this test's app and charges apart from every other test's.
+        const merchantId = `m_${randomUUID().slice(0, 8)}`;
+        const { appId, secretKey } = await server.merchant({ merchant_id: merchantId, allowed_origins: [server.url], ...options.app });
+        const session = await server.createSession(secretKey, options.session);
+        // Served from the backend's origin (by interception, nothing is added to the
+        // server) so the page is a real http origin the app allows.
+        const shopUrl = `${server.url}/test-shop/${session.id}`;
+        await page.route(shopUrl, (route) => route.fulfill({ contentType: 'text/html', body: merchantPage(`${server.url}/checkout.js`, session.client_secret) }));
+        await page.goto(shopUrl);
+        const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+        await checkout.expectState('ready');
+        return { checkout, session, app: { appId, merchantId, secretKey } };
+      },
+
+      async openDemo() {
+        await page.goto(`${server.url}/`);
+        // The demo's server created the session: the widget's ready event names it.
+        await expect.poll(async () => (await checkoutEvents(page, 'checkout:ready')).length).toBe(1);
+        const [ready] = await checkoutEvents(page, 'checkout:ready');
+        // The demo merchant keeps its secret key in a file of its own (server/demo).
+        const { secret_key } = JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string };
+        const checkout = new CheckoutPage(page, server, { sessionId: ready?.sessionId ?? '', secretKey: secret_key });
+        await checkout.expectState('ready');
+        return checkout;
+      },
+    });
+  },
+
+  ledger: async ({ server }, use) => {
+    const sandbox = server.sandbox;
+    if (!sandbox) throw new Error('the test server runs without the embedded sandbox service');
+    const before = (await sandbox.ledger()).length;
+    await use({ newEntries: async () => (await sandbox.ledger()).slice(before) });
+  },
+});
