@@ -3,6 +3,7 @@
  * value fails loudly, naming the variable, instead of surfacing mid-payment.
  */
 import { z } from 'zod';
+import { DecryptionMode } from './apps/registry';
 import { WalletEnvironment } from './contracts';
 
 const optionalString = z.string().trim().min(1).optional();
@@ -19,6 +20,7 @@ const Env = z
     SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     WALLET_ENVIRONMENT: WalletEnvironment.optional(),
     GOOGLE_ROOT_KEYS: optionalString,
+    DECRYPTION_MODE: DecryptionMode.default('gateway'),
     DEMO: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -44,6 +46,8 @@ export interface Config {
   walletEnvironment: WalletEnvironment;
   /** Google's keys.json for direct mode: a path or URL; absent: Google's own for the environment, or the sandbox's. */
   googleRootKeys: string | undefined;
+  /** The integration mode of the demo application and the default of `npm run app:create`. */
+  decryptionMode: DecryptionMode;
   demo: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
 }
@@ -68,6 +72,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       serviceTimeoutMs: e.SERVICE_TIMEOUT_MS,
       walletEnvironment: e.WALLET_ENVIRONMENT ?? (e.PAYMENT_SERVICE_URL ? 'TEST' : 'SANDBOX'),
       googleRootKeys: e.GOOGLE_ROOT_KEYS,
+      decryptionMode: e.DECRYPTION_MODE,
       demo: e.DEMO === 'on',
       logLevel: e.LOG_LEVEL,
     },

@@ -49,7 +49,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     dataDir: config.dataDir,
     rootKeys: config.googleRootKeys ?? (config.walletEnvironment === 'SANDBOX' ? (sandbox?.rootKeys ?? []) : googleRootKeysUrl[config.walletEnvironment]),
   });
-  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin) : undefined;
+  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode) : undefined;
 
   const app = createApp({
     store,

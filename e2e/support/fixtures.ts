@@ -13,6 +13,7 @@ import type { CreatedSession, WalletAddress } from '../../server/contracts';
 import type { LedgerEntry } from '../../server/sandbox';
 import type { WalletCard } from '../../server/sandbox/test-cards';
 import { type TestServer, startTestServer } from '../../server/testing/harness';
+import type { CheckoutState } from '../../web/checkout/types';
 import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './checkout-page';
 
 export { expect };
@@ -39,9 +40,10 @@ export interface Shop {
   /**
    * A new merchant application (its own merchant id, this server's origin
    * allowed), a checkout session, and a minimal merchant page that embeds the
-   * widget with the one script tag of the README; resolves once the widget is ready.
+   * widget with the one script tag of the README; resolves once the widget
+   * shows `state` (default: ready).
    */
-  open(options?: { app?: Partial<NewApp>; session?: Record<string, unknown> }): Promise<ShopCheckout>;
+  open(options?: { app?: Partial<NewApp>; session?: Record<string, unknown>; state?: CheckoutState }): Promise<ShopCheckout>;
   /** The demo store at `/`, as a shopper finds it. */
   openDemo(): Promise<CheckoutPage>;
 }
@@ -135,7 +137,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await page.route(shopUrl, (route) => route.fulfill({ contentType: 'text/html', body: merchantPage(`${server.url}/checkout.js`, session.client_secret) }));
         await page.goto(shopUrl);
         const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
-        await checkout.expectState('ready');
+        await checkout.expectState(options.state ?? 'ready');
         return { checkout, session, app: { appId, merchantId, secretKey } };
       },
 

@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { openStore } from '../store';
-import { createApp } from './registry';
+import { describeIssues } from '../http/errors';
+import { createApp, NewApp } from './registry';
 
 const { values } = parseArgs({
   options: {
@@ -24,20 +25,26 @@ if (!loaded.ok) {
   console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
   process.exit(2);
 }
-const store = await openStore(loaded.config.dataDir);
-const created = await createApp(store, {
-  name: values.name ?? '',
-  merchant_id: values['merchant-id'] ?? '',
+const usage =
+  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct]';
+const input = NewApp.safeParse({
+  name: values.name,
+  merchant_id: values['merchant-id'],
   allowed_origins: values.origin ?? [],
-  ...(values['auth-method'] && { auth_methods: values['auth-method'] as never }),
-  ...(values.network && { card_networks: values.network as never }),
-  ...(values.environment && { environment: values.environment as never }),
-  ...(values['decryption-mode'] && { decryption_mode: values['decryption-mode'] as never }),
+  auth_methods: values['auth-method'],
+  card_networks: values.network,
+  environment: values.environment,
+  decryption_mode: values['decryption-mode'] ?? loaded.config.decryptionMode,
 });
+if (!input.success) {
+  console.error(`Could not create the application: ${describeIssues(input.error)}\n${usage}`);
+  process.exit(2);
+}
+const store = await openStore(loaded.config.dataDir);
+const created = await createApp(store, input.data);
 await store.destroy();
 if (!created.ok) {
   console.error(`Could not create the application: ${created.error.message}`);
-  console.error('Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct]');
   process.exit(2);
 }
 const { app, secretKey } = created.value;

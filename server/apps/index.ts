@@ -1,1 +1,1 @@
-export { createApp, getApp, findAppBySecretKey, setAllowedOrigins, NewApp, DecryptionMode, type App } from './registry';
+export { createApp, getApp, findAppBySecretKey, reconfigureApp, NewApp, DecryptionMode, type App } from './registry';

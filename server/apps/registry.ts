@@ -5,6 +5,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { AuthMethod, authMethods, CardNetwork, cardNetworks, WalletEnvironment } from '../contracts';
+import { describeIssues } from '../http/errors';
 import { type Result, ok, err, type Failure } from '../lib/result';
 import { hashSecret, randomId, secretMatches } from '../lib/secrets';
 import type { Store } from '../store';
@@ -57,7 +58,7 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
 
 export async function createApp(store: Store, input: NewApp): Promise<Result<{ app: App; secretKey: string }, Failure<'invalid_app'>>> {
   const parsed = NewApp.safeParse(input);
-  if (!parsed.success) return err({ code: 'invalid_app', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+  if (!parsed.success) return err({ code: 'invalid_app', message: describeIssues(parsed.error) });
   const a = parsed.data;
   const secretKey = `sk_${a.environment === 'PRODUCTION' ? 'live' : 'test'}_${randomId(24)}`;
   const row = {
@@ -87,6 +88,7 @@ export async function findAppBySecretKey(store: Store, secretKey: string): Promi
   return row && secretMatches(secretKey, row.secret_key_hash) ? toApp(row) : undefined;
 }
 
-export async function setAllowedOrigins(store: Store, id: string, origins: string[]): Promise<void> {
-  await store.updateTable('apps').set({ allowed_origins: JSON.stringify(origins) }).where('id', '=', id).execute();
+/** Changes an app's origins and integration mode (the demo app follows its server's settings). */
+export async function reconfigureApp(store: Store, id: string, changes: { allowedOrigins: string[]; decryptionMode: DecryptionMode }): Promise<void> {
+  await store.updateTable('apps').set({ allowed_origins: JSON.stringify(changes.allowedOrigins), decryption_mode: changes.decryptionMode }).where('id', '=', id).execute();
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { z } from 'zod';
-import { createApp, getApp, setAllowedOrigins } from '../apps';
+import { createApp, type DecryptionMode, getApp, reconfigureApp } from '../apps';
 import { CreatedSession, Session } from '../contracts';
 import { sendFailure } from '../http/errors';
 import type { Store } from '../store';
@@ -27,7 +27,7 @@ const DemoCredentials = z.object({ app_id: z.string(), secret_key: z.string() })
  * The demo application, created on first start. Its secret key is the demo
  * merchant's own to keep, so it lives in a file of its own, not in our store.
  */
-export async function ensureDemoMerchant(store: Store, dataDir: string, origin: string): Promise<DemoMerchant> {
+export async function ensureDemoMerchant(store: Store, dataDir: string, origin: string, decryptionMode: DecryptionMode): Promise<DemoMerchant> {
   const file = join(dataDir, 'demo-merchant.json');
   let credentials = (() => {
     try {
@@ -42,8 +42,8 @@ export async function ensureDemoMerchant(store: Store, dataDir: string, origin: 
     credentials = { app_id: created.value.app.id, secret_key: created.value.secretKey };
     writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
   }
-  // The origin follows the port the server listens on this time.
-  await setAllowedOrigins(store, credentials.app_id, [origin]);
+  // The origin follows the port the server listens on this time, the mode follows DECRYPTION_MODE.
+  await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode });
   return { apiBase: origin, secretKey: credentials.secret_key };
 }
 

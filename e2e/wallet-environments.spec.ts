@@ -1,0 +1,53 @@
+/**
+ * The widget and Google Pay's own script: in TEST and PRODUCTION the button
+ * element loads pay.js, which tests replace with the sandbox wallet (Google is
+ * never reached); and a wallet that says it cannot pay hides the button.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from './support/fixtures';
+
+const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
+const sandboxWallet = readFileSync(new URL('../dist/web/sandbox-wallet.js', import.meta.url), 'utf8');
+
+test('in the TEST environment the button loads pay.js, served here by the sandbox wallet', async ({ page, server, shop, ledger }) => {
+  const googleRequests: string[] = [];
+  // Registered first, so it runs last: anything else bound for Google is recorded and refused.
+  await page.route(/^https:\/\/[^/]*google\.com\//, (route) => {
+    googleRequests.push(route.request().url());
+    return route.abort();
+  });
+  await page.route(PAY_JS, (route) => route.fulfill({ contentType: 'text/javascript', body: sandboxWallet }));
+  // The sandbox wallet talks to the origin it was loaded from: here, pay.js's. Send that to our sandbox.
+  await page.route('https://pay.google.com/sandbox/wallet/**', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    route.fulfill({ response: await route.fetch({ url: `${server.url}${path}` }) });
+  });
+
+  const { checkout, session } = await shop.open({ app: { environment: 'TEST' } });
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
+  expect(googleRequests).toEqual([]);
+});
+
+test('a wallet that cannot pay here shows "unavailable" and no button', async ({ page, shop }) => {
+  await page.addInitScript(() => {
+    class UnavailablePaymentsClient {
+      isReadyToPay() {
+        return Promise.resolve({ result: false });
+      }
+      loadPaymentData() {
+        return Promise.reject({ statusCode: 'DEVELOPER_ERROR', statusMessage: 'unavailable' });
+      }
+      createButton() {
+        return document.createElement('button');
+      }
+      prefetchPaymentData() {}
+    }
+    (window as unknown as { google: unknown }).google = { payments: { api: { PaymentsClient: UnavailablePaymentsClient } } };
+  });
+  const { checkout } = await shop.open({ state: 'unavailable' });
+  await expect(checkout.testId('status')).toContainText(/Google Pay isn.t available/);
+  // The element stays mounted (to notice if the wallet becomes ready) but the shopper sees no button.
+  await expect(page.locator('google-pay-button button')).toBeHidden();
+});

@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CreatedSession } from '../contracts';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+let server: TestServer | undefined;
+afterEach(() => server?.close());
+
+/** What a shopper's browser gets at `/`: a page embedding the widget for a session the demo's server created. */
+async function openDemo(s: TestServer): Promise<CreatedSession> {
+  const html = await (await fetch(`${s.url}/`)).text();
+  const clientSecret = /data-client-secret="([^"]+)"/.exec(html)?.[1];
+  expect(html).toContain(`src="${s.url}/checkout.js"`);
+  expect(clientSecret).toMatch(/^cs_.+_secret_/);
+  return { id: clientSecret!.split('_secret_')[0], client_secret: clientSecret } as CreatedSession;
+}
+
+describe('the demo store', () => {
+  it.each([
+    ['gateway', 'walletpay'],
+    ['direct', 'network_token'],
+  ])('takes a payment through real ECv2 with DECRYPTION_MODE=%s', async (mode, sourceType) => {
+    server = await startTestServer({ DEMO: 'on', DECRYPTION_MODE: mode });
+    const session = await openDemo(server);
+    const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+    expect((await reply.json()).outcome.status).toBe('succeeded');
+    const [entry] = await server.sandbox!.ledger();
+    expect(entry?.charge).toMatchObject({ source_type: sourceType, amount: 2400, currency: 'usd' });
+
+    const order = await (await fetch(`${server.url}/demo/orders/${session.id}`)).json();
+    expect(order).toMatchObject({ id: session.id, status: 'succeeded', amount: 2400 });
+  });
+});
