@@ -8,6 +8,7 @@ import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import { checkoutRoutes } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
+import type { DataCipher } from './lib/data-cipher';
 import { demoRoutes, type DemoMerchant } from './demo';
 import { bodyParserErrors, sendFailure } from './http/errors';
 import type { Logger } from './logging';
@@ -19,6 +20,7 @@ import { staticRoutes } from './http/static';
 export interface AppDependencies {
   store: Store;
   service: ServiceClient;
+  cipher: DataCipher;
   logger: Logger;
   ownOrigin: () => string;
   gatewayName: string;

@@ -8,6 +8,13 @@ import { WalletEnvironment } from './contracts';
 
 const optionalString = z.string().trim().min(1).optional();
 
+/** `/` or `/a/b`: where `{base_path}/v3/apps/{appId}` is served; `/` is stored as '' so paths concatenate. */
+const BasePath = z
+  .string()
+  .trim()
+  .regex(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/, 'each base path is / or /segment[/segment...]')
+  .transform((path) => (path === '/' ? '' : path));
+
 const Env = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -21,8 +28,26 @@ const Env = z
     WALLET_ENVIRONMENT: WalletEnvironment.optional(),
     GOOGLE_ROOT_KEYS: optionalString,
     DECRYPTION_MODE: DecryptionMode.default('gateway'),
+    DATA_ENCRYPTION_KEY: z
+      .string()
+      .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
+      .optional(),
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
+    RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().positive().default(300),
     DEMO: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    APPS_API_BASE_PATHS: z
+      .string()
+      .default('/,/drive')
+      .transform((list) => list.split(','))
+      .pipe(z.array(BasePath).min(1)),
+    OAUTH_ISSUER: optionalString,
+    OAUTH_AUDIENCE: optionalString,
+    OAUTH_JWKS: optionalString,
+    OAUTH_SCOPE_BASE: z.url().default('https://www.googleapis.com/auth').transform((url) => url.replace(/\/$/, '')),
+    // Printable ASCII without quote or backslash: it is sent as a quoted-string in WWW-Authenticate.
+    OAUTH_REALM: z.string().regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/, 'printable ASCII without " or \\').default('wallet-checkout'),
   })
   .refine((env) => !env.PAYMENT_SERVICE_URL === !env.PAYMENT_SERVICE_KEY, {
     message: 'PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY are set together (a real service) or not at all (the embedded sandbox)',
@@ -31,7 +56,29 @@ const Env = z
   .refine((env) => !(env.PAYMENT_SERVICE_URL && env.WALLET_ENVIRONMENT === 'SANDBOX'), {
     message: 'the sandbox wallet seals tokens only the embedded sandbox service can open: use TEST or PRODUCTION with a real service',
     path: ['WALLET_ENVIRONMENT'],
+  })
+  .refine((env) => [0, 3].includes([env.OAUTH_ISSUER, env.OAUTH_AUDIENCE, env.OAUTH_JWKS].filter((v) => v !== undefined).length), {
+    message: 'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS are set together (a real issuer) or not at all (the development issuer)',
+    path: ['OAUTH_ISSUER'],
   });
+
+/** The OAuth 2.0 authorization server whose JWT access tokens the apps API accepts. */
+export interface OAuthIssuer {
+  issuer: string;
+  audience: string;
+  /** A JWKS URL (http/https) or the path of a JWKS file. */
+  jwks: string;
+}
+
+export interface AppLookupConfig {
+  /** Prefixes `{base_url}` is served under, '' for the root. */
+  basePaths: string[];
+  /** Absent: the development issuer under DATA_DIR/dev-issuer/ is trusted instead. */
+  issuer: OAuthIssuer | undefined;
+  /** `{scope_base}` of the scopes, without a trailing slash. */
+  scopeBase: string;
+  realm: string;
+}
 
 export interface Config {
   port: number;
@@ -48,8 +95,14 @@ export interface Config {
   googleRootKeys: string | undefined;
   /** The integration mode of the demo application and the default of `npm run app:create`. */
   decryptionMode: DecryptionMode;
+  /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
+  dataEncryptionKey: string | undefined;
+  reconcileIntervalMs: number;
+  /** Per client address, on the widget's endpoints. */
+  rateLimits: { payPerMinute: number; readsPerMinute: number };
   demo: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  appLookup: AppLookupConfig;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -73,8 +126,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       walletEnvironment: e.WALLET_ENVIRONMENT ?? (e.PAYMENT_SERVICE_URL ? 'TEST' : 'SANDBOX'),
       googleRootKeys: e.GOOGLE_ROOT_KEYS,
       decryptionMode: e.DECRYPTION_MODE,
+      dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
+      reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      rateLimits: { payPerMinute: e.RATE_LIMIT_PAY_PER_MINUTE, readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE },
       demo: e.DEMO === 'on',
       logLevel: e.LOG_LEVEL,
+      appLookup: {
+        basePaths: [...new Set(e.APPS_API_BASE_PATHS)],
+        issuer: e.OAUTH_ISSUER && e.OAUTH_AUDIENCE && e.OAUTH_JWKS ? { issuer: e.OAUTH_ISSUER, audience: e.OAUTH_AUDIENCE, jwks: e.OAUTH_JWKS } : undefined,
+        scopeBase: e.OAUTH_SCOPE_BASE,
+        realm: e.OAUTH_REALM,
+      },
     },
   };
 }

@@ -5,13 +5,16 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createApp } from './app';
 import type { Config } from './config';
 import { ensureDemoMerchant } from './demo';
 import { createDirectMode } from './direct';
 import { createLogger, type Logger } from './logging';
+import { type ReconcileReport, startReconciler } from './checkout/reconcile';
+import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { createSandboxService, type SandboxService } from './sandbox';
-import { createServiceClient } from './service-client';
+import { createServiceClient, defaultRetryPolicy } from './service-client';
 import { openStore, type Store } from './store';
 
 export interface RunningServer {
@@ -19,6 +22,8 @@ export interface RunningServer {
   store: Store;
   sandbox: SandboxService | undefined;
   logger: Logger;
+  /** One reconciliation pass now (it also runs at start and every RECONCILE_INTERVAL_MS). */
+  reconcile(): Promise<ReconcileReport>;
   close(): Promise<void>;
 }
 
@@ -49,11 +54,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     dataDir: config.dataDir,
     rootKeys: config.googleRootKeys ?? (config.walletEnvironment === 'SANDBOX' ? (sandbox?.rootKeys ?? []) : googleRootKeysUrl[config.walletEnvironment]),
   });
+  const cipher = createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key')));
   const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode) : undefined;
 
   const app = createApp({
     store,
     service,
+    cipher,
     logger,
     ownOrigin: () => origin,
     gatewayName: config.gatewayName,
@@ -64,13 +71,20 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     demo,
   });
   http.on('request', app);
+  // A request still in flight is given the time its retries can take before it is replayed.
+  const reconciler = startReconciler(
+    { store, service, cipher, logger },
+    { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000 },
+  );
 
   return {
     url: listening,
     store,
     sandbox,
     logger,
+    reconcile: () => reconciler.run(),
     async close() {
+      await reconciler.stop();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await sandbox?.close();

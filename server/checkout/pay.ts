@@ -3,11 +3,12 @@
  * call to the service so that every attempt ends in exactly one known state.
  */
 import type { App } from '../apps';
-import { type PaymentOutcome, PayBody, type Charge } from '../contracts';
+import { type Charge, type ChargeRequest, type PaymentOutcome, PayBody } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
-import type { ServiceClient, ServiceFailure } from '../service-client';
+import type { DataCipher } from '../lib/data-cipher';
+import type { ChargeCall, ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
 import { billingDetailsFrom } from './billing';
 import { buildCharge } from './build-charge';
@@ -18,6 +19,8 @@ export interface PayDependencies {
   store: Store;
   service: ServiceClient;
   direct: DirectDecryption | undefined;
+  /** Seals the charge request kept while an attempt's outcome is unknown. */
+  cipher: DataCipher;
 }
 
 /** Sessions in these states may take a (new) payment attempt. */
@@ -35,22 +38,29 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const source = await chargeSourceFor(app, token.value, deps.direct);
   if (!source.ok) return source;
 
-  const attempt = await claimAttempt(deps.store, session.id, source.value.type);
-  if (!attempt.ok) return attempt;
-
   const billingAddress = paymentMethod.info.billingAddress;
   const request = buildCharge(session, source.value, billingAddress && billingDetailsFrom(billingAddress));
-  const reply = await deps.service.createCharge(request, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
-  const outcome = reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
+  // Written before the call, with the request sealed, so that whatever happens
+  // next (no reply, a crash) the attempt can be replayed with the same key.
+  const attempt = await claimAttempt(deps.store, session.id, source.value.type, deps.cipher.seal(JSON.stringify(request)));
+  if (!attempt.ok) return attempt;
+
+  const outcome = await chargeOutcome(deps.service, request, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
   await recordOutcome(deps.store, session.id, attempt.value.id, outcome);
   return ok(outcome);
+}
+
+/** Calls the service and says what its answer means for the shopper. */
+export async function chargeOutcome(service: ServiceClient, request: ChargeRequest, call: ChargeCall): Promise<PaymentOutcome> {
+  const reply = await service.createCharge(request, call);
+  return reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
 }
 
 /**
  * Moves the session to `processing` and records the attempt in one
  * transaction: of two concurrent payments only one can claim the session.
  */
-async function claimAttempt(store: Store, sessionId: string, sourceType: string): Promise<Result<{ id: string; idempotencyKey: string }, Failure>> {
+async function claimAttempt(store: Store, sessionId: string, sourceType: string, requestSealed: string): Promise<Result<{ id: string; idempotencyKey: string }, Failure>> {
   return store.transaction().execute(async (trx) => {
     const now = Date.now();
     const claimed = await trx
@@ -69,7 +79,7 @@ async function claimAttempt(store: Store, sessionId: string, sourceType: string)
     const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, claimed.attempts) };
     await trx
       .insertInto('charge_attempts')
-      .values({ id: attempt.id, session_id: sessionId, attempt_no: claimed.attempts, idempotency_key: attempt.idempotencyKey, status: 'in_flight', source_type: sourceType, charge_id: null, outcome: null, created: now, updated: now })
+      .values({ id: attempt.id, session_id: sessionId, attempt_no: claimed.attempts, idempotency_key: attempt.idempotencyKey, status: 'in_flight', source_type: sourceType, charge_id: null, outcome: null, request_sealed: requestSealed, created: now, updated: now })
       .execute();
     return ok(attempt);
   });
@@ -100,11 +110,17 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
   };
 }
 
-async function recordOutcome(store: Store, sessionId: string, attemptId: string, outcome: PaymentOutcome): Promise<void> {
+/** Records an attempt's outcome on it and its session; a known outcome drops the sealed request, which is no longer needed. */
+export async function recordOutcome(store: Store, sessionId: string, attemptId: string, outcome: PaymentOutcome): Promise<void> {
   const now = Date.now();
   const json = JSON.stringify(outcome);
+  const settled = outcome.status !== 'pending';
   await store.transaction().execute(async (trx) => {
-    await trx.updateTable('charge_attempts').set({ status: outcome.status, charge_id: outcome.charge_id, outcome: json, updated: now }).where('id', '=', attemptId).execute();
+    await trx
+      .updateTable('charge_attempts')
+      .set({ status: outcome.status, charge_id: outcome.charge_id, outcome: json, updated: now, ...(settled && { request_sealed: null }) })
+      .where('id', '=', attemptId)
+      .execute();
     await trx.updateTable('sessions').set({ status: outcome.status, outcome: json, updated: now }).where('id', '=', sessionId).execute();
   });
 }

@@ -1,16 +1,27 @@
 /**
  * The one place that knows how to talk to the payment service: its paths,
  * how calls are authenticated, which merchant they are for, idempotency, the
- * reply shapes, and what a failure means. A real service that differs from
- * the sandbox's conventions (docs/service-conventions.md) is a change here.
+ * reply shapes, which failures are worth retrying, and what a failure means.
+ * A real service that differs from the sandbox's conventions
+ * (docs/service-conventions.md) is a change here.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiErrorBody, Charge, type ChargeRequest } from '../contracts';
 import { type Failure, type Result, err, ok } from '../lib/result';
+
+export interface RetryPolicy {
+  /** Tries in all, the first included. */
+  maxTries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
 
 export interface ServiceClientOptions {
   baseUrl: string;
   secretKey: string;
+  /** Per try. */
   timeoutMs: number;
+  retry?: RetryPolicy;
 }
 
 export type ServiceFailureCode =
@@ -35,8 +46,14 @@ export interface ChargeCall {
 }
 
 export interface ServiceClient {
+  /**
+   * Creates the charge, or, called again with the same idempotency key and
+   * request, returns the charge the first call created: the service replays it.
+   */
   createCharge(request: ChargeRequest, call: ChargeCall): Promise<Result<Charge, ServiceFailure>>;
 }
+
+export const defaultRetryPolicy: RetryPolicy = { maxTries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 
 const failure = (code: ServiceFailureCode, message: string, serviceCode: string | null = null): ServiceFailure => ({
   code,
@@ -45,37 +62,62 @@ const failure = (code: ServiceFailureCode, message: string, serviceCode: string 
   outcomeUnknown: code !== 'service_rejected',
 });
 
+/**
+ * Worth another try with the same key: only an unknown outcome (which
+ * includes the service still working on the first request: 409
+ * idempotency_key_in_use). Any other refusal would be refused again.
+ */
+const isRetryable = (f: ServiceFailure): boolean => f.outcomeUnknown;
+
+/** "Full jitter": a random delay up to an exponentially growing cap, so retrying clients do not move in step. */
+const backoffMs = (policy: RetryPolicy, retry: number): number => Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const chargesUrl = `${options.baseUrl.replace(/\/$/, '')}/api/v1/charges`;
+  const policy = options.retry ?? defaultRetryPolicy;
+
+  async function tryOnce(body: string, call: ChargeCall): Promise<Result<Charge, ServiceFailure>> {
+    let response: Response;
+    try {
+      response = await fetch(chargesUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.secretKey}`,
+          'content-type': 'application/json',
+          'merchant-account': call.merchantId,
+          'idempotency-key': call.idempotencyKey,
+        },
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (cause) {
+      const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';
+      return err(timedOut ? failure('service_timeout', 'The payment service did not answer in time') : failure('service_unreachable', 'The payment service could not be reached'));
+    }
+    const reply: unknown = await response.json().catch(() => undefined);
+    if (response.ok) {
+      const charge = Charge.safeParse(reply);
+      return charge.success ? ok(charge.data) : err(failure('invalid_service_response', 'The payment service replied with an unexpected charge shape'));
+    }
+    const error = ApiErrorBody.safeParse(reply);
+    const serviceCode = error.success ? error.data.error.code : null;
+    const message = error.success ? error.data.error.message : `The payment service answered ${response.status}`;
+    if (response.status >= 500) return err(failure('service_error', message, serviceCode));
+    // An idempotency conflict means a first request with this key exists: its outcome is what counts, and we do not know it yet.
+    const keyConflict = serviceCode === 'idempotency_key_in_use' || serviceCode === 'idempotency_key_reused';
+    return err({ ...failure('service_rejected', message, serviceCode), outcomeUnknown: keyConflict });
+  }
 
   return {
     async createCharge(request, call) {
-      let response: Response;
-      try {
-        response = await fetch(chargesUrl, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${options.secretKey}`,
-            'content-type': 'application/json',
-            'merchant-account': call.merchantId,
-            'idempotency-key': call.idempotencyKey,
-          },
-          body: JSON.stringify(request),
-          signal: AbortSignal.timeout(options.timeoutMs),
-        });
-      } catch (cause) {
-        const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';
-        return err(failure(timedOut ? 'service_timeout' : 'service_unreachable', timedOut ? 'The payment service did not answer in time' : 'The payment service could not be reached'));
+      // The same bytes every try: the service matches a retry to the first request by them.
+      const body = JSON.stringify(request);
+      let result = await tryOnce(body, call);
+      for (let retry = 0; !result.ok && isRetryable(result.error) && retry < policy.maxTries - 1; retry++) {
+        await sleep(backoffMs(policy, retry));
+        result = await tryOnce(body, call);
       }
-      const body: unknown = await response.json().catch(() => undefined);
-      if (response.ok) {
-        const charge = Charge.safeParse(body);
-        return charge.success ? ok(charge.data) : err(failure('invalid_service_response', 'The payment service replied with an unexpected charge shape'));
-      }
-      const error = ApiErrorBody.safeParse(body);
-      const serviceCode = error.success ? error.data.error.code : null;
-      const message = error.success ? error.data.error.message : `The payment service answered ${response.status}`;
-      return err(response.status >= 500 ? failure('service_error', message, serviceCode) : failure('service_rejected', message, serviceCode));
+      return result;
     },
   };
 }

@@ -51,4 +51,33 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX charge_attempts_status ON charge_attempts (status)`.execute(db);
     },
   },
+  '0002_app_profile': {
+    // SQLite adds one column per ALTER TABLE; the defaults give existing apps an empty profile.
+    async up(db: Kysely<unknown>) {
+      const apps = () => db.schema.alterTable('apps');
+      await apps().addColumn('short_description', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await apps().addColumn('long_description', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await apps().addColumn('product_url', 'text').execute();
+      await apps().addColumn('icons', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await apps().addColumn('security_assessment_passed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
+  '0003_replayable_attempts': {
+    async up(db: Kysely<unknown>) {
+      // The charge request of an attempt whose outcome is not known yet, encrypted
+      // (lib/data-cipher.ts), so reconciliation can replay it with the same key.
+      await db.schema.alterTable('charge_attempts').addColumn('request_sealed', 'text').execute();
+      // Merchants' Idempotency-Key on POST /api/sessions: the first reply, replayed.
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('status_code', 'integer')
+        .addColumn('response', 'text')
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['app_id', 'key'])
+        .execute();
+    },
+  },
 };

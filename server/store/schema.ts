@@ -12,6 +12,13 @@ export interface AppsTable {
   environment: string;
   decryption_mode: string;
   created: number;
+  short_description: Generated<string>;
+  long_description: Generated<string>;
+  product_url: string | null;
+  /** JSON array of {category, icon_url, size}. */
+  icons: Generated<string>;
+  /** 0 or 1: SQLite has no boolean. */
+  security_assessment_passed: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -40,12 +47,25 @@ export interface ChargeAttemptsTable {
   source_type: string;
   charge_id: string | null;
   outcome: string | null;
+  /** Encrypted charge request, kept only while the outcome is unknown. */
+  request_sealed: string | null;
   created: number;
   updated: number;
+}
+
+export interface IdempotencyKeysTable {
+  app_id: string;
+  key: string;
+  fingerprint: string;
+  /** Null while the first request is being processed. */
+  status_code: number | null;
+  response: string | null;
+  created: number;
 }
 
 export interface BackendDatabase {
   apps: AppsTable;
   sessions: SessionsTable;
   charge_attempts: ChargeAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

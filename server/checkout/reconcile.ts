@@ -1,0 +1,89 @@
+/**
+ * Reconciliation: every attempt whose outcome is unknown (no reply, a 5xx, a
+ * process killed mid-call) is settled by replaying its sealed request with its
+ * own idempotency key. The service answers with the charge the first request
+ * created, or creates it now if the first never arrived: either way exactly
+ * one outcome, and never a guess.
+ */
+import { ChargeRequest } from '../contracts';
+import { getApp } from '../apps';
+import type { Logger } from '../logging';
+import type { ServiceClient } from '../service-client';
+import type { Store } from '../store';
+import type { DataCipher } from '../lib/data-cipher';
+import { chargeOutcome, recordOutcome } from './pay';
+
+export interface ReconcileDependencies {
+  store: Store;
+  service: ServiceClient;
+  cipher: DataCipher;
+  logger: Logger;
+}
+
+export interface ReconcileReport {
+  examined: number;
+  settled: number;
+  stillPending: number;
+}
+
+/**
+ * Settles `pending` attempts, and `in_flight` ones started before
+ * `inFlightBefore` (a live request younger than that is left to finish).
+ */
+export async function reconcile(deps: ReconcileDependencies, inFlightBefore: number): Promise<ReconcileReport> {
+  const attempts = await deps.store
+    .selectFrom('charge_attempts')
+    .innerJoin('sessions', 'sessions.id', 'charge_attempts.session_id')
+    .select(['charge_attempts.id', 'charge_attempts.session_id', 'charge_attempts.idempotency_key', 'charge_attempts.request_sealed', 'sessions.app_id'])
+    .where((eb) => eb.or([eb('charge_attempts.status', '=', 'pending'), eb.and([eb('charge_attempts.status', '=', 'in_flight'), eb('charge_attempts.created', '<', inFlightBefore)])]))
+    .orderBy('charge_attempts.created')
+    .execute();
+
+  let settled = 0;
+  for (const attempt of attempts) {
+    const opened = attempt.request_sealed ? deps.cipher.open(attempt.request_sealed) : undefined;
+    const request = opened?.ok ? ChargeRequest.safeParse(JSON.parse(opened.value)) : undefined;
+    const app = await getApp(deps.store, attempt.app_id);
+    if (!request?.success || !app) {
+      // Without the exact request we cannot ask the service: leave it pending for a person to look at.
+      deps.logger.error({ attempt: attempt.id }, 'pending attempt cannot be replayed');
+      continue;
+    }
+    const outcome = await chargeOutcome(deps.service, request.data, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
+    await recordOutcome(deps.store, attempt.session_id, attempt.id, outcome);
+    if (outcome.status !== 'pending') settled++;
+    deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
+  }
+  return { examined: attempts.length, settled, stillPending: attempts.length - settled };
+}
+
+export interface Reconciler {
+  /** One pass; concurrent calls share the pass under way. */
+  run(inFlightBefore?: number): Promise<ReconcileReport>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a pass at start (every in-flight attempt then belongs to a process that
+ * is gone, or is safe to replay anyway) and then every `intervalMs`.
+ */
+export function startReconciler(deps: ReconcileDependencies, options: { intervalMs: number; inFlightGraceMs: number }): Reconciler {
+  let current: Promise<ReconcileReport> | undefined;
+  const run = (inFlightBefore = Date.now() - options.inFlightGraceMs) => {
+    current ??= reconcile(deps, inFlightBefore).finally(() => {
+      current = undefined;
+    });
+    return current;
+  };
+  const onError = (error: unknown) => deps.logger.error({ err: error }, 'reconciliation failed');
+  run(Date.now()).catch(onError);
+  const timer = setInterval(() => run().catch(onError), options.intervalMs);
+  timer.unref();
+  return {
+    run,
+    async stop() {
+      clearInterval(timer);
+      await current?.catch(() => undefined);
+    },
+  };
+}

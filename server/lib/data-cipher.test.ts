@@ -1,0 +1,36 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDataCipher, loadDataKey } from './data-cipher';
+
+const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-key-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('data at rest', () => {
+  const key = loadDataKey(undefined, join(dir, 'secrets', 'data.key'));
+  const cipher = createDataCipher(key);
+
+  it('round-trips and never stores the plaintext', () => {
+    const sealed = cipher.seal('{"pan":"4111111111111111"}');
+    expect(sealed).not.toContain('4111');
+    expect(cipher.open(sealed)).toEqual({ ok: true, value: '{"pan":"4111111111111111"}' });
+    expect(cipher.seal('same')).not.toBe(cipher.seal('same'));
+  });
+
+  it('refuses a tampered value or another key', () => {
+    const sealed = cipher.seal('hello');
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('jello').toString('base64');
+    expect(cipher.open(parts.join('.')).ok).toBe(false);
+    expect(createDataCipher(Buffer.alloc(32, 1)).open(sealed).ok).toBe(false);
+  });
+
+  it('keeps a generated key in a private file and reuses it', () => {
+    const file = join(dir, 'secrets', 'data.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadDataKey(undefined, file)).toEqual(key);
+    expect(Buffer.from(readFileSync(file, 'utf8'), 'base64')).toHaveLength(32);
+    expect(loadDataKey(Buffer.alloc(32, 7).toString('base64'), file)).toEqual(Buffer.alloc(32, 7));
+  });
+});

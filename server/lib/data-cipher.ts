@@ -1,0 +1,51 @@
+/**
+ * Encryption at rest for the little payment data we must keep for a while:
+ * the charge request of an attempt whose outcome is not known yet, so that it
+ * can be replayed with the same idempotency key (the only way to learn the
+ * outcome without guessing). AES-256-GCM; the key comes from the environment
+ * or a file of its own under DATA_DIR, never from the database.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Failure, type Result, err, ok } from './result';
+
+export interface DataCipher {
+  seal(plaintext: string): string;
+  open(sealed: string): Result<string, Failure<'undecryptable'>>;
+}
+
+const VERSION = 'v1';
+
+export function createDataCipher(key: Buffer): DataCipher {
+  if (key.length !== 32) throw new TypeError('the data encryption key must be 32 bytes');
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join('.');
+    },
+    open(sealed) {
+      const [version, iv, tag, ciphertext] = sealed.split('.');
+      if (version !== VERSION || !iv || !tag || ciphertext === undefined) return err({ code: 'undecryptable', message: 'not a sealed value' });
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64'));
+        return ok(Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8'));
+      } catch {
+        return err({ code: 'undecryptable', message: 'the sealed value does not open with this key' });
+      }
+    },
+  };
+}
+
+/** The key from DATA_ENCRYPTION_KEY (base64), or one generated once into `file` (mode 0600). */
+export function loadDataKey(fromEnvironment: string | undefined, file: string): Buffer {
+  if (fromEnvironment) return Buffer.from(fromEnvironment, 'base64');
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}

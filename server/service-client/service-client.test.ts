@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Charge, ChargeRequest } from '../contracts';
+import { createServiceClient } from '.';
+
+/** A payment service that answers each try as the test scripted it, and remembers what it was sent. */
+type Reply = 'charge' | 'reset' | 'hang' | { status: number; code: string };
+let script: Reply[] = [];
+let received: { key: string | undefined; body: string; merchant: string | undefined; auth: string | undefined }[] = [];
+
+const charge: Charge = {
+  id: 'ch_1',
+  object: 'charge',
+  status: 'succeeded',
+  amount: 2400,
+  currency: 'usd',
+  source_type: 'walletpay',
+  card: { network: 'VISA', last4: '1111', auth_method: 'CRYPTOGRAM_3DS', exp_month: 12, exp_year: 2031 },
+  billing_details: null,
+  failure_code: null,
+  failure_message: null,
+  created: 1,
+};
+
+const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  let body = '';
+  req.on('data', (chunk) => (body += chunk));
+  req.on('end', () => {
+    received.push({ key: req.headers['idempotency-key'] as string, body, merchant: req.headers['merchant-account'] as string, auth: req.headers.authorization });
+    const reply = script.shift() ?? 'charge';
+    if (reply === 'reset') return req.socket.destroy();
+    if (reply === 'hang') return;
+    if (reply === 'charge') return res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(charge));
+    res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: reply.code, message: 'scripted' } }));
+  });
+});
+
+let client: ReturnType<typeof createServiceClient>;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  client = createServiceClient({ baseUrl: `http://127.0.0.1:${port}/`, secretKey: 'sk_service', timeoutMs: 200, retry: { maxTries: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  script = [];
+  received = [];
+});
+
+const request = { source_data: { type: 'walletpay' }, amount: 2400, currency: 'usd' } as unknown as ChargeRequest;
+const call = { merchantId: 'shop42', idempotencyKey: 'cs_1:attempt:1' };
+
+describe('the service client', () => {
+  it('authenticates, names the merchant and sends the idempotency key', async () => {
+    expect(await client.createCharge(request, call)).toEqual({ ok: true, value: charge });
+    expect(received).toEqual([{ key: 'cs_1:attempt:1', body: JSON.stringify(request), merchant: 'shop42', auth: 'Bearer sk_service' }]);
+  });
+
+  it.each<[string, Reply]>([
+    ['a 5xx', { status: 503, code: 'service_error' }],
+    ['a reset connection', 'reset'],
+    ['no reply in time', 'hang'],
+    ['the first request still in progress', { status: 409, code: 'idempotency_key_in_use' }],
+  ])('retries after %s with the same key and the same bytes', async (_name, failure) => {
+    script = [failure, 'charge'];
+    const result = await client.createCharge(request, call);
+    expect(result.ok).toBe(true);
+    expect(received).toHaveLength(2);
+    expect(new Set(received.map((r) => `${r.key}|${r.body}`)).size).toBe(1);
+  });
+
+  it('gives up after a bounded number of tries, saying the outcome is unknown', async () => {
+    script = ['reset', 'reset', 'reset', 'charge'];
+    const result = await client.createCharge(request, call);
+    expect(result).toMatchObject({ ok: false, error: { code: 'service_unreachable', outcomeUnknown: true } });
+    expect(received).toHaveLength(3);
+  });
+
+  it('reports a timeout as unknown, not as a decline', async () => {
+    script = ['hang', 'hang', 'hang'];
+    expect(await client.createCharge(request, call)).toMatchObject({ ok: false, error: { code: 'service_timeout', outcomeUnknown: true } });
+  });
+
+  it('does not retry a refusal, which says nothing was charged', async () => {
+    script = [{ status: 400, code: 'invalid_wallet_token' }];
+    expect(await client.createCharge(request, call)).toMatchObject({ ok: false, error: { code: 'service_rejected', serviceCode: 'invalid_wallet_token', outcomeUnknown: false } });
+    expect(received).toHaveLength(1);
+  });
+});
