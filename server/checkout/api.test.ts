@@ -234,3 +234,55 @@ describe('persistence', () => {
     }
   });
 });
+
+describe("merchants' Idempotency-Key on POST /api/sessions", () => {
+  const create = (key: string, body: unknown) =>
+    fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+  const order = { amount: 3100, currency: 'USD', country_code: 'US', reference: 'order-77' };
+
+  it('replays the first reply, client secret included, and creates one session', async () => {
+    const key = `order-77-${Date.now()}`;
+    const first = await create(key, order);
+    const again = await create(key, order);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const [a, b] = [await first.json(), await again.json()];
+    expect(b).toEqual(a);
+    const rows = await server.store.selectFrom('sessions').select('id').where('reference', '=', 'order-77').execute();
+    expect(rows).toHaveLength(1);
+    const stored = JSON.stringify(await server.store.selectFrom('idempotency_keys').selectAll().execute());
+    expect(stored).not.toContain(a.client_secret);
+  });
+
+  it('refuses the same key with other parameters', async () => {
+    const key = `k-${Date.now()}`;
+    expect((await create(key, order)).status).toBe(201);
+    const other = await create(key, { ...order, amount: 1 });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error.code).toBe('idempotency_key_reused');
+  });
+
+  it('does not keep a request that failed validation against the key', async () => {
+    const key = `v-${Date.now()}`;
+    expect((await create(key, { ...order, amount: 'lots' })).status).toBe(400);
+    expect((await create(key, order)).status).toBe(201);
+  });
+
+  it('keeps keys of different applications apart', async () => {
+    const key = `shared-${Date.now()}`;
+    const other = await server.merchant({ merchant_id: 'other2' });
+    expect((await create(key, order)).status).toBe(201);
+    const theirs = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.secretKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(order),
+    });
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+  });
+});

@@ -7,7 +7,8 @@ import express, { type Request, type Response } from 'express';
 import { type App, findAppBySecretKey, getApp } from '../apps';
 import type { PublicSession, WalletEnvironment } from '../contracts';
 import { bearerCredential } from '../http/auth';
-import { jsonBody, sendFailure } from '../http/errors';
+import { errorBody, jsonBody, sendFailure, statusFor } from '../http/errors';
+import { respondIdempotently } from '../http/idempotency';
 import type { Store } from '../store';
 import { type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
@@ -41,9 +42,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const app = await merchantApp(req, res);
     if (!app) return;
     if (req.body?.intent === 'hold') return sendFailure(res, { code: 'invalid_request', message: 'intent: holds are not available yet' });
-    const created = await createSession(store, app, req.body);
-    if (!created.ok) return sendFailure(res, created.error);
-    res.status(201).json(created.value);
+    await respondIdempotently({ db: store, cipher: options.cipher }, app.id, req, res, async () => {
+      const created = await createSession(store, app, req.body);
+      return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
+    });
   });
 
   router.get('/api/sessions/:id', async (req, res) => {

@@ -39,7 +39,9 @@ const statusByCode: Record<string, number> = {
   direct_mode_unavailable: 503,
 };
 
-export const sendFailure = (res: Response, failure: Failure): void => sendError(res, { status: statusByCode[failure.code] ?? 500, ...failure });
+export const statusFor = (failure: Failure): number => statusByCode[failure.code] ?? 500;
+
+export const sendFailure = (res: Response, failure: Failure): void => sendError(res, { status: statusFor(failure), ...failure });
 
 /**
  * Names the fields at fault and what was wrong, never the values (they may be

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { createIdempotencyKeysTable } from './idempotency';
 
 /** Append only: a migration that has run on some machine is never edited. */
 export const backendMigrations: Record<string, Migration> = {
@@ -67,17 +68,8 @@ export const backendMigrations: Record<string, Migration> = {
       // The charge request of an attempt whose outcome is not known yet, encrypted
       // (lib/data-cipher.ts), so reconciliation can replay it with the same key.
       await db.schema.alterTable('charge_attempts').addColumn('request_sealed', 'text').execute();
-      // Merchants' Idempotency-Key on POST /api/sessions: the first reply, replayed.
-      await db.schema
-        .createTable('idempotency_keys')
-        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
-        .addColumn('key', 'text', (c) => c.notNull())
-        .addColumn('fingerprint', 'text', (c) => c.notNull())
-        .addColumn('status_code', 'integer')
-        .addColumn('response', 'text')
-        .addColumn('created', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('idempotency_keys_pk', ['app_id', 'key'])
-        .execute();
+      // Merchants' Idempotency-Key on POST /api/sessions (scope: the app id).
+      await createIdempotencyKeysTable(db);
     },
   },
 };

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { IdempotencyKeysTable } from './idempotency';
 
 /** The backend's tables. JSON columns hold text; the modules that own them parse it. */
 export interface AppsTable {
@@ -53,15 +54,6 @@ export interface ChargeAttemptsTable {
   updated: number;
 }
 
-export interface IdempotencyKeysTable {
-  app_id: string;
-  key: string;
-  fingerprint: string;
-  /** Null while the first request is being processed. */
-  status_code: number | null;
-  response: string | null;
-  created: number;
-}
 
 export interface BackendDatabase {
   apps: AppsTable;

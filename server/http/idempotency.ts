@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  type IdempotencyDatabase,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  releaseIdempotencyKey,
+} from '../store/idempotency';
+import type { DataCipher } from '../lib/data-cipher';
+import { httpError, rawBodyOf, sendError } from './errors';
+
+export interface HandlerReply {
+  status: number;
+  body: unknown;
+  /** False for a request that never ran (it failed validation): like Stripe, it is not kept against the key. */
+  record: boolean;
+}
+
+/**
+ * Answers a merchant's request under its `Idempotency-Key` header, if it sent
+ * one: runs `handle` once per key and replays its reply to every retry. Replies
+ * can hold secrets (a session's client secret), so they are kept sealed.
+ */
+export async function respondIdempotently<DB extends IdempotencyDatabase>(
+  store: { db: Kysely<DB>; cipher: DataCipher },
+  scope: string,
+  req: Request,
+  res: Response,
+  handle: () => Promise<HandlerReply>,
+): Promise<void> {
+  const { db, cipher } = store;
+  const key = req.get('idempotency-key');
+  if (key === undefined) {
+    const reply = await handle();
+    res.status(reply.status).json(reply.body);
+    return;
+  }
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return sendError(res, httpError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`));
+  }
+  const fingerprint = createHash('sha256').update(rawBodyOf(req) ?? '').digest('hex');
+  const claim = await claimIdempotencyKey(db, { scope, key, fingerprint, now: Date.now() });
+  if (claim.kind === 'mismatch') return sendError(res, httpError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body'));
+  if (claim.kind === 'in_progress') return sendError(res, httpError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later'));
+  if (claim.kind === 'replay') {
+    const body = cipher.open(claim.reply.body);
+    if (!body.ok) throw new Error('a stored idempotent reply does not open with the data key');
+    res.status(claim.reply.status).set('Idempotent-Replayed', 'true').type('application/json').send(body.value);
+    return;
+  }
+  let reply: HandlerReply;
+  try {
+    reply = await handle();
+  } catch (error) {
+    await releaseIdempotencyKey(db, scope, key);
+    throw error;
+  }
+  const body = JSON.stringify(reply.body);
+  if (reply.record) await completeIdempotencyKey(db, scope, key, { status: reply.status, body: cipher.seal(body) });
+  else await releaseIdempotencyKey(db, scope, key);
+  res.status(reply.status).type('application/json').send(body);
+}
