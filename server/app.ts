@@ -3,7 +3,8 @@
  * the order they are tried in.
  */
 import express, { type ErrorRequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
+import { randomBytes } from 'node:crypto';
+import helmet from 'helmet';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import { checkoutRoutes } from './checkout/routes';
@@ -11,7 +12,7 @@ import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import { demoRoutes, type DemoMerchant } from './demo';
 import { bodyParserErrors, sendFailure } from './http/errors';
-import type { Logger } from './logging';
+import { type Logger, requestLogger } from './logging';
 import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
 import type { Store } from './store';
@@ -29,13 +30,15 @@ export interface AppDependencies {
   directPublicKeyFor(app: App): string | undefined;
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
+  rateLimits: { payPerMinute: number; readsPerMinute: number };
 }
 
 export function createApp(deps: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(pinoHttp({ logger: deps.logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(requestLogger(deps.logger));
+  app.use(securityHeaders());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -49,6 +52,35 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(bodyParserErrors);
   app.use(errorHandler(deps.logger));
   return app;
+}
+
+/**
+ * helmet's headers. Our only HTML is the demo store: its inline script runs by
+ * a per-response nonce; Google's pay.js and its frames are allowed for the
+ * TEST and PRODUCTION wallets. The bundles override the resource policy so
+ * that merchants' pages on any origin can load them.
+ */
+function securityHeaders(): express.RequestHandler[] {
+  return [
+    (_req, res, next) => {
+      res.locals.cspNonce = randomBytes(16).toString('base64');
+      next();
+    },
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", 'https://pay.google.com', (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https://www.gstatic.com'],
+          connectSrc: ["'self'", 'https://pay.google.com'],
+          frameSrc: ['https://pay.google.com'],
+          frameAncestors: ["'self'"],
+        },
+      },
+      crossOriginResourcePolicy: { policy: 'same-site' },
+    }),
+  ];
 }
 
 /** Whatever reaches here is our bug: logged, and answered without details. */

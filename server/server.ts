@@ -69,6 +69,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     directPublicKeyFor: (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : undefined),
     sandbox,
     demo,
+    rateLimits: config.rateLimits,
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed.

@@ -4,6 +4,7 @@
  */
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp } from '../apps';
 import type { PublicSession, WalletEnvironment } from '../contracts';
 import { bearerCredential } from '../http/auth';
@@ -21,12 +22,29 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
   directPublicKeyFor(app: App): string | undefined;
+  /** Requests per minute per client address. */
+  rateLimits: { payPerMinute: number; readsPerMinute: number };
 }
+
+/**
+ * Per address, in memory: enough to blunt guessing of client secrets and a
+ * runaway page. Behind a load balancer, each instance counts its own share.
+ */
+const limiter = (perMinute: number) =>
+  rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' }),
+  });
 
 export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
   const json = jsonBody('32kb');
+  const reads = limiter(options.rateLimits.readsPerMinute);
+  const payments = limiter(options.rateLimits.payPerMinute);
 
   async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
     const key = bearerCredential(req);
@@ -48,10 +66,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     });
   });
 
-  router.get('/api/sessions/:id', async (req, res) => {
+  router.get('/api/sessions/:id', reads, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
-    const session = await findSession(store, req.params.id);
+    const session = await findSession(store, String(req.params.id));
     if (!session || session.app_id !== app.id) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
     res.json(merchantView(session));
   });
@@ -98,12 +116,12 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
 
   router.options('/api/sessions/:id/{*action}', widgetCors);
 
-  router.get('/api/sessions/:id/public', widgetCors, async (req, res) => {
+  router.get('/api/sessions/:id/public', widgetCors, reads, async (req, res) => {
     const found = await widgetSession(req, res);
     if (found) res.json(publicView(found.session, found.app));
   });
 
-  router.post('/api/sessions/:id/pay', widgetCors, json, async (req, res) => {
+  router.post('/api/sessions/:id/pay', widgetCors, payments, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
     const paid = await pay(options, found.app, found.session, req.body);

@@ -68,7 +68,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     });
     const session = CreatedSession.parse(await reply.json());
     res.type('html').send(
-      template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`),
+      template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`).replaceAll('{{NONCE}}', String(res.locals.cspNonce)),
     );
   });
 

@@ -34,6 +34,7 @@ const statusByCode: Record<string, number> = {
   session_completed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   service_unavailable: 502,
   root_keys_unavailable: 503,
   direct_mode_unavailable: 503,

@@ -9,6 +9,7 @@ export function staticRoutes(options: { sandboxWallet: boolean }): express.Route
   const send = (file: string) => (_req: express.Request, res: express.Response) => {
     // Merchants' pages on any origin load these, as classic or module scripts.
     res.set('Access-Control-Allow-Origin', '*');
+    res.set('Cross-Origin-Resource-Policy', 'cross-origin');
     res.set('Cache-Control', 'public, max-age=300');
     res.sendFile(file, { root: bundleDir });
   };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { type NewApp, createApp } from '../apps';
 import { loadConfig } from '../config';
-import { redactedPaths } from '../logging';
+import { createLogger } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { type RunningServer, startServer } from '../server';
 
@@ -37,11 +37,19 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   // A caller that passes DATA_DIR keeps it (to restart on the same data); otherwise it is ours to delete.
   const ownsDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'wallet-checkout-'));
-  const loaded = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO: 'off', LOG_LEVEL: options.logFile ? 'info' : 'silent', ...env, DATA_DIR: dataDir });
+    // Tests hammer one server from one address: rate limits are tested on their own, with low limits.
+  const loaded = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DEMO: 'off',
+    LOG_LEVEL: options.logFile ? 'info' : 'silent',
+    RATE_LIMIT_PAY_PER_MINUTE: '1000000',
+    RATE_LIMIT_READS_PER_MINUTE: '1000000',
+    ...env,
+    DATA_DIR: dataDir,
+  });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-  const logger = options.logFile
-    ? pino({ level: loaded.config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } }, pino.destination({ dest: options.logFile, sync: true }))
-    : undefined;
+  const logger = options.logFile ? createLogger(loaded.config.logLevel, pino.destination({ dest: options.logFile, sync: true })) : undefined;
   const server = await startServer(loaded.config, logger);
   const json = async <T>(response: Response): Promise<T> => {
     if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
