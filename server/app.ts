@@ -5,6 +5,7 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { randomBytes } from 'node:crypto';
 import helmet from 'helmet';
+import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import { checkoutRoutes } from './checkout/routes';
@@ -31,6 +32,7 @@ export interface AppDependencies {
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: { payPerMinute: number; readsPerMinute: number };
+  appLookup: Omit<AppLookupOptions, 'store' | 'gatewayName'>;
 }
 
 export function createApp(deps: AppDependencies): express.Express {
@@ -43,6 +45,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   app.use(checkoutRoutes(deps));
   app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined }));
   if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);

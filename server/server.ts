@@ -70,6 +70,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     sandbox,
     demo,
     rateLimits: config.rateLimits,
+    appLookup: { ...config.appLookup, dataDir: config.dataDir },
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed.

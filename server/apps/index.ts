@@ -1,1 +1,1 @@
-export { createApp, getApp, findAppBySecretKey, reconfigureApp, NewApp, DecryptionMode, type App } from './registry';
+export { createApp, getApp, getAppProfile, findAppBySecretKey, reconfigureApp, NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';

@@ -15,6 +15,12 @@ export const DecryptionMode = z.enum(['gateway', 'direct']);
 export type DecryptionMode = z.infer<typeof DecryptionMode>;
 
 const Origin = z.url().transform((url) => new URL(url).origin);
+const WebUrl = z.url({ protocol: /^https?$/ });
+
+/** Only the app's own icon so far; the category leaves room for others (Google's App resources have several). */
+export const IconCategory = z.enum(['application']);
+export const AppIcon = z.strictObject({ category: IconCategory, icon_url: WebUrl, size: z.int().min(1).max(1024) });
+export type AppIcon = z.infer<typeof AppIcon>;
 
 export const NewApp = z.strictObject({
   name: z.string().trim().min(1).max(100),
@@ -24,6 +30,11 @@ export const NewApp = z.strictObject({
   card_networks: z.array(CardNetwork).min(1).default([...cardNetworks]),
   environment: WalletEnvironment.default('SANDBOX'),
   decryption_mode: DecryptionMode.default('gateway'),
+  short_description: z.string().trim().max(200).default(''),
+  long_description: z.string().trim().max(4000).default(''),
+  product_url: WebUrl.optional(),
+  icons: z.array(AppIcon).max(10).default([]),
+  security_assessment_passed: z.boolean().default(false),
 });
 export type NewApp = z.input<typeof NewApp>;
 
@@ -37,6 +48,19 @@ export interface App {
   environment: WalletEnvironment;
   decryptionMode: DecryptionMode;
   created: number;
+}
+
+/**
+ * What an app publishes about itself. Kept apart from App so that code (and
+ * tests) handling payments neither reads nor has to invent it.
+ */
+export interface AppProfile {
+  shortDescription: string;
+  longDescription: string;
+  productUrl: string | undefined;
+  icons: AppIcon[];
+  /** Whether the app, as an OAuth client, passed the security assessment restricted scopes require. */
+  securityAssessmentPassed: boolean;
 }
 
 type AppRow = Selectable<AppsTable>;
@@ -56,6 +80,16 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
   };
 }
 
+function toProfile(row: AppRow): AppProfile {
+  return {
+    shortDescription: row.short_description,
+    longDescription: row.long_description,
+    productUrl: row.product_url ?? undefined,
+    icons: z.array(AppIcon).parse(JSON.parse(row.icons)),
+    securityAssessmentPassed: row.security_assessment_passed === 1,
+  };
+}
+
 export async function createApp(store: Store, input: NewApp): Promise<Result<{ app: App; secretKey: string }, Failure<'invalid_app'>>> {
   const parsed = NewApp.safeParse(input);
   if (!parsed.success) return err({ code: 'invalid_app', message: describeIssues(parsed.error) });
@@ -72,6 +106,11 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     environment: a.environment,
     decryption_mode: a.decryption_mode,
     created: Date.now(),
+    short_description: a.short_description,
+    long_description: a.long_description,
+    product_url: a.product_url ?? null,
+    icons: JSON.stringify(a.icons),
+    security_assessment_passed: a.security_assessment_passed ? 1 : 0,
   };
   await store.insertInto('apps').values(row).execute();
   return ok({ app: toApp(row), secretKey });
@@ -80,6 +119,11 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
 export async function getApp(store: Store, id: string): Promise<App | undefined> {
   const row = await selectApps(store).where('id', '=', id).executeTakeFirst();
   return row && toApp(row);
+}
+
+export async function getAppProfile(store: Store, id: string): Promise<{ app: App; profile: AppProfile } | undefined> {
+  const row = await selectApps(store).where('id', '=', id).executeTakeFirst();
+  return row && { app: toApp(row), profile: toProfile(row) };
 }
 
 /** The app a merchant's secret key belongs to, if any. */

@@ -1,0 +1,71 @@
+/**
+ * The apps router on a bare Express app (127.0.0.1, a free port) with a
+ * temporary store, configured through loadConfig like the real server, and
+ * helpers that mint development-issuer tokens and create apps.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { createApp, type NewApp } from '../apps';
+import { loadConfig } from '../config';
+import { openStore, type Store } from '../store';
+import { type DevIssuer, loadDevIssuer } from './dev-issuer';
+import { appLookupRoutes } from './index';
+import { scopeUrl } from './scopes';
+
+export const GOOGLE_SCOPE_BASE = 'https://www.googleapis.com/auth';
+
+export interface LookupServer {
+  url: string;
+  store: Store;
+  dataDir: string;
+  devIssuer: DevIssuer;
+  /** An app and its secret key (to show it never leaks). */
+  createApp(overrides?: Partial<NewApp>): Promise<{ id: string; secretKey: string }>;
+  /** A development-issuer token; scope names are under the Google scope base unless full. */
+  token(scopeNames: string[], options?: { clientId?: string; lifetimeSeconds?: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startLookupServer(env: Record<string, string> = {}): Promise<LookupServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'app-lookup-'));
+  const loaded = loadConfig({ DATA_DIR: dataDir, ...env });
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  const store = await openStore(dataDir);
+  const app = express();
+  app.use(appLookupRoutes({ store, dataDir, gatewayName: loaded.config.gatewayName, ...loaded.config.appLookup }));
+  app.use((_req, res) => {
+    res.status(404).send('not the apps router');
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const devIssuer = loadDevIssuer(dataDir);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    store,
+    dataDir,
+    devIssuer,
+    async createApp(overrides = {}) {
+      const created = await createApp(store, { name: 'Corner Shop', merchant_id: 'corner_1', allowed_origins: ['https://corner.example'], ...overrides });
+      if (!created.ok) throw new Error(created.error.message);
+      return { id: created.value.app.id, secretKey: created.value.secretKey };
+    },
+    token: (scopeNames, options = {}) =>
+      devIssuer.sign({
+        scopes: scopeNames.map((name) => scopeUrl(GOOGLE_SCOPE_BASE, name)),
+        clientId: options.clientId ?? 'test-client',
+        subject: 'tester',
+        lifetimeSeconds: options.lifetimeSeconds ?? 300,
+      }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
