@@ -3,12 +3,12 @@
  * call to the service so that every attempt ends in exactly one known state.
  */
 import type { App } from '../apps';
-import { type Charge, type ChargeRequest, type PaymentOutcome, PayBody } from '../contracts';
+import { type Charge, type PaymentOutcome, PayBody } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
 import type { DataCipher } from '../lib/data-cipher';
-import type { ChargeCall, ServiceClient, ServiceFailure } from '../service-client';
+import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import type { Store } from '../store';
 import { billingDetailsFrom } from './billing';
 import { buildCharge } from './build-charge';
@@ -42,17 +42,18 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const request = buildCharge(session, source.value, billingAddress && billingDetailsFrom(billingAddress));
   // Written before the call, with the request sealed, so that whatever happens
   // next (no reply, a crash) the attempt can be replayed with the same key.
-  const attempt = await claimAttempt(deps.store, session.id, source.value.type, deps.cipher.seal(JSON.stringify(request)));
+  const chargeBody = serializeCharge(request);
+  const attempt = await claimAttempt(deps.store, session.id, source.value.type, deps.cipher.seal(chargeBody));
   if (!attempt.ok) return attempt;
 
-  const outcome = await chargeOutcome(deps.service, request, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
+  const outcome = await chargeOutcome(deps.service, chargeBody, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
   await recordOutcome(deps.store, session.id, attempt.value.id, outcome);
   return ok(outcome);
 }
 
 /** Calls the service and says what its answer means for the shopper. */
-export async function chargeOutcome(service: ServiceClient, request: ChargeRequest, call: ChargeCall): Promise<PaymentOutcome> {
-  const reply = await service.createCharge(request, call);
+export async function chargeOutcome(service: ServiceClient, body: ChargeBody, call: ChargeCall): Promise<PaymentOutcome> {
+  const reply = await service.createCharge(body, call);
   return reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
 }
 

@@ -5,10 +5,9 @@
  * created, or creates it now if the first never arrived: either way exactly
  * one outcome, and never a guess.
  */
-import { ChargeRequest } from '../contracts';
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
-import type { ServiceClient } from '../service-client';
+import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import type { DataCipher } from '../lib/data-cipher';
 import { chargeOutcome, recordOutcome } from './pay';
@@ -42,14 +41,14 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   let settled = 0;
   for (const attempt of attempts) {
     const opened = attempt.request_sealed ? deps.cipher.open(attempt.request_sealed) : undefined;
-    const request = opened?.ok ? ChargeRequest.safeParse(JSON.parse(opened.value)) : undefined;
+    const body = opened?.ok ? chargeBodyFrom(opened.value) : undefined;
     const app = await getApp(deps.store, attempt.app_id);
-    if (!request?.success || !app) {
+    if (!body || !app) {
       // Without the exact request we cannot ask the service: leave it pending for a person to look at.
       deps.logger.error({ attempt: attempt.id }, 'pending attempt cannot be replayed');
       continue;
     }
-    const outcome = await chargeOutcome(deps.service, request.data, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
+    const outcome = await chargeOutcome(deps.service, body, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
     await recordOutcome(deps.store, attempt.session_id, attempt.id, outcome);
     if (outcome.status !== 'pending') settled++;
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');

@@ -6,7 +6,7 @@
  * (docs/service-conventions.md) is a change here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiErrorBody, Charge, type ChargeRequest } from '../contracts';
+import { ApiErrorBody, Charge, ChargeRequest } from '../contracts';
 import { type Failure, type Result, err, ok } from '../lib/result';
 
 export interface RetryPolicy {
@@ -45,12 +45,29 @@ export interface ChargeCall {
   idempotencyKey: string;
 }
 
+/**
+ * A charge request as the exact bytes sent. The service matches a retry or a
+ * replay to the first request by its bytes, so they are made once and kept.
+ */
+export type ChargeBody = string & { readonly brand: unique symbol };
+
+export const serializeCharge = (request: ChargeRequest): ChargeBody => JSON.stringify(request) as ChargeBody;
+
+/** Bytes kept from an earlier attempt, if they still are a charge request. */
+export function chargeBodyFrom(text: string): ChargeBody | undefined {
+  try {
+    return ChargeRequest.safeParse(JSON.parse(text)).success ? (text as ChargeBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ServiceClient {
   /**
    * Creates the charge, or, called again with the same idempotency key and
-   * request, returns the charge the first call created: the service replays it.
+   * body, returns the charge the first call created: the service replays it.
    */
-  createCharge(request: ChargeRequest, call: ChargeCall): Promise<Result<Charge, ServiceFailure>>;
+  createCharge(body: ChargeBody, call: ChargeCall): Promise<Result<Charge, ServiceFailure>>;
 }
 
 export const defaultRetryPolicy: RetryPolicy = { maxTries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -109,9 +126,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   return {
-    async createCharge(request, call) {
-      // The same bytes every try: the service matches a retry to the first request by them.
-      const body = JSON.stringify(request);
+    async createCharge(body, call) {
       let result = await tryOnce(body, call);
       for (let retry = 0; !result.ok && isRetryable(result.error) && retry < policy.maxTries - 1; retry++) {
         await sleep(backoffMs(policy, retry));

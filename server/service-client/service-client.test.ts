@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Charge, ChargeRequest } from '../contracts';
-import { createServiceClient } from '.';
+import { createServiceClient, serializeCharge } from '.';
 
 /** A payment service that answers each try as the test scripted it, and remembers what it was sent. */
 type Reply = 'charge' | 'reset' | 'hang' | { status: number; code: string };
@@ -51,13 +51,13 @@ beforeEach(() => {
   received = [];
 });
 
-const request = { source_data: { type: 'walletpay' }, amount: 2400, currency: 'usd' } as unknown as ChargeRequest;
+const request = serializeCharge({ source_data: { type: 'walletpay' }, amount: 2400, currency: 'usd' } as unknown as ChargeRequest);
 const call = { merchantId: 'shop42', idempotencyKey: 'cs_1:attempt:1' };
 
 describe('the service client', () => {
   it('authenticates, names the merchant and sends the idempotency key', async () => {
     expect(await client.createCharge(request, call)).toEqual({ ok: true, value: charge });
-    expect(received).toEqual([{ key: 'cs_1:attempt:1', body: JSON.stringify(request), merchant: 'shop42', auth: 'Bearer sk_service' }]);
+    expect(received).toEqual([{ key: 'cs_1:attempt:1', body: request, merchant: 'shop42', auth: 'Bearer sk_service' }]);
   });
 
   it.each<[string, Reply]>([
