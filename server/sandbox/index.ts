@@ -10,6 +10,8 @@ import express from 'express';
 import type { Router } from 'express';
 import type { RootSigningKey } from '../contracts';
 import { rootKeyEntry } from '../wallet';
+import { createFaults } from './faults';
+import type { FaultPlanInput } from './faults';
 import { loadOrCreateKeys } from './keys';
 import { serviceRouter } from './service-api';
 import { allLedgerEntries, openSandboxDb } from './store';
@@ -17,6 +19,8 @@ import type { LedgerEntry } from './store';
 import { walletRouter } from './wallet-api';
 
 export type { LedgerEntry } from './store';
+export { FaultKind, FaultPlan, faultKinds } from './faults';
+export type { FaultPlanInput } from './faults';
 
 export interface SandboxOptions {
   /** The sandbox keeps its files (keys.json, sandbox.db) under join(dataDir, 'sandbox'). */
@@ -25,6 +29,8 @@ export interface SandboxOptions {
   gatewayName: string;
   /** Clock in ms since epoch, injectable so expiries are testable. */
   now?: () => number;
+  /** Faults injected into a share of charge requests from the start; none by default. */
+  faults?: FaultPlanInput;
 }
 
 export interface SandboxService {
@@ -36,6 +42,9 @@ export interface SandboxService {
   ledger(): Promise<LedgerEntry[]>;
   /** The sandbox root, as keys.json entries: direct decryption trusts it in sandbox mode. */
   rootKeys: RootSigningKey[];
+  /** Replaces the fault plan, as PUT /service/faults does; `{rate: 0}` turns injection off. */
+  setFaults(plan: FaultPlanInput): void;
+  /** Lets charges held by a latency or timeout fault commit, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -47,9 +56,10 @@ export async function createSandboxService(options: SandboxOptions): Promise<San
   const now = options.now ?? Date.now;
   const rootKeys = [rootKeyEntry(keys.root)];
   const context = { keys, gatewayName: options.gatewayName, rootKeys, now };
+  const faults = createFaults(options.faults);
 
   const router = express.Router();
-  router.use('/service', serviceRouter({ ...context, db }));
+  router.use('/service', serviceRouter({ ...context, db, faults }));
   router.use('/wallet', walletRouter(context));
 
   return {
@@ -57,6 +67,10 @@ export async function createSandboxService(options: SandboxOptions): Promise<San
     serviceSecretKey: keys.serviceSecretKey,
     ledger: () => allLedgerEntries(db),
     rootKeys,
-    close: () => db.destroy(),
+    setFaults: (plan) => faults.setPlan(plan),
+    async close() {
+      await faults.drain();
+      await db.destroy();
+    },
   };
 }

@@ -11,8 +11,10 @@ import type { AuthMethod, Charge, RootSigningKey } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { openToken, publicKeyToUncompressedBase64 } from '../wallet';
-import { bodyParserErrors, describeIssues, errorBody, httpError, jsonBody, rawBodyOf, sendError } from '../http/errors';
+import { clientErrors, describeIssues, errorBody, httpError, jsonBody, rawBodyOf, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
+import { FaultPlan } from './faults';
+import type { FaultKind, Faults } from './faults';
 import type { SandboxKeys } from './keys';
 import {
   claimIdempotencyKey,
@@ -32,6 +34,7 @@ export interface ServiceApiContext {
   gatewayName: string;
   rootKeys: RootSigningKey[];
   now: () => number;
+  faults: Faults;
 }
 
 const MERCHANT_ACCOUNT = /^[A-Za-z0-9._:-]{1,255}$/;
@@ -41,7 +44,7 @@ const MAX_LIST_LIMIT = 100;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest();
 
-/** Set by `authenticate` for the handlers after it. */
+/** Set by `requireMerchantAccount` for the handlers after it. */
 const merchantOf = (res: Response): string => String(res.locals['merchantAccount']);
 
 function authenticate(serviceSecretKey: string): RequestHandler {
@@ -53,14 +56,19 @@ function authenticate(serviceSecretKey: string): RequestHandler {
       res.set('WWW-Authenticate', 'Bearer realm="sandbox"');
       return sendError(res, httpError(401, 'unauthorized', 'a valid service secret key is required as a Bearer token'));
     }
-    const merchantAccount = req.get('merchant-account');
-    if (merchantAccount === undefined || !MERCHANT_ACCOUNT.test(merchantAccount)) {
-      return sendError(res, httpError(400, 'invalid_request', 'the Merchant-Account header is required (1-255 of A-Z a-z 0-9 . _ : -)'));
-    }
-    res.locals['merchantAccount'] = merchantAccount;
     next();
   };
 }
+
+/** After `authenticate` on the merchant-scoped calls; the fault plan is the service's own and names no merchant. */
+const requireMerchantAccount: RequestHandler = (req, res, next) => {
+  const merchantAccount = req.get('merchant-account');
+  if (merchantAccount === undefined || !MERCHANT_ACCOUNT.test(merchantAccount)) {
+    return sendError(res, httpError(400, 'invalid_request', 'the Merchant-Account header is required (1-255 of A-Z a-z 0-9 . _ : -)'));
+  }
+  res.locals['merchantAccount'] = merchantAccount;
+  next();
+};
 
 /** The card a charge is made on, whatever the source; held only for the request's lifetime. */
 interface ResolvedCard {
@@ -175,6 +183,10 @@ async function processCharge(
 
 const sendReply = (res: Response, reply: StoredReply) => res.status(reply.status).type('application/json').send(reply.body);
 
+/** A lost reply: whatever was done stays done, but the client hears only a dropped connection. */
+const deliver = (req: Request, res: Response, reply: StoredReply, fault: FaultKind | undefined) =>
+  fault === 'lost_reply' ? req.socket.destroy() : sendReply(res, reply);
+
 function createChargeHandler(ctx: ServiceApiContext) {
   return async (req: Request, res: Response) => {
     const merchantAccount = merchantOf(res);
@@ -191,6 +203,12 @@ function createChargeHandler(ctx: ServiceApiContext) {
     const parsed = ChargeRequest.safeParse(req.body);
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
 
+    const fault = ctx.faults.pick(req);
+    if (!fault.ok) return sendError(res, fault.error);
+    // Before the idempotency claim: nothing was processed, so a retry with the key runs once.
+    if (fault.value === 'error') return sendError(res, httpError(500, 'service_error', 'injected fault: the service failed before processing the request'));
+    if (fault.value === 'reset') return void req.socket.destroy();
+
     if (idempotencyKey !== undefined) {
       const claim = await claimIdempotencyKey(ctx.db, {
         merchantAccount,
@@ -204,10 +222,13 @@ function createChargeHandler(ctx: ServiceApiContext) {
       if (claim.kind === 'in_progress') {
         return sendError(res, httpError(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry later'));
       }
-      if (claim.kind === 'replay') return sendReply(res.set('Idempotent-Replayed', 'true'), claim.reply);
+      if (claim.kind === 'replay') return deliver(req, res.set('Idempotent-Replayed', 'true'), claim.reply, fault.value);
     }
     try {
-      sendReply(res, await processCharge(ctx, merchantAccount, idempotencyKey, parsed.data));
+      // Held after the claim, as a slow service holds a request it has accepted: a retry meanwhile
+      // meets idempotency_key_in_use, and the charge is committed even if the client gave up.
+      const reply = await ctx.faults.delayed(fault.value, () => processCharge(ctx, merchantAccount, idempotencyKey, parsed.data));
+      deliver(req, res, reply, fault.value);
     } catch (error) {
       if (idempotencyKey !== undefined) await releaseIdempotencyKey(ctx.db, merchantAccount, idempotencyKey);
       throw error;
@@ -228,15 +249,26 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     });
   });
 
-  router.post('/api/v1/charges', auth, jsonBody('64kb'), createChargeHandler(ctx));
+  router.post('/api/v1/charges', auth, requireMerchantAccount, jsonBody('64kb'), createChargeHandler(ctx));
 
-  router.get('/api/v1/charges/:id', auth, async (req, res) => {
+  router.get('/faults', auth, (_req, res) => {
+    res.json(ctx.faults.plan());
+  });
+
+  router.put('/faults', auth, jsonBody('4kb'), (req, res) => {
+    const parsed = FaultPlan.safeParse(req.body);
+    if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
+    ctx.faults.setPlan(parsed.data);
+    res.json(ctx.faults.plan());
+  });
+
+  router.get('/api/v1/charges/:id', auth, requireMerchantAccount, async (req, res) => {
     const charge = await findCharge(ctx.db, merchantOf(res), String(req.params.id));
     if (!charge) return sendError(res, httpError(404, 'resource_missing', 'no such charge for this merchant'));
     res.json(charge);
   });
 
-  router.get('/api/v1/charges', auth, async (req, res) => {
+  router.get('/api/v1/charges', auth, requireMerchantAccount, async (req, res) => {
     const limitParam = req.query['limit'];
     let limit = DEFAULT_LIST_LIMIT;
     if (limitParam !== undefined) {
@@ -248,6 +280,6 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     res.json({ object: 'list', ...(await listCharges(ctx.db, merchantOf(res), limit)) });
   });
 
-  router.use(bodyParserErrors);
+  router.use(clientErrors);
   return router;
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import express from 'express';
 import type { PaymentData, PaymentDataRequest } from '../contracts';
 import { createSandboxService } from './index';
-import type { SandboxService } from './index';
+import type { FaultPlanInput, SandboxService } from './index';
 
 export const GATEWAY = 'walletcheckout';
 export const MERCHANT = 'merchant_123';
@@ -19,9 +19,10 @@ export interface RunningSandbox {
 }
 
 /** Without a dataDir, a temporary one is made and removed on close. */
-export async function startSandbox(options: { dataDir?: string; now?: () => number } = {}): Promise<RunningSandbox> {
+export async function startSandbox(options: { dataDir?: string; now?: () => number; faults?: FaultPlanInput } = {}): Promise<RunningSandbox> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sandbox-test-'));
-  const service = await createSandboxService({ dataDir, gatewayName: GATEWAY, ...(options.now ? { now: options.now } : {}) });
+  const { now, faults } = options;
+  const service = await createSandboxService({ dataDir, gatewayName: GATEWAY, ...(now ? { now } : {}), ...(faults ? { faults } : {}) });
   const app = express();
   app.use('/sandbox', service.router);
   const server = await new Promise<Server>((resolve) => {

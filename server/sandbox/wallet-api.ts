@@ -16,7 +16,7 @@ import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
 import type { IntermediateSigningKey } from '../wallet';
-import { bodyParserErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
+import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import { cardDescription, walletCards } from './test-cards';
@@ -165,6 +165,6 @@ export function walletRouter(ctx: WalletApiContext): Router {
     res.json({ payment_data: minted.value });
   });
 
-  router.use(bodyParserErrors);
+  router.use(clientErrors);
   return router;
 }
