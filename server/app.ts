@@ -12,7 +12,7 @@ import { checkoutRoutes } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import { demoRoutes, type DemoMerchant } from './demo';
-import { bodyParserErrors, sendFailure } from './http/errors';
+import { clientErrors, sendFailure } from './http/errors';
 import { type Logger, requestLogger } from './logging';
 import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
@@ -52,7 +52,7 @@ export function createApp(deps: AppDependencies): express.Express {
   if (deps.demo) app.use(demoRoutes(deps.demo));
 
   app.use((_req, res) => sendFailure(res, { code: 'not_found', message: 'No such route' }));
-  app.use(bodyParserErrors);
+  app.use(clientErrors);
   app.use(errorHandler(deps.logger));
   return app;
 }

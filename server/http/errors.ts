@@ -70,11 +70,23 @@ export const jsonBody = (limit: string) =>
     },
   });
 
-/** Body-parser's refusals are the client's mistakes (4xx); anything else goes on to the app's handler. */
-export const bodyParserErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
-  const type = (error as { type?: unknown } | null)?.type;
-  if (type === 'entity.parse.failed') return sendError(res, httpError(400, 'invalid_json', 'The body is not valid JSON'));
-  if (type === 'entity.too.large') return sendError(res, httpError(413, 'payload_too_large', 'The body is too large'));
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') return sendError(res, httpError(415, 'unsupported_media_type', 'The body must be UTF-8 JSON'));
+/**
+ * Errors that Express and body-parser raise for a client's mistake (a bad
+ * percent-encoding in a path, a body that is not what its headers say) carry
+ * a 4xx status: they are answered as such, in our shape, with fixed messages
+ * (theirs can echo the input). Anything else goes on to the app's handler.
+ */
+const clientErrorByType: Record<string, HttpError> = {
+  'entity.parse.failed': httpError(400, 'invalid_json', 'The body is not valid JSON'),
+  'entity.too.large': httpError(413, 'payload_too_large', 'The body is too large'),
+  'charset.unsupported': httpError(415, 'unsupported_media_type', 'The body must be UTF-8 JSON'),
+  'encoding.unsupported': httpError(415, 'unsupported_media_type', 'The body must be UTF-8 JSON'),
+};
+
+export const clientErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+  const known = typeof type === 'string' ? clientErrorByType[type] : undefined;
+  if (known) return sendError(res, known);
+  if (typeof status === 'number' && status >= 400 && status < 500) return sendError(res, httpError(status, 'invalid_request', 'The request is malformed'));
   next(error);
 };
