@@ -26,7 +26,8 @@ const merchantView = async (session: CreatedSession) =>
 async function payWhileFailing(kind: FaultKind) {
   const session = await server.createSession(secretKey);
   const paymentData = await server.walletPaymentData(session, 'visa-success-3ds');
-  server.sandbox!.setFaults({ rate: 1, kinds: [kind], latencyMs: 0, timeoutMs: 400 });
+  // The hold outlasts every try of the client (3 x 150 ms plus backoff), so its outcome stays unknown.
+  server.sandbox!.setFaults({ rate: 1, kinds: [kind], latencyMs: 0, timeoutMs: 1500 });
   const reply = await server.pay(session, { payment_data: paymentData });
   server.sandbox!.setFaults({ rate: 0 });
   return { session, reply: await reply.json() };
@@ -47,9 +48,8 @@ describe('when the service fails and the outcome is unknown', () => {
     expect(reply.session.status).toBe('pending');
     expect(await merchantView(session)).toMatchObject({ status: 'pending', outcome: { status: 'pending' } });
 
-    // A held request commits after the timeout fault's delay.
-    await new Promise((resolve) => setTimeout(resolve, kind === 'timeout' ? 500 : 0));
-    expect(await ledgerFor(session)).toHaveLength(chargesBeforeReconciling);
+    // A held request commits once the timeout fault's delay is over.
+    await expect.poll(async () => (await ledgerFor(session)).length, { timeout: 5000 }).toBe(chargesBeforeReconciling);
 
     // While pending, the shopper cannot start another attempt.
     const again = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-pan') });

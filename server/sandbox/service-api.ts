@@ -16,16 +16,9 @@ import type { HttpError } from '../http/errors';
 import { FaultPlan } from './faults';
 import type { FaultKind, Faults } from './faults';
 import type { SandboxKeys } from './keys';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  consumeWalletMessage,
-  findCharge,
-  insertCharge,
-  listCharges,
-  releaseIdempotencyKey,
-} from './store';
-import type { SandboxDb, StoredReply } from './store';
+import { claimIdempotencyKey, completeIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, releaseIdempotencyKey, type StoredReply } from '../store/idempotency';
+import { consumeWalletMessage, findCharge, insertCharge, listCharges } from './store';
+import type { SandboxDb } from './store';
 import { cardNetworkOf, decide } from './test-cards';
 
 export interface ServiceApiContext {
@@ -38,7 +31,6 @@ export interface ServiceApiContext {
 }
 
 const MERCHANT_ACCOUNT = /^[A-Za-z0-9._:-]{1,255}$/;
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const DEFAULT_LIST_LIMIT = 10;
 const MAX_LIST_LIMIT = 100;
 
@@ -211,7 +203,7 @@ function createChargeHandler(ctx: ServiceApiContext) {
 
     if (idempotencyKey !== undefined) {
       const claim = await claimIdempotencyKey(ctx.db, {
-        merchantAccount,
+        scope: merchantAccount,
         key: idempotencyKey,
         fingerprint: sha256(raw).toString('hex'),
         now: ctx.now(),

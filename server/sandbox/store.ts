@@ -7,6 +7,7 @@
 import type { Generated, Kysely, Migration, Transaction } from 'kysely';
 import type { Charge } from '../contracts';
 import { openDatabase } from '../store/database';
+import { createIdempotencyKeysTable, type IdempotencyKeysTable } from '../store/idempotency';
 
 interface ChargesTable {
   /** Insertion order: `created` has one-second resolution and cannot order a burst. */
@@ -22,16 +23,6 @@ interface ChargesTable {
   billing_details: string | null;
   failure_code: string | null;
   failure_message: string | null;
-  created: number;
-}
-
-interface IdempotencyKeysTable {
-  merchant_account: string;
-  key: string;
-  fingerprint: string;
-  /** Null while the first request with this key is still being processed. */
-  status_code: number | null;
-  response_body: string | null;
   created: number;
 }
 
@@ -70,16 +61,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('created', 'integer', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('charges_merchant_seq').on('charges').columns(['merchant_account', 'seq']).execute();
-      await db.schema
-        .createTable('idempotency_keys')
-        .addColumn('merchant_account', 'text', (c) => c.notNull())
-        .addColumn('key', 'text', (c) => c.notNull())
-        .addColumn('fingerprint', 'text', (c) => c.notNull())
-        .addColumn('status_code', 'integer')
-        .addColumn('response_body', 'text')
-        .addColumn('created', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('idempotency_keys_pk', ['merchant_account', 'key'])
-        .execute();
+      await createIdempotencyKeysTable(db);
       await db.schema
         .createTable('wallet_messages')
         .addColumn('message_id', 'text', (c) => c.primaryKey())
@@ -165,67 +147,6 @@ export async function listCharges(db: SandboxDb, merchantAccount: string, limit:
 export async function allLedgerEntries(db: SandboxDb): Promise<LedgerEntry[]> {
   const rows = await db.selectFrom('charges').selectAll().orderBy('seq', 'asc').execute();
   return rows.map((row) => ({ merchant_account: row.merchant_account, idempotency_key: row.idempotency_key, charge: toCharge(row) }));
-}
-
-export interface StoredReply {
-  status: number;
-  body: string;
-}
-
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; reply: StoredReply }
-  | { kind: 'in_progress' }
-  | { kind: 'mismatch' };
-
-/**
- * Claims a key for one request. The primary key (merchant, key) is what makes
- * two concurrent requests with one key impossible to both process.
- */
-export async function claimIdempotencyKey(
-  db: SandboxDb,
-  claim: { merchantAccount: string; key: string; fingerprint: string; now: number },
-): Promise<IdempotencyClaim> {
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({ merchant_account: claim.merchantAccount, key: claim.key, fingerprint: claim.fingerprint, status_code: null, response_body: null, created: claim.now })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'claimed' };
-
-  const existing = await db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('merchant_account', '=', claim.merchantAccount)
-    .where('key', '=', claim.key)
-    .executeTakeFirstOrThrow();
-  if (existing.fingerprint !== claim.fingerprint) return { kind: 'mismatch' };
-  if (existing.status_code === null || existing.response_body === null) return { kind: 'in_progress' };
-  return { kind: 'replay', reply: { status: existing.status_code, body: existing.response_body } };
-}
-
-export async function completeIdempotencyKey(
-  db: SandboxDb | Transaction<SandboxDatabase>,
-  merchantAccount: string,
-  key: string,
-  reply: StoredReply,
-): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status_code: reply.status, response_body: reply.body })
-    .where('merchant_account', '=', merchantAccount)
-    .where('key', '=', key)
-    .execute();
-}
-
-/** Frees a key whose request failed on our side, so the client's retry is processed rather than stuck. */
-export async function releaseIdempotencyKey(db: SandboxDb, merchantAccount: string, key: string): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('merchant_account', '=', merchantAccount)
-    .where('key', '=', key)
-    .where('status_code', 'is', null)
-    .execute();
 }
 
 /** Records a wallet message as spent; false when it already was. */

@@ -5,7 +5,7 @@
  * is still running is told so. Used by the backend (merchants creating
  * sessions) and by the sandbox service (charges), each on its own database.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration, Transaction } from 'kysely';
 
 export interface IdempotencyKeysTable {
   /** Whose key it is (an app, a merchant account): keys of different callers never meet. */
@@ -33,10 +33,11 @@ export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'mismatch' } | { ki
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** Any database that has the table; Kysely's types cannot say "at least these tables", hence the one cast. */
-const keysOf = <DB extends IdempotencyDatabase>(db: Kysely<DB>) => db as unknown as Kysely<IdempotencyDatabase>;
+type Db<DB> = Kysely<DB> | Transaction<DB>;
+const keysOf = <DB extends IdempotencyDatabase>(db: Db<DB>) => db as unknown as Kysely<IdempotencyDatabase>;
 
 export async function claimIdempotencyKey<DB extends IdempotencyDatabase>(
-  db: Kysely<DB>,
+  db: Db<DB>,
   claim: { scope: string; key: string; fingerprint: string; now: number },
 ): Promise<IdempotencyClaim> {
   const keys = keysOf(db);
@@ -53,12 +54,12 @@ export async function claimIdempotencyKey<DB extends IdempotencyDatabase>(
   return { kind: 'replay', reply: { status: existing.status_code, body: existing.response_body } };
 }
 
-export async function completeIdempotencyKey<DB extends IdempotencyDatabase>(db: Kysely<DB>, scope: string, key: string, reply: StoredReply): Promise<void> {
+export async function completeIdempotencyKey<DB extends IdempotencyDatabase>(db: Db<DB>, scope: string, key: string, reply: StoredReply): Promise<void> {
   await keysOf(db).updateTable('idempotency_keys').set({ status_code: reply.status, response_body: reply.body }).where('scope', '=', scope).where('key', '=', key).execute();
 }
 
 /** Frees a key whose request failed on our side, so the client's retry is processed rather than stuck. */
-export async function releaseIdempotencyKey<DB extends IdempotencyDatabase>(db: Kysely<DB>, scope: string, key: string): Promise<void> {
+export async function releaseIdempotencyKey<DB extends IdempotencyDatabase>(db: Db<DB>, scope: string, key: string): Promise<void> {
   await keysOf(db).deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('status_code', 'is', null).execute();
 }
 
@@ -71,7 +72,7 @@ export const createIdempotencyKeysTable: Migration['up'] = async (db) => {
     .addColumn('fingerprint', 'text', (c) => c.notNull())
     .addColumn('status_code', 'integer')
     .addColumn('response_body', 'text')
-    .addColumn('created', 'integer', (c) => c.notNull())
+    .addColumn('created', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['scope', 'key'])
     .execute();
 };
