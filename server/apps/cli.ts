@@ -17,6 +17,7 @@ const { values } = parseArgs({
     network: { type: 'string', multiple: true },
     environment: { type: 'string' },
     'decryption-mode': { type: 'string' },
+    'three-ds': { type: 'string' },
   },
 });
 
@@ -26,7 +27,7 @@ if (!loaded.ok) {
   process.exit(2);
 }
 const usage =
-  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct]';
+  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only]';
 const input = NewApp.safeParse({
   name: values.name,
   merchant_id: values['merchant-id'],
@@ -35,12 +36,13 @@ const input = NewApp.safeParse({
   card_networks: values.network,
   environment: values.environment,
   decryption_mode: values['decryption-mode'] ?? loaded.config.decryptionMode,
+  three_ds: values['three-ds'],
 });
 if (!input.success) {
   console.error(`Could not create the application: ${describeIssues(input.error)}\n${usage}`);
   process.exit(2);
 }
-const store = await openStore(loaded.config.dataDir);
+const store = await openStore(loaded.config.dataDir, loaded.config.databaseUrl);
 const created = await createApp(store, input.data);
 await store.destroy();
 if (!created.ok) {

@@ -14,6 +14,14 @@ import type { AppsTable } from '../store/schema';
 export const DecryptionMode = z.enum(['gateway', 'direct']);
 export type DecryptionMode = z.infer<typeof DecryptionMode>;
 
+/**
+ * 3-D Secure for PAN_ONLY cards: `if_required`, when the issuer asks for it;
+ * `always_for_pan_only`, on every one (charges carry `authentication:
+ * 'required'`). CRYPTOGRAM_3DS cards are authenticated by their cryptogram.
+ */
+export const ThreeDsPolicy = z.enum(['if_required', 'always_for_pan_only']);
+export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
+
 const Origin = z.url().transform((url) => new URL(url).origin);
 const WebUrl = z.url({ protocol: /^https?$/ });
 
@@ -30,6 +38,7 @@ export const NewApp = z.strictObject({
   card_networks: z.array(CardNetwork).min(1).default([...cardNetworks]),
   environment: WalletEnvironment.default('SANDBOX'),
   decryption_mode: DecryptionMode.default('gateway'),
+  three_ds: ThreeDsPolicy.default('if_required'),
   short_description: z.string().trim().max(200).default(''),
   long_description: z.string().trim().max(4000).default(''),
   product_url: WebUrl.optional(),
@@ -47,6 +56,7 @@ export interface App {
   cardNetworks: CardNetwork[];
   environment: WalletEnvironment;
   decryptionMode: DecryptionMode;
+  threeDs: ThreeDsPolicy;
   created: number;
 }
 
@@ -76,6 +86,7 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
     cardNetworks: z.array(CardNetwork).parse(JSON.parse(row.card_networks)),
     environment: WalletEnvironment.parse(row.environment),
     decryptionMode: DecryptionMode.parse(row.decryption_mode),
+    threeDs: ThreeDsPolicy.parse(row.three_ds),
     created: row.created,
   };
 }
@@ -105,6 +116,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     card_networks: JSON.stringify([...new Set(a.card_networks)]),
     environment: a.environment,
     decryption_mode: a.decryption_mode,
+    three_ds: a.three_ds,
     created: Date.now(),
     short_description: a.short_description,
     long_description: a.long_description,

@@ -15,6 +15,7 @@ const app: App = {
   cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
   environment: 'SANDBOX',
   decryptionMode: 'gateway',
+  threeDs: 'if_required',
   created: 0,
 };
 
@@ -72,7 +73,7 @@ describe('amounts in minor units', () => {
 });
 
 describe('the charge sent to the service', () => {
-  const session = { id: 'cs_1', amount: 2400, currency: 'USD', description: 'Kit', reference: 'order-9' };
+  const session = { id: 'cs_1', amount: 2400, currency: 'USD', description: 'Kit', reference: 'order-9', intent: 'charge' };
 
   it('has the seed shape: walletpay source forwarded as the wallet returned it, integer amount, lowercase currency', () => {
     const charge = buildCharge(session, { type: 'walletpay', walletpay: token }, undefined);
@@ -87,6 +88,19 @@ describe('the charge sent to the service', () => {
     const networkToken = { token: '4111111111111111', token_type: 'walletpay' as const, expiry_month: '04', expiry_year: '2031', three_ds: { eci: '05', cryptogram: 'AgAA' } };
     const charge = buildCharge(session, { type: 'network_token', network_token: networkToken }, undefined);
     expect(ChargeRequest.parse(charge).source_data).toEqual({ type: 'network_token', network_token: networkToken });
+  });
+
+  it('captures at once unless the session is a hold, and asks for 3-D Secure only when the app requires it', () => {
+    const charge = buildCharge(session, { type: 'walletpay', walletpay: token }, undefined);
+    expect(charge).not.toHaveProperty('capture');
+    expect(charge).not.toHaveProperty('authentication');
+    const hold = buildCharge({ ...session, intent: 'hold' }, { type: 'walletpay', walletpay: token }, undefined, { requireAuthentication: true });
+    expect(ChargeRequest.parse(hold)).toMatchObject({ capture: false, authentication: 'required' });
+  });
+
+  it('pays a payment method with the authentication session that authenticated it', () => {
+    const charge = buildCharge(session, { type: 'payment_method', payment_method: 'pm_1' }, undefined, { authenticationSession: 'as_1' });
+    expect(ChargeRequest.parse(charge)).toMatchObject({ source_data: { type: 'payment_method', payment_method: 'pm_1' }, authentication_session: 'as_1', amount: 2400 });
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Where a charge is built: the seed's request, from the session's amount and
- * currency (never the browser's), the wallet's token and its billing address.
+ * currency (never the browser's), the wallet's token and its billing address;
+ * a hold for a session with intent `hold`.
  */
-import type { BillingDetails, ChargeRequest, EcV2Token, NetworkToken, SourceData } from '../contracts';
+import type { BillingDetails, ChargeRequest, SourceData } from '../contracts';
 
 export interface ChargeSession {
   id: string;
@@ -10,18 +11,29 @@ export interface ChargeSession {
   currency: string;
   description: string | null;
   reference: string | null;
+  intent: string;
 }
 
-export type ChargeSource = { type: 'walletpay'; walletpay: EcV2Token } | { type: 'network_token'; network_token: NetworkToken };
+/** The wallet's two sources (the seed's), or, after 3-D Secure, the payment method the service made from one. */
+export type ChargeSource = SourceData;
 
-export function buildCharge(session: ChargeSession, source: ChargeSource, billing: BillingDetails | undefined): ChargeRequest {
-  const sourceData: SourceData = source;
+export interface ChargeOptions {
+  /** The app's policy asks for 3-D Secure on every PAN_ONLY card. */
+  requireAuthentication?: boolean;
+  /** Paying a payment method once 3-D Secure authenticated it: that Authentication Session. */
+  authenticationSession?: string;
+}
+
+export function buildCharge(session: ChargeSession, source: ChargeSource, billing: BillingDetails | undefined, options: ChargeOptions = {}): ChargeRequest {
   return {
-    source_data: sourceData,
+    source_data: source,
     amount: session.amount,
     currency: session.currency.toLowerCase(),
     ...(billing && { billing_details: billing }),
     ...(session.description && { description: session.description }),
     metadata: { session_id: session.id, ...(session.reference && { reference: session.reference }) },
+    ...(session.intent === 'hold' && { capture: false }),
+    ...(options.requireAuthentication && { authentication: 'required' as const }),
+    ...(options.authenticationSession && { authentication_session: options.authenticationSession }),
   };
 }

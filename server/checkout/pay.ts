@@ -1,9 +1,12 @@
 /**
- * One payment attempt of a session, written to the store before and after the
+ * Payment attempts of a session, written to the store before and after the
  * call to the service so that every attempt ends in exactly one known state.
+ * An attempt whose card needs 3-D Secure leads to an Authentication Session;
+ * once it is authenticated, a new attempt (its own idempotency key) charges
+ * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type Charge, type PaymentOutcome, PayBody } from '../contracts';
+import { AuthenticateBody, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
@@ -11,9 +14,10 @@ import type { DataCipher } from '../lib/data-cipher';
 import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import type { Store } from '../store';
 import { billingDetailsFrom } from './billing';
-import { buildCharge } from './build-charge';
-import { findSession, type SessionRow } from './sessions';
+import { buildCharge, type ChargeSource } from './build-charge';
+import { findSession, outcomeOf, type SessionRow } from './sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './source';
+import { moveSession } from './states';
 
 export interface PayDependencies {
   store: Store;
@@ -23,13 +27,11 @@ export interface PayDependencies {
   cipher: DataCipher;
 }
 
-/** Sessions in these states may take a (new) payment attempt. */
-const PAYABLE = ['open', 'declined', 'failed'];
-
 /** The service's idempotency key for one attempt: derived from the session, so a retry of it can never charge twice. */
 export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string => `${sessionId}:attempt:${attemptNo}`;
 
-export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown): Promise<Result<PaymentOutcome, Failure>> {
+/** `returnOrigin`: the page the widget runs on, which a 3-D Secure challenge reports to. */
+export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, returnOrigin: string): Promise<Result<PaymentOutcome, Failure>> {
   const parsed = PayBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const paymentMethod = parsed.data.payment_data.paymentMethodData;
@@ -39,56 +41,209 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   if (!source.ok) return source;
 
   const billingAddress = paymentMethod.info.billingAddress;
-  const request = buildCharge(session, source.value, billingAddress && billingDetailsFrom(billingAddress));
-  // Written before the call, with the request sealed, so that whatever happens
-  // next (no reply, a crash) the attempt can be replayed with the same key.
-  const chargeBody = serializeCharge(request);
-  const attempt = await claimAttempt(deps.store, session.id, source.value.type, deps.cipher.seal(chargeBody));
+  const request = buildCharge(session, source.value, billingAddress && billingDetailsFrom(billingAddress), { requireAuthentication: app.threeDs === 'always_for_pan_only' });
+  // Claimed from the status the session was read in: if it moved since, someone else got there first.
+  const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request));
   if (!attempt.ok) return attempt;
-
-  const outcome = await chargeOutcome(deps.service, chargeBody, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
-  await recordOutcome(deps.store, session.id, attempt.value.id, outcome);
-  return ok(outcome);
+  if (attempt.value.reply.ok && needsAuthentication(attempt.value.reply.value)) {
+    return ok(await startAuthentication(deps, app, session, attempt.value.attempt, attempt.value.reply.value, returnOrigin));
+  }
+  return ok(await settle(deps.store, session.id, attempt.value.attempt.id, attempt.value.reply));
 }
 
-/** Calls the service and says what its answer means for the shopper. */
+/**
+ * POST /api/sessions/{id}/authenticate: the shopper finished (or cancelled)
+ * the challenge. The service says how it went; the browser is not trusted for it.
+ */
+export async function authenticate(deps: PayDependencies, app: App, session: SessionRow, body: unknown): Promise<Result<PaymentOutcome, Failure>> {
+  const parsed = AuthenticateBody.safeParse(body);
+  if (!parsed.success) return err(invalidRequest(parsed.error));
+  if (session.status !== 'requires_authentication') return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
+  const attempt = await deps.store
+    .selectFrom('charge_attempts')
+    .select(['id', 'authentication_session', 'payment_method'])
+    .where('session_id', '=', session.id)
+    .orderBy('attempt_no', 'desc')
+    .executeTakeFirst();
+  if (!attempt?.authentication_session || !attempt.payment_method) return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
+  const declineAuthentication = (code: 'authentication_failed' | 'authentication_abandoned') => endAuthentication(deps.store, session, attempt.id, code);
+  if (parsed.data.cancel) return declineAuthentication('authentication_abandoned');
+
+  const authentication = await deps.service.getAuthenticationSession(attempt.authentication_session, app.merchantId);
+  if (!authentication.ok) return err({ code: 'service_unavailable', message: 'The authentication could not be confirmed with the payment service; try again' });
+  switch (authentication.value.status) {
+    case 'challenge_required':
+      return err({ code: 'authentication_pending', message: 'The authentication has not been completed yet' });
+    case 'failed':
+      return declineAuthentication('authentication_failed');
+    case 'expired':
+      return declineAuthentication('authentication_abandoned');
+    case 'authenticated':
+      return payAuthenticated(deps, app, session, { paymentMethod: attempt.payment_method, authenticationSession: attempt.authentication_session });
+  }
+}
+
+/** Calls the service and says what its answer means for the shopper (reconciliation's replay of an attempt). */
 export async function chargeOutcome(service: ServiceClient, body: ChargeBody, call: ChargeCall): Promise<PaymentOutcome> {
   const reply = await service.createCharge(body, call);
   return reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
+}
+
+interface ClaimedAttempt {
+  id: string;
+  idempotencyKey: string;
+}
+
+/**
+ * Claims the session for a new attempt, records the attempt with its request
+ * sealed (written before the call, so that whatever happens next, no reply or
+ * a crash, it can be replayed with the same key), and calls the service.
+ */
+async function chargeAttempt(
+  deps: PayDependencies,
+  app: App,
+  sessionId: string,
+  from: readonly SessionStatus[],
+  source: ChargeSource,
+  body: ChargeBody,
+): Promise<Result<{ attempt: ClaimedAttempt; reply: Result<Charge, ServiceFailure> }, Failure>> {
+  const attempt = await claimAttempt(deps.store, sessionId, from, source.type, deps.cipher.seal(body));
+  if (!attempt.ok) return attempt;
+  const reply = await deps.service.createCharge(body, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
+  return ok({ attempt: attempt.value, reply });
 }
 
 /**
  * Moves the session to `processing` and records the attempt in one
  * transaction: of two concurrent payments only one can claim the session.
  */
-async function claimAttempt(store: Store, sessionId: string, sourceType: string, requestSealed: string): Promise<Result<{ id: string; idempotencyKey: string }, Failure>> {
+async function claimAttempt(store: Store, sessionId: string, from: readonly SessionStatus[], sourceType: string, requestSealed: string): Promise<Result<ClaimedAttempt, Failure>> {
   return store.transaction().execute(async (trx) => {
-    const now = Date.now();
-    const claimed = await trx
-      .updateTable('sessions')
-      .set((eb) => ({ status: 'processing', attempts: eb('attempts', '+', 1), updated: now }))
-      .where('id', '=', sessionId)
-      .where('status', 'in', PAYABLE)
-      .returning('attempts')
-      .executeTakeFirst();
-    if (!claimed) {
+    if (!(await moveSession(trx, sessionId, from, 'processing'))) {
       const current = await findSession(trx, sessionId);
-      return current?.status === 'succeeded'
-        ? err({ code: 'session_completed', message: 'This checkout has already been paid' })
-        : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
+      return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
     }
-    const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, claimed.attempts) };
+    const { attempts } = await trx
+      .updateTable('sessions')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', sessionId)
+      .returning('attempts')
+      .executeTakeFirstOrThrow();
+    const now = Date.now();
+    const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, attempts) };
     await trx
       .insertInto('charge_attempts')
-      .values({ id: attempt.id, session_id: sessionId, attempt_no: claimed.attempts, idempotency_key: attempt.idempotencyKey, status: 'in_flight', source_type: sourceType, charge_id: null, outcome: null, request_sealed: requestSealed, created: now, updated: now })
+      .values({
+        id: attempt.id,
+        session_id: sessionId,
+        attempt_no: attempts,
+        idempotency_key: attempt.idempotencyKey,
+        status: 'in_flight',
+        source_type: sourceType,
+        charge_id: null,
+        outcome: null,
+        request_sealed: requestSealed,
+        authentication_session: null,
+        payment_method: null,
+        created: now,
+        updated: now,
+      })
       .execute();
     return ok(attempt);
   });
 }
 
+/** Why a session could not take what was asked: paid, busy, or simply not in a state for it. */
+function conflictFor(status: string | undefined, otherwise: string): Failure {
+  if (status === 'succeeded' || status === 'authorized' || status === 'captured' || status === 'released') {
+    return { code: 'session_completed', message: 'This checkout has already been paid' };
+  }
+  if (status === 'processing' || status === 'pending') return { code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' };
+  return { code: 'invalid_state', message: otherwise };
+}
+
+/**
+ * A wallet charge the issuer refused for want of 3-D Secure, on a card the
+ * service kept as a payment method. A payment-method charge never leads to
+ * another authentication: it already carried one.
+ */
+const needsAuthentication = (charge: Charge): boolean =>
+  charge.status === 'failed' && charge.failure_code === 'authentication_required' && charge.payment_method !== null && charge.source_type !== 'payment_method';
+
+/**
+ * Creates the Authentication Session for a charge that needs one. Frictionless:
+ * pays at once; a challenge: the shopper is sent to it; refused: a decline.
+ * Nothing was charged whatever happens here, so a failure to start 3-D Secure
+ * is `failed` (pay again), never `pending`.
+ */
+async function startAuthentication(deps: PayDependencies, app: App, session: SessionRow, attempt: ClaimedAttempt, charge: Charge, returnOrigin: string): Promise<PaymentOutcome> {
+  const paymentMethod = charge.payment_method ?? '';
+  const created = await deps.service.createAuthenticationSession(
+    { payment_method: paymentMethod, amount: session.amount, currency: session.currency.toLowerCase(), return_origin: returnOrigin },
+    { merchantId: app.merchantId, idempotencyKey: `${attempt.idempotencyKey}:authentication` },
+  );
+  const declined = outcomeOfCharge(charge);
+  if (!created.ok) {
+    const outcome: PaymentOutcome = { ...declined, status: 'failed', failure_code: 'authentication_unavailable', failure_message: 'The card needs 3-D Secure, which could not be started; nothing was charged' };
+    await recordOutcome(deps.store, session.id, attempt.id, outcome);
+    return outcome;
+  }
+  const authentication = created.value;
+  const challenge: PaymentOutcome = { ...declined, status: 'requires_authentication', ...(authentication.challenge_url && { challenge_url: authentication.challenge_url }) };
+  const ids = { authentication_session: authentication.id, payment_method: paymentMethod };
+  if (authentication.status === 'failed' || authentication.status === 'expired') {
+    const outcome: PaymentOutcome = { ...declined, failure_code: 'authentication_failed', failure_message: 'The card issuer did not authenticate the payment' };
+    await recordOutcome(deps.store, session.id, attempt.id, outcome, { attempt: ids });
+    return outcome;
+  }
+  await recordOutcome(deps.store, session.id, attempt.id, challenge, { attempt: ids });
+  if (authentication.status === 'challenge_required') return challenge;
+  const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id });
+  // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request.
+  return paid.ok ? paid.value : challenge;
+}
+
+/** The charge after 3-D Secure: the payment method, with the session that authenticated it, as a new attempt. */
+async function payAuthenticated(
+  deps: PayDependencies,
+  app: App,
+  session: SessionRow,
+  authenticated: { paymentMethod: string; authenticationSession: string },
+): Promise<Result<PaymentOutcome, Failure>> {
+  const request = buildCharge(session, { type: 'payment_method', payment_method: authenticated.paymentMethod }, undefined, { authenticationSession: authenticated.authenticationSession });
+  const attempt = await chargeAttempt(deps, app, session.id, ['requires_authentication'], request.source_data, serializeCharge(request));
+  if (!attempt.ok) return attempt;
+  return ok(await settle(deps.store, session.id, attempt.value.attempt.id, attempt.value.reply));
+}
+
+/** 3-D Secure ended without authentication: a decline the shopper may retry, with this card or another. */
+async function endAuthentication(
+  store: Store,
+  session: SessionRow,
+  attemptId: string,
+  code: 'authentication_failed' | 'authentication_abandoned',
+): Promise<Result<PaymentOutcome, Failure>> {
+  const previous = outcomeOf(session);
+  const outcome: PaymentOutcome = {
+    status: 'declined',
+    charge_id: previous?.charge_id ?? null,
+    card: previous?.card ?? null,
+    failure_code: code,
+    failure_message: code === 'authentication_failed' ? 'The card issuer did not authenticate the payment' : 'The authentication was not completed',
+  };
+  const moved = await recordOutcome(store, session.id, attemptId, outcome, { from: ['requires_authentication'] });
+  return moved ? ok(outcome) : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
+}
+
+async function settle(store: Store, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>): Promise<PaymentOutcome> {
+  const outcome = reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
+  await recordOutcome(store, sessionId, attemptId, outcome);
+  return outcome;
+}
+
 function outcomeOfCharge(charge: Charge): PaymentOutcome {
   return {
-    status: charge.status === 'succeeded' ? 'succeeded' : 'declined',
+    status: charge.status === 'succeeded' ? 'succeeded' : charge.status === 'held' ? 'authorized' : 'declined',
     charge_id: charge.id,
     card: charge.card,
     failure_code: charge.failure_code,
@@ -111,18 +266,28 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
   };
 }
 
-/** Records an attempt's outcome on it and its session; a known outcome drops the sealed request, which is no longer needed. */
-export async function recordOutcome(store: Store, sessionId: string, attemptId: string, outcome: PaymentOutcome): Promise<void> {
+/**
+ * Records an attempt's outcome on it, and moves its session (from `from`,
+ * processing or pending by default) to the outcome's status; false when the
+ * session was not in one of those any more. A known outcome drops the sealed
+ * request, which is no longer needed.
+ */
+export async function recordOutcome(
+  store: Store,
+  sessionId: string,
+  attemptId: string,
+  outcome: PaymentOutcome,
+  options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string } } = {},
+): Promise<boolean> {
   const now = Date.now();
   const json = JSON.stringify(outcome);
   const settled = outcome.status !== 'pending';
-  await store.transaction().execute(async (trx) => {
+  return store.transaction().execute(async (trx) => {
     await trx
       .updateTable('charge_attempts')
-      .set({ status: outcome.status, charge_id: outcome.charge_id, outcome: json, updated: now, ...(settled && { request_sealed: null }) })
+      .set({ status: outcome.status, charge_id: outcome.charge_id, outcome: json, updated: now, ...(settled && { request_sealed: null }), ...options.attempt })
       .where('id', '=', attemptId)
       .execute();
-    await trx.updateTable('sessions').set({ status: outcome.status, outcome: json, updated: now }).where('id', '=', sessionId).execute();
+    return moveSession(trx, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json });
   });
 }
-

@@ -37,6 +37,7 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
     client_secret_hash: hashSecret(clientSecret),
     attempts: 0,
     outcome: null,
+    amount_captured: null,
     created: now,
     updated: now,
   };
@@ -71,6 +72,7 @@ export function merchantView(row: SessionRow): Session {
     intent: row.intent === 'hold' ? 'hold' : 'charge',
     attempts: row.attempts,
     outcome: outcomeOf(row),
+    amount_captured: row.amount_captured,
     created: row.created,
     updated: row.updated,
   };

@@ -19,9 +19,20 @@ export const NetworkToken = z.strictObject({
 });
 export type NetworkToken = z.infer<typeof NetworkToken>;
 
+/** A payment method the service created from an earlier wallet charge (`Charge.payment_method`). */
+export const PaymentMethodId = z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/, 'a payment method id (pm_...)');
+
+export const AuthenticationSessionId = z.string().regex(/^as_[A-Za-z0-9]{1,64}$/, 'an authentication session id (as_...)');
+
+/**
+ * The seed's two wallet sources, and a third of the sandbox's conventions:
+ * `payment_method`, to charge a card the service already holds once a 3-D
+ * Secure Authentication Session has been run on it (docs/service-conventions.md).
+ */
 export const SourceData = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('walletpay'), walletpay: EcV2Token }),
   z.strictObject({ type: z.literal('network_token'), network_token: NetworkToken }),
+  z.strictObject({ type: z.literal('payment_method'), payment_method: PaymentMethodId }),
 ]);
 export type SourceData = z.infer<typeof SourceData>;
 
@@ -51,10 +62,17 @@ export const ChargeRequest = z.strictObject({
   billing_details: BillingDetails.optional(),
   description: z.string().max(500).optional(),
   metadata: z.record(z.string().max(40), z.string().max(500)).optional(),
+  /** false places a hold (status `held`) to capture or release later; default true. */
+  capture: z.boolean().optional(),
+  /** `required`: the merchant asks for 3-D Secure on every PAN_ONLY card, whatever the issuer says. */
+  authentication: z.literal('required').optional(),
+  /** With a `payment_method` source: the authenticated session that makes the charge 3-D Secure. */
+  authentication_session: AuthenticationSessionId.optional(),
 });
 export type ChargeRequest = z.infer<typeof ChargeRequest>;
 
-export const ChargeStatus = z.enum(['succeeded', 'failed']);
+/** succeeded: captured (at once, or a hold later); held: authorized, not captured; released: a hold let go. */
+export const ChargeStatus = z.enum(['succeeded', 'failed', 'held', 'released']);
 export type ChargeStatus = z.infer<typeof ChargeStatus>;
 
 /** What the card behind a charge can safely be shown as: never the number. */
@@ -73,14 +91,22 @@ export const Charge = z.object({
   status: ChargeStatus,
   amount: z.number().int(),
   currency: Currency,
-  source_type: z.enum(['walletpay', 'network_token']),
+  source_type: z.enum(['walletpay', 'network_token', 'payment_method']),
+  /** What has been captured: `amount` for a charge, 0 for a hold until it is captured (all or part). */
+  amount_captured: z.number().int(),
   card: CardSummary,
+  /** The card as a payment method the service keeps (its public part is `card`); null when none was made. */
+  payment_method: PaymentMethodId.nullable(),
   billing_details: BillingDetails.nullable(),
   failure_code: z.string().nullable(),
   failure_message: z.string().nullable(),
   created: z.number().int(),
 });
 export type Charge = z.infer<typeof Charge>;
+
+/** POST {base_url}/api/v1/charges/{id}/capture: all of a hold by default; the rest is released. */
+export const CaptureRequest = z.strictObject({ amount: z.number().int().positive().max(99_999_999_999).optional() });
+export type CaptureRequest = z.infer<typeof CaptureRequest>;
 
 export const ApiErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string() }),

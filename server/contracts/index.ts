@@ -1,4 +1,5 @@
 /** Every schema and type shared between the server, the widget and the tests. */
+export * from './authentication';
 export * from './charges';
 export * from './ecv2';
 export * from './google-pay';

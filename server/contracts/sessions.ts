@@ -3,7 +3,7 @@
  * public view the widget reads with the client secret.
  */
 import { z } from 'zod';
-import { CardSummary } from './charges';
+import { CaptureRequest, CardSummary } from './charges';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 
 export const CreateSessionBody = z.strictObject({
@@ -18,19 +18,28 @@ export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
 /**
  * open: waiting for the shopper; processing: a payment attempt is with the
- * service; succeeded / declined / failed: the last attempt's outcome
- * (declined and failed sessions may be paid again); pending: the outcome of an
- * attempt is unknown and is being confirmed.
+ * service; requires_authentication: the card needs a 3-D Secure challenge;
+ * succeeded / declined / failed: the last attempt's outcome (declined and
+ * failed sessions may be paid again); authorized: a hold was placed (intent
+ * `hold`), then captured or released by the merchant; pending: the outcome of
+ * an attempt is unknown and is being confirmed. The transitions between them
+ * are server/checkout/states.ts (docs/holds-and-3ds.md).
  */
-export const SessionStatus = z.enum(['open', 'processing', 'succeeded', 'declined', 'failed', 'pending']);
+export const SessionStatus = z.enum(['open', 'processing', 'requires_authentication', 'succeeded', 'authorized', 'captured', 'released', 'declined', 'failed', 'pending']);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
+/** What one payment attempt came to; a capture or release later changes the session's status, not this. */
+export const PaymentOutcomeStatus = z.enum(['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending']);
+export type PaymentOutcomeStatus = z.infer<typeof PaymentOutcomeStatus>;
+
 export const PaymentOutcome = z.object({
-  status: z.enum(['succeeded', 'declined', 'failed', 'pending']),
+  status: PaymentOutcomeStatus,
   charge_id: z.string().nullable(),
   card: CardSummary.nullable(),
   failure_code: z.string().nullable(),
   failure_message: z.string().nullable(),
+  /** requires_authentication: the 3-D Secure challenge page to show the shopper in a frame. */
+  challenge_url: z.string().optional(),
 });
 export type PaymentOutcome = z.infer<typeof PaymentOutcome>;
 
@@ -48,6 +57,8 @@ export const Session = z.object({
   intent: z.enum(['charge', 'hold']),
   attempts: z.number().int(),
   outcome: PaymentOutcome.nullable(),
+  /** captured: how much of the hold was taken (the rest was released); null otherwise. */
+  amount_captured: z.number().int().nullable(),
   created: z.number().int(),
   updated: z.number().int(),
 });
@@ -78,3 +89,19 @@ export type PublicSession = z.infer<typeof PublicSession>;
 /** POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. */
 export const PayBody = z.strictObject({ payment_data: PaymentData });
 export type PayBody = z.infer<typeof PayBody>;
+
+/** The reply to POST /api/sessions/{id}/pay: the attempt's outcome and the session as the widget now sees it. */
+export const PayReply = z.object({ outcome: PaymentOutcome, session: PublicSession });
+export type PayReply = z.infer<typeof PayReply>;
+
+/**
+ * POST /api/sessions/{id}/authenticate (client secret): the challenge is
+ * over, go on with the payment; `cancel: true`, the shopper closed it. The
+ * reply is a PayReply.
+ */
+export const AuthenticateBody = z.strictObject({ cancel: z.literal(true).optional() });
+export type AuthenticateBody = z.infer<typeof AuthenticateBody>;
+
+/** POST /api/sessions/{id}/capture (secret key): the service's capture body, all of the hold by default; what is left is released. */
+export const CaptureSessionBody = CaptureRequest;
+export type CaptureSessionBody = CaptureRequest;

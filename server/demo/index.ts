@@ -52,23 +52,35 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 const DemoOrder = z.object({
   currency: z.enum(['USD', 'EUR', 'JPY', 'KWD']).default('USD'),
   amount: z.coerce.number().int().positive().max(1_000_000).default(2400),
+  /** `hold`: "Reserve (hold)", captured later from the page's back-office panel. */
+  intent: z.enum(['charge', 'hold']).default('charge'),
+});
+
+/** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
+const orderOf = (session: Session) => ({
+  id: session.id,
+  status: session.status,
+  amount: session.amount,
+  currency: session.currency,
+  amount_captured: session.amount_captured,
+  card: session.outcome?.card ?? null,
 });
 
 export function demoRoutes(merchant: DemoMerchant): express.Router {
   const router = express.Router();
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${merchant.apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json' } });
+  const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(`${merchant.apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json', ...init.headers } });
 
   router.get('/', async (req, res) => {
     const order = DemoOrder.safeParse(req.query);
     if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
     const reply = await call('/api/sessions', {
       method: 'POST',
-      body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference: `demo-${Date.now()}` }),
+      body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference: `demo-${Date.now()}`, intent: order.data.intent }),
     });
     const session = CreatedSession.parse(await reply.json());
     res.type('html').send(
-      template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`).replaceAll('{{NONCE}}', String(res.locals.cspNonce)),
+      template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`).replaceAll('{{NONCE}}', String(res.locals.cspNonce)).replaceAll('{{INTENT}}', order.data.intent),
     );
   });
 
@@ -76,8 +88,19 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
   router.get('/demo/orders/:id', async (req, res) => {
     const reply = await call(`/api/sessions/${encodeURIComponent(req.params.id)}`);
     if (!reply.ok) return sendFailure(res, { code: 'not_found', message: 'No such order' });
-    const session = Session.parse(await reply.json());
-    res.json({ id: session.id, status: session.status, amount: session.amount, currency: session.currency, card: session.outcome?.card ?? null });
+    res.json(orderOf(Session.parse(await reply.json())));
+  });
+
+  /**
+   * The store's back office capturing a hold, over HTTP with its secret key as
+   * any merchant's server would. One Idempotency-Key per order, so a
+   * double-click or a retry captures once.
+   */
+  router.post('/demo/orders/:id/capture', async (req, res) => {
+    const id = encodeURIComponent(req.params.id);
+    const reply = await call(`/api/sessions/${id}/capture`, { method: 'POST', body: '{}', headers: { 'idempotency-key': `demo-capture-${id}` } });
+    if (!reply.ok) return res.status(reply.status).json(await reply.json());
+    res.json(orderOf(Session.parse(await reply.json())));
   });
 
   return router;

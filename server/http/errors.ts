@@ -32,6 +32,8 @@ const statusByCode: Record<string, number> = {
   not_found: 404,
   payment_in_progress: 409,
   session_completed: 409,
+  invalid_state: 409,
+  authentication_pending: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

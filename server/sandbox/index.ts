@@ -14,6 +14,7 @@ import { createFaults } from './faults';
 import type { FaultPlanInput } from './faults';
 import { loadOrCreateKeys } from './keys';
 import { serviceRouter } from './service-api';
+import { releaseUnfinishedIdempotencyKeys } from '../store/idempotency';
 import { allLedgerEntries, openSandboxDb } from './store';
 import type { LedgerEntry } from './store';
 import { walletRouter } from './wallet-api';
@@ -21,6 +22,8 @@ import { walletRouter } from './wallet-api';
 export type { LedgerEntry } from './store';
 export { FaultKind, FaultPlan, faultKinds } from './faults';
 export type { FaultPlanInput } from './faults';
+
+const DEFAULT_AUTHENTICATION_TTL_MS = 5 * 60_000;
 
 export interface SandboxOptions {
   /** The sandbox keeps its files (keys.json, sandbox.db) under join(dataDir, 'sandbox'). */
@@ -31,6 +34,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Faults injected into a share of charge requests from the start; none by default. */
   faults?: FaultPlanInput;
+  /** How long a 3-D Secure challenge stays open before it is `expired`; 5 minutes by default. */
+  authenticationTtlMs?: number;
 }
 
 export interface SandboxService {
@@ -38,7 +43,7 @@ export interface SandboxService {
   router: Router;
   /** What a service client sends as `Authorization: Bearer`. */
   serviceSecretKey: string;
-  /** Every charge the service created, oldest first. */
+  /** Every operation on money (charge, capture, release), oldest first, with the charge as it left it. */
   ledger(): Promise<LedgerEntry[]>;
   /** The sandbox root, as keys.json entries: direct decryption trusts it in sandbox mode. */
   rootKeys: RootSigningKey[];
@@ -53,13 +58,15 @@ export async function createSandboxService(options: SandboxOptions): Promise<San
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const keys = loadOrCreateKeys(join(dir, 'keys.json'));
   const db = await openSandboxDb(join(dir, 'sandbox.db'));
+  // A process killed mid-request (kill -9 while a charge was held) left its claim behind: retries would meet idempotency_key_in_use forever.
+  await releaseUnfinishedIdempotencyKeys(db);
   const now = options.now ?? Date.now;
   const rootKeys = [rootKeyEntry(keys.root)];
   const context = { keys, gatewayName: options.gatewayName, rootKeys, now };
   const faults = createFaults(options.faults);
 
   const router = express.Router();
-  router.use('/service', serviceRouter({ ...context, db, faults }));
+  router.use('/service', serviceRouter({ ...context, db, faults, authenticationTtlMs: options.authenticationTtlMs ?? DEFAULT_AUTHENTICATION_TTL_MS }));
   router.use('/wallet', walletRouter(context));
 
   return {

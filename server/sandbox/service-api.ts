@@ -1,13 +1,15 @@
 /**
- * The sandbox payment service's API: create, read and list charges, plus the
- * gateway's public key. Conventions (auth, Merchant-Account, idempotency,
- * errors) are documented in docs/service-conventions.md.
+ * The sandbox payment service's API: create, read and list charges, capture
+ * and release holds, 3-D Secure Authentication Sessions and their challenge
+ * page, plus the gateway's public key. Conventions (auth, Merchant-Account,
+ * idempotency, errors) are documented in docs/service-conventions.md.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { ChargeRequest } from '../contracts';
-import type { AuthMethod, Charge, RootSigningKey } from '../contracts';
+import type { z } from 'zod';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession } from '../contracts';
+import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { openToken, publicKeyToUncompressedBase64 } from '../wallet';
@@ -17,9 +19,21 @@ import { FaultPlan } from './faults';
 import type { FaultKind, Faults } from './faults';
 import type { SandboxKeys } from './keys';
 import { claimIdempotencyKey, completeIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, releaseIdempotencyKey, type StoredReply } from '../store/idempotency';
-import { consumeWalletMessage, findCharge, insertCharge, listCharges } from './store';
-import type { SandboxDb } from './store';
-import { cardNetworkOf, decide } from './test-cards';
+import { challengeRoutes } from './challenge';
+import {
+  consumeWalletMessage,
+  findAuthenticationSession,
+  findCharge,
+  findPaymentMethod,
+  insertAuthenticationSession,
+  insertCharge,
+  insertPaymentMethod,
+  listCharges,
+  updateCharge,
+  useAuthentication,
+} from './store';
+import type { PaymentMethod, SandboxDb, StoredAuthenticationSession } from './store';
+import { authenticationFlowOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
 
 export interface ServiceApiContext {
   db: SandboxDb;
@@ -28,6 +42,8 @@ export interface ServiceApiContext {
   rootKeys: RootSigningKey[];
   now: () => number;
   faults: Faults;
+  /** How long a 3-D Secure challenge stays open. */
+  authenticationTtlMs: number;
 }
 
 const MERCHANT_ACCOUNT = /^[A-Za-z0-9._:-]{1,255}$/;
@@ -62,8 +78,8 @@ const requireMerchantAccount: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** The card a charge is made on, whatever the source; held only for the request's lifetime. */
-interface ResolvedCard {
+/** A wallet card, held only for the request's lifetime. */
+interface WalletCard {
   pan: string;
   expMonth: number;
   expYear: number;
@@ -72,7 +88,7 @@ interface ResolvedCard {
   messageId?: string;
 }
 
-function resolveCard(ctx: ServiceApiContext, merchantAccount: string, source: ChargeRequest['source_data']): Result<ResolvedCard, HttpError> {
+function openWalletSource(ctx: ServiceApiContext, merchantAccount: string, source: Exclude<ChargeRequest['source_data'], { type: 'payment_method' }>): Result<WalletCard, HttpError> {
   if (source.type === 'network_token') {
     const token = source.network_token;
     return ok({
@@ -108,37 +124,52 @@ function resolveCard(ctx: ServiceApiContext, merchantAccount: string, source: Ch
   });
 }
 
+/** The payment method a charge is made on: an existing one, or one made now from the wallet card (its number is dropped here). */
+interface ResolvedSource {
+  method: PaymentMethod;
+  isNew: boolean;
+  messageId: string | undefined;
+}
+
+async function resolveSource(ctx: ServiceApiContext, merchantAccount: string, source: ChargeRequest['source_data']): Promise<Result<ResolvedSource, HttpError>> {
+  if (source.type === 'payment_method') {
+    const method = await findPaymentMethod(ctx.db, merchantAccount, source.payment_method);
+    return method ? ok({ method, isNew: false, messageId: undefined }) : err(httpError(400, 'resource_missing', 'source_data.payment_method: no such payment method for this merchant'));
+  }
+  const opened = openWalletSource(ctx, merchantAccount, source);
+  if (!opened.ok) return opened;
+  const card = opened.value;
+  const network = cardNetworkOf(card.pan);
+  if (!network) return err(httpError(400, 'unsupported_card_network', 'the card number belongs to none of AMEX, DISCOVER, MASTERCARD, VISA'));
+  const summary: CardSummary = { network, last4: card.pan.slice(-4), auth_method: card.authMethod, exp_month: card.expMonth, exp_year: card.expYear };
+  return ok({ method: { id: `pm_${randomBytes(12).toString('hex')}`, card: summary, issuer: issuerProfile(card.pan) }, isNew: true, messageId: card.messageId });
+}
+
+/** The Authentication Session a payment_method charge names must be authenticated, for this card, amount and currency. */
+async function checkAuthentication(ctx: ServiceApiContext, merchantAccount: string, request: ChargeRequest): Promise<Result<StoredAuthenticationSession | undefined, HttpError>> {
+  if (request.authentication_session === undefined) return ok(undefined);
+  const invalid = (why: string) => err(httpError(400, 'invalid_authentication_session', `authentication_session: ${why}`));
+  if (request.source_data.type !== 'payment_method') return invalid('only a payment_method source is charged with an authentication session');
+  const session = await findAuthenticationSession(ctx.db, request.authentication_session, ctx.now(), merchantAccount);
+  if (!session) return invalid('no such authentication session for this merchant');
+  if (session.status !== 'authenticated') return invalid(`it is ${session.status}, not authenticated`);
+  if (session.payment_method !== request.source_data.payment_method) return invalid('it authenticated another payment method');
+  if (session.amount !== request.amount || session.currency !== request.currency) return invalid('it authenticated another amount or currency');
+  return ok(session);
+}
+
 const errorReply = (error: HttpError): StoredReply => ({ status: error.status, body: JSON.stringify(errorBody(error)) });
 
-/** The charge the issuer's answer makes, and the wallet message it spends; nothing is stored yet. */
-function prepareCharge(
+async function prepareCharge(
   ctx: ServiceApiContext,
   merchantAccount: string,
   request: ChargeRequest,
-  now: number,
-): Result<{ charge: Charge; messageId: string | undefined }, HttpError> {
-  const resolved = resolveCard(ctx, merchantAccount, request.source_data);
+): Promise<Result<ResolvedSource & { authentication: StoredAuthenticationSession | undefined }, HttpError>> {
+  const resolved = await resolveSource(ctx, merchantAccount, request.source_data);
   if (!resolved.ok) return resolved;
-  const card = resolved.value;
-  const network = cardNetworkOf(card.pan);
-  if (!network) return err(httpError(400, 'unsupported_card_network', 'the card number belongs to none of AMEX, DISCOVER, MASTERCARD, VISA'));
-  const decision = decide(card, now);
-  return ok({
-    messageId: card.messageId,
-    charge: {
-      id: `ch_${randomBytes(12).toString('hex')}`,
-      object: 'charge',
-      status: decision.status,
-      amount: request.amount,
-      currency: request.currency,
-      source_type: request.source_data.type,
-      card: { network, last4: card.pan.slice(-4), auth_method: card.authMethod, exp_month: card.expMonth, exp_year: card.expYear },
-      billing_details: request.billing_details ?? null,
-      failure_code: decision.status === 'failed' ? decision.code : null,
-      failure_message: decision.status === 'failed' ? decision.message : null,
-      created: Math.floor(now / 1000),
-    },
-  });
+  const authentication = await checkAuthentication(ctx, merchantAccount, request);
+  if (!authentication.ok) return authentication;
+  return ok({ ...resolved.value, authentication: authentication.value });
 }
 
 /**
@@ -146,25 +177,44 @@ function prepareCharge(
  * idempotent retry replays, errors included, so it is stored in the same
  * transaction that creates the charge.
  */
-async function processCharge(
-  ctx: ServiceApiContext,
-  merchantAccount: string,
-  idempotencyKey: string | undefined,
-  request: ChargeRequest,
-): Promise<StoredReply> {
+async function processCharge(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: ChargeRequest): Promise<StoredReply> {
   const now = ctx.now();
-  const prepared = prepareCharge(ctx, merchantAccount, request, now);
+  const prepared = await prepareCharge(ctx, merchantAccount, request);
   if (!prepared.ok) {
     const reply = errorReply(prepared.error);
     if (idempotencyKey !== undefined) await completeIdempotencyKey(ctx.db, merchantAccount, idempotencyKey, reply);
     return reply;
   }
-  const { charge, messageId } = prepared.value;
+  const { method, isNew, messageId, authentication } = prepared.value;
+  const decision = decide(method.issuer, { expMonth: method.card.exp_month, expYear: method.card.exp_year }, now, {
+    authMethod: method.card.auth_method,
+    authenticationRequested: request.authentication === 'required',
+    authenticated: authentication !== undefined,
+  });
+  const status = decision.status === 'failed' ? 'failed' : request.capture === false ? 'held' : 'succeeded';
+  const charge: Charge = {
+    id: `ch_${randomBytes(12).toString('hex')}`,
+    object: 'charge',
+    status,
+    amount: request.amount,
+    currency: request.currency,
+    source_type: request.source_data.type,
+    amount_captured: status === 'succeeded' ? request.amount : 0,
+    card: method.card,
+    payment_method: method.id,
+    billing_details: request.billing_details ?? null,
+    failure_code: decision.status === 'failed' ? decision.code : null,
+    failure_message: decision.status === 'failed' ? decision.message : null,
+    created: Math.floor(now / 1000),
+  };
   return ctx.db.transaction().execute(async (trx) => {
     let reply: StoredReply;
     if (messageId !== undefined && !(await consumeWalletMessage(trx, messageId, charge.id, now))) {
       reply = errorReply(httpError(400, 'token_already_used', 'this wallet token has already been used for a charge'));
+    } else if (authentication && !(await useAuthentication(trx, authentication.id, charge.id))) {
+      reply = errorReply(httpError(400, 'invalid_authentication_session', 'authentication_session: it was already used by another charge'));
     } else {
+      if (isNew) await insertPaymentMethod(trx, merchantAccount, method, now);
       await insertCharge(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge });
       reply = { status: 201, body: JSON.stringify(charge) };
     }
@@ -173,58 +223,148 @@ async function processCharge(
   });
 }
 
+/** Capture (all or part) or release a held charge; anything but `held` is refused with invalid_state. */
+async function processHoldOperation(
+  ctx: ServiceApiContext,
+  merchantAccount: string,
+  idempotencyKey: string | undefined,
+  chargeId: string,
+  operation: { kind: 'capture'; amount: number | undefined } | { kind: 'release' },
+): Promise<StoredReply> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const charge = await findCharge(trx, merchantAccount, chargeId);
+    let reply: StoredReply;
+    if (!charge) reply = errorReply(httpError(404, 'resource_missing', 'no such charge for this merchant'));
+    else if (charge.status !== 'held') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a held charge can be ${operation.kind}d`));
+    else if (operation.kind === 'capture' && (operation.amount ?? 0) > charge.amount) reply = errorReply(httpError(400, 'invalid_request', 'amount: more than the held amount'));
+    else {
+      const updated: Charge =
+        operation.kind === 'capture' ? { ...charge, status: 'succeeded', amount_captured: operation.amount ?? charge.amount } : { ...charge, status: 'released' };
+      await updateCharge(trx, operation.kind, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge: updated });
+      reply = { status: 200, body: JSON.stringify(updated) };
+    }
+    if (idempotencyKey !== undefined) await completeIdempotencyKey(trx, merchantAccount, idempotencyKey, reply);
+    return reply;
+  });
+}
+
+/** Frictionless cards are authenticated at once; the others wait for the shopper at the challenge page. */
+async function processAuthenticationSession(
+  ctx: ServiceApiContext,
+  merchantAccount: string,
+  idempotencyKey: string | undefined,
+  request: CreateAuthenticationSession,
+  serviceBaseUrl: string,
+): Promise<StoredReply> {
+  const method = await findPaymentMethod(ctx.db, merchantAccount, request.payment_method);
+  let reply: StoredReply;
+  if (!method) reply = errorReply(httpError(400, 'resource_missing', 'payment_method: no such payment method for this merchant'));
+  else if (method.card.auth_method !== 'PAN_ONLY') reply = errorReply(httpError(400, 'invalid_request', 'payment_method: a CRYPTOGRAM_3DS card is authenticated by its cryptogram and needs no session'));
+  else {
+    const now = ctx.now();
+    const id = `as_${randomBytes(12).toString('hex')}`;
+    const frictionless = authenticationFlowOf(method.issuer) === 'frictionless';
+    const session: StoredAuthenticationSession = {
+      id,
+      object: 'authentication_session',
+      status: frictionless ? 'authenticated' : 'challenge_required',
+      payment_method: method.id,
+      amount: request.amount,
+      currency: request.currency,
+      challenge_url: frictionless ? null : `${serviceBaseUrl}/challenge/${id}`,
+      expires_at: now + ctx.authenticationTtlMs,
+      created: Math.floor(now / 1000),
+      merchant_account: merchantAccount,
+      return_origin: request.return_origin,
+      charge_id: null,
+    };
+    await insertAuthenticationSession(ctx.db, session);
+    reply = { status: 201, body: JSON.stringify(publicAuthenticationSession(session)) };
+  }
+  if (idempotencyKey !== undefined) await completeIdempotencyKey(ctx.db, merchantAccount, idempotencyKey, reply);
+  return reply;
+}
+
+/** What the API shows of a session: not whose it is, whom the challenge reports to, nor which charge used it. */
+const publicAuthenticationSession = ({ merchant_account: _merchant, return_origin: _origin, charge_id: _charge, ...session }: StoredAuthenticationSession): AuthenticationSession => session;
+
 const sendReply = (res: Response, reply: StoredReply) => res.status(reply.status).type('application/json').send(reply.body);
 
 /** A lost reply: whatever was done stays done, but the client hears only a dropped connection. */
 const deliver = (req: Request, res: Response, reply: StoredReply, fault: FaultKind | undefined) =>
   fault === 'lost_reply' ? req.socket.destroy() : sendReply(res, reply);
 
+/** Set by `idempotencyKeyHeader` for the handlers after it. */
+const idempotencyKeyOf = (res: Response): string | undefined => res.locals['idempotencyKey'] as string | undefined;
+
+/** Checked before the body, so a bad key is refused whatever else is wrong. */
+const idempotencyKeyHeader: RequestHandler = (req, res, next) => {
+  const key = req.get('idempotency-key');
+  if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    return sendError(res, httpError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`));
+  }
+  res.locals['idempotencyKey'] = key;
+  next();
+};
+
+/**
+ * Runs `process` once per Idempotency-Key (when one was sent) and replays its
+ * stored reply to every retry. A key is bound to the method, the path and the
+ * exact body bytes. `process` stores its reply against the key itself, in the
+ * transaction that does the work.
+ */
+async function respondOnce(ctx: ServiceApiContext, req: Request, res: Response, fault: FaultKind | undefined, process: (key: string | undefined) => Promise<StoredReply>): Promise<void> {
+  const merchantAccount = merchantOf(res);
+  const key = idempotencyKeyOf(res);
+  if (key !== undefined) {
+    const fingerprint = sha256(Buffer.concat([Buffer.from(`${req.method} ${req.baseUrl}${req.path}\n`), rawBodyOf(req) ?? Buffer.alloc(0)])).toString('hex');
+    const claim = await claimIdempotencyKey(ctx.db, { scope: merchantAccount, key, fingerprint, now: ctx.now() });
+    if (claim.kind === 'mismatch') {
+      return sendError(res, httpError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request'));
+    }
+    if (claim.kind === 'in_progress') {
+      return sendError(res, httpError(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry later'));
+    }
+    if (claim.kind === 'replay') {
+      deliver(req, res.set('Idempotent-Replayed', 'true'), claim.reply, fault);
+      return;
+    }
+  }
+  try {
+    // Held after the claim, as a slow service holds a request it has accepted: a retry meanwhile
+    // meets idempotency_key_in_use, and the work is committed even if the client gave up.
+    const reply = await ctx.faults.delayed(fault, () => process(key));
+    deliver(req, res, reply, fault);
+  } catch (error) {
+    if (key !== undefined) await releaseIdempotencyKey(ctx.db, merchantAccount, key);
+    throw error;
+  }
+}
+
+/** A JSON body, parsed by `schema`; requests that fail validation never ran, so (as at Stripe) they are not recorded against the key. */
+function parseBody<T>(req: Request, res: Response, schema: z.ZodType<T>): T | undefined {
+  if (req.body === undefined || rawBodyOf(req) === undefined) {
+    sendError(res, httpError(400, 'invalid_request', 'the request body must be JSON (Content-Type: application/json)'));
+    return undefined;
+  }
+  const parsed = schema.safeParse(req.body);
+  if (!parsed.success) {
+    sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
+    return undefined;
+  }
+  return parsed.data;
+}
+
 function createChargeHandler(ctx: ServiceApiContext) {
   return async (req: Request, res: Response) => {
-    const merchantAccount = merchantOf(res);
-    const idempotencyKey = req.get('idempotency-key');
-    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
-      return sendError(res, httpError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`));
-    }
-    const raw = rawBodyOf(req);
-    if (req.body === undefined || raw === undefined) {
-      return sendError(res, httpError(400, 'invalid_request', 'the request body must be JSON (Content-Type: application/json)'));
-    }
-    // Requests that fail validation never ran, so (as at Stripe) they are not
-    // recorded against the key: the client may fix the body and retry with it.
-    const parsed = ChargeRequest.safeParse(req.body);
-    if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
-
+    const request = parseBody(req, res, ChargeRequest);
+    if (request === undefined) return;
     const fault = ctx.faults.pick(req);
     if (!fault.ok) return sendError(res, fault.error);
     // Before the idempotency claim: nothing was processed, so a retry with the key runs once.
     if (fault.value === 'error') return sendError(res, httpError(500, 'service_error', 'injected fault: the service failed before processing the request'));
     if (fault.value === 'reset') return void req.socket.destroy();
-
-    if (idempotencyKey !== undefined) {
-      const claim = await claimIdempotencyKey(ctx.db, {
-        scope: merchantAccount,
-        key: idempotencyKey,
-        fingerprint: sha256(raw).toString('hex'),
-        now: ctx.now(),
-      });
-      if (claim.kind === 'mismatch') {
-        return sendError(res, httpError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body'));
-      }
-      if (claim.kind === 'in_progress') {
-        return sendError(res, httpError(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry later'));
-      }
-      if (claim.kind === 'replay') return deliver(req, res.set('Idempotent-Replayed', 'true'), claim.reply, fault.value);
-    }
-    try {
-      // Held after the claim, as a slow service holds a request it has accepted: a retry meanwhile
-      // meets idempotency_key_in_use, and the charge is committed even if the client gave up.
-      const reply = await ctx.faults.delayed(fault.value, () => processCharge(ctx, merchantAccount, idempotencyKey, parsed.data));
-      deliver(req, res, reply, fault.value);
-    } catch (error) {
-      if (idempotencyKey !== undefined) await releaseIdempotencyKey(ctx.db, merchantAccount, idempotencyKey);
-      throw error;
-    }
+    await respondOnce(ctx, req, res, fault.value, (key) => processCharge(ctx, merchantOf(res), key, request));
   };
 }
 
@@ -241,7 +381,34 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     });
   });
 
-  router.post('/api/v1/charges', auth, requireMerchantAccount, jsonBody('64kb'), createChargeHandler(ctx));
+  const merchantCall = [auth, requireMerchantAccount];
+  router.post('/api/v1/charges', ...merchantCall, idempotencyKeyHeader, jsonBody('64kb'), createChargeHandler(ctx));
+
+  router.post('/api/v1/charges/:id/capture', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), async (req, res) => {
+    const request = parseBody(req, res, CaptureRequest);
+    if (request === undefined) return;
+    await respondOnce(ctx, req, res, undefined, (key) => processHoldOperation(ctx, merchantOf(res), key, String(req.params.id), { kind: 'capture', amount: request.amount }));
+  });
+
+  router.post('/api/v1/charges/:id/release', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    await respondOnce(ctx, req, res, undefined, (key) => processHoldOperation(ctx, merchantOf(res), key, String(req.params.id), { kind: 'release' }));
+  });
+
+  router.post('/api/v1/authentication_sessions', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), async (req, res) => {
+    const request = parseBody(req, res, CreateAuthenticationSession);
+    if (request === undefined) return;
+    // The challenge page is served next to the API, at the address the caller reached the service at.
+    const serviceBaseUrl = `${req.protocol}://${req.get('host')}${req.baseUrl}`;
+    await respondOnce(ctx, req, res, undefined, (key) => processAuthenticationSession(ctx, merchantOf(res), key, request, serviceBaseUrl));
+  });
+
+  router.get('/api/v1/authentication_sessions/:id', ...merchantCall, async (req, res) => {
+    const session = await findAuthenticationSession(ctx.db, String(req.params.id), ctx.now(), merchantOf(res));
+    if (!session) return sendError(res, httpError(404, 'resource_missing', 'no such authentication session for this merchant'));
+    res.json(publicAuthenticationSession(session));
+  });
+
+  router.use(challengeRoutes(ctx));
 
   router.get('/faults', auth, (_req, res) => {
     res.json(ctx.faults.plan());
@@ -254,13 +421,13 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     res.json(ctx.faults.plan());
   });
 
-  router.get('/api/v1/charges/:id', auth, requireMerchantAccount, async (req, res) => {
+  router.get('/api/v1/charges/:id', ...merchantCall, async (req, res) => {
     const charge = await findCharge(ctx.db, merchantOf(res), String(req.params.id));
     if (!charge) return sendError(res, httpError(404, 'resource_missing', 'no such charge for this merchant'));
     res.json(charge);
   });
 
-  router.get('/api/v1/charges', auth, requireMerchantAccount, async (req, res) => {
+  router.get('/api/v1/charges', ...merchantCall, async (req, res) => {
     const limitParam = req.query['limit'];
     let limit = DEFAULT_LIST_LIMIT;
     if (limitParam !== undefined) {

@@ -1,12 +1,14 @@
 /**
- * The sandbox service's own database: its charge ledger, idempotency records
+ * The sandbox service's own database: its charges and their ledger of
+ * operations, payment methods, authentication sessions, idempotency records
  * and the wallet message ids it has consumed. Never shared with the backend's
  * store, as a real payment service's would not be. No card number, token or
  * cryptogram is ever written here.
  */
-import type { Generated, Kysely, Migration, Transaction } from 'kysely';
-import type { Charge } from '../contracts';
+import { sql, type Generated, type Kysely, type Migration, type Transaction } from 'kysely';
+import type { AuthenticationSession, AuthenticationStatus, CardSummary, Charge } from '../contracts';
 import { openDatabase } from '../store/database';
+import type { IssuerProfile } from './test-cards';
 import { createIdempotencyKeysTable, type IdempotencyKeysTable } from '../store/idempotency';
 
 interface ChargesTable {
@@ -24,6 +26,46 @@ interface ChargesTable {
   failure_code: string | null;
   failure_message: string | null;
   created: number;
+  amount_captured: number;
+  payment_method: string | null;
+}
+
+/** A card the service keeps for later charges: its summary and what the issuer knows of it (IssuerProfile), never its number. */
+interface PaymentMethodsTable {
+  id: string;
+  merchant_account: string;
+  card: string;
+  issuer: string;
+  created: number;
+}
+
+interface AuthenticationSessionsTable {
+  id: string;
+  merchant_account: string;
+  payment_method: string;
+  amount: number;
+  currency: string;
+  return_origin: string;
+  /** As stored: a challenge past `expires_at` is reported `expired` without a write. */
+  status: string;
+  challenge_url: string | null;
+  /** The charge that used this authentication: each one pays once. */
+  charge_id: string | null;
+  expires_at: number;
+  created: number;
+}
+
+export type LedgerOperation = 'charge' | 'capture' | 'release';
+
+/** The ledger: one row per operation on money, with the charge as that operation left it. */
+interface OperationsTable {
+  seq: Generated<number>;
+  operation: LedgerOperation;
+  charge_id: string;
+  merchant_account: string;
+  idempotency_key: string | null;
+  charge: string;
+  created: number;
 }
 
 interface WalletMessagesTable {
@@ -36,6 +78,9 @@ export interface SandboxDatabase {
   charges: ChargesTable;
   idempotency_keys: IdempotencyKeysTable;
   wallet_messages: WalletMessagesTable;
+  payment_methods: PaymentMethodsTable;
+  authentication_sessions: AuthenticationSessionsTable;
+  operations: OperationsTable;
 }
 
 export type SandboxDb = Kysely<SandboxDatabase>;
@@ -70,11 +115,59 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_holds_and_authentication': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('charges').addColumn('amount_captured', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('charges').addColumn('payment_method', 'text').execute();
+      await sql`UPDATE charges SET amount_captured = amount WHERE status = 'succeeded'`.execute(db);
+      await db.schema
+        .createTable('payment_methods')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('card', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('authentication_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('payment_method', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('return_origin', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('challenge_url', 'text')
+        .addColumn('charge_id', 'text', (c) => c.unique())
+        .addColumn('expires_at', 'integer', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('operations')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('charge', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      // Charges made before the ledger had operations become its first entries, in their order.
+      await sql`INSERT INTO operations (operation, charge_id, merchant_account, idempotency_key, charge, created)
+        SELECT 'charge', id, merchant_account, idempotency_key,
+          json_object('id', id, 'object', 'charge', 'status', status, 'amount', amount, 'currency', currency, 'source_type', source_type,
+            'amount_captured', amount_captured, 'card', json(card), 'payment_method', NULL,
+            'billing_details', json(billing_details), 'failure_code', failure_code, 'failure_message', failure_message, 'created', created),
+          created
+        FROM charges ORDER BY seq`.execute(db);
+    },
+  },
 };
 
 export const openSandboxDb = (file: string) => openDatabase<SandboxDatabase>(file, migrations);
 
 export interface LedgerEntry {
+  operation: LedgerOperation;
   merchant_account: string;
   idempotency_key: string | null;
   charge: Charge;
@@ -95,14 +188,24 @@ function toCharge(row: ChargeRow): Charge {
     failure_code: row.failure_code,
     failure_message: row.failure_message,
     created: row.created,
+    amount_captured: row.amount_captured,
+    payment_method: row.payment_method,
   };
 }
 
-export async function insertCharge(
-  db: SandboxDb | Transaction<SandboxDatabase>,
-  entry: LedgerEntry,
-): Promise<void> {
+type Db = SandboxDb | Transaction<SandboxDatabase>;
+
+async function appendOperation(db: Db, operation: LedgerOperation, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
   const { charge } = entry;
+  await db
+    .insertInto('operations')
+    .values({ operation, charge_id: charge.id, merchant_account: entry.merchant_account, idempotency_key: entry.idempotency_key, charge: JSON.stringify(charge), created: charge.created })
+    .execute();
+}
+
+export async function insertCharge(db: Transaction<SandboxDatabase>, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+  const { charge } = entry;
+  await appendOperation(db, 'charge', entry);
   await db
     .insertInto('charges')
     .values({
@@ -118,11 +221,20 @@ export async function insertCharge(
       failure_code: charge.failure_code,
       failure_message: charge.failure_message,
       created: charge.created,
+      amount_captured: charge.amount_captured,
+      payment_method: charge.payment_method,
     })
     .execute();
 }
 
-export async function findCharge(db: SandboxDb, merchantAccount: string, id: string): Promise<Charge | undefined> {
+/** A capture or release: the charge's new state, and its ledger entry. */
+export async function updateCharge(db: Transaction<SandboxDatabase>, operation: Exclude<LedgerOperation, 'charge'>, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+  const { charge } = entry;
+  await db.updateTable('charges').set({ status: charge.status, amount_captured: charge.amount_captured }).where('id', '=', charge.id).execute();
+  await appendOperation(db, operation, entry);
+}
+
+export async function findCharge(db: Db, merchantAccount: string, id: string): Promise<Charge | undefined> {
   const row = await db
     .selectFrom('charges')
     .selectAll()
@@ -145,8 +257,88 @@ export async function listCharges(db: SandboxDb, merchantAccount: string, limit:
 }
 
 export async function allLedgerEntries(db: SandboxDb): Promise<LedgerEntry[]> {
-  const rows = await db.selectFrom('charges').selectAll().orderBy('seq', 'asc').execute();
-  return rows.map((row) => ({ merchant_account: row.merchant_account, idempotency_key: row.idempotency_key, charge: toCharge(row) }));
+  const rows = await db.selectFrom('operations').selectAll().orderBy('seq', 'asc').execute();
+  return rows.map((row) => ({ operation: row.operation, merchant_account: row.merchant_account, idempotency_key: row.idempotency_key, charge: JSON.parse(row.charge) as Charge }));
+}
+
+export interface PaymentMethod {
+  id: string;
+  card: CardSummary;
+  issuer: IssuerProfile;
+}
+
+export async function insertPaymentMethod(db: Transaction<SandboxDatabase>, merchantAccount: string, method: PaymentMethod, now: number): Promise<void> {
+  await db
+    .insertInto('payment_methods')
+    .values({ id: method.id, merchant_account: merchantAccount, card: JSON.stringify(method.card), issuer: JSON.stringify(method.issuer), created: now })
+    .execute();
+}
+
+export async function findPaymentMethod(db: Db, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
+  const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer: JSON.parse(row.issuer) as IssuerProfile };
+}
+
+export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; charge_id: string | null };
+
+export async function insertAuthenticationSession(db: Db, session: StoredAuthenticationSession): Promise<void> {
+  await db
+    .insertInto('authentication_sessions')
+    .values({
+      id: session.id,
+      merchant_account: session.merchant_account,
+      payment_method: session.payment_method,
+      amount: session.amount,
+      currency: session.currency,
+      return_origin: session.return_origin,
+      status: session.status,
+      challenge_url: session.challenge_url,
+      charge_id: null,
+      expires_at: session.expires_at,
+      created: session.created,
+    })
+    .execute();
+}
+
+/** By id alone for the challenge page (its URL is the capability), or scoped to the merchant for the API. */
+export async function findAuthenticationSession(db: Db, id: string, now: number, merchantAccount?: string): Promise<StoredAuthenticationSession | undefined> {
+  let query = db.selectFrom('authentication_sessions').selectAll().where('id', '=', id);
+  if (merchantAccount !== undefined) query = query.where('merchant_account', '=', merchantAccount);
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  const expired = row.status === 'challenge_required' && now >= row.expires_at;
+  return {
+    id: row.id,
+    object: 'authentication_session',
+    status: expired ? 'expired' : (row.status as AuthenticationStatus),
+    payment_method: row.payment_method,
+    amount: row.amount,
+    currency: row.currency,
+    challenge_url: expired ? null : row.challenge_url,
+    expires_at: row.expires_at,
+    created: row.created,
+    merchant_account: row.merchant_account,
+    return_origin: row.return_origin,
+    charge_id: row.charge_id,
+  };
+}
+
+/** The shopper's answer to a challenge; false when it was no longer open (decided, or expired). */
+export async function decideChallenge(db: SandboxDb, id: string, status: 'authenticated' | 'failed', now: number): Promise<boolean> {
+  const updated = await db
+    .updateTable('authentication_sessions')
+    .set({ status, challenge_url: null })
+    .where('id', '=', id)
+    .where('status', '=', 'challenge_required')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Spends an authentication on a charge; false when another charge already used it. */
+export async function useAuthentication(db: Transaction<SandboxDatabase>, id: string, chargeId: string): Promise<boolean> {
+  const updated = await db.updateTable('authentication_sessions').set({ charge_id: chargeId }).where('id', '=', id).where('charge_id', 'is', null).executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
 }
 
 /** Records a wallet message as spent; false when it already was. */

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardNetworkOf, decide, luhnValid, testCards, walletCards } from './test-cards';
+import { cardNetworkOf, type ChargeContext, decide, issuerProfile, luhnValid, testCards, walletCards } from './test-cards';
 
 const NOW = Date.UTC(2026, 5, 15);
+
+/** A charge as most of these tests make it: a device token, which carries its own 3-D Secure. */
+const cryptogram: ChargeContext = { authMethod: 'CRYPTOGRAM_3DS', authenticationRequested: false, authenticated: false };
+const decideFor = (pan: string, expiry: { expMonth: number; expYear: number }, context: ChargeContext = cryptogram) => decide(issuerProfile(pan), expiry, NOW, context);
 
 /** Appends the Luhn check digit to a payload of digits. */
 function withCheckDigit(payload: string): string {
@@ -25,6 +29,7 @@ describe('the test-card table', () => {
       expect(row, card.number).toBeDefined();
       expect(row).toContain(card.outcome === 'success' ? 'succeeded' : `\`${card.outcome}\``);
       expect(row).toContain(`\`${card.slug}-3ds\``);
+      if (card.threeDs) expect(row).toContain(`\`authentication_required\` until 3-D Secure (${card.threeDs})`);
     }
   });
 
@@ -38,15 +43,28 @@ describe('decide', () => {
   const far = { expMonth: 12, expYear: 2099 };
   it('follows the table', () => {
     for (const card of testCards) {
-      const decision = decide({ pan: card.number, ...far }, NOW);
+      const decision = decideFor(card.number, far);
       expect(decision.status === 'succeeded' ? 'success' : decision.code).toBe(card.outcome);
     }
   });
 
+  it('refuses PAN_ONLY cards that need 3-D Secure (or every PAN_ONLY card, when the merchant asks) until authenticated', () => {
+    const pan = (context: Partial<ChargeContext>) => ({ ...cryptogram, authMethod: 'PAN_ONLY' as const, ...context });
+    for (const card of testCards.filter((c) => c.threeDs)) {
+      expect(decideFor(card.number, far, pan({}))).toMatchObject({ status: 'failed', code: 'authentication_required' });
+      expect(decideFor(card.number, far, pan({ authenticated: true })).status).toBe('succeeded');
+      expect(decideFor(card.number, far).status).toBe('succeeded');
+    }
+    expect(decideFor('4111111111111111', far, pan({})).status).toBe('succeeded');
+    expect(decideFor('4111111111111111', far, pan({ authenticationRequested: true }))).toMatchObject({ code: 'authentication_required' });
+    expect(decideFor('4111111111111111', far, { ...cryptogram, authenticationRequested: true }).status).toBe('succeeded');
+    expect(decideFor('4000000000000002', far, pan({ authenticationRequested: true, authenticated: true }))).toMatchObject({ code: 'card_declined' });
+  });
+
   it('treats a card as valid through the end of its expiry month', () => {
-    expect(decide({ pan: '4111111111111111', expMonth: 6, expYear: 2026 }, NOW).status).toBe('succeeded');
-    expect(decide({ pan: '4111111111111111', expMonth: 5, expYear: 2026 }, NOW)).toMatchObject({ status: 'failed', code: 'expired_card' });
-    expect(decide({ pan: '4111111111111111', expMonth: 12, expYear: 2025 }, NOW)).toMatchObject({ status: 'failed', code: 'expired_card' });
+    expect(decideFor('4111111111111111', { expMonth: 6, expYear: 2026 }).status).toBe('succeeded');
+    expect(decideFor('4111111111111111', { expMonth: 5, expYear: 2026 })).toMatchObject({ status: 'failed', code: 'expired_card' });
+    expect(decideFor('4111111111111111', { expMonth: 12, expYear: 2025 })).toMatchObject({ status: 'failed', code: 'expired_card' });
   });
 
   it('succeeds for any Luhn-valid number outside the table, and fails any single-digit change with invalid_number', () => {
@@ -55,10 +73,10 @@ describe('decide', () => {
       fc.property(fc.stringMatching(/^4\d{14}$/), fc.nat(15), fc.integer({ min: 1, max: 9 }), (payload, position, delta) => {
         const pan = withCheckDigit(payload);
         fc.pre(!table.has(pan));
-        expect(decide({ pan, ...far }, NOW).status).toBe('succeeded');
+        expect(decideFor(pan, far).status).toBe('succeeded');
         const digits = [...pan];
         digits[position] = String((Number(digits[position]) + delta) % 10);
-        expect(decide({ pan: digits.join(''), ...far }, NOW)).toMatchObject({ status: 'failed', code: 'invalid_number' });
+        expect(decideFor(digits.join(''), far)).toMatchObject({ status: 'failed', code: 'invalid_number' });
       }),
     );
   });

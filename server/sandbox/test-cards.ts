@@ -13,14 +13,18 @@ export type FailureCode =
   | 'authentication_required'
   | 'invalid_number';
 
-export type Outcome = 'success' | FailureCode;
+/** What the issuer answers once any 3-D Secure it asks for is done. */
+export type Outcome = 'success' | Exclude<FailureCode, 'authentication_required'>;
+
+/** How an Authentication Session on a card runs: the issuer asks the shopper, or decides alone. */
+export type ThreeDsFlow = 'challenge' | 'frictionless';
 
 const failureMessages: Record<FailureCode, string> = {
   card_declined: 'The card was declined.',
   insufficient_funds: 'The card has insufficient funds to complete the purchase.',
   expired_card: 'The card has expired.',
   processing_error: 'An error occurred while processing the card. Try again later.',
-  authentication_required: 'The card requires 3-D Secure authentication, which the sandbox does not offer yet.',
+  authentication_required: 'The card requires 3-D Secure authentication: run an Authentication Session on its payment_method.',
   invalid_number: 'The card number is not a valid card number.',
 };
 
@@ -30,6 +34,8 @@ export interface TestCard {
   number: string;
   network: CardNetwork;
   outcome: Outcome;
+  /** The issuer refuses a PAN_ONLY charge on this card until 3-D Secure is run this way (CRYPTOGRAM_3DS already carries it). */
+  threeDs?: ThreeDsFlow;
 }
 
 export const testCards: readonly TestCard[] = [
@@ -41,7 +47,8 @@ export const testCards: readonly TestCard[] = [
   { slug: 'visa-insufficient-funds', number: '4000000000009995', network: 'VISA', outcome: 'insufficient_funds' },
   { slug: 'visa-expired-card', number: '4000000000000069', network: 'VISA', outcome: 'expired_card' },
   { slug: 'visa-processing-error', number: '4000000000000119', network: 'VISA', outcome: 'processing_error' },
-  { slug: 'visa-3ds-required', number: '4000002760003184', network: 'VISA', outcome: 'authentication_required' },
+  { slug: 'visa-3ds-required', number: '4000002760003184', network: 'VISA', outcome: 'success', threeDs: 'challenge' },
+  { slug: 'visa-3ds-frictionless', number: '4000002500003155', network: 'VISA', outcome: 'success', threeDs: 'frictionless' },
 ];
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
@@ -76,17 +83,45 @@ export type Decision = { status: 'succeeded' } | { status: 'failed'; code: Failu
 const failed = (code: FailureCode): Decision => ({ status: 'failed', code, message: failureMessages[code] });
 
 /**
- * What the issuer would say. A card is good through the last day of its expiry
- * month (UTC). Numbers outside the table that pass Luhn succeed, so QA can use
- * any realistic number.
+ * What the issuer knows of a card, derived from its number once: a payment
+ * method keeps this instead of the number. Numbers outside the table that
+ * pass Luhn succeed, so QA can use any realistic number.
  */
-export function decide(card: { pan: string; expMonth: number; expYear: number }, now: number): Decision {
-  if (!luhnValid(card.pan)) return failed('invalid_number');
+export interface IssuerProfile {
+  outcome: Outcome;
+  threeDs: ThreeDsFlow | null;
+}
+
+export function issuerProfile(pan: string): IssuerProfile {
+  if (!luhnValid(pan)) return { outcome: 'invalid_number', threeDs: null };
+  const card = cardsByNumber.get(pan);
+  return { outcome: card?.outcome ?? 'success', threeDs: card?.threeDs ?? null };
+}
+
+/** An Authentication Session on a card the table does not mark frictionless asks for a challenge. */
+export const authenticationFlowOf = (profile: IssuerProfile): ThreeDsFlow => profile.threeDs ?? 'challenge';
+
+export interface ChargeContext {
+  authMethod: AuthMethod;
+  /** The merchant asked for 3-D Secure on every PAN_ONLY card (`authentication: 'required'`). */
+  authenticationRequested: boolean;
+  /** The charge carries an authenticated Authentication Session. */
+  authenticated: boolean;
+}
+
+/**
+ * What the issuer would say, in this order: Luhn, expiry (a card is good
+ * through the last day of its expiry month, UTC), 3-D Secure for PAN_ONLY
+ * cards that are not authenticated yet, then the table.
+ */
+export function decide(profile: IssuerProfile, card: { expMonth: number; expYear: number }, now: number, context: ChargeContext): Decision {
+  if (profile.outcome === 'invalid_number') return failed('invalid_number');
   const today = new Date(now);
   const currentMonth = today.getUTCFullYear() * 12 + today.getUTCMonth() + 1;
   if (card.expYear * 12 + card.expMonth < currentMonth) return failed('expired_card');
-  const outcome = cardsByNumber.get(card.pan)?.outcome ?? 'success';
-  return outcome === 'success' ? { status: 'succeeded' } : failed(outcome);
+  const wants3ds = profile.threeDs !== null || context.authenticationRequested;
+  if (context.authMethod === 'PAN_ONLY' && wants3ds && !context.authenticated) return failed('authentication_required');
+  return profile.outcome === 'success' ? { status: 'succeeded' } : failed(profile.outcome);
 }
 
 export interface WalletCard {
@@ -96,6 +131,8 @@ export interface WalletCard {
   last4: string;
   auth_method: AuthMethod;
   outcome: Outcome;
+  /** PAN_ONLY cards the issuer authenticates first, and how; null otherwise. */
+  three_ds: ThreeDsFlow | null;
 }
 
 const networkNames: Record<CardNetwork, string> = { VISA: 'Visa', MASTERCARD: 'Mastercard', AMEX: 'Amex', DISCOVER: 'Discover' };
@@ -107,7 +144,9 @@ export const cardDescription = (network: CardNetwork, last4: string) => `${netwo
 export const walletCards: readonly (WalletCard & { number: string })[] = testCards.flatMap((card) =>
   (['CRYPTOGRAM_3DS', 'PAN_ONLY'] as const).map((authMethod) => {
     const last4 = card.number.slice(-4);
-    const outcome = card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`;
+    const threeDs = authMethod === 'PAN_ONLY' ? (card.threeDs ?? null) : null;
+    const result = card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`;
+    const outcome = threeDs ? `3-D Secure ${threeDs}, then ${result}` : result;
     const variant = authMethod === 'CRYPTOGRAM_3DS' ? '3-D Secure cryptogram' : 'PAN only';
     return {
       id: `${card.slug}-${authMethod === 'CRYPTOGRAM_3DS' ? '3ds' : 'pan'}`,
@@ -116,6 +155,7 @@ export const walletCards: readonly (WalletCard & { number: string })[] = testCar
       last4,
       auth_method: authMethod,
       outcome: card.outcome,
+      three_ds: threeDs,
       number: card.number,
     };
   }),

@@ -148,7 +148,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
 
   router.get('/cards', (_req, res) => {
     res.json({
-      cards: walletCards.map(({ id, label, network, last4, auth_method, outcome }) => ({ id, label, network, last4, auth_method, outcome })),
+      cards: walletCards.map(({ id, label, network, last4, auth_method, outcome, three_ds }) => ({ id, label, network, last4, auth_method, outcome, three_ds })),
       billing_address: sandboxBillingAddress,
     });
   });

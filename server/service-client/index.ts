@@ -6,7 +6,8 @@
  * (docs/service-conventions.md) is a change here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiErrorBody, Charge, ChargeRequest } from '../contracts';
+import type { z } from 'zod';
+import { ApiErrorBody, AuthenticationSession, type CaptureRequest, Charge, ChargeRequest, type CreateAuthenticationSession } from '../contracts';
 import { type Failure, type Result, err, ok } from '../lib/result';
 
 export interface RetryPolicy {
@@ -40,6 +41,7 @@ export interface ServiceFailure extends Failure<ServiceFailureCode> {
   outcomeUnknown: boolean;
 }
 
+/** A call that acts at the service (a charge, a capture, ...): for whom, and under which idempotency key. */
 export interface ChargeCall {
   merchantId: string;
   idempotencyKey: string;
@@ -68,6 +70,13 @@ export interface ServiceClient {
    * body, returns the charge the first call created: the service replays it.
    */
   createCharge(body: ChargeBody, call: ChargeCall): Promise<Result<Charge, ServiceFailure>>;
+  /** Captures a held charge (all of it without an amount); idempotent under the call's key. */
+  captureCharge(chargeId: string, request: CaptureRequest, call: ChargeCall): Promise<Result<Charge, ServiceFailure>>;
+  /** Releases a held charge; idempotent under the call's key. */
+  releaseCharge(chargeId: string, call: ChargeCall): Promise<Result<Charge, ServiceFailure>>;
+  /** Starts 3-D Secure on a PAN_ONLY payment method; idempotent under the call's key. */
+  createAuthenticationSession(request: CreateAuthenticationSession, call: ChargeCall): Promise<Result<AuthenticationSession, ServiceFailure>>;
+  getAuthenticationSession(id: string, merchantId: string): Promise<Result<AuthenticationSession, ServiceFailure>>;
 }
 
 export const defaultRetryPolicy: RetryPolicy = { maxTries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -89,22 +98,41 @@ const isRetryable = (f: ServiceFailure): boolean => f.outcomeUnknown;
 /** "Full jitter": a random delay up to an exponentially growing cap, so retrying clients do not move in step. */
 const backoffMs = (policy: RetryPolicy, retry: number): number => Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 
+/** Every path of the service, relative to its base URL. */
+const paths = {
+  charges: '/api/v1/charges',
+  capture: (chargeId: string) => `/api/v1/charges/${encodeURIComponent(chargeId)}/capture`,
+  release: (chargeId: string) => `/api/v1/charges/${encodeURIComponent(chargeId)}/release`,
+  authenticationSessions: '/api/v1/authentication_sessions',
+  authenticationSession: (id: string) => `/api/v1/authentication_sessions/${encodeURIComponent(id)}`,
+};
+
+interface Call<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  merchantId: string;
+  idempotencyKey?: string;
+  body?: string;
+  reply: z.ZodType<T>;
+  what: string;
+}
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
-  const chargesUrl = `${options.baseUrl.replace(/\/$/, '')}/api/v1/charges`;
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
   const policy = options.retry ?? defaultRetryPolicy;
 
-  async function tryOnce(body: string, call: ChargeCall): Promise<Result<Charge, ServiceFailure>> {
+  async function tryOnce<T>(call: Call<T>): Promise<Result<T, ServiceFailure>> {
     let response: Response;
     try {
-      response = await fetch(chargesUrl, {
-        method: 'POST',
+      response = await fetch(`${baseUrl}${call.path}`, {
+        method: call.method,
         headers: {
           authorization: `Bearer ${options.secretKey}`,
-          'content-type': 'application/json',
           'merchant-account': call.merchantId,
-          'idempotency-key': call.idempotencyKey,
+          ...(call.body !== undefined && { 'content-type': 'application/json' }),
+          ...(call.idempotencyKey !== undefined && { 'idempotency-key': call.idempotencyKey }),
         },
-        body,
+        body: call.body,
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (cause) {
@@ -113,8 +141,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
     const reply: unknown = await response.json().catch(() => undefined);
     if (response.ok) {
-      const charge = Charge.safeParse(reply);
-      return charge.success ? ok(charge.data) : err(failure('invalid_service_response', 'The payment service replied with an unexpected charge shape'));
+      const parsed = call.reply.safeParse(reply);
+      return parsed.success ? ok(parsed.data) : err(failure('invalid_service_response', `The payment service replied with an unexpected ${call.what} shape`));
     }
     const error = ApiErrorBody.safeParse(reply);
     const serviceCode = error.success ? error.data.error.code : null;
@@ -125,14 +153,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return err({ ...failure('service_rejected', message, serviceCode), outcomeUnknown: keyConflict });
   }
 
+  /** Every call is retried on an unknown outcome: POSTs carry their idempotency key, so a retry cannot act twice. */
+  async function send<T>(call: Call<T>): Promise<Result<T, ServiceFailure>> {
+    let result = await tryOnce(call);
+    for (let retry = 0; !result.ok && isRetryable(result.error) && retry < policy.maxTries - 1; retry++) {
+      await sleep(backoffMs(policy, retry));
+      result = await tryOnce(call);
+    }
+    return result;
+  }
+
   return {
-    async createCharge(body, call) {
-      let result = await tryOnce(body, call);
-      for (let retry = 0; !result.ok && isRetryable(result.error) && retry < policy.maxTries - 1; retry++) {
-        await sleep(backoffMs(policy, retry));
-        result = await tryOnce(body, call);
-      }
-      return result;
-    },
+    createCharge: (body, call) => send({ method: 'POST', path: paths.charges, ...call, body, reply: Charge, what: 'charge' }),
+    captureCharge: (chargeId, request, call) => send({ method: 'POST', path: paths.capture(chargeId), ...call, body: JSON.stringify(request), reply: Charge, what: 'charge' }),
+    releaseCharge: (chargeId, call) => send({ method: 'POST', path: paths.release(chargeId), ...call, reply: Charge, what: 'charge' }),
+    createAuthenticationSession: (request, call) =>
+      send({ method: 'POST', path: paths.authenticationSessions, ...call, body: JSON.stringify(request), reply: AuthenticationSession, what: 'authentication session' }),
+    getAuthenticationSession: (id, merchantId) => send({ method: 'GET', path: paths.authenticationSession(id), merchantId, reply: AuthenticationSession, what: 'authentication session' }),
   };
 }

@@ -1,7 +1,12 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { createIdempotencyKeysTable } from './idempotency';
 
-/** Append only: a migration that has run on some machine is never edited. */
+/**
+ * Append only: a migration that has run on some machine is never edited.
+ * They run on SQLite and PostgreSQL alike: ms timestamps and amounts are
+ * `bigint` (Postgres' `integer` is 32-bit; SQLite stores both the same way),
+ * booleans are 0/1 integers and JSON is text.
+ */
 export const backendMigrations: Record<string, Migration> = {
   '0001_initial': {
     async up(db: Kysely<unknown>) {
@@ -16,14 +21,14 @@ export const backendMigrations: Record<string, Migration> = {
         .addColumn('card_networks', 'text', (c) => c.notNull())
         .addColumn('environment', 'text', (c) => c.notNull())
         .addColumn('decryption_mode', 'text', (c) => c.notNull().defaultTo('gateway'))
-        .addColumn('created', 'integer', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema
         .createTable('sessions')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
         .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('amount', 'bigint', (c) => c.notNull())
         .addColumn('currency', 'text', (c) => c.notNull())
         .addColumn('country_code', 'text', (c) => c.notNull())
         .addColumn('description', 'text')
@@ -32,8 +37,8 @@ export const backendMigrations: Record<string, Migration> = {
         .addColumn('client_secret_hash', 'text', (c) => c.notNull())
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('outcome', 'text')
-        .addColumn('created', 'integer', (c) => c.notNull())
-        .addColumn('updated', 'integer', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema
         .createTable('charge_attempts')
@@ -45,8 +50,8 @@ export const backendMigrations: Record<string, Migration> = {
         .addColumn('source_type', 'text', (c) => c.notNull())
         .addColumn('charge_id', 'text')
         .addColumn('outcome', 'text')
-        .addColumn('created', 'integer', (c) => c.notNull())
-        .addColumn('updated', 'integer', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
         .addUniqueConstraint('charge_attempts_session_attempt', ['session_id', 'attempt_no'])
         .execute();
       await sql`CREATE INDEX charge_attempts_status ON charge_attempts (status)`.execute(db);
@@ -70,6 +75,17 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('charge_attempts').addColumn('request_sealed', 'text').execute();
       // Merchants' Idempotency-Key on POST /api/sessions (scope: the app id).
       await createIdempotencyKeysTable(db);
+    },
+  },
+  '0004_holds_and_3ds': {
+    async up(db: Kysely<unknown>) {
+      // The app's 3-D Secure policy for PAN_ONLY cards; existing apps keep today's behaviour.
+      await db.schema.alterTable('apps').addColumn('three_ds', 'text', (c) => c.notNull().defaultTo('if_required')).execute();
+      // How much of a hold the merchant captured.
+      await db.schema.alterTable('sessions').addColumn('amount_captured', 'bigint').execute();
+      // The 3-D Secure run an attempt led to, and the payment method it authenticates.
+      await db.schema.alterTable('charge_attempts').addColumn('authentication_session', 'text').execute();
+      await db.schema.alterTable('charge_attempts').addColumn('payment_method', 'text').execute();
     },
   },
 };

@@ -20,6 +20,8 @@ export interface AppsTable {
   icons: Generated<string>;
   /** 0 or 1: SQLite has no boolean. */
   security_assessment_passed: Generated<number>;
+  /** ThreeDsPolicy: `if_required` or `always_for_pan_only`. */
+  three_ds: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -35,6 +37,8 @@ export interface SessionsTable {
   client_secret_hash: string;
   attempts: Generated<number>;
   outcome: string | null;
+  /** Set when a hold is captured. */
+  amount_captured: number | null;
   created: number;
   updated: number;
 }
@@ -50,6 +54,10 @@ export interface ChargeAttemptsTable {
   outcome: string | null;
   /** Encrypted charge request, kept only while the outcome is unknown. */
   request_sealed: string | null;
+  /** The Authentication Session (as_...) this attempt's declined charge led to, while 3-D Secure runs. */
+  authentication_session: string | null;
+  /** The service's payment method (pm_...) that session authenticates. */
+  payment_method: string | null;
   created: number;
   updated: number;
 }

@@ -1,0 +1,102 @@
+/**
+ * Holds and 3-D Secure in the browser, with the sandbox wallet's PAN_ONLY and
+ * CRYPTOGRAM_3DS test cards (docs/test-cards.md): the demo store reserves and
+ * its back office captures; a PAN_ONLY card that needs 3-D Secure is
+ * challenged in the widget's dialog, then paid, failed or cancelled; a device
+ * token goes straight through.
+ */
+import { expect, test } from './support/fixtures';
+
+const CHALLENGE_CARD = 'visa-3ds-required-pan';
+
+test('the demo store places a hold, and its back office captures it', async ({ shop, ledger }) => {
+  const checkout = await shop.openDemo('/?intent=hold');
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  await expect(checkout.testId('status')).toContainText(/authorized/i);
+  const status = checkout.page.locator('#order-status');
+  await expect(status).toHaveAttribute('data-order-status', 'authorized');
+
+  await checkout.page.getByRole('button', { name: 'Capture payment' }).click();
+  await expect(status).toHaveAttribute('data-order-status', 'captured');
+  const session = await checkout.merchantView();
+  expect(session).toMatchObject({ status: 'captured', intent: 'hold', amount_captured: session.amount });
+  expect((await ledger.newEntries()).map((entry) => [entry.operation, entry.charge.status, entry.charge.amount_captured])).toEqual([
+    ['charge', 'held', 0],
+    ['capture', 'succeeded', session.amount],
+  ]);
+  expect(await checkout.events('checkout:success')).toEqual([{ sessionId: session.id, chargeId: session.outcome?.charge_id, status: 'authorized' }]);
+});
+
+test('a PAN_ONLY card that needs 3-D Secure is challenged in a dialog on the demo store, completed from the keyboard, and paid', async ({ shop, ledger }) => {
+  const checkout = await shop.openDemo();
+  await checkout.payWith(CHALLENGE_CARD);
+  await checkout.expectState('authenticating');
+
+  const challenge = checkout.challenge();
+  await expect(challenge.dialog).toBeVisible();
+  await expect(checkout.page.getByRole('dialog', { name: 'Confirm your payment' })).toBeVisible();
+  await expect(challenge.frame.getByText(/Sandbox 3-D Secure/)).toBeVisible();
+  await challenge.frame.getByRole('button', { name: 'Complete authentication' }).press('Enter');
+
+  await checkout.expectState('paid');
+  await expect(challenge.dialog).toBeHidden();
+  await expect(checkout.page.locator('#order-status')).toHaveText(/confirmed/i);
+  const session = await checkout.merchantView();
+  expect(session).toMatchObject({ status: 'succeeded', attempts: 2 });
+  const charges = (await ledger.newEntries()).map((entry) => entry.charge);
+  expect(charges.map((charge) => [charge.source_type, charge.status, charge.failure_code])).toEqual([
+    ['walletpay', 'failed', 'authentication_required'],
+    ['payment_method', 'succeeded', null],
+  ]);
+  expect(session.outcome?.charge_id).toBe(charges[1]?.id);
+  expect(await checkout.events('checkout:success')).toHaveLength(1);
+});
+
+test('a failed challenge declines the payment, and Try again pays with another card', async ({ shop, ledger }) => {
+  const { checkout } = await shop.open();
+  await checkout.payWith(CHALLENGE_CARD);
+  await checkout.challenge().frame.getByRole('button', { name: 'Fail authentication' }).click();
+
+  await checkout.expectState('declined');
+  await expect(checkout.challenge().dialog).toBeHidden();
+  expect((await checkout.events('checkout:decline')).map((event) => event.code)).toEqual(['authentication_failed']);
+  await expect(checkout.testId('retry')).toBeFocused();
+
+  await checkout.testId('retry').click();
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => entry.charge.status)).toEqual(['failed', 'succeeded']);
+});
+
+test('cancelling the challenge (button or Escape) declines it as abandoned, and nothing is charged', async ({ shop, ledger }) => {
+  const { checkout } = await shop.open();
+  await checkout.payWith(CHALLENGE_CARD);
+  await checkout.challenge().cancel.click();
+  await checkout.expectState('declined');
+  await expect(checkout.challenge().dialog).toBeHidden();
+
+  await checkout.testId('retry').click();
+  await checkout.payWith(CHALLENGE_CARD);
+  await checkout.expectState('authenticating');
+  await expect(checkout.challenge().dialog).toBeVisible();
+  await checkout.page.keyboard.press('Escape');
+  await checkout.expectState('declined');
+
+  expect((await checkout.events('checkout:decline')).map((event) => event.code)).toEqual(['authentication_abandoned', 'authentication_abandoned']);
+  expect((await checkout.merchantView()).status).toBe('declined');
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.failure_code])).toEqual([
+    ['failed', 'authentication_required'],
+    ['failed', 'authentication_required'],
+  ]);
+});
+
+test('the same card as a CRYPTOGRAM_3DS device token goes straight through, without a challenge', async ({ shop, ledger }) => {
+  const { checkout } = await shop.open();
+  await checkout.payWith('visa-3ds-required-3ds');
+  await checkout.expectState('paid');
+  await expect(checkout.challenge().dialog).toHaveCount(0);
+  const entries = await ledger.newEntries();
+  expect(entries).toHaveLength(1);
+  expect(entries[0]?.charge).toMatchObject({ status: 'succeeded', card: { auth_method: 'CRYPTOGRAM_3DS', last4: '3184' } });
+});

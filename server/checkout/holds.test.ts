@@ -1,0 +1,122 @@
+/**
+ * Holds over real HTTP: a session with intent `hold` is authorized by the
+ * shopper's payment, then captured (all or part) or released by the merchant,
+ * each once, whatever the retries; the sandbox ledger shows each operation once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedSession, PayReply, Session } from '../contracts';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+let server: TestServer;
+let secretKey: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ({ secretKey } = await server.merchant({ merchant_id: 'holds' }));
+});
+afterAll(() => server.close());
+
+/** A hold the shopper paid: the session is authorized. */
+async function authorizedHold(amount = 5000): Promise<CreatedSession> {
+  const session = await server.createSession(secretKey, { amount, intent: 'hold' });
+  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+  const { outcome } = (await reply.json()) as PayReply;
+  expect(outcome.status).toBe('authorized');
+  return session;
+}
+
+const capture = (session: CreatedSession, body: unknown = {}, headers: Record<string, string> = {}) => server.merchantPost(secretKey, `/api/sessions/${session.id}/capture`, body, headers);
+const release = (session: CreatedSession, headers: Record<string, string> = {}) => server.merchantPost(secretKey, `/api/sessions/${session.id}/release`, {}, headers);
+const ledgerFor = async (session: CreatedSession) => (await server.sandbox!.ledger()).filter((entry) => entry.idempotency_key?.startsWith(`${session.id}:`));
+
+describe('a hold', () => {
+  it('is placed instead of a charge: authorized, nothing captured, held at the service', async () => {
+    const session = await authorizedHold();
+    const read = (await (await fetch(`${server.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as Session;
+    expect(read).toMatchObject({ status: 'authorized', intent: 'hold', amount_captured: null, outcome: { status: 'authorized' } });
+    const [entry] = await ledgerFor(session);
+    expect(entry).toMatchObject({ operation: 'charge', charge: { status: 'held', amount: 5000, amount_captured: 0 } });
+  });
+
+  it('is captured in full, after which a release (or another capture) is refused', async () => {
+    const session = await authorizedHold();
+    const captured = await capture(session);
+    expect(captured.status).toBe(200);
+    expect(await captured.json()).toMatchObject({ status: 'captured', amount_captured: 5000 });
+    for (const again of [await release(session), await capture(session)]) {
+      expect(again.status).toBe(409);
+      expect((await again.json()).error.code).toBe('invalid_state');
+    }
+    const entries = await ledgerFor(session);
+    expect(entries.map((entry) => [entry.operation, entry.charge.status, entry.charge.amount_captured])).toEqual([
+      ['charge', 'held', 0],
+      ['capture', 'succeeded', 5000],
+    ]);
+  });
+
+  it('is captured in part: the rest is released', async () => {
+    const session = await authorizedHold();
+    const captured = await capture(session, { amount: 1250 });
+    expect(await captured.json()).toMatchObject({ status: 'captured', amount: 5000, amount_captured: 1250 });
+    expect((await ledgerFor(session)).at(-1)?.charge).toMatchObject({ status: 'succeeded', amount: 5000, amount_captured: 1250 });
+  });
+
+  it('refuses to capture more than it holds, or a bad amount, and stays authorized', async () => {
+    const session = await authorizedHold();
+    for (const body of [{ amount: 5001 }, { amount: 0 }, { amount: 10.5 }, { amount: 100, extra: 1 }]) {
+      const reply = await capture(session, body);
+      expect(reply.status).toBe(400);
+      expect((await reply.json()).error.code).toBe('invalid_request');
+    }
+    expect(await ledgerFor(session)).toHaveLength(1);
+    expect((await capture(session)).status).toBe(200);
+  });
+
+  it('is released, after which a capture is refused', async () => {
+    const session = await authorizedHold();
+    const released = await release(session);
+    expect(released.status).toBe(200);
+    expect(await released.json()).toMatchObject({ status: 'released', amount_captured: null });
+    const refused = await capture(session);
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('released') });
+    expect((await ledgerFor(session)).map((entry) => [entry.operation, entry.charge.status])).toEqual([
+      ['charge', 'held'],
+      ['release', 'released'],
+    ]);
+  });
+
+  it('replays a capture retried with the same Idempotency-Key: one capture at the service', async () => {
+    const session = await authorizedHold();
+    const key = { 'idempotency-key': `order-${session.id}-capture` };
+    const [first, second] = await Promise.all([capture(session, { amount: 4000 }, key), capture(session, { amount: 4000 }, key)]);
+    const replies = [first, second].filter((reply) => reply.status === 200);
+    // Two at once: one runs, the other is told so (409 idempotency_key_in_use) or replays it.
+    expect(replies.length).toBeGreaterThanOrEqual(1);
+    const replay = await capture(session, { amount: 4000 }, key);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toMatchObject({ status: 'captured', amount_captured: 4000 });
+    const reused = await capture(session, { amount: 3000 }, key);
+    expect((await reused.json()).error.code).toBe('idempotency_key_reused');
+    expect((await ledgerFor(session)).filter((entry) => entry.operation === 'capture')).toHaveLength(1);
+  });
+
+  it('cannot be captured or released by another application, nor before the shopper paid', async () => {
+    const session = await server.createSession(secretKey, { intent: 'hold' });
+    const early = await capture(session);
+    expect(early.status).toBe(409);
+    expect((await early.json()).error.code).toBe('invalid_state');
+    const other = await server.merchant({ merchant_id: 'other-holds' });
+    expect((await server.merchantPost(other.secretKey, `/api/sessions/${session.id}/release`)).status).toBe(404);
+    expect((await server.merchantPost('sk_test_nope', `/api/sessions/${session.id}/release`)).status).toBe(401);
+  });
+
+  it('is not what a charge session is: capturing a paid charge is refused', async () => {
+    const session = await server.createSession(secretKey);
+    await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+    const reply = await capture(session);
+    expect(reply.status).toBe(409);
+    expect((await reply.json()).error.message).toContain('not a hold');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The merchant's side of a hold (a session with intent `hold`, `authorized`
+ * once the shopper paid): capture all or part of it, or release it. The
+ * service is asked first, under one idempotency key per operation and
+ * session, so a retry after an unknown outcome is safe; the session then
+ * moves as the state machine allows (server/checkout/states.ts).
+ */
+import type { App } from '../apps';
+import { CaptureSessionBody, type Charge, SessionStatus } from '../contracts';
+import { invalidRequest } from '../http/errors';
+import { type Failure, type Result, err, ok } from '../lib/result';
+import type { ServiceClient, ServiceFailure } from '../service-client';
+import type { Store } from '../store';
+import { findSession, outcomeOf, type SessionRow } from './sessions';
+import { canTransition, moveSession } from './states';
+
+export interface HoldDependencies {
+  store: Store;
+  service: ServiceClient;
+}
+
+export type HoldOperation = 'capture' | 'release';
+
+const targetOf: Record<HoldOperation, 'captured' | 'released'> = { capture: 'captured', release: 'released' };
+
+/** One key per operation on a session: a session is captured or released once, so a retry is the same request. */
+export const holdIdempotencyKey = (sessionId: string, operation: HoldOperation): string => `${sessionId}:${operation}`;
+
+const invalidState = (session: SessionRow, operation: HoldOperation): Failure => ({
+  code: 'invalid_state',
+  message: `A ${session.status} checkout cannot be ${targetOf[operation]}${session.intent === 'hold' ? '' : ': it is not a hold'}`,
+});
+
+export async function operateHold(deps: HoldDependencies, app: App, session: SessionRow, operation: HoldOperation, body: unknown): Promise<Result<SessionRow, Failure>> {
+  const parsed = CaptureSessionBody.safeParse(body ?? {});
+  if (!parsed.success) return err(invalidRequest(parsed.error));
+  if (operation === 'release' && parsed.data.amount !== undefined) return err({ code: 'invalid_request', message: 'amount: a release takes no amount' });
+  const to = targetOf[operation];
+  const chargeId = outcomeOf(session)?.charge_id;
+  if (!canTransition(SessionStatus.parse(session.status), to) || !chargeId) return err(invalidState(session, operation));
+  if ((parsed.data.amount ?? 0) > session.amount) return err({ code: 'invalid_request', message: 'amount: more than the held amount' });
+
+  const call = { merchantId: app.merchantId, idempotencyKey: holdIdempotencyKey(session.id, operation) };
+  const reply = operation === 'capture' ? await deps.service.captureCharge(chargeId, parsed.data, call) : await deps.service.releaseCharge(chargeId, call);
+  if (!reply.ok) return err(failureOf(reply.error, session, operation));
+  return record(deps.store, session, operation, reply.value);
+}
+
+function failureOf(failure: ServiceFailure, session: SessionRow, operation: HoldOperation): Failure {
+  if (failure.serviceCode === 'invalid_state') return invalidState(session, operation);
+  return { code: 'service_unavailable', message: `The payment service could not ${operation} the hold (${failure.serviceCode ?? failure.code}); retry with the same request: it is idempotent` };
+}
+
+async function record(store: Store, session: SessionRow, operation: HoldOperation, charge: Charge): Promise<Result<SessionRow, Failure>> {
+  const to = targetOf[operation];
+  const moved = await moveSession(store, session.id, ['authorized'], to, { amount_captured: operation === 'capture' ? charge.amount_captured : null });
+  const current = await findSession(store, session.id);
+  // A concurrent identical request moved it first: the same result, once.
+  if (current && (moved || current.status === to)) return ok(current);
+  return err(invalidState(current ?? session, operation));
+}

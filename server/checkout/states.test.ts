@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { SessionStatus } from '../contracts';
+import { canTransition, statusesLeadingTo } from './states';
+
+/** The diagram of docs/holds-and-3ds.md, edge by edge: everything else is refused. */
+const valid = new Set([
+  'open -> processing',
+  'declined -> processing',
+  'failed -> processing',
+  'requires_authentication -> processing',
+  'requires_authentication -> declined',
+  'authorized -> captured',
+  'authorized -> released',
+  ...['processing', 'pending'].flatMap((from) => ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'].map((to) => `${from} -> ${to}`)),
+]);
+
+const pairs = SessionStatus.options.flatMap((from) => SessionStatus.options.map((to) => [from, to] as const));
+
+describe('the session state machine', () => {
+  it.each(pairs.filter(([from, to]) => valid.has(`${from} -> ${to}`)))('allows %s -> %s', (from, to) => {
+    expect(canTransition(from, to)).toBe(true);
+  });
+
+  it.each(pairs.filter(([from, to]) => !valid.has(`${from} -> ${to}`)))('refuses %s -> %s', (from, to) => {
+    expect(canTransition(from, to)).toBe(false);
+  });
+
+  it('ends in succeeded, captured and released', () => {
+    for (const status of ['succeeded', 'captured', 'released'] as const) {
+      expect(SessionStatus.options.filter((to) => canTransition(status, to))).toEqual([]);
+    }
+  });
+
+  it('captures and releases only authorized sessions', () => {
+    expect(statusesLeadingTo('captured')).toEqual(['authorized']);
+    expect(statusesLeadingTo('released')).toEqual(['authorized']);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The checkout session's state machine, in one place: every change of a
+ * session's status goes through `moveSession`, which refuses what this table
+ * does not allow. docs/holds-and-3ds.md draws it.
+ */
+import type { Updateable } from 'kysely';
+import { SessionStatus } from '../contracts';
+import type { Store } from '../store';
+import type { SessionsTable } from '../store/schema';
+
+/** From each status, the statuses a session may move to. */
+export const transitions: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
+  // A payment attempt is claimed (pay); declined and failed sessions may be paid again.
+  open: ['processing'],
+  declined: ['processing'],
+  failed: ['processing'],
+  // The attempt's outcome; pending until an unknown one is known (reconciliation).
+  processing: ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'],
+  pending: ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'],
+  // The shopper completes the challenge (a new attempt charges the payment method), or it ends without:
+  // failed, cancelled or expired. Paying again (another card) abandons it too.
+  requires_authentication: ['processing', 'declined'],
+  // A hold: the merchant captures (all or part) or releases it.
+  authorized: ['captured', 'released'],
+  succeeded: [],
+  captured: [],
+  released: [],
+};
+
+export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => transitions[from].includes(to);
+
+/** The statuses a session can be in and still take `to`. */
+export const statusesLeadingTo = (to: SessionStatus): SessionStatus[] => SessionStatus.options.filter((from) => canTransition(from, to));
+
+type Db = Pick<Store, 'updateTable'>;
+
+/**
+ * Moves a session to `to` if it is in one of `from` and the machine allows it,
+ * with `changes` to its other columns; false when it was not (someone else
+ * moved it first, or the move is not allowed): a compare-and-set, so of two
+ * concurrent moves only one happens.
+ */
+export async function moveSession(
+  db: Db,
+  sessionId: string,
+  from: readonly SessionStatus[],
+  to: SessionStatus,
+  changes: Omit<Updateable<SessionsTable>, 'status' | 'updated'> = {},
+): Promise<boolean> {
+  const allowed = from.filter((status) => canTransition(status, to));
+  if (allowed.length === 0) return false;
+  const moved = await db
+    .updateTable('sessions')
+    .set({ ...changes, status: to, updated: Date.now() })
+    .where('id', '=', sessionId)
+    .where('status', 'in', allowed)
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}

@@ -1,0 +1,48 @@
+/**
+ * 3-D Secure Authentication Sessions on a PAN_ONLY payment method (seed rule
+ * 3). The seed names them without their path or payload: these shapes are the
+ * sandbox's conventions (docs/service-conventions.md).
+ */
+import { z } from 'zod';
+import { AuthenticationSessionId, Currency, PaymentMethodId } from './charges';
+
+export const CreateAuthenticationSession = z.strictObject({
+  payment_method: PaymentMethodId,
+  amount: z.number().int().positive().max(99_999_999_999),
+  currency: Currency,
+  /** The origin of the page that frames the challenge: the only one told its result. */
+  return_origin: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin),
+});
+export type CreateAuthenticationSession = z.infer<typeof CreateAuthenticationSession>;
+
+/**
+ * authenticated: the charge may go ahead (frictionless, or a completed
+ * challenge); challenge_required: the shopper must complete the challenge at
+ * `challenge_url`; failed: the issuer refused; expired: nobody finished the
+ * challenge in time.
+ */
+export const AuthenticationStatus = z.enum(['authenticated', 'challenge_required', 'failed', 'expired']);
+export type AuthenticationStatus = z.infer<typeof AuthenticationStatus>;
+
+export const AuthenticationSession = z.object({
+  id: AuthenticationSessionId,
+  object: z.literal('authentication_session'),
+  status: AuthenticationStatus,
+  payment_method: PaymentMethodId,
+  amount: z.number().int(),
+  currency: Currency,
+  /** The page to frame while `challenge_required`; null once it needs no challenge. */
+  challenge_url: z.url().nullable(),
+  /** ms since the epoch: a challenge not completed by then is `expired`. */
+  expires_at: z.number().int(),
+  created: z.number().int(),
+});
+export type AuthenticationSession = z.infer<typeof AuthenticationSession>;
+
+/** What the challenge page posts to `return_origin` (window.parent.postMessage) once it is decided. */
+export const CHALLENGE_MESSAGE_TYPE = 'wallet-checkout:challenge';
+export interface ChallengeMessage {
+  type: typeof CHALLENGE_MESSAGE_TYPE;
+  id: string;
+  status: AuthenticationStatus;
+}
