@@ -1,5 +1,8 @@
-import { rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import type { LibraryFormats, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -9,6 +12,8 @@ import { defineConfig } from 'vitest/config';
  *   checkout.js        IIFE, the script-tag entry (global WalletCheckout)
  *   checkout.mjs       ESM, `import { mount } from '.../checkout.mjs'`
  *   sandbox-wallet.js  IIFE, the stand-in for Google's pay.js
+ * then publishes them (see `publish`): a content-versioned copy of each, the
+ * manifest naming those copies with their SRI hashes, and checkout.d.ts.
  */
 const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
 const bundles: Record<string, { entry: string; format: LibraryFormats; fileName: string }> = {
@@ -31,6 +36,28 @@ const asciiOnly: Plugin = {
     }
   },
 };
+
+/**
+ * dist/web/manifest.json: `{"checkout.js": {"file": "checkout.<hash>.js", "integrity": "sha384-..."}, ...}`.
+ * A versioned name never changes content, so the backend serves it as immutable
+ * and a merchant can pin it with `integrity` (docs/embedding.md).
+ */
+async function publish(): Promise<void> {
+  const manifest: Record<string, { file: string; integrity: string }> = {};
+  for (const { fileName } of Object.values(bundles)) {
+    const bytes = await readFile(join(outDir, fileName));
+    const digest = createHash('sha384').update(bytes).digest();
+    const file = fileName.replace(/\.(m?js)$/, `.${digest.toString('hex').slice(0, 12)}.$1`);
+    await writeFile(join(outDir, file), bytes);
+    manifest[fileName] = { file, integrity: `sha384-${digest.toString('base64')}` };
+  }
+  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  // checkout.mjs's types: the declarations of web/checkout/types.ts, and the one value it exports.
+  const typesFile = fileURLToPath(new URL('./web/checkout/types.ts', import.meta.url));
+  const { outputText } = ts.transpileDeclaration(await readFile(typesFile, 'utf8'), { fileName: typesFile, compilerOptions: { strict: true } });
+  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText}export declare const mount: Mount;\n`);
+}
 
 export default defineConfig({
   // JSX for Preact (Vite 8 transforms with oxc; this replaces the old `esbuild.jsx` setting).
@@ -62,10 +89,13 @@ export default defineConfig({
         const env = builder.environments[name];
         if (env) await builder.build(env);
       }
+      await publish();
     },
   },
   test: {
     include: ['server/**/*.test.ts', 'web/**/*.test.{ts,tsx}'],
+    // A throwaway PostgreSQL for the store's tests on PostgreSQL (skipped, with a notice, where none is installed).
+    globalSetup: ['server/testing/postgres-global-setup.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },

@@ -3,7 +3,7 @@
  * sheet, and what the merchant's server can ask about the session. Specs talk
  * to the checkout only through this, so a selector changes in one place.
  */
-import { type Locator, type Page, expect } from '@playwright/test';
+import { type FrameLocator, type Locator, type Page, expect } from '@playwright/test';
 import type { CheckoutEventDetails, CheckoutEventName, CheckoutState } from '../../web/checkout/types';
 import type { PaymentData, PaymentDataRequest, Session } from '../../server/contracts';
 import type { TestServer } from '../../server/testing/harness';
@@ -89,6 +89,12 @@ export class CheckoutPage {
     const request = (tokenResponse.request().postDataJSON() as { payment_data_request: PaymentDataRequest }).payment_data_request;
     const { payment_data: paymentData } = (await tokenResponse.json()) as { payment_data: PaymentData };
     return { request, paymentData, payStatus: (await paid).status() };
+  }
+
+  /** The bank's 3-D Secure dialog over the page, and the sandbox challenge page in its frame. */
+  challenge(): { dialog: Locator; frame: FrameLocator; cancel: Locator } {
+    const dialog = this.page.locator('[data-testid=challenge]');
+    return { dialog, frame: this.page.frameLocator('[data-testid=challenge-frame]'), cancel: dialog.locator('[data-testid=challenge-cancel]') };
   }
 
   async cancelWallet(): Promise<void> {

@@ -44,8 +44,8 @@ export interface Shop {
    * shows `state` (default: ready).
    */
   open(options?: { app?: Partial<NewApp>; session?: Record<string, unknown>; state?: CheckoutState }): Promise<ShopCheckout>;
-  /** The demo store at `/`, as a shopper finds it. */
-  openDemo(): Promise<CheckoutPage>;
+  /** The demo store at `/` (or another of its pages, e.g. `/?intent=hold`), as a shopper finds it. */
+  openDemo(path?: string): Promise<CheckoutPage>;
 }
 
 export interface Ledger {
@@ -141,8 +141,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return { checkout, session, app: { appId, merchantId, secretKey } };
       },
 
-      async openDemo() {
-        await page.goto(`${server.url}/`);
+      async openDemo(path = '/') {
+        await page.goto(`${server.url}${path}`);
         // The demo's server created the session: the widget's ready event names it.
         await expect.poll(async () => (await checkoutEvents(page, 'checkout:ready')).length).toBe(1);
         const [ready] = await checkoutEvents(page, 'checkout:ready');

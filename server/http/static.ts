@@ -1,20 +1,56 @@
-/** The widget's bundles, built by Vite into dist/web and served to any page that embeds them. */
+/**
+ * The widget's bundles, built by Vite into dist/web and served to any page that
+ * embeds them. Each bundle is served twice: under its plain name (`/checkout.js`,
+ * a short cache, so a page that uses it gets fixes within minutes) and under the
+ * content-versioned name the build's manifest gives it (`/checkout.<hash>.js`,
+ * cached for a year: its content never changes, so a merchant can pin it with
+ * an SRI `integrity`). `/checkout/manifest.json` tells merchants both.
+ */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 
 const bundleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
+type Manifest = Record<string, { file: string; integrity: string }>;
+
+/** The build's manifest; empty when the bundles haven't been built (the plain names then answer 404 too). */
+function readManifest(): Manifest {
+  try {
+    return JSON.parse(readFileSync(`${bundleDir}manifest.json`, 'utf8')) as Manifest;
+  } catch {
+    return {};
+  }
+}
+
+const SHORT_CACHE = 'public, max-age=300';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 export function staticRoutes(options: { sandboxWallet: boolean }): express.Router {
   const router = express.Router();
-  const send = (file: string) => (_req: express.Request, res: express.Response) => {
-    // Merchants' pages on any origin load these, as classic or module scripts.
+  const manifest = readManifest();
+  const send = (file: string, cacheControl: string) => (_req: express.Request, res: express.Response) => {
+    // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
     res.set('Access-Control-Allow-Origin', '*');
     res.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.set('Cache-Control', 'public, max-age=300');
+    res.set('Cache-Control', cacheControl);
     res.sendFile(file, { root: bundleDir });
   };
-  router.get('/checkout.js', send('checkout.js'));
-  router.get('/checkout.mjs', send('checkout.mjs'));
-  if (options.sandboxWallet) router.get('/sandbox/wallet.js', send('sandbox-wallet.js'));
+  const publish = (path: string, file: string) => {
+    router.get(path, send(file, SHORT_CACHE));
+    const versioned = manifest[file]?.file;
+    if (versioned) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
+  };
+  publish('/checkout.js', 'checkout.js');
+  publish('/checkout.mjs', 'checkout.mjs');
+  router.get('/checkout.d.ts', send('checkout.d.ts', SHORT_CACHE));
+  if (options.sandboxWallet) publish('/sandbox/wallet.js', 'sandbox-wallet.js');
+
+  router.get('/checkout/manifest.json', (_req, res) => {
+    res.set('Access-Control-Allow-Origin', '*');
+    res.set('Cache-Control', SHORT_CACHE);
+    const entries = Object.entries(manifest).filter(([file]) => options.sandboxWallet || file !== 'sandbox-wallet.js');
+    res.json(Object.fromEntries(entries.map(([file, entry]) => [file, { src: `/${entry.file}`, integrity: entry.integrity }])));
+  });
   return router;
 }

@@ -3,29 +3,31 @@
  * the Google Pay button, posts the wallet's PaymentData, and shows the outcome.
  *
  * States (root `[data-checkout-state]`):
- *   loading -> ready -> processing -> paid | declined | error | confirming
+ *   loading -> ready -> processing -> paid | declined | error | confirming | authenticating
+ *   authenticating (the bank's 3-D Secure challenge, Challenge.tsx) -> processing -> paid | declined | ...
  *   loading -> unavailable (isReadyToPay false) | error (session load failed)
  *   confirming polls the session every 2 s until the outcome is final.
+ * The view keeps codes, not words, so a change of locale re-words every state.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
-import {
-  CheckoutApiError,
-  fetchPublicSession,
-  loadScriptOnce,
-  postPayment,
-  resolveScriptUrl,
-  sessionLoadMessage,
-} from './api';
+import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl } from './api';
+import { Challenge } from './Challenge';
 import { describeCard, formatAmount } from './format';
-import type { CheckoutEventDetails, CheckoutEventName, CheckoutState, MountOptions } from './types';
+import { declineMessage, messagesFor } from './locales';
+import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, CheckoutState, MountOptions } from './types';
 import { WalletButton, type WalletError } from './WalletButton';
 
 const POLL_MS = 2000;
 
+/** Sessions paid for, a hold included (whatever the merchant did with it since): no button, the outcome shown. */
+const DONE: readonly PublicSession['status'][] = ['succeeded', 'authorized', 'captured', 'released'];
+
 interface View {
   state: CheckoutState;
-  message?: string;
+  /** error: what went wrong. */
+  code?: CheckoutErrorCode;
+  /** paid, declined, confirming: the payment's outcome. */
   outcome?: PaymentOutcome | null;
 }
 
@@ -33,6 +35,8 @@ export interface CheckoutProps {
   /** The merchant's mount element: events are dispatched on it. */
   target: HTMLElement;
   options: MountOptions;
+  /** BCP 47 tag of the widget's language and number format. */
+  locale: string;
   apiBase: string;
   sessionId: string | null;
 }
@@ -40,7 +44,9 @@ export interface CheckoutProps {
 const hasPaymentsClient = () =>
   !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
 
-export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps) {
+const asApiError = (err: unknown) => (err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err)));
+
+export function Checkout({ target, options, locale, apiBase, sessionId }: CheckoutProps) {
   const [session, setSession] = useState<PublicSession | null>(null);
   const [view, setViewState] = useState<View>({ state: 'loading' });
   const [walletLoaded, setWalletLoaded] = useState(false);
@@ -49,7 +55,10 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
   const viewRef = useRef(view);
   const alive = useRef(true);
   const announcedReady = useRef(false);
+  const root = useRef<HTMLDivElement>(null);
+  const previousState = useRef(view.state);
   const clientSecret = options.clientSecret;
+  const t = messagesFor(locale);
 
   const setView = (v: View) => {
     viewRef.current = v;
@@ -58,9 +67,13 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
   function emit<K extends CheckoutEventName>(name: K, detail: CheckoutEventDetails[K]) {
     if (alive.current) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
   }
-  function fail(code: string, message: string) {
-    setView({ state: 'error', message });
-    emit('checkout:error', { sessionId, code, message });
+  function fail(code: CheckoutErrorCode, reason: string | null) {
+    setView({ state: 'error', code });
+    emit('checkout:error', { sessionId, code, reason, message: t.errors[code] });
+  }
+  function failCall(err: unknown, otherwise: CheckoutErrorCode) {
+    const e = asApiError(err);
+    fail(errorCodeOf(e, otherwise), e.status === 0 ? null : e.code);
   }
 
   /**
@@ -71,17 +84,23 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
     if (!sessionId) return;
     switch (outcome.status) {
       case 'succeeded':
+      case 'authorized':
         setView({ state: 'paid', outcome });
-        emit('checkout:success', { sessionId, chargeId: outcome.charge_id, status: 'succeeded' });
+        emit('checkout:success', { sessionId, chargeId: outcome.charge_id, status: outcome.status });
         return;
-      case 'declined': {
-        const message = outcome.failure_message || 'Your card was declined.';
-        setView({ state: 'declined', message, outcome });
-        if (!reloaded) emit('checkout:decline', { sessionId, chargeId: outcome.charge_id, code: outcome.failure_code, message });
+      case 'requires_authentication':
+        // Without a challenge to show (a frictionless one was under way), confirming finds the outcome.
+        setView({ state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome });
         return;
-      }
+      case 'declined':
+        setView({ state: 'declined', outcome });
+        if (!reloaded) {
+          const message = outcome.failure_message || messagesFor('en').declined;
+          emit('checkout:decline', { sessionId, chargeId: outcome.charge_id, code: outcome.failure_code, message });
+        }
+        return;
       case 'failed':
-        fail(outcome.failure_code || 'payment_failed', outcome.failure_message || "The payment couldn't be completed. Please try again.");
+        fail('payment_failed', outcome.failure_code);
         return;
       case 'pending':
         setView({ state: 'confirming', outcome });
@@ -103,7 +122,7 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
     announcedReady.current = false;
     setView({ state: 'loading' });
     if (!sessionId) {
-      fail('invalid_client_secret', "This checkout isn't set up correctly (invalid client secret). Please contact the store.");
+      fail('invalid_client_secret', null);
       return;
     }
     const ctl = new AbortController();
@@ -112,29 +131,25 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
       try {
         s = await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal);
       } catch (err) {
-        if (ctl.signal.aborted) return;
-        const e = err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err));
-        fail(e.code, sessionLoadMessage(e));
+        if (!ctl.signal.aborted) failCall(err, 'server_error');
         return;
       }
       if (ctl.signal.aborted) return;
       setSession(s);
       if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
-      else if (s.outcome && s.status === s.outcome.status && s.status !== 'failed') {
+      else if (s.outcome && (s.status === s.outcome.status || DONE.includes(s.status)) && s.status !== 'failed') {
         // A reload after an attempt: show its outcome (declined keeps "Try again").
         showOutcome(s.outcome, true);
       }
-      if (s.status === 'succeeded') return; // no button needed
+      if (DONE.includes(s.status)) return; // no button needed
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
           if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
-          await loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase));
+          await loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), options.nonce);
           if (!hasPaymentsClient()) throw new Error('The sandbox wallet did not define PaymentsClient.');
         }
       } catch {
-        if (!ctl.signal.aborted && viewRef.current.state === 'loading') {
-          fail('wallet_unavailable', "Google Pay couldn't be loaded. Please try again.");
-        }
+        if (!ctl.signal.aborted && viewRef.current.state === 'loading') fail('wallet_unavailable', null);
         return;
       }
       if (!ctl.signal.aborted) setWalletLoaded(true);
@@ -157,13 +172,11 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
         } else if (s.outcome && s.outcome.status !== 'pending') {
           return showOutcome(s.outcome);
         } else if (s.status === 'open') {
-          return fail('payment_not_completed', "Your payment wasn't completed. You can try again.");
+          return fail('payment_not_completed', null);
         }
       } catch (err) {
         if (ctl.signal.aborted) return;
-        if (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404)) {
-          return fail(err.code, sessionLoadMessage(err));
-        }
+        if (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404)) return failCall(err, 'server_error');
         // transient: keep polling
       }
       timer = setTimeout(tick, POLL_MS);
@@ -175,10 +188,19 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
     };
   }, [view.state, apiBase, sessionId, clientSecret]);
 
+  // Keyboard users keep their place: the wallet button hides while paying, so
+  // focus goes to "Try again" when it appears, and back to the wallet after it.
+  useEffect(() => {
+    const before = previousState.current;
+    previousState.current = view.state;
+    if (before === 'processing' && (view.state === 'declined' || view.state === 'error')) root.current?.querySelector<HTMLElement>('.retry')?.focus();
+    if (before === 'declined' && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
+  }, [view.state]);
+
   function onReady(ready: boolean) {
     if (!sessionId) return;
     if (!ready) {
-      if (viewRef.current.state === 'loading') setView({ state: 'unavailable', message: "Google Pay isn't available on this device or browser" });
+      if (viewRef.current.state === 'loading') setView({ state: 'unavailable' });
       return;
     }
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
@@ -188,20 +210,33 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
     }
   }
 
-  async function onPaymentData(data: PaymentData) {
-    if (!sessionId || viewRef.current.state !== 'ready') return;
+  /**
+   * Sends a payment step and shows its outcome. A 409 means another tab or
+   * click got there first (in progress, or already paid): confirming reads the
+   * session's own outcome rather than reporting an error for a paid order.
+   */
+  async function submit(call: (id: string) => Promise<PayResponse>) {
+    if (!sessionId) return;
     setView({ state: 'processing' });
     try {
-      const res = await postPayment(apiBase, sessionId, clientSecret, data);
+      const res = await call(sessionId);
       if (!alive.current) return;
       setSession(res.session);
       showOutcome(res.outcome);
     } catch (err) {
       if (!alive.current) return;
-      const e = err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err));
-      if (e.status === 409 && e.code === 'payment_in_progress') setView({ state: 'confirming' });
-      else fail(e.code, e.message);
+      if (err instanceof CheckoutApiError && err.status === 409 && (err.code === 'payment_in_progress' || err.code === 'session_completed')) setView({ state: 'confirming' });
+      else failCall(err, 'payment_failed');
     }
+  }
+
+  function onPaymentData(data: PaymentData) {
+    if (viewRef.current.state === 'ready') void submit((id) => postPayment(apiBase, id, clientSecret, data));
+  }
+
+  /** The challenge is over (`cancel`: the shopper closed it): the backend asks the service and finishes or declines the payment. */
+  function onChallengeEnd(cancel: boolean) {
+    if (viewRef.current.state === 'authenticating') void submit((id) => postAuthentication(apiBase, id, clientSecret, cancel ? { cancel: true } : {}));
   }
 
   function onCancel() {
@@ -211,8 +246,7 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
   }
 
   function onWalletError(err: WalletError) {
-    const message = err.statusMessage || err.message || 'Google Pay reported an error.';
-    fail(err.statusCode ? `wallet_${err.statusCode.toLowerCase()}` : 'wallet_error', `Google Pay couldn't complete the payment: ${message}`);
+    fail('wallet_error', err.statusCode ?? null);
   }
 
   function retry() {
@@ -221,12 +255,19 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
   }
 
   const { state } = view;
-  const locale = options.buttonLocale;
   const card = view.outcome?.card;
-  const showButton = !!session && walletLoaded && session.status !== 'succeeded' && state !== 'paid';
+  const showButton = !!session && walletLoaded && !DONE.includes(session.status) && state !== 'paid';
+  const spinner = <span class="spinner" aria-hidden="true" />;
 
   return (
-    <div class="wc" data-checkout-state={state} aria-busy={state === 'loading' || state === 'processing' || state === 'confirming'}>
+    <div
+      ref={root}
+      class="wc"
+      lang={locale}
+      dir={t.dir}
+      data-checkout-state={state}
+      aria-busy={state === 'loading' || state === 'processing' || state === 'confirming'}
+    >
       {session && (
         <div class="summary">
           <span class="merchant" data-testid="merchant">{session.merchant_name}</span>
@@ -239,6 +280,7 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
           environment={session.wallet.environment === 'SANDBOX' ? 'TEST' : session.wallet.environment}
           paymentRequest={session.payment_data_request}
           options={options}
+          language={locale.split(/[-_]/)[0] ?? 'en'}
           hidden={state !== 'ready'}
           onReady={onReady}
           onPaymentData={(d) => void onPaymentData(d)}
@@ -247,20 +289,26 @@ export function Checkout({ target, options, apiBase, sessionId }: CheckoutProps)
         />
       )}
       <p class="status" role="status" aria-live="polite" data-testid="status">
-        {state === 'loading' && <><span class="spinner" aria-hidden="true" />Loading checkout…</>}
-        {state === 'processing' && <><span class="spinner" aria-hidden="true" />Processing your payment…</>}
-        {state === 'confirming' && <><span class="spinner" aria-hidden="true" />We are confirming your payment…</>}
+        {state === 'loading' && <>{spinner}{t.loading}</>}
+        {state === 'processing' && <>{spinner}{t.processing}</>}
+        {state === 'confirming' && <>{spinner}{t.confirming}</>}
+        {state === 'authenticating' && t.authenticating}
         {state === 'paid' && (
           <>
-            Paid
+            {view.outcome?.status === 'authorized' ? t.authorized : t.paid}
             {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
           </>
         )}
-        {(state === 'declined' || state === 'error' || state === 'unavailable') && view.message}
+        {state === 'declined' && declineMessage(t, view.outcome?.failure_code ?? null, view.outcome?.failure_message ?? null)}
+        {state === 'error' && view.code && t.errors[view.code]}
+        {state === 'unavailable' && t.unavailable}
       </p>
+      {state === 'authenticating' && view.outcome?.challenge_url && (
+        <Challenge url={view.outcome.challenge_url} t={t} nonce={options.nonce} onDone={() => void onChallengeEnd(false)} onCancel={() => void onChallengeEnd(true)} />
+      )}
       {(state === 'declined' || state === 'error') && (
         <button type="button" class="retry" data-testid="retry" onClick={retry}>
-          Try again
+          {t.retry}
         </button>
       )}
     </div>

@@ -7,6 +7,7 @@
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
+import { BUTTON_ELEMENT_CSS } from './styles';
 import type { MountOptions } from './types';
 import './register-button';
 
@@ -34,12 +35,16 @@ export interface WalletButtonProps {
   environment: string;
   paymentRequest: PaymentDataRequest;
   options: MountOptions;
+  /** The widget's language (primary subtag): the button's, unless options.buttonLocale says otherwise. */
+  language: string;
   hidden: boolean;
   onReady(ready: boolean): void;
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
   onError(error: WalletError): void;
 }
+
+const buttonLocale = (p: WalletButtonProps) => p.options.buttonLocale ?? p.language;
 
 function configure(el: GooglePayButtonElement, p: WalletButtonProps): void {
   const set = <K extends keyof GooglePayButtonElement>(key: K, value: GooglePayButtonElement[K]) => {
@@ -48,12 +53,13 @@ function configure(el: GooglePayButtonElement, p: WalletButtonProps): void {
   set('environment', p.environment);
   set('paymentRequest', p.paymentRequest);
   set('buttonType', p.options.buttonType ?? 'pay');
-  set('buttonColor', p.options.buttonColor ?? 'default');
+  // Google's guidance: a white button on a dark background.
+  set('buttonColor', p.options.buttonColor ?? (p.options.theme === 'dark' ? 'white' : 'default'));
   set('buttonSizeMode', p.options.buttonSizeMode ?? 'static');
   // Attribute-backed: the element reads these back as strings.
   const radius = p.options.buttonRadius;
   if (String(el.buttonRadius ?? '') !== String(radius ?? '')) el.buttonRadius = radius;
-  if ((el.buttonLocale ?? undefined) !== (p.options.buttonLocale ?? undefined)) el.buttonLocale = p.options.buttonLocale;
+  if (el.buttonLocale !== buttonLocale(p)) el.buttonLocale = buttonLocale(p);
 }
 
 export function WalletButton(props: WalletButtonProps) {
@@ -68,6 +74,12 @@ export function WalletButton(props: WalletButtonProps) {
     el.onLoadPaymentData = (data) => latest.current.onPaymentData(data);
     el.onCancel = () => latest.current.onCancel();
     el.onError = (err) => latest.current.onError(err ?? {});
+    // The element loads pay.js under this nonce and hands it to pay.js for its own
+    // styles. It reads `this.nonce`, which it backs by an attribute; but a page under
+    // a header CSP blanks any nonce attribute as its element connects, and the
+    // attribute change would restart the element's debounced set-up and lose its
+    // mount. An own property carries the nonce without an attribute.
+    Object.defineProperty(el, 'nonce', { value: props.options.nonce });
     configure(el, props);
     button.current = el;
     box.current?.appendChild(el);
@@ -82,5 +94,17 @@ export function WalletButton(props: WalletButtonProps) {
   });
 
   const fill = props.options.buttonSizeMode === 'fill';
-  return <div ref={box} class={fill ? 'wallet fill' : 'wallet'} hidden={props.hidden} />;
+  return (
+    <>
+      {/*
+        The element injects its default styles as a nonce-less <style> (which a strict
+        CSP refuses) unless its root already holds an element with this id: this one
+        carries the same rules, under the page's nonce.
+      */}
+      <style id={`default-google-style-google-pay-button-${buttonLocale(props)}`} nonce={props.options.nonce}>
+        {BUTTON_ELEMENT_CSS}
+      </style>
+      <div ref={box} class={fill ? 'wallet fill' : 'wallet'} hidden={props.hidden} />
+    </>
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeApiBase, parseClientSecret, resolveScriptUrl, sessionLoadMessage, CheckoutApiError } from './api';
+import { CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, resolveScriptUrl } from './api';
 
 describe('parseClientSecret', () => {
   it('takes the session id before _secret_', () => {
@@ -22,9 +22,16 @@ describe('urls', () => {
   });
 });
 
-describe('sessionLoadMessage', () => {
-  it('explains 401 and 404 without leaking server internals', () => {
-    expect(sessionLoadMessage(new CheckoutApiError(401, 'unauthorized', 'x'))).toMatch(/verified/);
-    expect(sessionLoadMessage(new CheckoutApiError(404, 'not_found', 'x'))).toMatch(/wasn't found/);
+describe('errorCodeOf', () => {
+  it('names what went wrong without leaking server internals', () => {
+    const code = (status: number, otherwise: 'server_error' | 'payment_failed' = 'server_error') => errorCodeOf(new CheckoutApiError(status, 'x', 'x'), otherwise);
+    expect(code(0)).toBe('network_error');
+    expect(code(401)).toBe('session_unauthorized');
+    expect(code(403)).toBe('session_unauthorized');
+    expect(code(404)).toBe('session_not_found');
+    expect(code(500)).toBe('server_error');
+    expect(code(400)).toBe('server_error');
+    expect(code(400, 'payment_failed')).toBe('payment_failed');
+    expect(code(502, 'payment_failed')).toBe('server_error');
   });
 });

@@ -1,5 +1,6 @@
 /** The widget's calls to our backend. Types only from the contracts: no zod in the bundle. */
-import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
+import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
+import type { CheckoutErrorCode } from './types';
 
 export class CheckoutApiError extends Error {
   constructor(
@@ -52,7 +53,7 @@ async function call<T>(url: string, clientSecret: string, init: RequestInit = {}
     });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
-    throw new CheckoutApiError(0, 'network_error', "We couldn't reach the payment server. Check your connection and try again.");
+    throw new CheckoutApiError(0, 'network_error', `${url} could not be reached`);
   }
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
@@ -80,16 +81,28 @@ export function postPayment(apiBase: string, sessionId: string, clientSecret: st
   );
 }
 
-/** Shopper-facing copy for a failed session load. */
-export function sessionLoadMessage(err: CheckoutApiError): string {
-  if (err.status === 401 || err.status === 403) return "This checkout couldn't be verified. Please reload the page, or go back to the store and start again.";
-  if (err.status === 404) return "This checkout wasn't found. It may have expired: please go back to the store and start again.";
-  if (err.status === 0) return err.message;
-  return 'Something went wrong loading the checkout. Please try again.';
+/** After the 3-D Secure challenge: the backend asks the service how it went and finishes (or declines) the payment. */
+export function postAuthentication(apiBase: string, sessionId: string, clientSecret: string, body: AuthenticateBody, signal?: AbortSignal) {
+  return call<PayResponse>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/authenticate`, clientSecret, { method: 'POST', body: JSON.stringify(body) }, signal);
 }
 
-/** Loads a script once per page (shared across widgets and across copies of this bundle). */
-export function loadScriptOnce(src: string): Promise<void> {
+/**
+ * The widget's error code for a failed call. `otherwise`: what any other
+ * refusal means for this call (a refused load is our problem, a refused
+ * payment means nothing was charged).
+ */
+export function errorCodeOf(err: CheckoutApiError, otherwise: CheckoutErrorCode): CheckoutErrorCode {
+  if (err.status === 0) return 'network_error';
+  if (err.status === 401 || err.status === 403) return 'session_unauthorized';
+  if (err.status === 404) return 'session_not_found';
+  return err.status >= 500 ? 'server_error' : otherwise;
+}
+
+/**
+ * Loads a script once per page (shared across widgets and across copies of this
+ * bundle), under the page's CSP nonce when it has one.
+ */
+export function loadScriptOnce(src: string, nonce: string | undefined): Promise<void> {
   const w = window as unknown as { __walletCheckoutScripts?: Map<string, Promise<void>> };
   const cache = (w.__walletCheckoutScripts ??= new Map());
   let p = cache.get(src);
@@ -98,6 +111,7 @@ export function loadScriptOnce(src: string): Promise<void> {
       const s = document.createElement('script');
       s.src = src;
       s.async = true;
+      if (nonce) s.nonce = nonce;
       s.onload = () => resolve();
       s.onerror = () => {
         cache.delete(src);

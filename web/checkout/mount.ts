@@ -3,16 +3,21 @@ import { h, render } from 'preact';
 import { normalizeApiBase, parseClientSecret } from './api';
 import { Checkout } from './Checkout';
 import { CSS } from './styles';
-import type { CheckoutHandle, MountOptions } from './types';
+import type { Mount, MountOptions } from './types';
 
-let defaultApiBase: string | undefined;
+/** Set by each entry from how the bundle was loaded: its origin, and (script tag) its CSP nonce. */
+const entryDefaults: { apiBase?: string; nonce?: string } = {};
 
-/** Set by each entry: the origin the bundle was loaded from. */
-export function setDefaultApiBase(base: string | undefined): void {
-  defaultApiBase = base;
+export function setEntryDefaults(defaults: typeof entryDefaults): void {
+  Object.assign(entryDefaults, defaults);
 }
 
-export function mount(element: HTMLElement, options: MountOptions): CheckoutHandle {
+/** The widget's language: the option, else the nearest `lang` around the mount element, else the browser's. */
+function localeOf(element: HTMLElement, options: MountOptions): string {
+  return options.locale || element.closest('[lang]')?.getAttribute('lang') || navigator.language || 'en';
+}
+
+export const mount: Mount = (element, options) => {
   if (!(element instanceof HTMLElement)) throw new TypeError('WalletCheckout.mount: element must be an HTMLElement');
   if (!options || typeof options.clientSecret !== 'string' || !options.clientSecret) {
     throw new TypeError('WalletCheckout.mount: options.clientSecret is required');
@@ -22,16 +27,18 @@ export function mount(element: HTMLElement, options: MountOptions): CheckoutHand
   host.setAttribute('data-wallet-checkout', '');
   const shadow = host.attachShadow({ mode: 'open' });
   const style = document.createElement('style');
-  style.textContent = CSS;
   const root = document.createElement('div');
   shadow.append(style, root);
-  element.appendChild(host);
 
-  let current: MountOptions = { ...options };
+  // The page's nonce lets a strict CSP (style-src 'nonce-...') accept the stylesheet.
+  let current: MountOptions = { nonce: entryDefaults.nonce, ...options };
+  if (current.nonce) style.nonce = current.nonce;
+  style.textContent = CSS;
+  element.appendChild(host);
   let mounted = true;
 
   const draw = () => {
-    const apiBase = normalizeApiBase(current.apiBase || defaultApiBase || location.origin);
+    const apiBase = normalizeApiBase(current.apiBase || entryDefaults.apiBase || location.origin);
     host.setAttribute('data-theme', current.theme === 'dark' ? 'dark' : 'light');
     render(
       h(Checkout, {
@@ -39,6 +46,7 @@ export function mount(element: HTMLElement, options: MountOptions): CheckoutHand
         key: `${apiBase} ${current.clientSecret}`,
         target: element,
         options: current,
+        locale: localeOf(element, current),
         apiBase,
         sessionId: parseClientSecret(current.clientSecret),
       }),
@@ -60,4 +68,4 @@ export function mount(element: HTMLElement, options: MountOptions): CheckoutHand
       host.remove();
     },
   };
-}
+};

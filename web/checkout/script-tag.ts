@@ -5,20 +5,22 @@
  *   <script src="https://CHECKOUT_HOST/checkout.js" data-client-secret="cs_..._secret_..."
  *           data-target="#pay" data-button-type="buy" data-button-color="black"
  *           data-button-locale="en" data-button-radius="8" data-button-size-mode="fill"
- *           data-theme="dark" defer></script>
- * apiBase is the origin of the tag's src.
+ *           data-theme="dark" data-locale="fr" nonce="..." defer></script>
+ * apiBase is the origin of the tag's src; the tag's CSP nonce goes to everything the widget injects.
  */
-import { mount, setDefaultApiBase } from './mount';
-import type { ButtonColor, ButtonSizeMode, ButtonType, MountOptions } from './types';
+import { mount, setEntryDefaults } from './mount';
+import type { ButtonColor, ButtonSizeMode, ButtonType, Mount, MountOptions } from './types';
 
 const current = document.currentScript as HTMLScriptElement | null;
-const ownOrigin = originOf(current?.src);
-setDefaultApiBase(ownOrigin);
+// `.nonce`, not the attribute: a page under a header CSP blanks the attribute once the tag connects.
+setEntryDefaults({ apiBase: resolve(current?.src, true), nonce: current?.nonce || undefined });
 
-function originOf(src: string | undefined): string | undefined {
-  if (!src) return undefined;
+/** `url` resolved against the page; `origin`: only its origin. */
+function resolve(url: string | undefined, origin = false): string | undefined {
+  if (!url) return undefined;
   try {
-    return new URL(src, location.href).origin;
+    const u = new URL(url, location.href);
+    return origin ? u.origin : u.href;
   } catch {
     return undefined;
   }
@@ -31,8 +33,10 @@ function optionsFrom(script: HTMLScriptElement): MountOptions {
   const d = script.dataset;
   const radius = d.buttonRadius !== undefined && d.buttonRadius !== '' ? Number(d.buttonRadius) : undefined;
   const o: MountOptions = { clientSecret: d.clientSecret ?? '' };
-  const apiBase = d.apiBase || originOf(script.src);
+  const apiBase = resolve(d.apiBase) || resolve(script.src, true);
   if (apiBase) o.apiBase = apiBase;
+  if (script.nonce) o.nonce = script.nonce;
+  if (d.locale) o.locale = d.locale;
   if (d.buttonType) o.buttonType = d.buttonType as ButtonType;
   if (d.buttonColor) o.buttonColor = d.buttonColor as ButtonColor;
   if (d.buttonLocale) o.buttonLocale = d.buttonLocale;
@@ -72,6 +76,6 @@ function mountAll(): void {
   });
 }
 
-(window as unknown as { WalletCheckout: { mount: typeof mount } }).WalletCheckout = { mount };
+(window as unknown as { WalletCheckout: { mount: Mount } }).WalletCheckout = { mount };
 mountAll();
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mountAll, { once: true });

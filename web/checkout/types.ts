@@ -1,23 +1,39 @@
-/** Public types of the widget: mount options, the handle, and the DOM events it dispatches. */
+/**
+ * Public types of the Wallet Checkout widget: mount options, the handle, and the
+ * DOM events it dispatches. Published as checkout.d.ts (the build derives it from
+ * this file), so this file holds types only and imports nothing.
+ */
 
 export type ButtonType = 'book' | 'buy' | 'checkout' | 'donate' | 'order' | 'pay' | 'plain' | 'subscribe' | 'long' | 'short';
 export type ButtonColor = 'default' | 'black' | 'white';
 export type ButtonSizeMode = 'static' | 'fill';
 export type Theme = 'light' | 'dark';
+/** The languages the widget speaks; any other locale falls back to English. */
+export type SupportedLocale = 'en' | 'fr' | 'de' | 'es' | 'ar';
 
 export interface MountOptions {
   /** The session's client secret, `cs_..._secret_...`. Required. */
   clientSecret: string;
   /** Origin (or base URL) of the checkout backend. Default: where checkout.js was loaded from. */
   apiBase?: string;
+  /**
+   * BCP 47 tag of the widget's language and number format, e.g. 'fr-CA'. Default: the nearest
+   * `lang` attribute around the mount element (usually `<html lang>`), then the browser's.
+   */
+  locale?: string;
   buttonType?: ButtonType;
   buttonColor?: ButtonColor;
-  /** Locale of the Google Pay button and of the amount, e.g. 'en', 'fr'. Default: the browser's. */
+  /** Locale of the Google Pay button, e.g. 'en', 'fr'. Default: the widget's locale. */
   buttonLocale?: string;
   /** Corner radius of the button, in px. */
   buttonRadius?: number;
   buttonSizeMode?: ButtonSizeMode;
   theme?: Theme;
+  /**
+   * The page's CSP nonce, given to everything the widget injects (its stylesheet, the
+   * wallet's script and styles). Default: the nonce of the script tag that loaded checkout.js.
+   */
+  nonce?: string;
 }
 
 export interface CheckoutHandle {
@@ -27,14 +43,47 @@ export interface CheckoutHandle {
   unmount(): void;
 }
 
-export type CheckoutState = 'loading' | 'ready' | 'processing' | 'paid' | 'declined' | 'error' | 'unavailable' | 'confirming';
+/** `mount(element, options)`: the ESM export and `window.WalletCheckout.mount`. */
+export type Mount = (element: HTMLElement, options: MountOptions) => CheckoutHandle;
+
+/** `authenticating`: the bank's 3-D Secure challenge is open in a dialog over the page. */
+export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'declined' | 'error' | 'unavailable' | 'confirming';
+
+/**
+ * `code` of `checkout:error` (docs/embedding.md lists what to do about each):
+ * - `invalid_client_secret`: the client secret given to the widget is malformed.
+ * - `session_unauthorized`: the backend refused the client secret or the page's origin.
+ * - `session_not_found`: no such session (expired, or another environment's).
+ * - `network_error`: the backend could not be reached.
+ * - `server_error`: the backend answered with an unexpected error.
+ * - `wallet_unavailable`: the wallet's script could not be loaded.
+ * - `wallet_error`: the wallet reported an error (its `statusCode` is in `reason`).
+ * - `payment_failed`: the payment service refused the payment; nothing was charged.
+ * - `payment_not_completed`: a payment being confirmed turned out not to have happened.
+ */
+export type CheckoutErrorCode =
+  | 'invalid_client_secret'
+  | 'session_unauthorized'
+  | 'session_not_found'
+  | 'network_error'
+  | 'server_error'
+  | 'wallet_unavailable'
+  | 'wallet_error'
+  | 'payment_failed'
+  | 'payment_not_completed';
 
 /** `detail` of each CustomEvent dispatched (bubbling, composed) on the mount element. */
 export interface CheckoutEventDetails {
   'checkout:ready': { sessionId: string };
-  'checkout:success': { sessionId: string; chargeId: string | null; status: 'succeeded' };
+  /** `status`: `succeeded` (charged), or `authorized` (a hold, which the merchant captures later). */
+  'checkout:success': { sessionId: string; chargeId: string | null; status: 'succeeded' | 'authorized' };
+  /** `code` and `message`: the payment service's failure code and (English) reason. */
   'checkout:decline': { sessionId: string; chargeId: string | null; code: string | null; message: string };
-  'checkout:error': { sessionId: string | null; code: string; message: string };
+  /**
+   * `message`: what the shopper was shown, in the widget's language. `reason`: the
+   * backend's or the wallet's own code, for your logs (null when there is none).
+   */
+  'checkout:error': { sessionId: string | null; code: CheckoutErrorCode; reason: string | null; message: string };
   'checkout:cancel': { sessionId: string };
 }
 export type CheckoutEventName = keyof CheckoutEventDetails;

@@ -2,7 +2,7 @@
  * Sandbox wallet (dist/web/sandbox-wallet.js): a stand-in for Google's pay.js.
  *
  * Defines `google.payments.api.PaymentsClient` (unless one already exists) with
- * Google's surface: constructor({environment}), isReadyToPay, loadPaymentData,
+ * Google's surface: constructor({environment, nonce}), isReadyToPay, loadPaymentData,
  * createButton, prefetchPaymentData. loadPaymentData opens a modal sheet that
  * lists the test cards of `GET {walletOrigin}/sandbox/wallet/cards` and, on
  * Pay, has the server mint a real ECv2 token: `POST {walletOrigin}/sandbox/wallet/tokens`
@@ -81,9 +81,12 @@ const cardMethod = (req: AnyRequest) => req.allowedPaymentMethods?.find((m) => m
 
 class PaymentsClient {
   readonly environment: string;
+  /** The page's CSP nonce, as Google's client takes it: the sheet's styles carry it. */
+  readonly nonce: string | undefined;
 
-  constructor(options: { environment?: string } = {}) {
+  constructor(options: { environment?: string; nonce?: string } = {}) {
     this.environment = options.environment ?? 'TEST';
+    this.nonce = options.nonce;
     if (!['TEST', 'PRODUCTION'].includes(this.environment)) throw new Error(`Unsupported environment: ${this.environment}`);
   }
 
@@ -98,7 +101,7 @@ class PaymentsClient {
     const problem = requestProblem(request, true) ?? (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods');
     if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
     if (sheetOpen) return Promise.reject(paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open'));
-    return openSheet(request);
+    return openSheet(request, this.nonce);
   }
 
   createButton(options: ButtonOptions): HTMLElement {
@@ -197,7 +200,7 @@ async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
-function openSheet(request: AnyRequest): Promise<PaymentData> {
+function openSheet(request: AnyRequest, nonce: string | undefined): Promise<PaymentData> {
   sheetOpen = true;
   const returnFocus = deepActiveElement();
   const host = el('div', { 'data-sandbox-wallet-host': '' });
@@ -222,7 +225,9 @@ function openSheet(request: AnyRequest): Promise<PaymentData> {
     el('div', { class: 'actions' }, cancel, pay),
   );
   const backdrop = el('div', { class: 'backdrop' }, sheet);
-  root.append(el('style', {}, SHEET_CSS), backdrop);
+  const style = el('style', {}, SHEET_CSS);
+  if (nonce) style.nonce = nonce;
+  root.append(style, backdrop);
   document.body.appendChild(host);
   cancel.focus();
 

@@ -1,0 +1,83 @@
+/**
+ * Wallet Checkout's QA kit: Playwright's `test` and `expect`, with a
+ * `walletCheckout` fixture that drives the embedded widget through the sandbox
+ * wallet, so a merchant's suite can pay with test cards and never reach Google.
+ * Depends on @playwright/test only (docs/embedding.md, "Testing your integration").
+ *
+ *   import { expect, test } from './qa-kit';
+ *   test('pays', async ({ page, walletCheckout }) => {
+ *     await walletCheckout.install(page, { checkoutOrigin: 'https://checkout.staging.example' });
+ *     await page.goto('https://shop.staging.example/cart');
+ *     await walletCheckout.pay(page, { card: 'visa-success-3ds' });
+ *     await walletCheckout.expectOutcome(page, 'paid');
+ *   });
+ */
+import { type FrameLocator, type Locator, type Page, test as base, expect } from '@playwright/test';
+import type { CheckoutState } from '../../web/checkout/types';
+
+export { expect };
+export type { CheckoutState };
+
+const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
+
+/** Where the widget is: the page, or the frame that embeds it. */
+export type Scope = Page | FrameLocator;
+
+export interface WalletCheckoutKit {
+  /**
+   * Before the page loads: serves Google's pay.js with the sandbox wallet of
+   * `checkoutOrigin` (for apps in the TEST or PRODUCTION wallet environment;
+   * SANDBOX apps load it themselves), sends the wallet's calls to that host,
+   * and refuses every other request to Google.
+   */
+  install(page: Page, options: { checkoutOrigin: string }): Promise<void>;
+  /** Pays with a test card (docs/test-cards.md) once the widget is ready. `widget`: which one, when a page has several. */
+  pay(scope: Scope, options: { card: string; widget?: Locator }): Promise<void>;
+  /** Closes the wallet sheet without paying. */
+  cancel(scope: Scope, options?: { widget?: Locator }): Promise<void>;
+  /** Waits until the widget shows `state` (paid, declined, error, ...). */
+  expectOutcome(scope: Scope, state: CheckoutState, options?: { widget?: Locator }): Promise<void>;
+}
+
+const widgetIn = (scope: Scope, widget?: Locator) => widget ?? scope.locator('[data-wallet-checkout]');
+
+async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
+  const root = widgetIn(scope, widget);
+  await expect(root.locator('[data-checkout-state]')).toHaveAttribute('data-checkout-state', 'ready');
+  await root.locator('google-pay-button button').click();
+  const sheet = scope.locator('[data-testid=sandbox-wallet]');
+  await expect(sheet).toBeVisible();
+  return sheet;
+}
+
+const kit: WalletCheckoutKit = {
+  async install(page, { checkoutOrigin }) {
+    const origin = checkoutOrigin.replace(/\/+$/, '');
+    // Registered first, so tried last: whatever else is bound for Google is refused.
+    await page.route(/^https:\/\/([\w-]+\.)*(google|gstatic|googleapis)\.com\//, (route) => route.abort('blockedbyclient'));
+    await page.route(PAY_JS, async (route) => route.fulfill({ response: await route.fetch({ url: `${origin}/sandbox/wallet.js` }) }));
+    // The sandbox wallet calls the origin it was loaded from: here pay.js's, so send those calls to the checkout host.
+    await page.route('https://pay.google.com/sandbox/wallet/**', async (route) => {
+      route.fulfill({ response: await route.fetch({ url: origin + new URL(route.request().url()).pathname }) });
+    });
+  },
+  async pay(scope, { card, widget }) {
+    const sheet = await openSheet(scope, widget);
+    await sheet.locator(`input[name=sandbox-card][value="${card}"]`).check();
+    await sheet.locator('[data-testid=sandbox-pay]').click();
+    await expect(sheet).toBeHidden();
+  },
+  async cancel(scope, { widget } = {}) {
+    const sheet = await openSheet(scope, widget);
+    await sheet.locator('[data-testid=sandbox-cancel]').click();
+    await expect(sheet).toBeHidden();
+  },
+  async expectOutcome(scope, state, { widget } = {}) {
+    await expect(widgetIn(scope, widget).locator('[data-checkout-state]')).toHaveAttribute('data-checkout-state', state);
+  },
+};
+
+export const test = base.extend<{ walletCheckout: WalletCheckoutKit }>({
+  // Playwright requires a fixture's first argument to be a destructuring pattern.
+  walletCheckout: async ({}, use) => use(kit),
+});

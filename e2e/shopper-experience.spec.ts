@@ -1,0 +1,142 @@
+/**
+ * What a shopper meets: every state, in light and dark, pixel-checked against
+ * committed baselines and checked by axe; the widget in the page's language
+ * (right to left for Arabic); and a payment made with the keyboard alone, its
+ * steps announced. The states come from the demo's gallery (server/demo/gallery.ts):
+ * the real bundle against a fake API frozen in each state.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import express from 'express';
+import { loadConfig } from '../server/config';
+import { galleryRoutes } from '../server/demo/gallery';
+import { ar } from '../web/checkout/locales/ar';
+import { fr } from '../web/checkout/locales/fr';
+import type { CheckoutState } from '../web/checkout/types';
+import { CheckoutPage } from './support/checkout-page';
+import { expect, listen, test } from './support/merchant-site';
+
+const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'declined', 'error', 'unavailable', 'confirming'];
+const THEMES = ['light', 'dark'] as const;
+
+test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
+
+/** The gallery, on an origin of its own, with the bundles and the sandbox wallet from the test's backend. */
+async function openGallery(page: Page, checkoutOrigin: string) {
+  const config = loadConfig({ DATA_DIR: 'unused' });
+  if (!config.ok) throw new Error(config.problems.join('; '));
+  const gallery = await listen(express().use(galleryRoutes({ checkoutOrigin: () => checkoutOrigin, gatewayName: config.config.gatewayName })));
+  await page.goto(`${gallery.origin}/demo/gallery`);
+  return gallery;
+}
+
+const widgetOf = (page: Page, id: string) => page.locator(`#${id} [data-checkout-state]`);
+
+test('every state, light and dark, looks as its baseline and has no axe violation', async ({ page, server }) => {
+  const gallery = await openGallery(page, server.url);
+  try {
+    // "Processing" is a payment under way: pay on those widgets (the fake API never answers).
+    for (const theme of THEMES) {
+      await expect(widgetOf(page, `processing-${theme}`)).toHaveAttribute('data-checkout-state', 'ready');
+      await page.locator(`#processing-${theme} [data-testid=sandbox-gpay-button]`).click();
+      await page.locator('[data-testid=sandbox-pay]').click();
+    }
+    for (const theme of THEMES) for (const state of STATES) await expect(widgetOf(page, `${state}-${theme}`)).toHaveAttribute('data-checkout-state', state);
+
+    const axe = await new AxeBuilder({ page }).include('[data-wallet-checkout]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+    for (const theme of THEMES) {
+      for (const state of STATES) {
+        await expect(page.locator(`#${state}-${theme} [data-wallet-checkout]`)).toHaveScreenshot(`${state}-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01 });
+      }
+    }
+    for (const locale of ['fr', 'ar']) {
+      await expect(page.locator(`#declined-${locale} [data-wallet-checkout]`)).toHaveScreenshot(`declined-${locale}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01 });
+    }
+  } finally {
+    await gallery.close();
+  }
+});
+
+test('the gallery speaks each language, with its currency and its direction', async ({ page, server }) => {
+  const gallery = await openGallery(page, server.url);
+  try {
+    const frDeclined = widgetOf(page, 'declined-fr');
+    await expect(frDeclined.locator('[data-testid=status]')).toHaveText(fr.declines.insufficient_funds ?? '');
+    await expect(frDeclined.locator('[data-testid=retry]')).toHaveText(fr.retry);
+    await expect(frDeclined.locator('[data-testid=amount]')).toHaveText(/^24,00\s€$/);
+    await expect(widgetOf(page, 'declined-de').locator('[data-testid=amount]')).toHaveText(/^24,00\s€$/);
+    await expect(widgetOf(page, 'declined-es').locator('[data-testid=retry]')).toHaveText('Reintentar');
+    const arDeclined = widgetOf(page, 'declined-ar');
+    await expect(arDeclined).toHaveAttribute('dir', 'rtl');
+    await expect(arDeclined.locator('[data-testid=status]')).toHaveText(ar.declines.insufficient_funds ?? '');
+    // Kuwaiti dinars have three decimals, JPY none.
+    await expect(arDeclined.locator('[data-testid=amount]')).toHaveText(new Intl.NumberFormat('ar', { style: 'currency', currency: 'KWD', minimumFractionDigits: 3 }).format(24.5));
+    await expect(widgetOf(page, 'ready-custom').locator('[data-testid=amount]')).toHaveText('¥2,400');
+  } finally {
+    await gallery.close();
+  }
+});
+
+test('on a page in Arabic the widget and the button follow <html lang>, right to left, and a decline is worded in Arabic', async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server);
+  await page.goto(
+    site.page('/ar', `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>متجر</title></head><body><div id="pay"></div>
+      <script src="${server.url}/checkout.js" data-client-secret="${session.client_secret}" data-target="#pay" defer></script></body></html>`),
+  );
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.expectState('ready');
+  await expect(checkout.widget).toHaveAttribute('dir', 'rtl');
+  await expect(checkout.widget).toHaveAttribute('lang', 'ar');
+  await expect(page.locator('google-pay-button')).toHaveAttribute('button-locale', 'ar');
+  await checkout.payWith('visa-insufficient-funds-3ds');
+  await checkout.expectState('declined');
+  await expect(checkout.testId('status')).toHaveText(ar.declines.insufficient_funds ?? '');
+  await expect(checkout.testId('retry')).toHaveText(ar.retry);
+  // The merchant's event keeps the service's code and reason, whatever the shopper read.
+  expect((await checkout.events('checkout:decline'))[0]).toMatchObject({ code: 'insufficient_funds', message: expect.stringMatching(/insufficient funds/) });
+});
+
+/** The focused element, through open shadow roots. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el?.getAttribute('data-testid') ?? el?.tagName ?? null;
+  });
+
+test('a shopper pays with the keyboard alone, and each step is announced', async ({ page, shop, sandboxWallet }) => {
+  const { checkout } = await shop.open();
+  /** The sheet opens on its first card, focused: arrows move the choice along the list. */
+  const chooseCard = async (id: string) => {
+    await expect(page.locator('[data-testid=sandbox-wallet]')).toBeVisible();
+    const index = sandboxWallet.cards.findIndex((card) => card.id === id);
+    for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+    await expect(page.locator(`input[name=sandbox-card][value="${id}"]`)).toBeChecked();
+  };
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('sandbox-gpay-button');
+  await page.keyboard.press('Enter');
+  await chooseCard('visa-decline-3ds');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('sandbox-pay');
+  await page.keyboard.press('Enter');
+
+  await checkout.expectState('declined');
+  // The outcome is in the polite live region, and focus waits on "Try again".
+  await expect(checkout.testId('status')).toHaveAttribute('aria-live', 'polite');
+  await expect(checkout.testId('status')).toHaveText(/declined/i);
+  expect(await focused(page)).toBe('retry');
+  await page.keyboard.press('Enter');
+  await checkout.expectState('ready');
+  expect(await focused(page)).toBe('sandbox-gpay-button');
+  await page.keyboard.press('Enter');
+  await chooseCard('visa-success-3ds');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await checkout.expectState('paid');
+  await expect(checkout.testId('status')).toContainText('Payment complete');
+});

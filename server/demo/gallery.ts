@@ -1,0 +1,111 @@
+/**
+ * The widget gallery (`/demo/gallery`): every state a shopper can meet, in the
+ * light and dark themes and in each language, side by side. Each widget is the
+ * real checkout.js, mounted by a plain script tag; its `data-api-base` points
+ * at the tiny fake API below, whose sessions are frozen in one state. So the
+ * shipped bundle has no gallery-only code path, and nothing here is charged.
+ *
+ * A session id names its scenario: `cs_gallery-<state>-<currency>`.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import type { App } from '../apps';
+import { buildPaymentDataRequest } from '../checkout/payment-request';
+import type { PaymentOutcome, PublicSession, SessionStatus } from '../contracts';
+
+const template = readFileSync(fileURLToPath(new URL('../../web/demo/gallery.html', import.meta.url)), 'utf8');
+
+export interface GalleryOptions {
+  /** Where checkout.js and the sandbox wallet are served (this backend's own origin). */
+  checkoutOrigin: () => string;
+  /** The sandbox wallet mints tokens only for this gateway. */
+  gatewayName: string;
+}
+
+const AMOUNTS: Record<string, number> = { USD: 2400, EUR: 2400, JPY: 2400, KWD: 24500 };
+/** The languages the widget ships, each shown with a currency of its own (KWD: three decimals). */
+const LANGUAGES: Record<string, string> = { en: 'USD', fr: 'EUR', de: 'EUR', es: 'EUR', ar: 'KWD' };
+const CARD = { network: 'VISA', last4: '4242', auth_method: 'CRYPTOGRAM_3DS', exp_month: 12, exp_year: 2030 } as const;
+const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_gallery', card: CARD, failure_code: null, failure_message: null };
+
+/** Per state: the session as the fake API shows it. `hold`: that call never answers, so the widget stays put. */
+const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; noCardMethod?: true }> = {
+  loading: { status: 'open', hold: 'public' },
+  ready: { status: 'open' },
+  processing: { status: 'open', hold: 'pay' },
+  paid: { status: 'succeeded', outcome: paid },
+  declined: {
+    status: 'declined',
+    outcome: { status: 'declined', charge_id: 'ch_gallery', card: CARD, failure_code: 'insufficient_funds', failure_message: 'The card has insufficient funds to complete the purchase.' },
+  },
+  error: { status: 'open', missing: true },
+  // The wallet is asked for a payment method it doesn't offer, so it answers "not ready".
+  unavailable: { status: 'open', noCardMethod: true },
+  confirming: {
+    status: 'pending',
+    outcome: { status: 'pending', charge_id: null, card: null, failure_code: null, failure_message: 'We are confirming your payment with the payment service' },
+  },
+};
+
+/** The gallery has no stored app: these are the fields a payment request is built from (payment-request.ts). */
+const galleryApp = {
+  name: 'Demo Coffee Roasters', merchantId: 'gallery', environment: 'SANDBOX', decryptionMode: 'gateway',
+  authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
+} as App;
+
+export function galleryRoutes(options: GalleryOptions): express.Router {
+  const router = express.Router();
+
+  router.get('/demo/gallery', (_req, res) => {
+    const src = `${options.checkoutOrigin()}/checkout.js`;
+    /** One captioned widget: a mount element and the script tag of docs/embedding.md. */
+    const widget = (id: string, caption: string, state: string, currency: string, attributes = '') =>
+      `<figure><figcaption>${caption}</figcaption><div id="${id}"></div></figure>` +
+      `<script src="${src}" data-client-secret="cs_gallery-${state}-${currency}_secret_gallery" data-api-base="/demo/gallery" data-target="#${id}" ${attributes} defer></script>`;
+    const states = (theme: string) => Object.keys(SCENARIOS).map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"`)).join('\n');
+    const languages = Object.entries(LANGUAGES).map(([locale, currency]) => widget(`declined-${locale}`, `${locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`)).join('\n');
+    res.type('html').send(
+      template
+        .replace('{{LIGHT}}', states('light'))
+        .replace('{{DARK}}', states('dark'))
+        .replace('{{LANGUAGES}}', languages)
+        .replace('{{CUSTOM}}', widget('ready-custom', 'ready', 'ready', 'JPY') + widget('declined-custom', 'declined', 'declined', 'JPY')),
+    );
+  });
+
+  /** The scenario of a session id, or undefined (answered 404 like the real API). */
+  const scenarioOf = (req: express.Request) => {
+    const [, state = '', currency = ''] = String(req.params.id).split('-');
+    const scenario = SCENARIOS[state];
+    return scenario && AMOUNTS[currency] ? { id: String(req.params.id), currency, amount: AMOUNTS[currency], ...scenario } : undefined;
+  };
+  const view = (s: NonNullable<ReturnType<typeof scenarioOf>>, status: SessionStatus, outcome: PaymentOutcome | null): PublicSession => {
+    const request = buildPaymentDataRequest(galleryApp, { amount: s.amount, currency: s.currency, countryCode: 'US' }, { gatewayName: options.gatewayName });
+    return {
+      id: s.id, status, amount: s.amount, currency: s.currency, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
+      wallet: { environment: 'SANDBOX', sandbox_script: `${options.checkoutOrigin()}/sandbox/wallet.js` },
+      // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
+      payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,
+      outcome,
+    };
+  };
+  const notFound = (res: express.Response) => res.status(404).json({ error: { code: 'not_found', message: 'No such checkout session' } });
+
+  router.get('/demo/gallery/api/sessions/:id/public', (req, res) => {
+    const s = scenarioOf(req);
+    if (!s || s.missing) return notFound(res);
+    if (s.hold === 'public') return; // loading: never answered
+    res.json(view(s, s.status, s.outcome ?? null));
+  });
+
+  router.post('/demo/gallery/api/sessions/:id/pay', (req, res) => {
+    const s = scenarioOf(req);
+    if (!s) return notFound(res);
+    if (s.hold === 'pay') return; // processing: never answered
+    // Every other gallery payment "succeeds" without touching a payment service.
+    res.json({ outcome: paid, session: view(s, 'succeeded', paid) });
+  });
+
+  return router;
+}

@@ -1,0 +1,36 @@
+import type { Messages } from '.';
+
+export const de: Messages = {
+  dir: 'ltr',
+  loading: 'Zahlung wird geladen…',
+  processing: 'Ihre Zahlung wird verarbeitet…',
+  confirming: 'Wir bestätigen Ihre Zahlung. Bitte lassen Sie diese Seite geöffnet: Sie werden nicht doppelt belastet.',
+  paid: 'Zahlung abgeschlossen. Vielen Dank!',
+  unavailable: 'Google Pay ist auf diesem Gerät oder in diesem Browser nicht verfügbar. Bitte wählen Sie eine andere Zahlungsart.',
+  declined: 'Ihre Karte wurde abgelehnt. Versuchen Sie es mit einer anderen Karte.',
+  retry: 'Erneut versuchen',
+  authorized: 'Zahlung autorisiert. Der Shop belastet Ihre Karte beim Versand Ihrer Bestellung.',
+  authenticating: 'Bestätigen Sie die Zahlung bei Ihrer Bank, um fortzufahren.',
+  challenge: { title: 'Zahlung bestätigen', frame: 'Prüfung durch Ihre Bank (3-D Secure)', cancel: 'Abbrechen' },
+  errors: {
+    invalid_client_secret: 'Diese Zahlung ist nicht richtig eingerichtet. Bitte wenden Sie sich an den Shop.',
+    session_unauthorized: 'Diese Zahlung konnte nicht überprüft werden. Laden Sie die Seite neu oder beginnen Sie im Shop von vorn.',
+    session_not_found: 'Diese Zahlung wurde nicht gefunden. Sie ist vielleicht abgelaufen: Bitte beginnen Sie im Shop von vorn.',
+    network_error: 'Der Zahlungsserver ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+    server_error: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',
+    wallet_unavailable: 'Google Pay konnte nicht geladen werden. Bitte versuchen Sie es erneut.',
+    wallet_error: 'Google Pay konnte die Zahlung nicht abschließen. Bitte versuchen Sie es erneut.',
+    payment_failed: 'Die Zahlung wurde nicht ausgeführt, es wurde nichts belastet. Bitte versuchen Sie es erneut.',
+    payment_not_completed: 'Ihre Zahlung wurde nicht ausgeführt, es wurde nichts belastet. Sie können es erneut versuchen.',
+  },
+  declines: {
+    card_declined: 'Ihre Karte wurde abgelehnt. Versuchen Sie es mit einer anderen Karte.',
+    insufficient_funds: 'Die Karte ist nicht ausreichend gedeckt. Versuchen Sie es mit einer anderen Karte.',
+    expired_card: 'Die Karte ist abgelaufen. Versuchen Sie es mit einer anderen Karte.',
+    processing_error: 'Bei der Verarbeitung der Karte ist ein Fehler aufgetreten. Versuchen Sie es gleich noch einmal.',
+    authentication_required: 'Die Karte verlangt eine Authentifizierung, die diese Zahlung nicht bietet. Versuchen Sie es mit einer anderen Karte.',
+    invalid_number: 'Die Kartennummer ist ungültig. Versuchen Sie es mit einer anderen Karte.',
+    authentication_failed: 'Ihre Bank hat die Zahlung nicht bestätigt. Versuchen Sie es erneut oder verwenden Sie eine andere Karte.',
+    authentication_abandoned: 'Die Prüfung durch Ihre Bank wurde nicht abgeschlossen. Sie können es erneut versuchen.',
+  },
+};

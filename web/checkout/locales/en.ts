@@ -1,0 +1,27 @@
+import type { Messages } from '.';
+
+export const en: Messages = {
+  dir: 'ltr',
+  loading: 'Loading checkout…',
+  processing: 'Processing your payment…',
+  confirming: "We are confirming your payment. Please keep this page open: you won't be charged twice.",
+  paid: 'Payment complete. Thank you!',
+  unavailable: "Google Pay isn't available on this device or browser. Please choose another way to pay.",
+  declined: 'Your card was declined. Try again with another card.',
+  retry: 'Try again',
+  authorized: 'Payment authorized. The store will charge your card when your order ships.',
+  authenticating: 'Confirm the payment with your bank to continue.',
+  challenge: { title: 'Confirm your payment', frame: "Your bank's verification (3-D Secure)", cancel: 'Cancel' },
+  errors: {
+    invalid_client_secret: "This checkout isn't set up correctly. Please contact the store.",
+    session_unauthorized: "This checkout couldn't be verified. Please reload the page, or go back to the store and start again.",
+    session_not_found: "This checkout wasn't found. It may have expired: please go back to the store and start again.",
+    network_error: "We couldn't reach the payment server. Check your connection and try again.",
+    server_error: 'Something went wrong on our side. Please try again.',
+    wallet_unavailable: "Google Pay couldn't be loaded. Please try again.",
+    wallet_error: "Google Pay couldn't complete the payment. Please try again.",
+    payment_failed: "The payment couldn't be completed and nothing was charged. Please try again.",
+    payment_not_completed: "Your payment wasn't completed and nothing was charged. You can try again.",
+  },
+  declines: {},
+};

@@ -1,0 +1,36 @@
+import type { Messages } from '.';
+
+export const es: Messages = {
+  dir: 'ltr',
+  loading: 'Cargando el pago…',
+  processing: 'Procesando tu pago…',
+  confirming: 'Estamos confirmando tu pago. Mantén esta página abierta: no se te cobrará dos veces.',
+  paid: 'Pago completado. ¡Gracias!',
+  unavailable: 'Google Pay no está disponible en este dispositivo o navegador. Elige otra forma de pago.',
+  declined: 'Tu tarjeta fue rechazada. Inténtalo de nuevo con otra tarjeta.',
+  retry: 'Reintentar',
+  authorized: 'Pago autorizado. La tienda cargará tu tarjeta cuando envíe tu pedido.',
+  authenticating: 'Confirma el pago con tu banco para continuar.',
+  challenge: { title: 'Confirma tu pago', frame: 'Verificación de tu banco (3-D Secure)', cancel: 'Cancelar' },
+  errors: {
+    invalid_client_secret: 'Este pago no está bien configurado. Ponte en contacto con la tienda.',
+    session_unauthorized: 'No se pudo verificar este pago. Recarga la página o vuelve a la tienda para empezar de nuevo.',
+    session_not_found: 'No se encontró este pago. Puede que haya caducado: vuelve a la tienda para empezar de nuevo.',
+    network_error: 'No pudimos conectar con el servidor de pagos. Revisa tu conexión e inténtalo de nuevo.',
+    server_error: 'Algo salió mal por nuestra parte. Inténtalo de nuevo.',
+    wallet_unavailable: 'No se pudo cargar Google Pay. Inténtalo de nuevo.',
+    wallet_error: 'Google Pay no pudo completar el pago. Inténtalo de nuevo.',
+    payment_failed: 'No se pudo completar el pago y no se cobró nada. Inténtalo de nuevo.',
+    payment_not_completed: 'Tu pago no se completó y no se cobró nada. Puedes intentarlo de nuevo.',
+  },
+  declines: {
+    card_declined: 'Tu tarjeta fue rechazada. Inténtalo de nuevo con otra tarjeta.',
+    insufficient_funds: 'La tarjeta no tiene fondos suficientes. Inténtalo de nuevo con otra tarjeta.',
+    expired_card: 'La tarjeta ha caducado. Inténtalo de nuevo con otra tarjeta.',
+    processing_error: 'Hubo un error al procesar la tarjeta. Inténtalo de nuevo en un momento.',
+    authentication_required: 'La tarjeta exige una autenticación que este pago no ofrece. Inténtalo de nuevo con otra tarjeta.',
+    invalid_number: 'El número de tarjeta no es válido. Inténtalo de nuevo con otra tarjeta.',
+    authentication_failed: 'Tu banco no confirmó el pago. Inténtalo de nuevo o usa otra tarjeta.',
+    authentication_abandoned: 'La verificación de tu banco no se completó. Puedes intentarlo de nuevo.',
+  },
+};

@@ -1,0 +1,36 @@
+import type { Messages } from '.';
+
+export const fr: Messages = {
+  dir: 'ltr',
+  loading: 'Chargement du paiement…',
+  processing: 'Paiement en cours…',
+  confirming: 'Nous confirmons votre paiement. Gardez cette page ouverte : vous ne serez pas débité deux fois.',
+  paid: 'Paiement effectué. Merci !',
+  unavailable: "Google Pay n'est pas disponible sur cet appareil ou ce navigateur. Choisissez un autre moyen de paiement.",
+  declined: 'Votre carte a été refusée. Réessayez avec une autre carte.',
+  retry: 'Réessayer',
+  authorized: "Paiement autorisé. La boutique débitera votre carte à l'expédition de votre commande.",
+  authenticating: 'Confirmez le paiement auprès de votre banque pour continuer.',
+  challenge: { title: 'Confirmez votre paiement', frame: 'Vérification de votre banque (3-D Secure)', cancel: 'Annuler' },
+  errors: {
+    invalid_client_secret: "Ce paiement n'est pas configuré correctement. Contactez la boutique.",
+    session_unauthorized: "Ce paiement n'a pas pu être vérifié. Rechargez la page, ou revenez à la boutique pour recommencer.",
+    session_not_found: 'Ce paiement est introuvable. Il a peut-être expiré : revenez à la boutique pour recommencer.',
+    network_error: 'Impossible de joindre le serveur de paiement. Vérifiez votre connexion et réessayez.',
+    server_error: 'Une erreur est survenue de notre côté. Réessayez.',
+    wallet_unavailable: "Google Pay n'a pas pu être chargé. Réessayez.",
+    wallet_error: "Google Pay n'a pas pu finaliser le paiement. Réessayez.",
+    payment_failed: "Le paiement n'a pas abouti et rien n'a été débité. Réessayez.",
+    payment_not_completed: "Votre paiement n'a pas abouti et rien n'a été débité. Vous pouvez réessayer.",
+  },
+  declines: {
+    card_declined: 'Votre carte a été refusée. Réessayez avec une autre carte.',
+    insufficient_funds: 'Fonds insuffisants sur cette carte. Réessayez avec une autre carte.',
+    expired_card: 'Cette carte a expiré. Réessayez avec une autre carte.',
+    processing_error: 'Une erreur est survenue lors du traitement de la carte. Réessayez dans un instant.',
+    authentication_required: "Cette carte exige une authentification que ce paiement ne permet pas. Réessayez avec une autre carte.",
+    invalid_number: "Ce numéro de carte n'est pas valide. Réessayez avec une autre carte.",
+    authentication_failed: "Votre banque n'a pas confirmé le paiement. Réessayez, ou utilisez une autre carte.",
+    authentication_abandoned: "La vérification de votre banque n'a pas été terminée. Vous pouvez réessayer.",
+  },
+};

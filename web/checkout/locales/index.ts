@@ -1,0 +1,48 @@
+/**
+ * The widget's words, one small dictionary per language (no i18n library: five
+ * flat objects cost less than any). A locale tag picks its language by its
+ * primary subtag ('fr-CA' -> fr); anything else is English.
+ */
+import type { CheckoutErrorCode, SupportedLocale } from '../types';
+import { ar } from './ar';
+import { de } from './de';
+import { en } from './en';
+import { es } from './es';
+import { fr } from './fr';
+
+export interface Messages {
+  /** Text direction of the language. */
+  dir: 'ltr' | 'rtl';
+  loading: string;
+  processing: string;
+  confirming: string;
+  paid: string;
+  unavailable: string;
+  /** A decline whose failure code the dictionary doesn't know. */
+  declined: string;
+  retry: string;
+  /** A hold was placed: the store charges the card later. */
+  authorized: string;
+  /** While the bank's 3-D Secure challenge is open. */
+  authenticating: string;
+  /** The challenge dialog: its heading, the frame's accessible name, and the button that closes it. */
+  challenge: { title: string; frame: string; cancel: string };
+  errors: Record<CheckoutErrorCode, string>;
+  /**
+   * Declines by the payment service's failure code. The service's reasons are
+   * English, so English leaves this empty and shows them as they come.
+   */
+  declines: Partial<Record<string, string>>;
+}
+
+const dictionaries: Record<SupportedLocale, Messages> = { en, fr, de, es, ar };
+
+export function messagesFor(locale: string): Messages {
+  const language = locale.split(/[-_]/)[0]?.toLowerCase() ?? '';
+  return language in dictionaries ? dictionaries[language as SupportedLocale] : en;
+}
+
+/** What the shopper reads for a decline: the dictionary's copy for its code, else the service's reason (English). */
+export function declineMessage(t: Messages, code: string | null, serviceMessage: string | null): string {
+  return (code && t.declines[code]) || (t === en && serviceMessage) || t.declined;
+}

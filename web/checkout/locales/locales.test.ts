@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { declineMessage, messagesFor } from '.';
+import { ar } from './ar';
+import { en } from './en';
+import { fr } from './fr';
+
+describe('messagesFor', () => {
+  it('picks the language by primary subtag, English otherwise', () => {
+    expect(messagesFor('fr-CA')).toBe(fr);
+    expect(messagesFor('AR')).toBe(ar);
+    expect(messagesFor('pt-BR')).toBe(en);
+    expect(messagesFor('')).toBe(en);
+  });
+  it('gives every language every message, and the same decline codes', () => {
+    const shape = (m: object): unknown => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, typeof v === 'object' ? shape(v) : typeof v]));
+    const declineCodes = Object.keys(fr.declines).sort();
+    for (const locale of ['fr', 'de', 'es', 'ar']) {
+      const m = messagesFor(locale);
+      expect(shape({ ...m, declines: {} })).toEqual(shape({ ...en, declines: {} }));
+      expect(Object.keys(m.declines).sort()).toEqual(declineCodes);
+      for (const text of [...Object.values(m.errors), ...Object.values(m.declines)]) expect(text).toBeTruthy();
+    }
+    expect(ar.dir).toBe('rtl');
+  });
+});
+
+describe('declineMessage', () => {
+  it("words a known code in the shopper's language, and shows the service's English reason as is", () => {
+    expect(declineMessage(fr, 'insufficient_funds', 'The card has insufficient funds.')).toBe(fr.declines.insufficient_funds);
+    expect(declineMessage(fr, 'something_new', 'Reason.')).toBe(fr.declined);
+    expect(declineMessage(en, 'insufficient_funds', 'The card has insufficient funds.')).toBe('The card has insufficient funds.');
+    expect(declineMessage(en, null, null)).toBe(en.declined);
+  });
+});
