@@ -24,13 +24,13 @@ export interface HandlerReply {
  * can hold secrets (a session's client secret), so they are kept sealed.
  */
 export async function respondIdempotently<DB extends IdempotencyDatabase>(
-  store: { db: Kysely<DB>; cipher: DataCipher },
+  store: { db: Kysely<DB>; cipher: DataCipher; abandonedAfterMs?: number },
   scope: string,
   req: Request,
   res: Response,
   handle: () => Promise<HandlerReply>,
 ): Promise<void> {
-  const { db, cipher } = store;
+  const { db, cipher, abandonedAfterMs } = store;
   const key = req.get('idempotency-key');
   if (key === undefined) {
     const reply = await handle();
@@ -41,7 +41,7 @@ export async function respondIdempotently<DB extends IdempotencyDatabase>(
     return sendError(res, httpError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`));
   }
   const fingerprint = createHash('sha256').update(rawBodyOf(req) ?? '').digest('hex');
-  const claim = await claimIdempotencyKey(db, { scope, key, fingerprint, now: Date.now() });
+  const claim = await claimIdempotencyKey(db, { scope, key, fingerprint, now: Date.now(), abandonedAfterMs });
   if (claim.kind === 'mismatch') return sendError(res, httpError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body'));
   if (claim.kind === 'in_progress') return sendError(res, httpError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later'));
   if (claim.kind === 'replay') {

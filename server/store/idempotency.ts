@@ -36,9 +36,15 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 type Db<DB> = Kysely<DB> | Transaction<DB>;
 const keysOf = <DB extends IdempotencyDatabase>(db: Db<DB>) => db as unknown as Kysely<IdempotencyDatabase>;
 
+/**
+ * `abandonedAfterMs`: for owners whose instances share the table (the
+ * backend on PostgreSQL), a claim older than any request can run belongs to a
+ * process that died mid-request; a retry takes it over instead of being told
+ * "in progress" forever.
+ */
 export async function claimIdempotencyKey<DB extends IdempotencyDatabase>(
   db: Db<DB>,
-  claim: { scope: string; key: string; fingerprint: string; now: number },
+  claim: { scope: string; key: string; fingerprint: string; now: number; abandonedAfterMs?: number },
 ): Promise<IdempotencyClaim> {
   const keys = keysOf(db);
   const inserted = await keys
@@ -50,7 +56,20 @@ export async function claimIdempotencyKey<DB extends IdempotencyDatabase>(
 
   const existing = await keys.selectFrom('idempotency_keys').selectAll().where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirstOrThrow();
   if (existing.fingerprint !== claim.fingerprint) return { kind: 'mismatch' };
-  if (existing.status_code === null || existing.response_body === null) return { kind: 'in_progress' };
+  if (existing.status_code === null || existing.response_body === null) {
+    const abandoned = claim.abandonedAfterMs !== undefined && existing.created <= claim.now - claim.abandonedAfterMs;
+    if (!abandoned) return { kind: 'in_progress' };
+    // Compare-and-set on `created`: of several retries taking over, one wins.
+    const taken = await keys
+      .updateTable('idempotency_keys')
+      .set({ created: claim.now })
+      .where('scope', '=', claim.scope)
+      .where('key', '=', claim.key)
+      .where('status_code', 'is', null)
+      .where('created', '=', existing.created)
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1 ? { kind: 'claimed' } : { kind: 'in_progress' };
+  }
   return { kind: 'replay', reply: { status: existing.status_code, body: existing.response_body } };
 }
 
@@ -61,6 +80,16 @@ export async function completeIdempotencyKey<DB extends IdempotencyDatabase>(db:
 /** Frees a key whose request failed on our side, so the client's retry is processed rather than stuck. */
 export async function releaseIdempotencyKey<DB extends IdempotencyDatabase>(db: Db<DB>, scope: string, key: string): Promise<void> {
   await keysOf(db).deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('status_code', 'is', null).execute();
+}
+
+/**
+ * Frees every key whose first request never finished. Only for a service
+ * that is the table's one user, when it starts: nothing of its own can still
+ * be running then, and the work and its reply commit together, so such a
+ * request died with the previous process having done nothing.
+ */
+export async function releaseUnfinishedIdempotencyKeys<DB extends IdempotencyDatabase>(db: Db<DB>): Promise<void> {
+  await keysOf(db).deleteFrom('idempotency_keys').where('status_code', 'is', null).execute();
 }
 
 /** The table, for each owner's migrations. */

@@ -1,0 +1,310 @@
+/**
+ * The real server as a separate process (`node --import tsx server/main.ts`),
+ * for what an in-process test server cannot show: a process killed at any
+ * point (kill -9) and started again on the same DATA_DIR. Also what the crash
+ * test and the soak both need around it: a merchant and a shopper speaking
+ * HTTP to it, waiting for reconciliation to settle every payment, and the
+ * audit of the service's ledger against the sessions.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { idempotencyKeyFor } from '../checkout/pay';
+import type { Charge, CreatedSession, PaymentData, PaymentOutcome, PublicSession, Session } from '../contracts';
+import type { FaultPlanInput, LedgerEntry } from '../sandbox';
+import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What main.ts prints once it listens; the only stdout line we rely on. */
+const READY_LINE = /Demo store:\s+(\S+?)\/?$/m;
+/** The demo application's merchant id (server/demo): its charges at the service are under this account. */
+const DEMO_MERCHANT_ACCOUNT = 'demo';
+/** Enough of the child's output to say why it would not start. */
+const OUTPUT_TAIL_CHARS = 8_000;
+
+export interface ChildServer {
+  readonly dataDir: string;
+  /** The origin it listens on; the same after a restart (it keeps its first port). */
+  readonly url: string;
+  /** The sandbox service's key and the demo merchant's secret key, from DATA_DIR: they persist across restarts. */
+  readonly serviceKey: string;
+  readonly demoSecretKey: string;
+  /** kill -9: no shutdown code runs, whatever was in flight is cut. */
+  kill(): Promise<void>;
+  /** SIGTERM: the server's own graceful shutdown; resolves with its exit code (null: ended by a signal). */
+  stop(): Promise<number | null>;
+  /** Starts the process again on the same DATA_DIR and port (after kill or stop). */
+  restart(): Promise<void>;
+  /** The latest output of the current process (logs at LOG_LEVEL), to explain a failure. */
+  output(): string;
+}
+
+export interface ChildServerOptions {
+  /** Default: a new temporary directory (left for the caller to remove). */
+  dataDir?: string;
+  /** Added to the defaults below and to this process's environment. */
+  env?: Record<string, string>;
+  /** How long the process may take to print its URL. */
+  startTimeoutMs?: number;
+}
+
+export async function startChildServer(options: ChildServerOptions = {}): Promise<ChildServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'wallet-checkout-child-'));
+  const env: Record<string, string> = {
+    HOST: '127.0.0.1',
+    DEMO: 'on',
+    LOG_LEVEL: 'warn',
+    // One client address pays and polls for every shopper.
+    RATE_LIMIT_PAY_PER_MINUTE: '1000000',
+    RATE_LIMIT_READS_PER_MINUTE: '1000000',
+    ...options.env,
+    DATA_DIR: dataDir,
+  };
+  let port = env.PORT ?? '0';
+  let child: ChildProcess | undefined;
+  let tail = '';
+  let url = '';
+
+  const exited = (proc: ChildProcess) =>
+    proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve(proc.exitCode) : new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+
+  async function launch(): Promise<void> {
+    tail = '';
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env, PORT: port },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    // Read both pipes to the end, always: a full pipe would block the server.
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
+    };
+    proc.stdout?.on('data', keep);
+    proc.stderr?.on('data', keep);
+    const timeoutMs = options.startTimeoutMs ?? 30_000;
+    url = await new Promise<string>((resolve, reject) => {
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        proc.kill('SIGKILL');
+        reject(new Error(`server/main.ts ${why}:\n${tail}`));
+      };
+      const timer = setTimeout(() => fail(`printed no URL within ${timeoutMs} ms`), timeoutMs);
+      const onData = () => {
+        const found = READY_LINE.exec(tail)?.[1];
+        if (!found) return;
+        clearTimeout(timer);
+        proc.stdout?.off('data', onData);
+        proc.off('exit', onExit);
+        resolve(found);
+      };
+      const onExit = (code: number | null, signal: string | null) => fail(`exited (${signal ?? code}) before listening`);
+      proc.stdout?.on('data', onData);
+      proc.once('exit', onExit);
+    });
+    port = new URL(url).port;
+  }
+
+  async function signal(sig: NodeJS.Signals): Promise<number | null> {
+    const proc = child;
+    if (!proc) return null;
+    child = undefined;
+    const done = exited(proc);
+    proc.kill(sig);
+    return done;
+  }
+
+  // A caller that throws or is interrupted must not leave a server running: ended by its own pid.
+  process.once('exit', () => child?.kill('SIGKILL'));
+  await launch();
+  const credentials = {
+    serviceKey: (JSON.parse(readFileSync(join(dataDir, 'sandbox', 'keys.json'), 'utf8')) as { service_secret_key: string }).service_secret_key,
+    demoSecretKey: (JSON.parse(readFileSync(join(dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,
+  };
+  return {
+    dataDir,
+    get url() {
+      return url;
+    },
+    ...credentials,
+    kill: () => signal('SIGKILL').then(() => undefined),
+    stop: () => signal('SIGTERM'),
+    async restart() {
+      await signal('SIGKILL');
+      await launch();
+    },
+    output: () => tail,
+  };
+}
+
+/** The demo merchant (its server, with the secret key) and its shoppers (the widget's calls, with the client secret). */
+export interface ShopClient {
+  createSession(body?: Record<string, unknown>): Promise<CreatedSession>;
+  /** What the sandbox wallet returns for `cardId` on this session's payment request. */
+  walletPaymentData(session: CreatedSession, cardId: string): Promise<PaymentData>;
+  /** POST /pay; the reply's status and body (an outcome, or an error). */
+  pay(session: CreatedSession, paymentData: PaymentData): Promise<{ status: number; body: { outcome?: PaymentOutcome; error?: { code: string } } }>;
+  /** The merchant's view, which is the store's. */
+  session(id: string): Promise<Session>;
+  /** PUT /sandbox/service/faults, as an operator would. */
+  setFaults(plan: FaultPlanInput): Promise<void>;
+  /** The demo merchant's latest charges at the service (its list API: at most 100, newest first). */
+  charges(): Promise<Charge[]>;
+}
+
+export function shopClient(server: ChildServer): ShopClient {
+  const call = async <T>(path: string, init: RequestInit & { bearer?: string }): Promise<T> => {
+    const { bearer, ...rest } = init;
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) };
+    const response = await fetch(`${server.url}${path}`, { ...rest, headers });
+    if (!response.ok) throw new Error(`${rest.method ?? 'GET'} ${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const merchant = server.demoSecretKey;
+  return {
+    createSession: (body = {}) =>
+      call('/api/sessions', { method: 'POST', bearer: merchant, body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', ...body }) }),
+    async walletPaymentData(session, cardId) {
+      const { payment_data_request } = await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret });
+      const minted = await call<{ payment_data: PaymentData }>('/sandbox/wallet/tokens', {
+        method: 'POST',
+        body: JSON.stringify({ card_id: cardId, payment_data_request }),
+      });
+      return minted.payment_data;
+    },
+    async pay(session, paymentData) {
+      const response = await fetch(`${server.url}/api/sessions/${session.id}/pay`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ payment_data: paymentData }),
+      });
+      return { status: response.status, body: (await response.json()) as { outcome?: PaymentOutcome; error?: { code: string } } };
+    },
+    session: (id) => call(`/api/sessions/${id}`, { bearer: merchant }),
+    async setFaults(plan) {
+      await call('/sandbox/service/faults', { method: 'PUT', bearer: server.serviceKey, body: JSON.stringify(plan) });
+    },
+    async charges() {
+      const response = await fetch(`${server.url}/sandbox/service/api/v1/charges?limit=100`, {
+        headers: { authorization: `Bearer ${server.serviceKey}`, 'merchant-account': DEMO_MERCHANT_ACCOUNT },
+      });
+      if (!response.ok) throw new Error(`GET /sandbox/service/api/v1/charges answered ${response.status}: ${await response.text()}`);
+      return ((await response.json()) as { data: Charge[] }).data;
+    },
+  };
+}
+
+/** Neither known nor given up: reconciliation still owes these an outcome. */
+const UNSETTLED: ReadonlySet<Session['status']> = new Set(['processing', 'pending']);
+const POLL_CONCURRENCY = 50;
+
+/**
+ * Polls the merchant view of every session until none is processing or
+ * pending (reconciliation has settled them all) or `timeoutMs` passes, and
+ * returns the last view of each. A session that fails to answer (the server
+ * restarting) is asked again on the next round.
+ */
+export async function settledSessions(shop: ShopClient, ids: readonly string[], timeoutMs: number, pollMs = 250): Promise<Session[]> {
+  const latest = new Map<string, Session>();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = ids.filter((id) => {
+      const status = latest.get(id)?.status;
+      return status === undefined || UNSETTLED.has(status);
+    });
+    // In slices: thousands of requests at once would cost more sockets than they save time.
+    for (let i = 0; i < open.length; i += POLL_CONCURRENCY) {
+      await Promise.all(open.slice(i, i + POLL_CONCURRENCY).map((id) => shop.session(id).then((s) => latest.set(id, s), () => latest.delete(id))));
+    }
+    const waiting = open.some((id) => !latest.has(id) || UNSETTLED.has(latest.get(id)!.status));
+    if (!waiting || Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  const missing = ids.filter((id) => !latest.has(id));
+  if (missing.length > 0) throw new Error(`no answer for ${missing.length} session(s), e.g. ${missing[0]}`);
+  return ids.map((id) => latest.get(id)!);
+}
+
+/**
+ * Every charge the sandbox service holds, with the idempotency key it was made
+ * under, read from its own database: the list API caps at 100 charges and
+ * does not return keys, which are what tie a charge to one attempt of one
+ * session. WAL mode lets this read while the server runs.
+ */
+export async function readLedger(dataDir: string): Promise<LedgerEntry[]> {
+  const db = await openSandboxDb(join(dataDir, 'sandbox', 'sandbox.db'));
+  try {
+    return await allLedgerEntries(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+export interface LedgerAudit {
+  sessions: number;
+  charges: number;
+  succeeded: number;
+  declined: number;
+  /** Sessions with more than one succeeded charge (must be none). */
+  duplicates: string[];
+  /** A succeeded session without its charge at the service, or a charge its session does not know (must be none). */
+  lost: string[];
+  /** A charge whose amount or outcome is not its session's (must be none). */
+  mismatched: string[];
+  /** Sessions still processing or pending (must be none once reconciliation ran). */
+  pending: string[];
+}
+
+/** What a session's last outcome should be for its charge's status. */
+const sessionStatusFor = (charge: LedgerEntry['charge']): Session['status'] => (charge.status === 'succeeded' ? 'succeeded' : 'declined');
+
+/**
+ * The service's ledger against the store, as the merchant sees it. A charge
+ * is tied to its attempt by the attempt's idempotency key: the last attempt's
+ * charge must be the session's outcome; an earlier attempt's must have been a
+ * decline, the only charge after which a session may be paid again.
+ */
+export function auditLedger(sessions: readonly Session[], ledger: readonly LedgerEntry[]): LedgerAudit {
+  const attemptByKey = new Map<string, { session: Session; attemptNo: number }>();
+  for (const session of sessions) {
+    for (let attemptNo = 1; attemptNo <= session.attempts; attemptNo++) attemptByKey.set(idempotencyKeyFor(session.id, attemptNo), { session, attemptNo });
+  }
+  const audit: LedgerAudit = { sessions: sessions.length, charges: ledger.length, succeeded: 0, declined: 0, duplicates: [], lost: [], mismatched: [], pending: [] };
+  const succeededCharges = new Map<string, number>();
+  const chargeIds = new Set<string>();
+
+  for (const { charge, idempotency_key } of ledger) {
+    chargeIds.add(charge.id);
+    const attempt = idempotency_key === null ? undefined : attemptByKey.get(idempotency_key);
+    if (!attempt) {
+      audit.lost.push(`${charge.id} (${charge.status}) belongs to no attempt of any session (key ${idempotency_key})`);
+      continue;
+    }
+    const { session, attemptNo } = attempt;
+    if (charge.status === 'succeeded') succeededCharges.set(session.id, (succeededCharges.get(session.id) ?? 0) + 1);
+    if (charge.amount !== session.amount || charge.currency !== session.currency.toLowerCase()) {
+      audit.mismatched.push(`${charge.id}: ${charge.amount} ${charge.currency}, session ${session.id} is ${session.amount} ${session.currency}`);
+    }
+    if (attemptNo < session.attempts) {
+      if (charge.status === 'succeeded') audit.lost.push(`${charge.id} succeeded on attempt ${attemptNo} of ${session.id}, which then took attempt ${session.attempts}`);
+    } else if (session.outcome?.charge_id !== charge.id) {
+      audit.lost.push(`${charge.id} (${charge.status}) is unknown to ${session.id} (${session.status}, outcome ${session.outcome?.charge_id ?? 'none'})`);
+    } else if (session.status !== sessionStatusFor(charge)) {
+      audit.mismatched.push(`${charge.id} ${charge.status}, session ${session.id} ${session.status}`);
+    }
+  }
+
+  for (const session of sessions) {
+    if ((succeededCharges.get(session.id) ?? 0) > 1) audit.duplicates.push(session.id);
+    if (UNSETTLED.has(session.status)) audit.pending.push(session.id);
+    if (session.status === 'succeeded') audit.succeeded++;
+    if (session.status === 'declined') audit.declined++;
+    if (session.status === 'succeeded' && !(session.outcome?.charge_id && chargeIds.has(session.outcome.charge_id))) {
+      audit.lost.push(`${session.id} succeeded with charge ${session.outcome?.charge_id ?? 'none'}, which the service does not have`);
+    }
+  }
+  return audit;
+}
