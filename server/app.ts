@@ -12,8 +12,12 @@ import { checkoutRoutes } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import { demoRoutes, type DemoMerchant } from './demo';
+import { galleryRoutes } from './demo/gallery';
 import { clientErrors, sendFailure } from './http/errors';
 import { type Logger, requestLogger } from './logging';
+import type { Metrics } from './metrics';
+import { openApiRoutes } from './openapi';
+import { healthRoutes, type ReadinessOptions } from './ops';
 import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
 import type { Store } from './store';
@@ -32,24 +36,30 @@ export interface AppDependencies {
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: { payPerMinute: number; readsPerMinute: number };
+  longestRequestMs: number;
   appLookup: Omit<AppLookupOptions, 'store' | 'gatewayName'>;
+  metrics: Metrics;
+  readiness: Omit<ReadinessOptions, 'store'>;
 }
 
 export function createApp(deps: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(deps.metrics.requests);
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders());
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
+  app.get('/metrics', deps.metrics.scrape);
+  app.use(openApiRoutes(deps.ownOrigin));
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   app.use(checkoutRoutes(deps));
   app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined }));
   if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);
   if (deps.demo) app.use(demoRoutes(deps.demo));
+  // The gallery's widgets pay with the sandbox wallet, so it exists only beside the sandbox.
+  if (deps.demo && deps.sandbox) app.use(galleryRoutes({ checkoutOrigin: deps.ownOrigin, gatewayName: deps.gatewayName }));
 
   app.use((_req, res) => sendFailure(res, { code: 'not_found', message: 'No such route' }));
   app.use(clientErrors);
@@ -77,8 +87,12 @@ function securityHeaders(): express.RequestHandler[] {
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https://www.gstatic.com'],
           connectSrc: ["'self'", 'https://pay.google.com'],
-          frameSrc: ['https://pay.google.com'],
+          // 'self': the embedded sandbox's 3-D Secure challenge page, which the widget frames.
+          frameSrc: ["'self'", 'https://pay.google.com'],
           frameAncestors: ["'self'"],
+          // Our only page, the demo store, is served over http on a developer's machine: frames inherit
+          // the upgrade, which sent the sandbox 3-D Secure challenge's form to an https address that is not there.
+          upgradeInsecureRequests: null,
         },
       },
       crossOriginResourcePolicy: { policy: 'same-site' },

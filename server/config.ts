@@ -2,6 +2,7 @@
  * Every setting comes from the environment, validated once at start so a bad
  * value fails loudly, naming the variable, instead of surfacing mid-payment.
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DecryptionMode } from './apps/registry';
 import { WalletEnvironment } from './contracts';
@@ -15,12 +16,19 @@ const BasePath = z
   .regex(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/, 'each base path is / or /segment[/segment...]')
   .transform((path) => (path === '/' ? '' : path));
 
+/** Secret keys of the embedded sandbox service (`sk_sandbox_`) and of test merchants' services (`sk_test_`). */
+const SANDBOX_KEY = /^sk_(sandbox|test)_/;
+
 const Env = z
   .object({
+    /** `production` refuses the defaults that are only safe on a developer's machine (productionProblems). */
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('127.0.0.1'),
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().default('data'),
+    /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
     GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default('walletcheckout'),
     PAYMENT_SERVICE_URL: z.url().optional(),
     PAYMENT_SERVICE_KEY: optionalString,
@@ -33,6 +41,9 @@ const Env = z
       .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
       .optional(),
     RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
+    SANDBOX_AUTHENTICATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
+    READINESS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
     RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().positive().default(300),
     DEMO: z.enum(['on', 'off']).default('on'),
@@ -60,7 +71,33 @@ const Env = z
   .refine((env) => [0, 3].includes([env.OAUTH_ISSUER, env.OAUTH_AUDIENCE, env.OAUTH_JWKS].filter((v) => v !== undefined).length), {
     message: 'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS are set together (a real issuer) or not at all (the development issuer)',
     path: ['OAUTH_ISSUER'],
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const [variable, message] of productionProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message: `production: ${message}` });
   });
+
+/**
+ * What NODE_ENV=production refuses: each default that is convenient on a
+ * developer's machine and unsafe with real shoppers, as [variable, why].
+ */
+function productionProblems(env: z.infer<typeof Env>): [string, string][] {
+  const problems: [string, string][] = [];
+  const https = (url: string | undefined) => url !== undefined && new URL(url).protocol === 'https:';
+  if (!env.PAYMENT_SERVICE_URL) problems.push(['PAYMENT_SERVICE_URL', 'the embedded sandbox service is for development; set a real payment service']);
+  else if (!https(env.PAYMENT_SERVICE_URL)) problems.push(['PAYMENT_SERVICE_URL', 'must be https: the service key and payment data travel on it']);
+  if (env.PAYMENT_SERVICE_KEY && SANDBOX_KEY.test(env.PAYMENT_SERVICE_KEY)) problems.push(['PAYMENT_SERVICE_KEY', 'a sandbox or test key; use the live key']);
+  if (env.WALLET_ENVIRONMENT === 'SANDBOX') problems.push(['WALLET_ENVIRONMENT', 'the sandbox wallet is for development']);
+  if (!env.OAUTH_ISSUER) problems.push(['OAUTH_ISSUER', 'the development token issuer signs tokens with a key on local disk; set a real issuer (OAUTH_ISSUER, OAUTH_AUDIENCE, OAUTH_JWKS)']);
+  if (!env.PUBLIC_URL) problems.push(['PUBLIC_URL', 'must be set: the origin derived from the listening address is http']);
+  else if (!https(env.PUBLIC_URL) || new URL(env.PUBLIC_URL).hostname.includes('*')) problems.push(['PUBLIC_URL', 'must be one https origin, without wildcards']);
+  if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
+  if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);
+  return problems;
+}
+
+/** Every variable read; .env.example documents each (a test holds them together). */
+export const configVariables: readonly string[] = Object.keys(Env.shape);
 
 /** The OAuth 2.0 authorization server whose JWT access tokens the apps API accepts. */
 export interface OAuthIssuer {
@@ -86,6 +123,8 @@ export interface Config {
   /** The origin shoppers' browsers reach us at; derived from the listening address when unset. */
   publicUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL connection string; absent: the store is SQLite under dataDir. */
+  databaseUrl: string | undefined;
   gatewayName: string;
   /** Absent: the embedded sandbox service is started and used. */
   paymentService: { url: string; secretKey: string } | undefined;
@@ -98,6 +137,12 @@ export interface Config {
   /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
   dataEncryptionKey: string | undefined;
   reconcileIntervalMs: number;
+  /** The embedded sandbox: how long a 3-D Secure challenge stays open. */
+  sandboxAuthenticationTtlMs: number;
+  /** How long a shutdown waits for requests in flight (payments) before closing their connections. */
+  shutdownGraceMs: number;
+  /** How long /readyz waits for the store and the payment service. */
+  readinessTimeoutMs: number;
   /** Per client address, on the widget's endpoints. */
   rateLimits: { payPerMinute: number; readsPerMinute: number };
   demo: boolean;
@@ -107,7 +152,13 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): ConfigResult {
+/** The process environment, filled in from `./.env` (KEY=value lines) if there is one: a variable already set wins. */
+function environment(): Record<string, string | undefined> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return process.env;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = environment()): ConfigResult {
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`) };
@@ -120,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.HOST,
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
       dataDir: e.DATA_DIR,
+      databaseUrl: e.DATABASE_URL,
       gatewayName: e.GATEWAY_NAME,
       paymentService: e.PAYMENT_SERVICE_URL && e.PAYMENT_SERVICE_KEY ? { url: e.PAYMENT_SERVICE_URL.replace(/\/$/, ''), secretKey: e.PAYMENT_SERVICE_KEY } : undefined,
       serviceTimeoutMs: e.SERVICE_TIMEOUT_MS,
@@ -128,6 +180,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       decryptionMode: e.DECRYPTION_MODE,
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      sandboxAuthenticationTtlMs: e.SANDBOX_AUTHENTICATION_TTL_MS,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
       rateLimits: { payPerMinute: e.RATE_LIMIT_PAY_PER_MINUTE, readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE },
       demo: e.DEMO === 'on',
       logLevel: e.LOG_LEVEL,

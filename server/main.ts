@@ -11,8 +11,16 @@ const origin = loaded.config.publicUrl ?? server.url;
 server.logger.info({ url: origin, sandbox: server.sandbox !== undefined }, 'wallet checkout listening');
 console.log(`\nWallet Checkout is running.\n  Demo store:  ${origin}/\n  Widget:      ${origin}/checkout.js\n`);
 
-const shutdown = () => {
-  server.close().then(() => process.exit(0), () => process.exit(1));
+// Graceful: payments in flight finish (up to SHUTDOWN_GRACE_MS). A second signal ends the process at once.
+const shutdown = (signal: NodeJS.Signals) => {
+  server.logger.info({ signal }, 'shutting down: no new requests, waiting for those in flight');
+  server.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      server.logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
 };
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);

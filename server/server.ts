@@ -11,6 +11,8 @@ import type { Config } from './config';
 import { ensureDemoMerchant } from './demo';
 import { createDirectMode } from './direct';
 import { createLogger, type Logger } from './logging';
+import { createMetrics } from './metrics';
+import { trackRequests } from './ops';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { createSandboxService, type SandboxService } from './sandbox';
@@ -24,6 +26,10 @@ export interface RunningServer {
   logger: Logger;
   /** One reconciliation pass now (it also runs at start and every RECONCILE_INTERVAL_MS). */
   reconcile(): Promise<ReconcileReport>;
+  /**
+   * Graceful: stops taking connections, lets requests in flight finish (up to
+   * SHUTDOWN_GRACE_MS), then stops reconciliation and closes the sandbox and the store.
+   */
   close(): Promise<void>;
 }
 
@@ -33,10 +39,13 @@ const googleRootKeysUrl = {
 } as const;
 
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const store = await openStore(config.dataDir);
-  const sandbox = config.paymentService ? undefined : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName });
+  const store = await openStore(config.dataDir, config.databaseUrl);
+  const sandbox = config.paymentService
+    ? undefined
+    : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName, authenticationTtlMs: config.sandboxAuthenticationTtlMs });
 
   const http = createServer();
+  const requests = trackRequests(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, resolve);
@@ -45,11 +54,15 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const origin = config.publicUrl ?? listening;
 
-  const service = createServiceClient({
-    baseUrl: config.paymentService?.url ?? `${listening}/sandbox/service`,
-    secretKey: config.paymentService?.secretKey ?? (sandbox as SandboxService).serviceSecretKey,
-    timeoutMs: config.serviceTimeoutMs,
-  });
+  const metrics = createMetrics(store);
+  const serviceUrl = config.paymentService?.url ?? `${listening}/sandbox/service`;
+  const service = metrics.instrumentService(
+    createServiceClient({
+      baseUrl: serviceUrl,
+      secretKey: config.paymentService?.secretKey ?? (sandbox as SandboxService).serviceSecretKey,
+      timeoutMs: config.serviceTimeoutMs,
+    }),
+  );
   const direct = createDirectMode({
     dataDir: config.dataDir,
     rootKeys: config.googleRootKeys ?? (config.walletEnvironment === 'SANDBOX' ? (sandbox?.rootKeys ?? []) : googleRootKeysUrl[config.walletEnvironment]),
@@ -57,6 +70,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const cipher = createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key')));
   const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode) : undefined;
 
+  // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
+  const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
   const app = createApp({
     store,
     service,
@@ -70,14 +85,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     sandbox,
     demo,
     rateLimits: config.rateLimits,
+    longestRequestMs,
     appLookup: { ...config.appLookup, dataDir: config.dataDir },
+    metrics,
+    readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs },
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed.
-  const reconciler = startReconciler(
-    { store, service, cipher, logger },
-    { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000 },
-  );
+  const reconciler = startReconciler({ store, service, cipher, logger }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
 
   return {
     url: listening,
@@ -86,9 +101,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     logger,
     reconcile: () => reconciler.run(),
     async close() {
+      // Payments in flight still need the store, the service client and (embedded) the sandbox.
+      const drained = await requests.drain(config.shutdownGraceMs);
+      if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
       await reconciler.stop();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
       await sandbox?.close();
       await store.destroy();
     },

@@ -4,6 +4,7 @@
  * RFC 6750 challenges. The layers below return LookupFailures; statuses are decided here.
  */
 import type { Response } from 'express';
+import { z } from 'zod';
 import type { Failure } from '../lib/result';
 
 export type LookupCode =
@@ -27,7 +28,7 @@ export interface LookupFailure extends Failure<LookupCode> {
   scopes?: readonly string[];
 }
 
-type CanonicalStatus = 'INVALID_ARGUMENT' | 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'NOT_FOUND' | 'UNIMPLEMENTED' | 'UNAVAILABLE';
+type CanonicalStatus = GoogleErrorBody['error']['status'];
 
 interface Shape {
   http: number;
@@ -61,7 +62,26 @@ function challenge(realm: string, failure: LookupFailure, bearerError: string): 
   return `Bearer ${params.map(([name, value]) => `${name}="${value}"`).join(', ')}`;
 }
 
-function googleErrorBody(failure: LookupFailure) {
+/** The error body, as a schema so the OpenAPI document describes exactly what googleErrorBody builds. */
+export const GoogleErrorBody = z.object({
+  error: z.object({
+    code: z.int(),
+    message: z.string(),
+    status: z.enum(['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'NOT_FOUND', 'UNIMPLEMENTED', 'UNAVAILABLE']),
+    errors: z.array(
+      z.object({
+        domain: z.string(),
+        reason: z.string(),
+        message: z.string(),
+        location: z.string().optional(),
+        locationType: z.enum(['header', 'parameter']).optional(),
+      }),
+    ),
+  }),
+});
+export type GoogleErrorBody = z.infer<typeof GoogleErrorBody>;
+
+function googleErrorBody(failure: LookupFailure): GoogleErrorBody {
   const shape = shapes[failure.code];
   return {
     error: {

@@ -6,12 +6,14 @@ import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp } from '../apps';
-import type { PublicSession, WalletEnvironment } from '../contracts';
+import type { PaymentOutcome, PayReply, PublicSession, WalletEnvironment } from '../contracts';
 import { bearerCredential } from '../http/auth';
 import { errorBody, jsonBody, sendFailure, statusFor } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
+import type { Failure, Result } from '../lib/result';
 import type { Store } from '../store';
-import { type PayDependencies, pay } from './pay';
+import { operateHold, type HoldOperation } from './holds';
+import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
 import { createSession, findSession, merchantView, outcomeOf, type SessionRow, sessionForClientSecret } from './sessions';
 
@@ -24,6 +26,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   directPublicKeyFor(app: App): string | undefined;
   /** Requests per minute per client address. */
   rateLimits: { payPerMinute: number; readsPerMinute: number };
+  /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
+  longestRequestMs: number;
 }
 
 /**
@@ -45,6 +49,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const json = jsonBody('32kb');
   const reads = limiter(options.rateLimits.readsPerMinute);
   const payments = limiter(options.rateLimits.payPerMinute);
+  const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
   async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
     const key = bearerCredential(req);
@@ -59,20 +64,46 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.post('/api/sessions', json, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
-    if (req.body?.intent === 'hold') return sendFailure(res, { code: 'invalid_request', message: 'intent: holds are not available yet' });
-    await respondIdempotently({ db: store, cipher: options.cipher }, app.id, req, res, async () => {
+    await respondIdempotently(keys, app.id, req, res, async () => {
       const created = await createSession(store, app, req.body);
       return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
     });
   });
 
-  router.get('/api/sessions/:id', reads, async (req, res) => {
+  async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
     const app = await merchantApp(req, res);
-    if (!app) return;
+    if (!app) return undefined;
     const session = await findSession(store, String(req.params.id));
-    if (!session || session.app_id !== app.id) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
-    res.json(merchantView(session));
+    if (!session || session.app_id !== app.id) {
+      sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
+      return undefined;
+    }
+    return { session, app };
+  }
+
+  router.get('/api/sessions/:id', reads, async (req, res) => {
+    const found = await merchantSession(req, res);
+    if (found) res.json(merchantView(found.session));
   });
+
+  /**
+   * Capture or release a hold. Under the merchant's Idempotency-Key (scoped to
+   * the app and this path) a retry replays the first reply; without one, a
+   * second capture is refused as an invalid transition.
+   */
+  const holdRoute = (operation: HoldOperation) => async (req: Request, res: Response) => {
+    const found = await merchantSession(req, res);
+    if (!found) return;
+    await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
+      const done = await operateHold(options, found.app, found.session, operation, req.body);
+      if (done.ok) return { status: 200, body: merchantView(done.value), record: true };
+      // A refused body never ran, and an unavailable service may answer a retry: neither is kept against the key.
+      const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
+      return { status: statusFor(done.error), body: errorBody(done.error), record };
+    });
+  };
+  router.post('/api/sessions/:id/capture', json, holdRoute('capture'));
+  router.post('/api/sessions/:id/release', json, holdRoute('release'));
 
   /**
    * The widget's routes answer only the app's allowed origins (and our own):
@@ -124,11 +155,24 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.post('/api/sessions/:id/pay', widgetCors, payments, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    const paid = await pay(options, found.app, found.session, req.body);
+    // The page the widget runs on (CORS let it in above): a 3-D Secure challenge reports to it.
+    const paid = await pay(options, found.app, found.session, req.body, req.get('origin') ?? options.ownOrigin());
+    await sendPayReply(res, found, paid);
+  });
+
+  router.post('/api/sessions/:id/authenticate', widgetCors, payments, json, async (req, res) => {
+    const found = await widgetSession(req, res);
+    if (!found) return;
+    await sendPayReply(res, found, await authenticate(options, found.app, found.session, req.body));
+  });
+
+  async function sendPayReply(res: Response, found: { session: SessionRow; app: App }, paid: Result<PaymentOutcome, Failure>): Promise<void> {
     if (!paid.ok) return sendFailure(res, paid.error);
     const session = await findSession(store, found.session.id);
-    res.json({ outcome: paid.value, session: session && publicView(session, found.app) });
-  });
+    if (!session) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
+    const reply: PayReply = { outcome: paid.value, session: publicView(session, found.app) };
+    res.json(reply);
+  }
 
   return router;
 }

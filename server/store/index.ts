@@ -1,11 +1,13 @@
 /**
- * The backend's persistence: one SQLite file (better-sqlite3) behind Kysely,
- * migrated on open. Everything a second instance would need lives here.
+ * The backend's persistence behind Kysely, migrated on open: one SQLite file
+ * (better-sqlite3) for a single instance, or PostgreSQL (DATABASE_URL) shared
+ * by several. Everything a second instance would need lives here.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { openDatabase } from './database';
+import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
 import type { BackendDatabase } from './schema';
 
@@ -13,7 +15,9 @@ export type Store = Kysely<BackendDatabase>;
 export type { BackendDatabase } from './schema';
 export { openDatabase } from './database';
 
-export async function openStore(dataDir: string): Promise<Store> {
+/** `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db. */
+export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
+  if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations);
   mkdirSync(dataDir, { recursive: true });
   return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations);
 }

@@ -22,6 +22,10 @@ export interface TestServer extends RunningServer {
   /** What the sandbox wallet returns for a test card: a PaymentData with a real ECv2 token. */
   walletPaymentData(session: CreatedSession, cardId: string): Promise<PaymentData>;
   pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** POST /api/sessions/{id}/authenticate as the widget does once a 3-D Secure challenge is over. */
+  authenticate(session: CreatedSession, body?: { cancel?: true }): Promise<Response>;
+  /** A merchant's server calling the API with its secret key, e.g. `/api/sessions/{id}/capture`. */
+  merchantPost(secretKey: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
 export interface TestServerOptions {
@@ -94,6 +98,20 @@ export async function startTestServer(env: Record<string, string> = {}, options:
         method: 'POST',
         headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    authenticate(session, body = {}) {
+      return fetch(`${server.url}/api/sessions/${session.id}/authenticate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    },
+    merchantPost(secretKey, path, body = {}, headers = {}) {
+      return fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
       });
     },
   };

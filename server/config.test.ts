@@ -1,0 +1,112 @@
+/**
+ * Configuration: every problem names its variable; NODE_ENV=production
+ * refuses each default that is only safe on a developer's machine.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { configVariables, loadConfig } from './config';
+
+/** A production environment with nothing unsafe in it. */
+const production = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://checkout.example.com',
+  PAYMENT_SERVICE_URL: 'https://api.payments.example.com',
+  PAYMENT_SERVICE_KEY: 'sk_live_0123456789',
+  WALLET_ENVIRONMENT: 'PRODUCTION',
+  OAUTH_ISSUER: 'https://auth.example.com',
+  OAUTH_AUDIENCE: 'wallet-checkout',
+  OAUTH_JWKS: 'https://auth.example.com/jwks.json',
+  DEMO: 'off',
+  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  DATABASE_URL: 'postgres://checkout@db.internal:5432/checkout',
+};
+
+const problems = (env: Record<string, string | undefined>) => {
+  const loaded = loadConfig(env);
+  return loaded.ok ? [] : loaded.problems;
+};
+
+describe('configuration', () => {
+  it('has defaults for development', () => {
+    const loaded = loadConfig({});
+    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: undefined, walletEnvironment: 'SANDBOX', demo: true, shutdownGraceMs: 25_000, readinessTimeoutMs: 2_000 });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://db/checkout'],
+    ['SHUTDOWN_GRACE_MS', '-1'],
+    ['READINESS_TIMEOUT_MS', '0'],
+    ['NODE_ENV', 'staging'],
+    ['DEMO', 'yes'],
+  ])('names the bad variable: %s=%s', (variable, value) => {
+    const found = problems({ [variable]: value });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(new RegExp(`^${variable}: `));
+  });
+
+  it('.env.example documents every variable, and its values load', () => {
+    const example = readFileSync(fileURLToPath(new URL('../.env.example', import.meta.url)), 'utf8');
+    for (const variable of configVariables) expect(example, variable).toMatch(new RegExp(`^#? ?${variable}=`, 'm'));
+    expect(loadConfig(parseEnv(example)).ok).toBe(true);
+  });
+
+  it('accepts a safe production environment', () => {
+    const loaded = loadConfig(production);
+    expect(loaded.ok && loaded.config).toMatchObject({ databaseUrl: production.DATABASE_URL, demo: false, walletEnvironment: 'PRODUCTION', publicUrl: 'https://checkout.example.com' });
+  });
+
+  it.each([
+    ['the embedded sandbox service', { PAYMENT_SERVICE_URL: undefined, PAYMENT_SERVICE_KEY: undefined, WALLET_ENVIRONMENT: undefined }, 'PAYMENT_SERVICE_URL'],
+    ['a plain-http payment service', { PAYMENT_SERVICE_URL: 'http://api.payments.example.com' }, 'PAYMENT_SERVICE_URL'],
+    ["the sandbox's key", { PAYMENT_SERVICE_KEY: 'sk_sandbox_abc' }, 'PAYMENT_SERVICE_KEY'],
+    ['a test key', { PAYMENT_SERVICE_KEY: 'sk_test_abc' }, 'PAYMENT_SERVICE_KEY'],
+    ['the development token issuer', { OAUTH_ISSUER: undefined, OAUTH_AUDIENCE: undefined, OAUTH_JWKS: undefined }, 'OAUTH_ISSUER'],
+    ['no public URL (an http origin derived from the address)', { PUBLIC_URL: undefined }, 'PUBLIC_URL'],
+    ['a non-https origin', { PUBLIC_URL: 'http://checkout.example.com' }, 'PUBLIC_URL'],
+    ['a wildcard origin', { PUBLIC_URL: 'https://*.example.com' }, 'PUBLIC_URL'],
+    ['the demo store on', { DEMO: 'on' }, 'DEMO'],
+    ['the demo store by default', { DEMO: undefined }, 'DEMO'],
+    ['a data key generated on local disk', { DATA_ENCRYPTION_KEY: undefined }, 'DATA_ENCRYPTION_KEY'],
+  ])('production refuses %s, naming %s', (_what, change, variable) => {
+    const found = problems({ ...production, ...change });
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((problem) => problem.startsWith(`${variable}: production: `))).toBe(true);
+  });
+
+  it('the sandbox wallet is refused in production', () => {
+    // With the embedded sandbox gone, SANDBOX is already refused for a real service; production says so too.
+    expect(problems({ ...production, WALLET_ENVIRONMENT: 'SANDBOX' })).toEqual(expect.arrayContaining([expect.stringMatching(/^WALLET_ENVIRONMENT: /)]));
+  });
+
+  it('production refuses the whole development setup at once, one line per variable', () => {
+    const found = problems({ NODE_ENV: 'production' });
+    expect(found.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATA_ENCRYPTION_KEY', 'DEMO', 'OAUTH_ISSUER', 'PAYMENT_SERVICE_URL', 'PUBLIC_URL']);
+  });
+});
+
+describe('at start (server/main.ts)', () => {
+  it('reads ./.env, lets the environment win, and refuses to start naming each bad variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-env-'));
+    try {
+      writeFileSync(join(dir, '.env'), 'NODE_ENV=production\nDEMO=off\nPORT=not-a-port\n');
+      const tsx = fileURLToPath(import.meta.resolve('tsx'));
+      const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+      const { NODE_ENV: _vitestSets, ...env } = process.env;
+      const run = spawnSync(process.execPath, ['--import', tsx, main], { cwd: dir, env: { ...env, PORT: '0', DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('the configuration is invalid');
+      // From .env: production mode and DEMO=off; PORT from the environment wins over the file's.
+      expect(run.stderr).toMatch(/PAYMENT_SERVICE_URL: production: /);
+      expect(run.stderr).not.toMatch(/DEMO:|PORT:/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 25_000);
+});

@@ -1,0 +1,112 @@
+/**
+ * Prometheus metrics, served at /metrics. Each app has its own Registry (not
+ * prom-client's global one) so that several servers in one process, as in the
+ * tests, keep their own counts and never register a metric twice.
+ */
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ServiceClient } from '../service-client';
+import type { Store } from '../store';
+
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every request by method, route template and status. */
+  requests: RequestHandler;
+  /** The exposition, for GET /metrics. */
+  scrape: RequestHandler;
+  /** The same client, timed and counted: service-call latency and errors, and charges by outcome. */
+  instrumentService(service: ServiceClient): ServiceClient;
+}
+
+/** Attempt states whose outcome is not known yet: what an operator watches to see reconciliation keep up. */
+const UNSETTLED = ['in_flight', 'pending'] as const;
+
+export function createMetrics(store: Store): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requestsTotal = new Counter({
+    name: 'wallet_checkout_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const requestSeconds = new Histogram({
+    name: 'wallet_checkout_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const charges = new Counter({
+    name: 'wallet_checkout_charges_total',
+    help: "Charge calls to the payment service, by outcome: the charge's status (failed reported as declined), failed (refused, nothing charged) or pending (outcome unknown)",
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const serviceSeconds = new Histogram({
+    name: 'wallet_checkout_service_call_duration_seconds',
+    help: 'Time of a call to the payment service, retries included, by operation and result (ok or the failure code)',
+    labelNames: ['operation', 'result'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const serviceErrors = new Counter({
+    name: 'wallet_checkout_service_call_errors_total',
+    help: 'Calls to the payment service that failed, by operation and failure code',
+    labelNames: ['operation', 'code'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'wallet_checkout_unsettled_attempts',
+    help: 'Payment attempts whose outcome is not known yet, by state (in_flight: with the service now; pending: waiting for reconciliation); read from the store at scrape time',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      // Read from the store so that every instance sharing it reports the same, true count.
+      const rows = await store
+        .selectFrom('charge_attempts')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('status', 'in', UNSETTLED)
+        .groupBy('status')
+        .execute();
+      for (const status of UNSETTLED) this.set({ status }, Number(rows.find((row) => row.status === status)?.count ?? 0));
+    },
+  });
+
+  return {
+    registry,
+    requests(req, res, next) {
+      const end = requestSeconds.startTimer();
+      res.on('finish', () => {
+        // The route template, never the raw path: ids in paths would make a series per session.
+        const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+        const labels = { method: req.method, route, status: String(res.statusCode) };
+        requestsTotal.inc(labels);
+        end(labels);
+      });
+      next();
+    },
+    async scrape(_req, res) {
+      res.set('content-type', registry.contentType).send(await registry.metrics());
+    },
+    instrumentService(service) {
+      // Other operations pass through as they are.
+      return {
+        ...service,
+        async createCharge(body, call) {
+          const end = serviceSeconds.startTimer({ operation: 'create_charge' });
+          const reply = await service.createCharge(body, call);
+          end({ result: reply.ok ? 'ok' : reply.error.code });
+          // A charge the service made: its status, a failed one being a decline for the shopper.
+          if (reply.ok) charges.inc({ outcome: reply.value.status === 'failed' ? 'declined' : reply.value.status });
+          else {
+            serviceErrors.inc({ operation: 'create_charge', code: reply.error.code });
+            charges.inc({ outcome: reply.error.outcomeUnknown ? 'pending' : 'failed' });
+          }
+          return reply;
+        },
+      };
+    },
+  };
+}

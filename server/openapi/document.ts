@@ -1,0 +1,182 @@
+/**
+ * The OpenAPI 3.1 document of every public endpoint, generated from the zod
+ * schemas that validate requests and type replies (server/contracts and the
+ * apps API's records), so the document cannot drift from the code.
+ */
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
+import { AppRecord } from '../app-lookup/app-record';
+import { GoogleErrorBody } from '../app-lookup/google-errors';
+import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateSessionBody, PayBody, PayReply, PublicSession, Session } from '../contracts';
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
+const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
+const apiError = (description: string) => reply(description, ApiErrorBody);
+
+const sessionId = z.object({ id: z.string().meta({ description: 'The checkout session id (cs_...)' }) });
+const idempotencyKey = z.string().min(1).max(255).meta({ description: 'Makes a retry of this request return the first reply instead of acting twice' });
+
+/** POST /api/sessions/{id}/capture and /release: the merchant's operations on a hold (docs/holds-and-3ds.md). */
+function holdOperation(operation: 'capture' | 'release', summary: string, body?: z.ZodType): ZodOpenApiObject['paths'] {
+  return {
+    [`/api/sessions/{id}/${operation}`]: {
+      post: {
+        operationId: `${operation}Session`,
+        summary,
+        security: [{ merchantSecretKey: [] }],
+        requestParams: { path: sessionId, header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+        ...(body ? { requestBody: { required: false, ...json(body) } } : {}),
+        responses: {
+          '200': reply(`The session after the ${operation}`, Session),
+          '400': apiError('invalid_json or invalid_request'),
+          '401': apiError('unauthenticated'),
+          '404': apiError('not_found'),
+          '409': apiError('invalid_state: the session holds no authorized payment to ' + operation + '; or idempotency_key_reused'),
+          '503': apiError(`service_unavailable: the service could not ${operation} the hold; retry with the same request`),
+        },
+      },
+    },
+  };
+}
+
+const paths: ZodOpenApiObject['paths'] = {
+  '/api/sessions': {
+    post: {
+      operationId: 'createSession',
+      summary: 'Create a checkout session',
+      security: [{ merchantSecretKey: [] }],
+      requestParams: { header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+      requestBody: { required: true, ...json(CreateSessionBody) },
+      responses: {
+        '201': reply('The session, with its client secret (shown only here)', CreatedSession),
+        '400': apiError('invalid_json or invalid_request'),
+        '401': apiError('unauthenticated: a valid secret key is required'),
+        '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+      },
+    },
+  },
+  '/api/sessions/{id}': {
+    get: {
+      operationId: 'getSession',
+      summary: "The session's state and payment outcome, for the merchant's server",
+      security: [{ merchantSecretKey: [] }],
+      requestParams: { path: sessionId },
+      responses: {
+        '200': reply('The session', Session),
+        '401': apiError('unauthenticated'),
+        '404': apiError("not_found, including another application's session"),
+      },
+    },
+  },
+  '/api/sessions/{id}/public': {
+    get: {
+      operationId: 'getPublicSession',
+      summary: "The widget's view: amount, merchant name and the Google Pay request",
+      security: [{ clientSecret: [] }],
+      requestParams: { path: sessionId },
+      responses: {
+        '200': reply('The public view of the session', PublicSession),
+        '401': apiError('unauthenticated: a valid client secret for this session is required'),
+        '403': apiError("origin_not_allowed: the page's origin is not one of the app's"),
+      },
+    },
+  },
+  '/api/sessions/{id}/pay': {
+    post: {
+      operationId: 'paySession',
+      summary: 'Pay the session with the PaymentData Google Pay returned',
+      security: [{ clientSecret: [] }],
+      requestParams: { path: sessionId },
+      requestBody: { required: true, ...json(PayBody) },
+      responses: {
+        '200': reply('The outcome (succeeded, declined, failed or pending) and the session', PayReply),
+        '400': apiError('invalid_json, invalid_request or invalid_payment_token'),
+        '401': apiError('unauthenticated'),
+        '403': apiError('origin_not_allowed'),
+        '409': apiError('payment_in_progress or session_completed'),
+        '413': apiError('payload_too_large'),
+        '503': apiError('root_keys_unavailable (direct mode)'),
+      },
+    },
+  },
+  '/api/sessions/{id}/authenticate': {
+    post: {
+      operationId: 'authenticateSession',
+      summary: 'The shopper finished (or, with cancel, abandoned) the 3-D Secure challenge: the payment goes on or is declined',
+      security: [{ clientSecret: [] }],
+      requestParams: { path: sessionId },
+      requestBody: { required: true, ...json(AuthenticateBody) },
+      responses: {
+        '200': reply('The outcome after authentication, and the session', PayReply),
+        '400': apiError('invalid_json or invalid_request'),
+        '401': apiError('unauthenticated'),
+        '403': apiError('origin_not_allowed'),
+        '409': apiError('authentication_pending, or no authentication to complete (session_completed, payment_in_progress, invalid_state)'),
+        '503': apiError('service_unavailable: the authentication could not be confirmed; retry'),
+      },
+    },
+  },
+  ...holdOperation('capture', 'Capture a hold, all of it or `amount` of it', CaptureSessionBody),
+  ...holdOperation('release', 'Release a hold: nothing is charged'),
+  '/v3/apps/{appId}': {
+    get: {
+      operationId: 'getApp',
+      summary: 'One application record (also served under each of APPS_API_BASE_PATHS, e.g. /drive/v3/apps/{appId})',
+      security: [{ oauth2AccessToken: [] }],
+      requestParams: {
+        path: z.object({ appId: z.string() }),
+        query: z.object({
+          fields: z.string().optional().meta({ description: 'A partial response: only the fields named (the reply is then a subset of the record)' }),
+          prettyPrint: z.enum(['true', 'false']).optional(),
+          alt: z.literal('json').optional(),
+          access_token: z.string().optional().meta({ description: 'The access token, when not sent in the Authorization header' }),
+        }),
+      },
+      responses: {
+        '200': reply('The application record', AppRecord),
+        '400': reply('INVALID_ARGUMENT', GoogleErrorBody),
+        '401': reply('UNAUTHENTICATED', GoogleErrorBody),
+        '403': reply('PERMISSION_DENIED', GoogleErrorBody),
+        '404': reply('NOT_FOUND', GoogleErrorBody),
+      },
+    },
+  },
+  '/sandbox/service/api/v1/charges': {
+    post: {
+      operationId: 'createCharge',
+      summary: "The embedded sandbox payment service's charge API (present when no real service is configured)",
+      security: [{ serviceKey: [] }],
+      requestParams: {
+        header: z.object({
+          'merchant-account': z.string().meta({ description: 'The merchant the charge is for' }),
+          'idempotency-key': idempotencyKey.optional(),
+        }),
+      },
+      requestBody: { required: true, ...json(ChargeRequest) },
+      responses: {
+        '201': reply('The charge: status succeeded, or failed for a declined card', Charge),
+        '400': apiError('invalid_request, invalid_token, token_already_used, ...'),
+        '401': apiError('unauthenticated: a valid service key is required'),
+        '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+      },
+    },
+  },
+};
+
+export function openApiDocument(serverUrl: string): ReturnType<typeof createDocument> {
+  return createDocument({
+    openapi: '3.1.0',
+    info: { title: 'Wallet Checkout', version: '0.1.0', description: 'Drop-in Google Pay checkout. Amounts are in minor units; errors are {"error": {"code", "message"}}.' },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        merchantSecretKey: { type: 'http', scheme: 'bearer', description: "The application's secret key, sk_..." },
+        clientSecret: { type: 'http', scheme: 'bearer', description: "The session's client secret, cs_..._secret_..." },
+        oauth2AccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth 2.0 access token with an apps scope' },
+        serviceKey: { type: 'http', scheme: 'bearer', description: "The payment service's secret key" },
+      },
+      schemas: { ApiErrorBody, GoogleErrorBody, Session, CreatedSession, PublicSession, PayReply, AppRecord, ChargeRequest, Charge },
+    },
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * The OpenAPI document served at /openapi.json, checked with ajv (JSON Schema
+ * 2020-12, OpenAPI 3.1's dialect) against real replies of a running server:
+ * each reply must validate against the schema the document gives for its
+ * path, method and status.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDevIssuer } from '../app-lookup/dev-issuer';
+import type { CreatedSession } from '../contracts';
+import { scopeUrl } from '../app-lookup/scopes';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+let server: TestServer;
+let secretKey: string;
+let appId: string;
+/** As much of the document as the tests read. */
+interface OpenApiDocument {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, { responses: Record<string, unknown> } | undefined> | undefined>;
+  components: { schemas: Record<string, object> };
+}
+let document: OpenApiDocument;
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+const DOCUMENT_ID = 'https://wallet-checkout.invalid/openapi.json';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ({ secretKey, appId } = await server.merchant());
+  const reply = await fetch(`${server.url}/openapi.json`);
+  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+  document = (await reply.json()) as OpenApiDocument;
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
+});
+afterAll(() => server.close());
+
+/** JSON pointer segment, as a URI fragment: `~` and `/` escaped, then `{` `}` percent-encoded. */
+const segment = (s: string) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'));
+
+/** The reply's status and JSON body, checked against the document's schema for it. */
+async function conforms(path: string, method: string, reply: Response): Promise<unknown> {
+  const status = String(reply.status);
+  expect(document.paths[path]?.[method]?.responses?.[status], `${method.toUpperCase()} ${path} ${status} is documented`).toBeDefined();
+  const pointer = ['paths', path, method, 'responses', status, 'content', 'application/json', 'schema'].map(segment).join('/');
+  const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });
+  const body: unknown = await reply.json();
+  expect(validate(body) ? [] : validate.errors, `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+  return body;
+}
+
+const merchant = (init: RequestInit = {}) => ({ ...init, headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', ...init.headers } });
+
+describe('/openapi.json', () => {
+  it('is an OpenAPI 3.1 document of every public endpoint, its component schemas valid JSON Schema 2020-12', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual(
+      [
+        '/api/sessions',
+        '/api/sessions/{id}',
+        '/api/sessions/{id}/public',
+        '/api/sessions/{id}/pay',
+        '/api/sessions/{id}/authenticate',
+        '/api/sessions/{id}/capture',
+        '/api/sessions/{id}/release',
+        '/v3/apps/{appId}',
+        '/sandbox/service/api/v1/charges',
+      ].sort(),
+    );
+    expect(document.servers).toEqual([{ url: server.url }]);
+    for (const [name, schema] of Object.entries(document.components.schemas)) expect(ajv.validateSchema(schema), name).toBe(true);
+  });
+
+  it('describes the checkout API as it answers', async () => {
+    const session = (await conforms('/api/sessions', 'post', await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify({ amount: 1250, currency: 'usd', country_code: 'us', description: 'Beans' }) })))) as CreatedSession;
+    await conforms('/api/sessions', 'post', await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify({ amount: -1 }) })));
+    await conforms('/api/sessions', 'post', await fetch(`${server.url}/api/sessions`, { method: 'POST', body: '{}' }));
+
+    await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()));
+    await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/cs_nope`, merchant()));
+
+    const widget = { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' };
+    await conforms('/api/sessions/{id}/public', 'get', await fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: widget }));
+    await conforms('/api/sessions/{id}/public', 'get', await fetch(`${server.url}/api/sessions/${session.id}/public`));
+
+    const paymentData = await server.walletPaymentData(session, 'visa-success-3ds');
+    await conforms('/api/sessions/{id}/pay', 'post', await server.pay(session, { payment_data: paymentData, amount: 1 }));
+    const paid = (await conforms('/api/sessions/{id}/pay', 'post', await server.pay(session, { payment_data: paymentData }))) as { outcome: { status: string } };
+    expect(paid.outcome.status).toBe('succeeded');
+    await conforms('/api/sessions/{id}/pay', 'post', await server.pay(session, { payment_data: paymentData }));
+    await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()));
+  });
+
+  it('describes holds and 3-D Secure as they answer', async () => {
+    const create = async (body: object) => (await (await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify(body) }))).json()) as CreatedSession;
+    const hold = await create({ amount: 4000, currency: 'usd', country_code: 'us', intent: 'hold' });
+    const operate = (operation: string, body: object) => fetch(`${server.url}/api/sessions/${hold.id}/${operation}`, merchant({ method: 'POST', body: JSON.stringify(body) }));
+    await conforms('/api/sessions/{id}/capture', 'post', await operate('capture', {}));
+    await server.pay(hold, { payment_data: await server.walletPaymentData(hold, 'visa-success-3ds') });
+    await conforms('/api/sessions/{id}/capture', 'post', await operate('capture', { amount: 99_999 }));
+    const captured = (await conforms('/api/sessions/{id}/capture', 'post', await operate('capture', { amount: 2500 }))) as { status: string };
+    expect(captured.status).toBe('captured');
+    await conforms('/api/sessions/{id}/release', 'post', await operate('release', {}));
+
+    const challenged = await create({ amount: 1800, currency: 'usd', country_code: 'us' });
+    const authenticate = (body: object) => fetch(`${server.url}/api/sessions/${challenged.id}/authenticate`, { method: 'POST', headers: { authorization: `Bearer ${challenged.client_secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const paid = (await conforms('/api/sessions/{id}/pay', 'post', await server.pay(challenged, { payment_data: await server.walletPaymentData(challenged, 'visa-3ds-required-pan') }))) as { outcome: { status: string } };
+    expect(paid.outcome.status).toBe('requires_authentication');
+    await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: false }));
+    await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({}));
+    const abandoned = (await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }))) as { outcome: { status: string } };
+    expect(abandoned.outcome.status).toBe('declined');
+    await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }));
+  });
+
+  it('describes the apps API and the sandbox charge API as they answer', async () => {
+    const token = await loadDevIssuer(server.dataDir).sign({ scopes: [scopeUrl('https://www.googleapis.com/auth', 'storage.file')], clientId: 'openapi-test', subject: 'tester', lifetimeSeconds: 60 });
+    await conforms('/v3/apps/{appId}', 'get', await fetch(`${server.url}/v3/apps/${appId}`, { headers: { authorization: `Bearer ${token}` } }));
+    await conforms('/v3/apps/{appId}', 'get', await fetch(`${server.url}/v3/apps/${appId}`));
+    await conforms('/v3/apps/{appId}', 'get', await fetch(`${server.url}/v3/apps/app_missing000`, { headers: { authorization: `Bearer ${token}` } }));
+
+    const charges = `${server.url}/sandbox/service/api/v1/charges`;
+    const headers = { authorization: `Bearer ${server.sandbox!.serviceSecretKey}`, 'content-type': 'application/json', 'merchant-account': 'm_test' };
+    const body = { source_data: { type: 'network_token', network_token: { token: '4111111111111111', token_type: 'walletpay', expiry_month: '12', expiry_year: '2099' } }, amount: 500, currency: 'eur' };
+    await conforms('/sandbox/service/api/v1/charges', 'post', await fetch(charges, { method: 'POST', headers, body: JSON.stringify(body) }));
+    await conforms('/sandbox/service/api/v1/charges', 'post', await fetch(charges, { method: 'POST', headers, body: JSON.stringify({ ...body, amount: 0 }) }));
+    await conforms('/sandbox/service/api/v1/charges', 'post', await fetch(charges, { method: 'POST', headers: { ...headers, authorization: 'Bearer sk_sandbox_wrong' }, body: JSON.stringify(body) }));
+  });
+});

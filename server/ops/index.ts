@@ -1,0 +1,3 @@
+/** Operating the backend: health and readiness probes, and graceful shutdown. */
+export { healthRoutes, type ReadinessOptions } from './health';
+export { trackRequests, type Drainer } from './shutdown';

@@ -1,0 +1,169 @@
+/**
+ * The store on both engines it runs on: SQLite (one instance) and PostgreSQL
+ * (DATABASE_URL, several instances). Same migrations, same queries; these
+ * tests run once per engine. PostgreSQL's run is skipped only where no
+ * server could be started (testing/postgres-global-setup.ts says so).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../apps';
+import { createSession, findSession, sessionForClientSecret } from '../checkout/sessions';
+import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
+import { startTestServer } from '../testing/harness';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency';
+import { backendMigrations } from './migrations';
+import { openStore, type Store } from '.';
+
+interface Engine {
+  name: string;
+  /** Where the store is: the env a server needs, and how to remove it. */
+  provision(): Promise<{ dataDir: string; databaseUrl: string | undefined; remove(): Promise<void> }>;
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'wallet-checkout-store-'));
+const engines: (Engine & { available: boolean })[] = [
+  {
+    name: 'SQLite',
+    available: true,
+    async provision() {
+      const dataDir = tempDir();
+      return { dataDir, databaseUrl: undefined, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    available: testDatabaseServer !== undefined,
+    async provision() {
+      const dataDir = tempDir();
+      const database = await createTestDatabase(testDatabaseServer!);
+      return {
+        dataDir,
+        databaseUrl: database.url,
+        async remove() {
+          await database.drop();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+];
+
+for (const engine of engines) {
+  describe.skipIf(!engine.available)(`the store on ${engine.name}`, () => {
+    let where: Awaited<ReturnType<Engine['provision']>>;
+    let store: Store;
+
+    beforeAll(async () => {
+      where = await engine.provision();
+      store = await openStore(where.dataDir, where.databaseUrl);
+    });
+    afterAll(async () => {
+      await store?.destroy();
+      await where?.remove();
+    });
+
+    const newApp = async () => {
+      const created = await createApp(store, { name: 'Engine Shop', merchant_id: 'engine_1', allowed_origins: ['https://shop.example'] });
+      if (!created.ok) throw new Error(created.error.message);
+      return created.value.app;
+    };
+
+    it('migrates once: every migration recorded, opening again changes nothing', async () => {
+      const again = await openStore(where.dataDir, where.databaseUrl);
+      await again.destroy();
+      const tables = (await store.introspection.getTables()).map((table) => table.name);
+      expect(tables).toEqual(expect.arrayContaining(['apps', 'sessions', 'charge_attempts', 'idempotency_keys']));
+      const ran = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store);
+      expect(ran.rows.map((row) => row.name)).toEqual(Object.keys(backendMigrations));
+    });
+
+    it('keeps ms timestamps and amounts past 2^31 as numbers, and booleans as 0/1', async () => {
+      const app = await newApp();
+      const session = await createSession(store, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
+      if (!session.ok) throw new Error(session.error.message);
+      const row = await findSession(store, session.value.id);
+      expect(row).toMatchObject({ amount: 99_999_999_999, created: session.value.created });
+      expect(typeof row?.created).toBe('number');
+      expect(row!.created).toBeGreaterThan(2 ** 31);
+      const flag = await store.selectFrom('apps').select('security_assessment_passed').where('id', '=', app.id).executeTakeFirstOrThrow();
+      expect(flag.security_assessment_passed).toBe(0);
+    });
+
+    it('finds a session by id and by its client secret only', async () => {
+      const app = await newApp();
+      const created = await createSession(store, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
+      if (!created.ok) throw new Error(created.error.message);
+      const { id, client_secret } = created.value;
+      expect(await findSession(store, id)).toMatchObject({ id, app_id: app.id, status: 'open', currency: 'USD', attempts: 0, outcome: null });
+      expect((await sessionForClientSecret(store, id, client_secret))?.id).toBe(id);
+      expect(await sessionForClientSecret(store, id, `${client_secret}x`)).toBeUndefined();
+      expect(await findSession(store, 'cs_missing')).toBeUndefined();
+    });
+
+    it('refuses a second attempt with the same idempotency key or number', async () => {
+      const app = await newApp();
+      const created = await createSession(store, app, { amount: 100, currency: 'USD', country_code: 'US' });
+      if (!created.ok) throw new Error(created.error.message);
+      const attempt = (id: string, attemptNo: number, key: string) =>
+        store
+          .insertInto('charge_attempts')
+          .values({ id, session_id: created.value.id, attempt_no: attemptNo, idempotency_key: key, status: 'in_flight', source_type: 'walletpay', charge_id: null, outcome: null, request_sealed: null, created: Date.now(), updated: Date.now() })
+          .execute();
+      await attempt('att_1', 1, `${created.value.id}:attempt:1`);
+      await expect(attempt('att_2', 2, `${created.value.id}:attempt:1`)).rejects.toThrow();
+      await expect(attempt('att_3', 1, `${created.value.id}:attempt:9`)).rejects.toThrow();
+    });
+
+    it('claims an idempotency key once: replay, mismatch, in progress, release', async () => {
+      const claim = (key: string, fingerprint: string) => claimIdempotencyKey(store, { scope: 'app_1', key, fingerprint, now: Date.now() });
+      expect(await claim('k1', 'f1')).toEqual({ kind: 'claimed' });
+      expect(await claim('k1', 'f1')).toEqual({ kind: 'in_progress' });
+      expect(await claim('k1', 'f2')).toEqual({ kind: 'mismatch' });
+      await completeIdempotencyKey(store, 'app_1', 'k1', { status: 201, body: '{"id":1}' });
+      expect(await claim('k1', 'f1')).toEqual({ kind: 'replay', reply: { status: 201, body: '{"id":1}' } });
+      await releaseIdempotencyKey(store, 'app_1', 'k1');
+      expect(await claim('k1', 'f1')).toMatchObject({ kind: 'replay' });
+
+      expect(await claim('k2', 'f1')).toEqual({ kind: 'claimed' });
+      await releaseIdempotencyKey(store, 'app_1', 'k2');
+      expect(await claim('k2', 'f1')).toEqual({ kind: 'claimed' });
+      // Of concurrent claims of one new key, exactly one wins.
+      const racing = await Promise.all(Array.from({ length: 8 }, () => claim('k3', 'f1')));
+      expect(racing.filter((c) => c.kind === 'claimed')).toHaveLength(1);
+    });
+
+    it('lets a retry take over a claim left unfinished for longer than any request runs, once', async () => {
+      const claimAt = (now: number, fingerprint = 'f1') => claimIdempotencyKey(store, { scope: 'app_2', key: 'k1', fingerprint, now, abandonedAfterMs: 60_000 });
+      expect(await claimAt(1_000_000)).toEqual({ kind: 'claimed' });
+      expect(await claimAt(1_059_999)).toEqual({ kind: 'in_progress' });
+      expect(await claimAt(1_060_000, 'f2')).toEqual({ kind: 'mismatch' });
+      const racing = await Promise.all(Array.from({ length: 8 }, () => claimAt(1_060_000)));
+      expect(racing.filter((c) => c.kind === 'claimed')).toHaveLength(1);
+      expect(await claimAt(1_060_001)).toEqual({ kind: 'in_progress' });
+      await completeIdempotencyKey(store, 'app_2', 'k1', { status: 201, body: '{}' });
+      expect(await claimAt(9_000_000)).toMatchObject({ kind: 'replay' });
+    });
+
+    it('lets one of three concurrent payments of a session claim it: one charge', async () => {
+      const database = await engine.provision();
+      const server = await startTestServer({ ...(database.databaseUrl && { DATABASE_URL: database.databaseUrl }) });
+      try {
+        const { secretKey } = await server.merchant();
+        const session = await server.createSession(secretKey);
+        const paymentData = await server.walletPaymentData(session, 'visa-success-3ds');
+        server.sandbox!.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 200 });
+        const replies = await Promise.all([1, 2, 3].map(() => server.pay(session, { payment_data: paymentData })));
+        const statuses = replies.map((reply) => reply.status).sort();
+        expect(statuses).toEqual([200, 409, 409]);
+        expect((await server.sandbox!.ledger()).filter((entry) => entry.idempotency_key?.startsWith(`${session.id}:`))).toHaveLength(1);
+        expect(await findSession(server.store, session.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+      } finally {
+        await server.close();
+        await database.remove();
+      }
+    });
+  });
+}
