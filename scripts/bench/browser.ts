@@ -1,0 +1,264 @@
+/**
+ * The widget in headless Chromium: time to a usable button, main-thread long
+ * tasks and JS heap, against a bare page holding only <google-pay-button>.
+ * Both pages are a merchant's (their own origin, served here) and get the same
+ * wallet, the sandbox's pay.js stand-in, defined before any page script runs,
+ * so neither waits for a wallet to load. Each load is a fresh browser context
+ * (cold cache), ours and bare interleaved.
+ */
+import { readFileSync } from 'node:fs';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium } from '@playwright/test';
+import type { PublicSession } from '../../server/contracts';
+import { startTestServer } from '../../server/testing/harness';
+import { repoRoot } from './children';
+import { interleaved, median } from './stats';
+
+export interface LoadFigures {
+  /** Navigation start to the wallet's button visible and hit by a click at its centre. */
+  usableMs: number;
+  longTaskCount: number;
+  /** Sum over long tasks of their time past 50 ms (Lighthouse's "total blocking time"). */
+  blockingMs: number;
+  /** Runtime.getHeapUsage's usedSize after a forced GC, once the button is usable. */
+  heapBytes: number;
+  /** Where the time went: when the page's script (checkout.js or element.js) had arrived, and (ours) the session's public view. */
+  scriptArrivedMs: number;
+  sessionArrivedMs: number | null;
+}
+
+export interface BrowserResult {
+  loads: number;
+  ours: LoadFigures;
+  bare: LoadFigures;
+  /** From the click on the button to the widget showing "paid" (ours only: the bare page has no backend). */
+  payment: { runs: number; longTaskCount: number; blockingMs: number };
+  /** Every load's figures, in order, for the JSON report. */
+  samples: { ours: LoadFigures[]; bare: LoadFigures[] };
+}
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const WARMUP_LOADS = 2;
+const CARD = 'visa-success-3ds';
+
+/**
+ * Runs before any page script: records long tasks, and the first moment the
+ * wallet's button is visible and would take a click at its centre. Checked on
+ * every DOM change (shadow roots included, by watching attachShadow) and every
+ * frame, so neither page is sampled more coarsely than the other. Plain
+ * JavaScript in a string: tsx rewrites the functions of this file with helpers
+ * the page does not have, so a function here could not be sent as it is.
+ */
+const PROBE = `(() => {
+  const bench = { usableAt: null, longTasks: [] };
+  window.__bench = bench;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+
+  const roots = [document];
+  const isUsable = (button) => {
+    if (button.disabled || !button.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    const box = button.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return false;
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return !!hit && button.contains(hit);
+  };
+  const check = () => {
+    if (bench.usableAt !== null) return;
+    for (const root of roots) {
+      const button = root.querySelector('[data-testid=sandbox-gpay-button]');
+      if (button && isUsable(button)) {
+        bench.usableAt = performance.now();
+        observer.disconnect();
+        return;
+      }
+    }
+  };
+  const observer = new MutationObserver(check);
+  const watch = (root) => observer.observe(root, { subtree: true, childList: true, attributes: true });
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attachShadow.call(this, init);
+    roots.push(root);
+    if (bench.usableAt === null) watch(root);
+    return root;
+  };
+  watch(document);
+  const frame = () => {
+    check();
+    if (bench.usableAt === null) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})();`;
+
+interface Bench {
+  usableAt: number | null;
+  longTasks: { start: number; duration: number }[];
+}
+
+const blocking = (tasks: Bench['longTasks']) => tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The merchant's page with our one script tag (docs/embedding.md). */
+const oursPage = (checkoutSrc: string, clientSecret: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
+<body>
+  <div id="pay"></div>
+  <script src="${escapeHtml(checkoutSrc)}" data-client-secret="${escapeHtml(clientSecret)}" data-target="#pay" defer></script>
+</body></html>`;
+
+/**
+ * The same page with Google's element alone, given the request our server
+ * builds. The element is configured before it connects, as the widget does:
+ * a property set after it connects restarts its debounced set-up, and the
+ * connect's own set-up then never mounts the button.
+ */
+const barePage = (request: PublicSession['payment_data_request']) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
+<body>
+  <div id="pay"></div>
+  <script src="/element.js" defer></script>
+  <script>
+    document.addEventListener('DOMContentLoaded', () => {
+      const button = document.createElement('google-pay-button');
+      button.environment = 'TEST';
+      button.buttonType = 'pay';
+      button.paymentRequest = ${JSON.stringify(request).replace(/</g, '\\u003c')};
+      document.getElementById('pay').appendChild(button);
+    });
+  </script>
+</body></html>`;
+
+export async function benchBrowser(options: { loads: number; payments: number; elementBundle: string }): Promise<BrowserResult> {
+  const sandboxWallet = readFileSync(join(repoRoot, 'dist/web/sandbox-wallet.js'), 'utf8');
+  const elementJs = readFileSync(options.elementBundle);
+  const backend = await startTestServer();
+  const pages = new Map<string, string>();
+  let browser: Browser | undefined;
+  const shop = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/element.js') {
+      // The headers our backend serves checkout.js with, so the two scripts load alike.
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' });
+      return res.end(elementJs);
+    }
+    const page = pages.get(path);
+    if (page === undefined) {
+      res.writeHead(404);
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page);
+  });
+  try {
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    const shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    const { secretKey } = await backend.merchant({ allowed_origins: [shopOrigin] });
+    const firstSession = await backend.createSession(secretKey);
+    pages.set('/bare', barePage((await backend.publicSession(firstSession)).payment_data_request));
+
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const openContext = async (): Promise<BrowserContext> => {
+      const context = await (browser as Browser).newContext();
+      await context.addInitScript({ content: sandboxWallet });
+      await context.addInitScript({ content: PROBE });
+      // The wallet script was not loaded from our backend, so it asks the page's origin for cards and tokens: send those on.
+      await context.route(`${shopOrigin}/sandbox/wallet/**`, async (route) => {
+        const url = new URL(route.request().url());
+        await route.fulfill({ response: await route.fetch({ url: `${backend.url}${url.pathname}` }) });
+      });
+      return context;
+    };
+
+    const load = async (kind: 'ours' | 'bare'): Promise<{ figures: LoadFigures; context: BrowserContext }> => {
+      let path = '/bare';
+      if (kind === 'ours') {
+        const session = await backend.createSession(secretKey);
+        path = `/ours/${session.id}`;
+        pages.set(path, oursPage(`${backend.url}/checkout.js`, session.client_secret));
+      }
+      const context = await openContext();
+      const page = await context.newPage();
+      await page.goto(`${shopOrigin}${path}`);
+      await page.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.usableAt !== null, undefined, { timeout: 20_000 });
+      const bench = await page.evaluate(() => (window as unknown as { __bench: Bench }).__bench);
+      const usableAt = bench.usableAt as number;
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+      const loadTasks = bench.longTasks.filter((t) => t.start < usableAt);
+      const arrivals = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, end: (entry as PerformanceResourceTiming).responseEnd })),
+      );
+      const arrivedAt = (pattern: RegExp) => arrivals.find((entry) => pattern.test(entry.name))?.end ?? null;
+      return {
+        figures: {
+          usableMs: usableAt,
+          longTaskCount: loadTasks.length,
+          blockingMs: blocking(loadTasks),
+          heapBytes: usedSize,
+          scriptArrivedMs: arrivedAt(/\/(checkout|element)\.js$/) ?? Number.NaN,
+          sessionArrivedMs: arrivedAt(/\/public$/),
+        },
+        context,
+      };
+    };
+    const measure = (kind: 'ours' | 'bare') => async () => {
+      const { figures, context } = await load(kind);
+      await context.close();
+      return figures;
+    };
+
+    await interleaved(WARMUP_LOADS, measure('ours'), measure('bare'));
+    const samples = await interleaved(options.loads, measure('ours'), measure('bare'));
+
+    const payments: { longTaskCount: number; blockingMs: number }[] = [];
+    for (let i = 0; i < options.payments; i++) {
+      const { context } = await load('ours');
+      try {
+        const page = context.pages()[0];
+        if (!page) throw new Error('the load left no page');
+        const clickedAt = await page.evaluate(() => performance.now());
+        await page.locator('[data-testid=sandbox-gpay-button]').click();
+        await page.locator(`input[name=sandbox-card][value="${CARD}"]`).check();
+        await page.locator('[data-testid=sandbox-pay]').click();
+        await page.locator('[data-checkout-state=paid]').waitFor({ timeout: 20_000 });
+        const tasks = (await page.evaluate(() => (window as unknown as { __bench: Bench }).__bench.longTasks)).filter((t) => t.start >= clickedAt);
+        payments.push({ longTaskCount: tasks.length, blockingMs: blocking(tasks) });
+      } finally {
+        await context.close();
+      }
+    }
+
+    const summary = (runs: LoadFigures[]): LoadFigures => ({
+      usableMs: median(runs.map((r) => r.usableMs)),
+      longTaskCount: median(runs.map((r) => r.longTaskCount)),
+      blockingMs: median(runs.map((r) => r.blockingMs)),
+      heapBytes: median(runs.map((r) => r.heapBytes)),
+      scriptArrivedMs: median(runs.map((r) => r.scriptArrivedMs)),
+      sessionArrivedMs: runs[0]?.sessionArrivedMs === null ? null : median(runs.map((r) => r.sessionArrivedMs ?? Number.NaN)),
+    });
+    return {
+      loads: options.loads,
+      ours: summary(samples.a),
+      bare: summary(samples.b),
+      payment: { runs: payments.length, longTaskCount: median(payments.map((p) => p.longTaskCount)), blockingMs: median(payments.map((p) => p.blockingMs)) },
+      samples: { ours: samples.a, bare: samples.b },
+    };
+  } finally {
+    await browser?.close();
+    shop.closeAllConnections();
+    await new Promise<void>((resolve) => shop.close(() => resolve()));
+    await backend.close();
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * POST /api/sessions/{id}/pay under load: our backend (a child process) in
+ * front of the sandbox payment service (another child) that answers every
+ * charge after a fixed delay, against a bare Express handler making the same
+ * outbound call. autocannon drives both from this process; every request pays
+ * a session of its own with a token minted before the timed runs (minting is
+ * the wallet's cost, not ours).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createApp } from '../../server/apps';
+import type { CreatedSession, PaymentData, PublicSession } from '../../server/contracts';
+import { openStore } from '../../server/store';
+import { type Child, startChild } from './children';
+import { interleaved, median, percentile } from './stats';
+
+export interface PayLoadOptions {
+  /** The sandbox service's fixed answer delay. */
+  serviceDelayMs: number;
+  /** Closed-loop rounds per target, ours and bare interleaved. */
+  rounds: number;
+  /** Requests per closed-loop round. */
+  requestsPerRound: number;
+  connections: number;
+  /** Requests at the fixed rate of 200/s, per target. */
+  fixedRateRequests: number;
+}
+
+export interface TargetFigures {
+  /** Median over the closed-loop rounds. */
+  throughputPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** End-to-end minus the service's delay, at 200 requests/second. */
+  addedAt200: { p50Ms: number; p99Ms: number };
+  /** The server process's CPU time per request in the closed-loop rounds (the service's is apart). */
+  cpuMsPerRequest: number;
+  /** The service's CPU time per request while this target was driving it. */
+  serviceCpuMsPerRequest: number;
+  peakRssBytes: number;
+}
+
+export interface PayLoadResult {
+  options: PayLoadOptions;
+  ours: TargetFigures;
+  bare: TargetFigures;
+}
+
+const FIXED_RATE = 200;
+/** Enough connections that 200/s never waits on a free one, even at the service's delay plus ours. */
+const FIXED_RATE_CONNECTIONS = 20;
+const WARMUP_REQUESTS = 300;
+const CARD = 'visa-success-3ds';
+const MERCHANT_ID = 'bench';
+const PREPARE_CONCURRENCY = 8;
+
+interface PreparedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface RunFigures {
+  count: number;
+  seconds: number;
+  latenciesMs: number[];
+  serverCpuMs: number;
+  serviceCpuMs: number;
+}
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Runs `task` for 0..n-1 with a few in flight at once; results in index order. */
+async function pool<T>(n: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array<T>(n);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < n; i = next++) out[i] = await task(i);
+  };
+  await Promise.all(Array.from({ length: PREPARE_CONCURRENCY }, worker));
+  return out;
+}
+
+/** Takes prepared requests in order; a run that would need more than were prepared reuses the last (which fails, and is counted). */
+function cursor(items: PreparedRequest[]) {
+  let next = 0;
+  return () => items[Math.min(next++, items.length - 1)] as PreparedRequest;
+}
+
+function drive(
+  url: string,
+  take: () => PreparedRequest,
+  amount: number,
+  connections: number,
+  overallRate: number | undefined,
+  server: Child,
+  service: Child,
+): Promise<RunFigures> {
+  return new Promise((resolve, reject) => {
+    const latenciesMs: number[] = [];
+    let failed = 0;
+    const cpuBefore = { server: server.cpuMs(), service: service.cpuMs() };
+    const start = process.hrtime.bigint();
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        amount,
+        timeout: 30,
+        ...(overallRate !== undefined && { overallRate }),
+        requests: [{ method: 'POST', setupRequest: () => ({ method: 'POST', ...take() }) }],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        if (failed > 0 || result.errors > 0 || result.timeouts > 0) {
+          return reject(new Error(`${url}: ${failed} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`));
+        }
+        resolve({
+          count: latenciesMs.length,
+          seconds,
+          latenciesMs,
+          serverCpuMs: server.cpuMs() - cpuBefore.server,
+          serviceCpuMs: service.cpuMs() - cpuBefore.service,
+        });
+      },
+    );
+    // autocannon's own histogram keeps whole milliseconds; added latency needs finer.
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTime);
+      else failed++;
+    });
+  });
+}
+
+export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-bench-'));
+  // The service should cost its fixed delay and nothing more: its SQLite commits
+  // go to memory, not to a disk whose fsyncs would make it the bottleneck.
+  const serviceDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'wallet-checkout-bench-service-'));
+  const children: Child[] = [];
+  try {
+    const service = await startChild(['node', '--import', 'tsx', 'scripts/bench/sandbox-service.ts'], {
+      BENCH_DATA_DIR: serviceDir,
+      BENCH_SERVICE_DELAY_MS: String(options.serviceDelayMs),
+    }, /^READY /);
+    children.push(service);
+    const { url: serviceUrl, serviceSecretKey } = JSON.parse(service.readyLine.slice('READY '.length)) as { url: string; serviceSecretKey: string };
+
+    // The app is created in the store before the backend opens it: one writer at a time.
+    const backendDir = join(dir, 'backend');
+    const store = await openStore(backendDir);
+    const created = await createApp(store, { name: 'Bench shop', merchant_id: MERCHANT_ID, allowed_origins: ['https://shop.example'], environment: 'TEST' });
+    await store.destroy();
+    if (!created.ok) throw new Error(created.error.message);
+    const secretKey = created.value.secretKey;
+
+    const serviceEnv = { PAYMENT_SERVICE_URL: `${serviceUrl}/service`, PAYMENT_SERVICE_KEY: serviceSecretKey };
+    const backend = await startChild(['node', '--import', 'tsx', 'server/main.ts'], {
+      ...serviceEnv,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: backendDir,
+      WALLET_ENVIRONMENT: 'TEST',
+      DEMO: 'off',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PAY_PER_MINUTE: '100000000',
+      RATE_LIMIT_READS_PER_MINUTE: '100000000',
+    }, /Widget:\s+\S+\/checkout\.js/);
+    children.push(backend);
+    const backendUrl = /Widget:\s+(\S+)\/checkout\.js/.exec(backend.readyLine)?.[1] as string;
+    const bare = await startChild(['node', '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, BENCH_MERCHANT_ID: MERCHANT_ID }, /^READY /);
+    children.push(bare);
+    const bareUrl = bare.readyLine.slice('READY '.length).trim();
+
+    const mint = async (request: PublicSession['payment_data_request']) =>
+      (await json<{ payment_data: PaymentData }>(await fetch(`${serviceUrl}/wallet/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ card_id: CARD, payment_data_request: request }),
+      }))).payment_data;
+    const perTarget = options.rounds * options.requestsPerRound + options.fixedRateRequests + WARMUP_REQUESTS;
+    // autocannon builds one request per connection up front that is never sent: room for those too.
+    const needed = perTarget + 4 * options.connections;
+
+    const newSession = async () => {
+      const session = await json<CreatedSession>(await fetch(`${backendUrl}/api/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US' }),
+      }));
+      const view = await json<PublicSession>(await fetch(`${backendUrl}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } }));
+      return { session, view };
+    };
+    const payRequest = (sessionId: string, clientSecret: string, paymentData: PaymentData): PreparedRequest => ({
+      path: `/api/sessions/${sessionId}/pay`,
+      headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ payment_data: paymentData }),
+    });
+    const oursItems = await pool(needed, async () => {
+      const { session, view } = await newSession();
+      return payRequest(session.id, session.client_secret, await mint(view.payment_data_request));
+    });
+    // The bare handler looks nothing up: the request our sessions carry, and ids of its own.
+    const { view } = await newSession();
+    const bareItems = await pool(needed, async (i) => payRequest(`cs_bare${i}`, 'unchecked', await mint(view.payment_data_request)));
+
+    const target = (url: string, items: PreparedRequest[], server: Child) => ({ url, take: cursor(items), server });
+    const ours = target(backendUrl, oursItems, backend);
+    const baseline = target(bareUrl, bareItems, bare);
+    type Target = typeof ours;
+    const closed = (t: Target, amount: number) => drive(t.url, t.take, amount, options.connections, undefined, t.server, service);
+    const fixedRate = (t: Target) => drive(t.url, t.take, options.fixedRateRequests, FIXED_RATE_CONNECTIONS, FIXED_RATE, t.server, service);
+
+    // Warm both (JIT, connection pools, SQLite pages) before anything is timed.
+    await closed(ours, WARMUP_REQUESTS);
+    await closed(baseline, WARMUP_REQUESTS);
+    const rounds = await interleaved(options.rounds, () => closed(ours, options.requestsPerRound), () => closed(baseline, options.requestsPerRound));
+    const atRate = await interleaved(1, () => fixedRate(ours), () => fixedRate(baseline));
+
+    const figures = (runs: RunFigures[], rated: RunFigures[], server: Child): TargetFigures => {
+      const all = runs.flatMap((r) => r.latenciesMs);
+      const added = rated.flatMap((r) => r.latenciesMs.map((ms) => ms - options.serviceDelayMs));
+      const count = runs.reduce((sum, r) => sum + r.count, 0);
+      return {
+        throughputPerSecond: median(runs.map((r) => r.count / r.seconds)),
+        p50Ms: percentile(all, 50),
+        p99Ms: percentile(all, 99),
+        addedAt200: { p50Ms: percentile(added, 50), p99Ms: percentile(added, 99) },
+        cpuMsPerRequest: runs.reduce((sum, r) => sum + r.serverCpuMs, 0) / count,
+        serviceCpuMsPerRequest: runs.reduce((sum, r) => sum + r.serviceCpuMs, 0) / count,
+        peakRssBytes: server.peakRssBytes(),
+      };
+    };
+    return { options, ours: figures(rounds.a, atRate.a, backend), bare: figures(rounds.b, atRate.b, bare) };
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(serviceDir, { recursive: true, force: true });
+  }
+}

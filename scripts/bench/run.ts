@@ -1,0 +1,140 @@
+/**
+ * `npm run bench` (after `npm run build`): every figure of docs/benchmarks.md
+ * in one run, each side by side with its baseline in the same run. Prints the
+ * table, writes scripts/bench/results.json, and replaces the generated part
+ * of docs/benchmarks.md (between its bench markers), leaving the prose around
+ * it as written.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchBrowser } from './browser';
+import { buildLikeCheckout, sizeOf } from './bundle';
+import { repoRoot } from './children';
+import { benchEcv2Open } from './ecv2-open';
+import { benchPayLoad } from './pay-load';
+import { round } from './stats';
+
+/** Published npm packages that decrypt Google Pay tokens, looked up with `npm view` when this bench was written. */
+const DECRYPT_PACKAGES_CHECKED =
+  'google-pay-decrypt, @ad-astra/google-pay-token-decryption, google-pay-token-decryption (not on npm); ' +
+  '@basis-theory/google-pay-js 1.0.0 exists but is not installed here, and the bench installs nothing';
+
+const started = Date.now();
+const machine = {
+  nproc: availableParallelism(),
+  cpu: /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'unknown',
+  node: process.version,
+  loadAverageAtStart: loadavg().map((n) => round(n)),
+  date: new Date().toISOString(),
+};
+
+const log = (stage: string) => console.error(`[bench ${Math.round((Date.now() - started) / 1000)} s] ${stage}`);
+
+const checkoutJs = join(repoRoot, 'dist/web/checkout.js');
+if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: run `npm run build` first (npm run bench does)');
+const buildDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-bench-build-'));
+try {
+  log('1/4 bundles');
+  const ours = sizeOf(checkoutJs);
+  const floor = sizeOf(await buildLikeCheckout('floor-entry.ts', buildDir, 'floor.js'));
+  const elementBundle = await buildLikeCheckout('element-entry.ts', buildDir, 'element.js');
+
+  log('2/4 ECv2 open');
+  const ecv2 = benchEcv2Open();
+
+  log('3/4 browser');
+  const browser = await benchBrowser({ loads: 21, payments: 5, elementBundle });
+
+  log('4/4 pay endpoint under load');
+  const pay = await benchPayLoad({ serviceDelayMs: 20, rounds: 3, requestsPerRound: 1500, connections: 32, fixedRateRequests: 2000 });
+
+  const ratio = (a: number, b: number) => round(a / b);
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  const verdict = (met: boolean) => (met ? 'met' : '**missed**');
+  type Row = [figure: string, ours: string, baseline: string, ratio: string, goal: string];
+  const rows: Row[] = [
+    ['1. Bundle, gzip', kb(ours.gzip), `floor ${kb(floor.gzip)}`, String(ratio(ours.gzip, floor.gzip)), `≤ 1.3x: ${verdict(ours.gzip / floor.gzip <= 1.3)}`],
+    ['1. Bundle, brotli', kb(ours.brotli), `floor ${kb(floor.brotli)}`, String(ratio(ours.brotli, floor.brotli)), `≤ 1.3x: ${verdict(ours.brotli / floor.brotli <= 1.3)}`],
+    ['1. Bundle, minified', kb(ours.minified), `floor ${kb(floor.minified)}`, String(ratio(ours.minified, floor.minified)), ''],
+    [
+      `2. Time to usable button (median of ${browser.loads} loads each)`,
+      ms(browser.ours.usableMs),
+      `bare element ${ms(browser.bare.usableMs)}`,
+      String(ratio(browser.ours.usableMs, browser.bare.usableMs)),
+      `≤ 1.1x: ${verdict(browser.ours.usableMs / browser.bare.usableMs <= 1.1)}`,
+    ],
+    [
+      '2. … script arrived / session view arrived',
+      `${ms(browser.ours.scriptArrivedMs)} / ${ms(browser.ours.sessionArrivedMs ?? Number.NaN)}`,
+      `${ms(browser.bare.scriptArrivedMs)} / none`,
+      '',
+      '',
+    ],
+    [
+      `3. Pay throughput (${pay.options.connections} connections, median of ${pay.options.rounds} rounds)`,
+      `${Math.round(pay.ours.throughputPerSecond)}/s`,
+      `bare handler ${Math.round(pay.bare.throughputPerSecond)}/s`,
+      String(ratio(pay.ours.throughputPerSecond, pay.bare.throughputPerSecond)),
+      `≥ 0.5x: ${verdict(pay.ours.throughputPerSecond / pay.bare.throughputPerSecond >= 0.5)}`,
+    ],
+    ['3. Pay latency p50 / p99 (same runs)', `${ms(pay.ours.p50Ms)} / ${ms(pay.ours.p99Ms)}`, `${ms(pay.bare.p50Ms)} / ${ms(pay.bare.p99Ms)}`, '', ''],
+    [
+      `3. Added latency p50 / p99 at 200/s (end-to-end − ${pay.options.serviceDelayMs} ms service delay)`,
+      `${ms(pay.ours.addedAt200.p50Ms)} / ${ms(pay.ours.addedAt200.p99Ms)}`,
+      `${ms(pay.bare.addedAt200.p50Ms)} / ${ms(pay.bare.addedAt200.p99Ms)}`,
+      String(ratio(pay.ours.addedAt200.p99Ms, pay.bare.addedAt200.p99Ms)),
+      `p99 < 5 ms: ${verdict(pay.ours.addedAt200.p99Ms < 5)}`,
+    ],
+    ['3. Server CPU per pay (service CPU apart)', ms(pay.ours.cpuMsPerRequest), ms(pay.bare.cpuMsPerRequest), String(ratio(pay.ours.cpuMsPerRequest, pay.bare.cpuMsPerRequest)), ''],
+    ['3. Service CPU per pay', ms(pay.ours.serviceCpuMsPerRequest), ms(pay.bare.serviceCpuMsPerRequest), '', ''],
+    ['3. Peak memory (VmHWM)', mb(pay.ours.peakRssBytes), mb(pay.bare.peakRssBytes), String(ratio(pay.ours.peakRssBytes, pay.bare.peakRssBytes)), ''],
+    [
+      '4. ECv2 open (verify + decrypt), one core',
+      `${Math.round(ecv2.open).toLocaleString('en')}/s`,
+      `primitive bound ${Math.round(ecv2.bound).toLocaleString('en')}/s`,
+      String(round(ecv2.ratio)),
+      `≥ 0.8x: ${verdict(ecv2.ratio >= 0.8)}`,
+    ],
+    ['4. ECv2 open, npm package', 'n/a', DECRYPT_PACKAGES_CHECKED, '', ''],
+    [
+      '5. Long tasks during load (count / blocking)',
+      `${browser.ours.longTaskCount} / ${ms(browser.ours.blockingMs)}`,
+      `${browser.bare.longTaskCount} / ${ms(browser.bare.blockingMs)}`,
+      '',
+      '',
+    ],
+    [`5. Long tasks during payment (median of ${browser.payment.runs})`, `${browser.payment.longTaskCount} / ${ms(browser.payment.blockingMs)}`, 'n/a (no backend)', '', ''],
+    ['5. JS heap after mount', mb(browser.ours.heapBytes), mb(browser.bare.heapBytes), String(ratio(browser.ours.heapBytes, browser.bare.heapBytes)), ''],
+  ];
+
+  const escape = (cell: string) => cell.replace(/\|/g, '\\|');
+  const table = [
+    '| Figure | Ours | Baseline | Ratio | Goal |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.map(escape).join(' | ')} |`),
+  ].join('\n');
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const header =
+    `Run ${machine.date} on ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}; ` +
+    `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
+  console.log(`\n${header}\n\n${table}\n`);
+
+  const results = { machine, seconds, bundle: { ours, floor }, browser, pay, ecv2, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+  const docPath = join(repoRoot, 'docs/benchmarks.md');
+  const BEGIN = '<!-- bench:begin (written by npm run bench) -->';
+  const END = '<!-- bench:end -->';
+  const generated = `${BEGIN}\n${header}\n\n${table}\n${END}`;
+  const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (begin < 0 || end < begin) throw new Error(`${docPath} lacks its bench markers`);
+  writeFileSync(docPath, doc.slice(0, begin) + generated + doc.slice(end + END.length));
+  log(`done: table in docs/benchmarks.md, every figure in scripts/bench/results.json`);
+} finally {
+  rmSync(buildDir, { recursive: true, force: true });
+}
