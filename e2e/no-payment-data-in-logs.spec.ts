@@ -50,8 +50,8 @@ test('no server log line or stored file contains a card number, cryptogram, toke
   const lines = log.split('\n').filter(Boolean);
 
   await test.step('the log is the real thing: every payment request is in it', () => {
-    const payLines = lines.map((line) => JSON.parse(line) as { req?: { url?: string }; res?: { statusCode?: number } }).filter((entry) => entry.req?.url?.endsWith('/pay'));
-    expect(payLines.map((entry) => entry.req?.url)).toEqual(paidSessions.map((id) => `/api/sessions/${id}/pay`));
+    const payLines = lines.map((line) => JSON.parse(line) as { req?: { path?: string }; res?: { statusCode?: number } }).filter((entry) => entry.req?.path?.endsWith('/pay'));
+    expect(payLines.map((entry) => entry.req?.path)).toEqual(paidSessions.map((id) => `/api/sessions/${id}/pay`));
     expect(secrets.filter((s) => s.cryptogram).length, 'the 3-D Secure cards carried cryptograms to look for').toBe(4);
   });
 
