@@ -59,6 +59,22 @@ async function publish(): Promise<void> {
   await writeFile(join(outDir, 'checkout.d.ts'), `${outputText}export declare const mount: Mount;\n`);
 }
 
+/** How every bundle is built; the benchmarks build their floor bundle the same way (scripts/bench/bundle.ts). */
+export function bundleBuild(b: { entry: string; format: LibraryFormats; fileName: string; outDir: string; name: string }) {
+  return {
+    // Prefer packages' ES modules (the button element's `browser` field is a UMD build).
+    resolve: { mainFields: ['module', 'browser', 'jsnext:main', 'jsnext'] },
+    build: {
+      outDir: b.outDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      minify: true,
+      sourcemap: false,
+      lib: { entry: b.entry, formats: [b.format], name: b.name, fileName: () => b.fileName },
+    },
+  };
+}
+
 export default defineConfig({
   // JSX for Preact (Vite 8 transforms with oxc; this replaces the old `esbuild.jsx` setting).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
@@ -67,19 +83,7 @@ export default defineConfig({
   environments: Object.fromEntries(
     Object.entries(bundles).map(([name, b]) => [
       name,
-      {
-        consumer: 'client' as const,
-        // Prefer packages' ES modules (the button element's `browser` field is a UMD build).
-        resolve: { mainFields: ['module', 'browser', 'jsnext:main', 'jsnext'] },
-        build: {
-          outDir,
-          emptyOutDir: false,
-          copyPublicDir: false,
-          minify: true,
-          sourcemap: false,
-          lib: { entry: b.entry, formats: [b.format], name: 'WalletCheckoutBundle', fileName: () => b.fileName },
-        },
-      },
+      { consumer: 'client' as const, ...bundleBuild({ ...b, outDir, name: 'WalletCheckoutBundle' }) },
     ]),
   ),
   builder: {

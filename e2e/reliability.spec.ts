@@ -4,6 +4,8 @@
  * most once and the widget ends telling the truth: paid, or "confirming"
  * until the outcome is known, never a guess.
  */
+import type { Page } from '@playwright/test';
+import type { TestServer } from '../server/testing/harness';
 import { CheckoutPage, recordCheckoutEvents } from './support/checkout-page';
 import { expect, test } from './support/fixtures';
 
@@ -12,9 +14,8 @@ const CARD = 'visa-success-3ds';
 // The fault plan belongs to the worker's one server: leave it as every other test expects it.
 test.afterEach(({ server }) => server.sandbox?.setFaults({ rate: 0 }));
 
-test('two tabs paying one session at once charge it once, and both end paid', async ({ page, server, shop, ledger }) => {
-  const { checkout: first } = await shop.open();
-  // The same merchant page in a second tab: the fixture served it to the first by interception.
+/** The same merchant page in a second tab, its button ready (the fixture served the first by interception). */
+async function secondTab(page: Page, server: TestServer, first: CheckoutPage): Promise<CheckoutPage> {
   const shopHtml = await (await page.reload())?.text();
   await first.expectState('ready');
   const tab = await page.context().newPage();
@@ -23,6 +24,12 @@ test('two tabs paying one session at once charge it once, and both end paid', as
   await tab.goto(page.url());
   const second = new CheckoutPage(tab, server, first.merchant);
   await second.expectState('ready');
+  return second;
+}
+
+test('two tabs paying one session at once charge it once, and both end paid', async ({ page, server, shop, ledger }) => {
+  const { checkout: first } = await shop.open();
+  const second = await secondTab(page, server, first);
 
   // A slow service, so the second tab's payment surely arrives while the first is being charged.
   server.sandbox?.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 1000 });
@@ -41,14 +48,7 @@ test('two tabs paying one session at once charge it once, and both end paid', as
 
 test('a tab left open after another tab paid shows the order paid, not an error, and charges nothing more', async ({ page, server, shop, ledger }) => {
   const { checkout: first } = await shop.open();
-  const shopHtml = await (await page.reload())?.text();
-  await first.expectState('ready');
-  const tab = await page.context().newPage();
-  await recordCheckoutEvents(tab);
-  await tab.route(page.url(), (route) => route.fulfill({ contentType: 'text/html', body: shopHtml ?? '' }));
-  await tab.goto(page.url());
-  const stale = new CheckoutPage(tab, server, first.merchant);
-  await stale.expectState('ready');
+  const stale = await secondTab(page, server, first);
 
   await first.payWith(CARD);
   await first.expectState('paid');

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { bundleBuild } from '../../vite.config';
 import { repoRoot } from './children';
 
 export interface BundleSize {
@@ -32,15 +33,7 @@ export async function buildLikeCheckout(entry: string, outDir: string, fileName:
     root: repoRoot,
     logLevel: 'warn',
     publicDir: false,
-    resolve: { mainFields: ['module', 'browser', 'jsnext:main', 'jsnext'] },
-    build: {
-      outDir,
-      emptyOutDir: false,
-      copyPublicDir: false,
-      minify: true,
-      sourcemap: false,
-      lib: { entry: join(repoRoot, 'scripts/bench', entry), formats: ['iife'], name: 'BenchBundle', fileName: () => fileName },
-    },
+    ...bundleBuild({ entry: join(repoRoot, 'scripts/bench', entry), format: 'iife', fileName, outDir, name: 'BenchBundle' }),
   });
   return join(outDir, fileName);
 }

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Charge } from '../contracts';
 import { testCards } from './test-cards';
 import { MERCHANT, mintToken, networkTokenCharge, paymentDataRequest, postCharge, serviceHeaders, startSandbox, walletpayCharge } from './test-support';
-import type { RunningSandbox } from './test-support';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = await startSandbox();
+afterAll(() => sandbox.close());
 
 const errorCode = (body: unknown) => (body as { error: { code: string } }).error.code;
 const errorMessage = (body: unknown) => (body as { error: { message: string } }).error.message;
@@ -52,7 +46,7 @@ describe('walletpay charges', () => {
   });
 
   it('refuses a token whose gatewayMerchantId is another merchant\'s (403)', async () => {
-    const paymentData = await mintToken(sandbox, 'visa-success-3ds', paymentDataRequest({ gatewayMerchantId: 'mrchnt_someone_else' }));
+    const paymentData = await mintToken(sandbox, 'visa-success-3ds', paymentDataRequest({ merchantId: 'someone_else' }));
     const before = (await sandbox.service.ledger()).length;
     const reply = await postCharge(sandbox, walletpayCharge(paymentData));
     expect(reply.status).toBe(403);
@@ -246,7 +240,7 @@ describe('idempotency', () => {
   });
 
   it('replays an error reply too', async () => {
-    const body = walletpayCharge(await mintToken(sandbox, 'visa-success-3ds', paymentDataRequest({ gatewayMerchantId: 'mrchnt_other' })));
+    const body = walletpayCharge(await mintToken(sandbox, 'visa-success-3ds', paymentDataRequest({ merchantId: 'other' })));
     const headers = serviceHeaders(sandbox, { 'idempotency-key': 'mismatch-attempt' });
     const first = await postCharge(sandbox, body, headers);
     const second = await postCharge(sandbox, body, headers);

@@ -7,21 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiErrorBody, Charge } from '../contracts';
 import { faultKinds } from './index';
 import { networkTokenCharge, serviceHeaders, startSandbox } from './test-support';
-import type { RunningSandbox } from './test-support';
 
 const LATENCY_MS = 150;
 const TIMEOUT_MS = 300;
 /** Shorter than TIMEOUT_MS: the client gives up while the service still holds the request. */
 const CLIENT_GIVES_UP_MS = 60;
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
+const sandbox = await startSandbox();
 afterAll(() => sandbox.close());
 beforeEach(() => {
   sandbox.service.setFaults({ rate: 0, latencyMs: LATENCY_MS, timeoutMs: TIMEOUT_MS });

@@ -3,15 +3,11 @@
  * Authentication Sessions, called as a payment service client would: the
  * refusals the backend's flows never provoke.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AuthenticationSession, Charge } from '../contracts';
 import { networkTokenCharge, postCharge, postJson, serviceHeaders, startSandbox } from './test-support';
-import type { RunningSandbox } from './test-support';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
+const sandbox = await startSandbox();
 afterAll(() => sandbox.close());
 
 const CRYPTOGRAM = { eci: '05', cryptogram: 'AgAAAAAAAIR8CQrXcIhbQAAAAAA=' };

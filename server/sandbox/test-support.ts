@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import type { App } from '../apps';
+import { buildPaymentDataRequest } from '../checkout/payment-request';
 import type { PaymentData, PaymentDataRequest } from '../contracts';
 import { createSandboxService } from './index';
 import type { FaultPlanInput, SandboxService } from './index';
@@ -40,34 +42,25 @@ export async function startSandbox(options: { dataDir?: string; now?: () => numb
   };
 }
 
+/** A request as the backend builds it (payment-request.ts) for a test merchant, with the parts a test varies. */
 export function paymentDataRequest(overrides: {
-  gatewayMerchantId?: string;
+  merchantId?: string;
   gateway?: string;
-  authMethods?: PaymentDataRequest['allowedPaymentMethods'][number]['parameters']['allowedAuthMethods'];
-  networks?: PaymentDataRequest['allowedPaymentMethods'][number]['parameters']['allowedCardNetworks'];
+  authMethods?: App['authMethods'];
+  networks?: App['cardNetworks'];
   format?: 'MIN' | 'FULL';
 } = {}): PaymentDataRequest {
-  return {
-    apiVersion: 2,
-    apiVersionMinor: 0,
-    allowedPaymentMethods: [
-      {
-        type: 'CARD',
-        parameters: {
-          allowedAuthMethods: overrides.authMethods ?? ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
-          allowedCardNetworks: overrides.networks ?? ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
-          billingAddressRequired: true,
-          billingAddressParameters: { format: overrides.format ?? 'FULL' },
-        },
-        tokenizationSpecification: {
-          type: 'PAYMENT_GATEWAY',
-          parameters: { gateway: overrides.gateway ?? GATEWAY, gatewayMerchantId: overrides.gatewayMerchantId ?? `mrchnt_${MERCHANT}` },
-        },
-      },
-    ],
-    merchantInfo: { merchantName: 'Test Store' },
-    transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '12.34', currencyCode: 'USD', countryCode: 'US' },
-  };
+  const app = {
+    name: 'Test Store',
+    merchantId: overrides.merchantId ?? MERCHANT,
+    environment: 'SANDBOX',
+    decryptionMode: 'gateway',
+    authMethods: overrides.authMethods ?? ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+    cardNetworks: overrides.networks ?? ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
+  } as App;
+  const request = buildPaymentDataRequest(app, { amount: 1234, currency: 'USD', countryCode: 'US' }, { gatewayName: overrides.gateway ?? GATEWAY });
+  for (const method of request.allowedPaymentMethods) method.parameters.billingAddressParameters = { format: overrides.format ?? 'FULL' };
+  return request;
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; text: string; headers: Headers }> {

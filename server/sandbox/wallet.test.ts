@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PaymentData, RootSigningKeys, WalletAddress } from '../contracts';
 import type { PaymentDataRequest } from '../contracts';
 import { generateRecipientKeyPair, openToken, publicKeyToUncompressedBase64 } from '../wallet';
 import { GATEWAY, mintToken, paymentDataRequest, postJson, startSandbox } from './test-support';
-import type { RunningSandbox } from './test-support';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = await startSandbox();
+afterAll(() => sandbox.close());
 
 const errorCode = (body: unknown) => (body as { error: { code: string } }).error.code;
 
