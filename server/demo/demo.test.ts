@@ -29,4 +29,20 @@ describe('the demo store', () => {
     const order = await (await fetch(`${server.url}/demo/orders/${session.id}`)).json();
     expect(order).toMatchObject({ id: session.id, status: 'succeeded', amount: 2400 });
   });
+
+  it('links to the gallery, whose widgets load from this backend and whose sessions charge nothing', async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    expect(await (await fetch(`${server.url}/`)).text()).toContain('href="/demo/gallery"');
+    const gallery = await fetch(`${server.url}/demo/gallery`);
+    expect(gallery.status).toBe(200);
+    const html = await gallery.text();
+    const secrets = [...html.matchAll(/data-client-secret="(cs_gallery-[^"]+)"/g)].map((m) => m[1]);
+    expect(secrets.length).toBeGreaterThanOrEqual(16);
+    expect(html).toContain(`src="${server.url}/checkout.js"`);
+
+    const [id] = secrets.find((s) => s?.startsWith('cs_gallery-declined-'))!.split('_secret_');
+    const view = await (await fetch(`${server.url}/demo/gallery/api/sessions/${id}/public`)).json();
+    expect(view).toMatchObject({ status: 'declined', outcome: { failure_code: 'insufficient_funds' } });
+    expect(await server.sandbox!.ledger()).toEqual([]);
+  });
 });
