@@ -2,8 +2,9 @@
  * Holds and 3-D Secure in the browser, with the sandbox wallet's PAN_ONLY and
  * CRYPTOGRAM_3DS test cards (docs/test-cards.md): the demo store reserves and
  * its back office captures; a PAN_ONLY card that needs 3-D Secure is
- * challenged in the widget's dialog, then paid, failed or cancelled; a device
- * token goes straight through.
+ * challenged in the widget's dialog, then paid, failed or cancelled (left to
+ * expire: three-ds-expiry.spec.ts); a frictionless one is paid without a
+ * dialog; a device token goes straight through.
  */
 import { expect, test } from './support/fixtures';
 
@@ -99,4 +100,29 @@ test('the same card as a CRYPTOGRAM_3DS device token goes straight through, with
   const entries = await ledger.newEntries();
   expect(entries).toHaveLength(1);
   expect(entries[0]?.charge).toMatchObject({ status: 'succeeded', card: { auth_method: 'CRYPTOGRAM_3DS', last4: '3184' } });
+});
+
+test('a PAN_ONLY card the issuer authenticates frictionlessly is paid without a dialog', async ({ shop, ledger }) => {
+  const { checkout } = await shop.open();
+  await checkout.payWith('visa-3ds-frictionless-pan');
+  await checkout.expectState('paid');
+  await expect(checkout.challenge().dialog).toHaveCount(0);
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.source_type, entry.charge.status, entry.charge.failure_code])).toEqual([
+    ['walletpay', 'failed', 'authentication_required'],
+    ['payment_method', 'succeeded', null],
+  ]);
+  expect(await checkout.merchantView()).toMatchObject({ status: 'succeeded' });
+});
+
+test('an app that requires 3-D Secure for every PAN_ONLY payment challenges an ordinary card, then pays it', async ({ shop, ledger }) => {
+  const { checkout } = await shop.open({ app: { three_ds: 'always_for_pan_only' } });
+  await checkout.payWith('visa-success-pan');
+  await checkout.expectState('authenticating');
+  await checkout.challenge().frame.getByRole('button', { name: 'Complete authentication' }).click();
+  await checkout.expectState('paid');
+  // The charge asked for authentication (gateway mode cannot tell PAN_ONLY before the service decrypts), so the service refused it until 3-D Secure.
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.source_type, entry.charge.status, entry.charge.failure_code])).toEqual([
+    ['walletpay', 'failed', 'authentication_required'],
+    ['payment_method', 'succeeded', null],
+  ]);
 });

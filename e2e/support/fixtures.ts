@@ -62,6 +62,8 @@ interface WorkerFixtures {
    * on gets a worker, hence a server, of its own, so its log holds only its own runs.
    */
   captureServerLogs: boolean;
+  /** Option: environment variables for the worker's server (a spec that sets them gets a server of its own). */
+  serverEnv: Record<string, string>;
   server: SuiteServer;
   sandboxWallet: SandboxWallet;
 }
@@ -83,16 +85,17 @@ const merchantPage = (checkoutSrc: string, clientSecret: string) => `<!doctype h
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   captureServerLogs: [false, { scope: 'worker', option: true }],
+  serverEnv: [{}, { scope: 'worker', option: true }],
 
   server: [
-    async ({ captureServerLogs }, use, workerInfo) => {
+    async ({ captureServerLogs, serverEnv }, use, workerInfo) => {
       let logFile: string | undefined;
       if (captureServerLogs) {
         // In the output dir, so a failing run leaves the log behind to read.
         mkdirSync(workerInfo.project.outputDir, { recursive: true });
         logFile = join(workerInfo.project.outputDir, `server-worker-${workerInfo.workerIndex}.log`);
       }
-      const server = await startTestServer({ DEMO: 'on' }, logFile ? { logFile } : {});
+      const server = await startTestServer({ DEMO: 'on', ...serverEnv }, logFile ? { logFile } : {});
       try {
         await use({ ...server, logFile });
       } finally {
