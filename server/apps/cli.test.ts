@@ -33,5 +33,14 @@ describe('npm run app:create', () => {
     const failed = await cli('--name', 'No origin', '--merchant-id', 'x').catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr).toMatch(/allowed_origins/);
+
+    const unknown = await cli('--nmae', 'Typo').catch((error: { code: number; stderr: string }) => error);
+    expect(unknown).toMatchObject({ code: 2 });
+    expect((unknown as { stderr: string }).stderr).toMatch(/Unknown option '--nmae'[\s\S]*Usage: npm run app:create/);
+    expect((unknown as { stderr: string }).stderr).not.toMatch(/\bat .*cli\.ts/);
+  });
+
+  it('prints its usage for --help', async () => {
+    expect((await cli('--help')).stdout).toMatch(/^Usage: npm run app:create -- --name NAME/);
   });
 });

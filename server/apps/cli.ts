@@ -8,26 +8,42 @@ import { openStore } from '../store';
 import { describeIssues } from '../http/errors';
 import { createApp, NewApp } from './registry';
 
-const { values } = parseArgs({
-  options: {
-    name: { type: 'string' },
-    'merchant-id': { type: 'string' },
-    origin: { type: 'string', multiple: true },
-    'auth-method': { type: 'string', multiple: true },
-    network: { type: 'string', multiple: true },
-    environment: { type: 'string' },
-    'decryption-mode': { type: 'string' },
-    'three-ds': { type: 'string' },
-  },
-});
+const usage =
+  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only]';
+
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        name: { type: 'string' },
+        'merchant-id': { type: 'string' },
+        origin: { type: 'string', multiple: true },
+        'auth-method': { type: 'string', multiple: true },
+        network: { type: 'string', multiple: true },
+        environment: { type: 'string' },
+        'decryption-mode': { type: 'string' },
+        'three-ds': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    // parseArgs says which option it did not understand; the stack trace would only hide it.
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+const values = parseOptions();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 
 const loaded = loadConfig();
 if (!loaded.ok) {
   console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
   process.exit(2);
 }
-const usage =
-  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only]';
 const input = NewApp.safeParse({
   name: values.name,
   merchant_id: values['merchant-id'],
