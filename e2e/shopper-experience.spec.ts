@@ -116,22 +116,22 @@ test('a shopper pays with the keyboard alone, and each step is announced', async
     await expect(page.locator(`input[name=sandbox-card][value="${id}"]`)).toBeChecked();
   };
   await page.keyboard.press('Tab');
-  expect(await focused(page)).toBe('sandbox-gpay-button');
+  await expect.poll(() => focused(page)).toBe('sandbox-gpay-button');
   await page.keyboard.press('Enter');
   await chooseCard('visa-decline-3ds');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
-  expect(await focused(page)).toBe('sandbox-pay');
+  await expect.poll(() => focused(page)).toBe('sandbox-pay');
   await page.keyboard.press('Enter');
 
   await checkout.expectState('declined');
   // The outcome is in the polite live region, and focus waits on "Try again".
   await expect(checkout.testId('status')).toHaveAttribute('aria-live', 'polite');
   await expect(checkout.testId('status')).toHaveText(/declined/i);
-  expect(await focused(page)).toBe('retry');
+  await expect.poll(() => focused(page)).toBe('retry');
   await page.keyboard.press('Enter');
   await checkout.expectState('ready');
-  expect(await focused(page)).toBe('sandbox-gpay-button');
+  await expect.poll(() => focused(page)).toBe('sandbox-gpay-button');
   await page.keyboard.press('Enter');
   await chooseCard('visa-success-3ds');
   await page.keyboard.press('Tab');

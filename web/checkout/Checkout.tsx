@@ -9,7 +9,7 @@
  *   confirming polls the session every 2 s until the outcome is final.
  * The view keeps codes, not words, so a change of locale re-words every state.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl } from './api';
 import { Challenge } from './Challenge';
@@ -115,8 +115,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     };
   }, []);
 
-  // Load the session (and the sandbox wallet when the session asks for it).
-  useEffect(() => {
+  // Load the session (and the sandbox wallet when the session asks for it). A layout
+  // effect: the request starts right after the first render, not a frame later.
+  useLayoutEffect(() => {
     setSession(null);
     setWalletLoaded(false);
     announcedReady.current = false;
@@ -154,6 +155,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       }
       if (!ctl.signal.aborted) setWalletLoaded(true);
     })();
+    // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium):
+    // paid now, while the session is on the network, rather than before the amount can render.
+    formatAmount(0, 'USD', locale);
     return () => ctl.abort();
   }, [apiBase, sessionId, clientSecret, run]);
 
