@@ -287,7 +287,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           language={locale.split(/[-_]/)[0] ?? 'en'}
           hidden={state !== 'ready'}
           onReady={onReady}
-          onPaymentData={(d) => void onPaymentData(d)}
+          onPaymentData={onPaymentData}
           onCancel={onCancel}
           onError={onWalletError}
         />
@@ -308,7 +308,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         {state === 'unavailable' && t.unavailable}
       </p>
       {state === 'authenticating' && view.outcome?.challenge_url && (
-        <Challenge url={view.outcome.challenge_url} t={t} nonce={options.nonce} onDone={() => void onChallengeEnd(false)} onCancel={() => void onChallengeEnd(true)} />
+        <Challenge url={view.outcome.challenge_url} t={t} nonce={options.nonce} onDone={() => onChallengeEnd(false)} onCancel={() => onChallengeEnd(true)} />
       )}
       {(state === 'declined' || state === 'error') && (
         <button type="button" class="retry" data-testid="retry" onClick={retry}>
