@@ -15,7 +15,7 @@ import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
-import { createSession, findSession, merchantView, outcomeOf, type SessionRow, sessionForClientSecret } from './sessions';
+import { clientSecretOpens, createSession, findSession, merchantView, outcomeOf, type SessionRow } from './sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -106,23 +106,34 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.post('/api/sessions/:id/release', json, holdRoute('release'));
 
   /**
+   * The session the widget's request names, and its app: read once per
+   * request, since both the CORS check and the handler need them.
+   */
+  async function namedSession(req: Request, res: Response): Promise<{ session?: SessionRow; app?: App }> {
+    const locals = res.locals as { widgetSession?: { session?: SessionRow; app?: App } };
+    if (!locals.widgetSession) {
+      const session = await findSession(store, String(req.params.id));
+      locals.widgetSession = { session, app: session && (await getApp(store, session.app_id)) };
+    }
+    return locals.widgetSession;
+  }
+
+  /**
    * The widget's routes answer only the app's allowed origins (and our own):
    * the session named in the path tells which app, so preflights work too.
    */
   const widgetCors = async (req: Request, res: Response, next: express.NextFunction) => {
     const origin = req.get('origin');
     if (!origin || origin === options.ownOrigin()) return next();
-    const session = await findSession(store, String(req.params.id));
-    const app = session && (await getApp(store, session.app_id));
+    const { app } = await namedSession(req, res);
     if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
     cors({ origin, methods: ['GET', 'POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 })(req, res, next);
   };
 
   async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
     const secret = bearerCredential(req);
-    const session = secret ? await sessionForClientSecret(store, String(req.params.id), secret) : undefined;
-    const app = session && (await getApp(store, session.app_id));
-    if (!session || !app) {
+    const { session, app } = secret ? await namedSession(req, res) : {};
+    if (!secret || !session || !app || !clientSecretOpens(session, secret)) {
       sendFailure(res, { code: 'unauthenticated', message: 'A valid client secret for this session is required' });
       return undefined;
     }

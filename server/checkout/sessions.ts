@@ -48,12 +48,10 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** The session a client secret opens, if the secret is right for the session named in the path. */
-export async function sessionForClientSecret(store: Store, pathId: string, clientSecret: string): Promise<SessionRow | undefined> {
+/** Whether a client secret opens this session: it names the session and matches its digest. */
+export function clientSecretOpens(session: SessionRow, clientSecret: string): boolean {
   const separator = clientSecret.indexOf(CLIENT_SECRET_SEPARATOR);
-  if (separator <= 0 || clientSecret.slice(0, separator) !== pathId) return undefined;
-  const row = await findSession(store, pathId);
-  return row && secretMatches(clientSecret, row.client_secret_hash) ? row : undefined;
+  return separator > 0 && clientSecret.slice(0, separator) === session.id && secretMatches(clientSecret, session.client_secret_hash);
 }
 
 export const outcomeOf = (row: SessionRow): PaymentOutcome | null => (row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null);
