@@ -38,7 +38,6 @@ export async function chargeSourceFor(app: App, token: EcV2Token, direct: Direct
   const opened = openToken(token, { recipientId: `merchant:${app.merchantId}`, privateKeys: direct.privateKeysFor(app), rootKeys: rootKeys.value });
   if (!opened.ok) return err({ code: 'invalid_payment_token', message: `The wallet token could not be opened (${opened.error.code})` });
   const card = opened.value.paymentMethodDetails;
-  if (card.authMethod === 'CRYPTOGRAM_3DS' && !card.cryptogram) return err({ code: 'invalid_payment_token', message: 'A CRYPTOGRAM_3DS token carries no cryptogram' });
   // A PAN_ONLY token carries the card's own number and no cryptogram: it is
   // sent without three_ds, and the service decides whether 3-D Secure is needed.
   const networkToken: NetworkToken = {

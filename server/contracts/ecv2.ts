@@ -38,15 +38,17 @@ export const RootSigningKey = z.object({
 export type RootSigningKey = z.infer<typeof RootSigningKey>;
 export const RootSigningKeys = z.object({ keys: z.array(RootSigningKey) });
 
-/** The decrypted message of a CARD payment method. */
-export const CardDetails = z.object({
-  pan: z.string().regex(/^\d{12,19}$/),
-  expirationMonth: z.number().int().min(1).max(12),
-  expirationYear: z.number().int().min(2000).max(9999),
-  authMethod: z.enum(['PAN_ONLY', 'CRYPTOGRAM_3DS']),
-  cryptogram: z.string().optional(),
-  eciIndicator: z.string().optional(),
-});
+/** The decrypted message of a CARD payment method. A CRYPTOGRAM_3DS card is its cryptogram: without one, the message is malformed. */
+export const CardDetails = z
+  .object({
+    pan: z.string().regex(/^\d{12,19}$/),
+    expirationMonth: z.number().int().min(1).max(12),
+    expirationYear: z.number().int().min(2000).max(9999),
+    authMethod: z.enum(['PAN_ONLY', 'CRYPTOGRAM_3DS']),
+    cryptogram: z.string().optional(),
+    eciIndicator: z.string().optional(),
+  })
+  .refine((card) => card.authMethod !== 'CRYPTOGRAM_3DS' || !!card.cryptogram, { path: ['cryptogram'], message: 'a CRYPTOGRAM_3DS card carries a cryptogram' });
 export type CardDetails = z.infer<typeof CardDetails>;
 
 export const DecryptedMessage = z.object({

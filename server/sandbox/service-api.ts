@@ -112,9 +112,6 @@ function openWalletSource(ctx: ServiceApiContext, merchantAccount: string, sourc
     return err(httpError(403, 'gateway_merchant_mismatch', 'the wallet token was issued for another gatewayMerchantId than mrchnt_<Merchant-Account>'));
   }
   const details = message.paymentMethodDetails;
-  if (details.authMethod === 'CRYPTOGRAM_3DS' && !details.cryptogram) {
-    return err(httpError(400, 'invalid_wallet_token', 'a CRYPTOGRAM_3DS wallet message carries no cryptogram'));
-  }
   return ok({
     pan: details.pan,
     expMonth: details.expirationMonth,

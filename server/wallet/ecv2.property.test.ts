@@ -27,7 +27,9 @@ const decryptedMessage: fc.Arbitrary<DecryptedMessage> = fc.record(
         eciIndicator: fc.string({ maxLength: 2 }),
       },
       { requiredKeys: ['pan', 'expirationMonth', 'expirationYear', 'authMethod'] },
-    ),
+    )
+      // As Google sends them: a CRYPTOGRAM_3DS card always carries its cryptogram.
+      .filter((card) => card.authMethod !== 'CRYPTOGRAM_3DS' || !!card.cryptogram),
   },
   { requiredKeys: ['messageExpiration', 'messageId', 'paymentMethod', 'paymentMethodDetails'] },
 );

@@ -159,6 +159,13 @@ describe('openToken', () => {
     expectCode(openToken(seal(badMessage), world.options), 'malformed_message');
   });
 
+  it('refuses a CRYPTOGRAM_3DS card without its cryptogram, naming the field', () => {
+    const { cryptogram: _dropped, ...card } = { ...sampleMessage().paymentMethodDetails, authMethod: 'CRYPTOGRAM_3DS' as const, cryptogram: 'AgAAAAAA' };
+    const opened = openToken(seal({ ...sampleMessage(), paymentMethodDetails: card }), world.options);
+    expectCode(opened, 'malformed_message');
+    expect(!opened.ok && opened.error.message).toContain('paymentMethodDetails.cryptogram');
+  });
+
   it('never puts card data or key material in error messages', () => {
     const cardLike = sampleMessage({
       paymentMethodDetails: { pan: `${TEST_PAN}x`, expirationMonth: 13, expirationYear: 1999, authMethod: 'PAN_ONLY', cryptogram: 'CRYPTOGRAM-SECRET' },
