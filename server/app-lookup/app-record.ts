@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { type App, type AppProfile, IconCategory } from '../apps';
-import { AuthMethod, CardNetwork, WalletEnvironment } from '../contracts';
-import { gatewayMerchantId } from '../checkout/payment-request';
+import { AuthMethod, CardNetwork, gatewayMerchantId, WalletEnvironment } from '../contracts';
 
 const appKind = 'walletcheckout#app';
 

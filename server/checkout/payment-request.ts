@@ -1,4 +1,4 @@
-import type { PaymentDataRequest, TokenizationSpecification } from '../contracts';
+import { gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
 import type { App } from '../apps';
 import { toDecimalString } from './money';
 
@@ -13,9 +13,6 @@ export interface SessionAmount {
   currency: string;
   countryCode: string;
 }
-
-/** The gateway merchant id the service assigns: `mrchnt_{merchant_id}` (seed). */
-export const gatewayMerchantId = (merchantId: string): string => `mrchnt_${merchantId}`;
 
 function tokenization(app: App, context: PaymentRequestContext): TokenizationSpecification {
   if (app.decryptionMode === 'direct' && context.directPublicKey) {

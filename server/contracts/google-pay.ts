@@ -17,6 +17,9 @@ export type CardNetwork = z.infer<typeof CardNetwork>;
 export const WalletEnvironment = z.enum(['SANDBOX', 'TEST', 'PRODUCTION']);
 export type WalletEnvironment = z.infer<typeof WalletEnvironment>;
 
+/** The gateway merchant id the payment service assigns a merchant (seed): what the wallet is asked to seal tokens for. */
+export const gatewayMerchantId = (merchantId: string): string => `mrchnt_${merchantId}`;
+
 export const TokenizationSpecification = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('PAYMENT_GATEWAY'),

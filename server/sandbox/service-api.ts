@@ -4,15 +4,17 @@
  * page, plus the gateway's public key. Conventions (auth, Merchant-Account,
  * idempotency, errors) are documented in docs/service-conventions.md.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { CaptureRequest, ChargeRequest, CreateAuthenticationSession } from '../contracts';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, gatewayMerchantId } from '../contracts';
 import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { openToken, publicKeyToUncompressedBase64 } from '../wallet';
+import { bearerCredential } from '../http/auth';
+import { hashSecret, secretMatches } from '../lib/secrets';
 import { clientErrors, describeIssues, errorBody, httpError, jsonBody, rawBodyOf, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import { FaultPlan } from './faults';
@@ -50,17 +52,14 @@ const MERCHANT_ACCOUNT = /^[A-Za-z0-9._:-]{1,255}$/;
 const DEFAULT_LIST_LIMIT = 10;
 const MAX_LIST_LIMIT = 100;
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest();
-
 /** Set by `requireMerchantAccount` for the handlers after it. */
 const merchantOf = (res: Response): string => String(res.locals['merchantAccount']);
 
 function authenticate(serviceSecretKey: string): RequestHandler {
-  // Digests have equal lengths whatever was sent, which timingSafeEqual requires.
-  const expected = sha256(serviceSecretKey);
+  const expected = hashSecret(serviceSecretKey);
   return (req, res, next) => {
-    const presented = /^Bearer ([^\s]+)$/.exec(req.get('authorization') ?? '')?.[1];
-    if (presented === undefined || !timingSafeEqual(sha256(presented), expected)) {
+    const presented = bearerCredential(req);
+    if (presented === undefined || !secretMatches(presented, expected)) {
       res.set('WWW-Authenticate', 'Bearer realm="sandbox"');
       return sendError(res, httpError(401, 'unauthorized', 'a valid service secret key is required as a Bearer token'));
     }
@@ -108,7 +107,7 @@ function openWalletSource(ctx: ServiceApiContext, merchantAccount: string, sourc
     return err(httpError(400, 'invalid_wallet_token', `wallet token failed the ${opened.error.code} check: ${opened.error.message}`));
   }
   const message = opened.value;
-  if (message.gatewayMerchantId !== `mrchnt_${merchantAccount}`) {
+  if (message.gatewayMerchantId !== gatewayMerchantId(merchantAccount)) {
     return err(httpError(403, 'gateway_merchant_mismatch', 'the wallet token was issued for another gatewayMerchantId than mrchnt_<Merchant-Account>'));
   }
   const details = message.paymentMethodDetails;
@@ -314,7 +313,7 @@ async function respondOnce(ctx: ServiceApiContext, req: Request, res: Response, 
   const merchantAccount = merchantOf(res);
   const key = idempotencyKeyOf(res);
   if (key !== undefined) {
-    const fingerprint = sha256(Buffer.concat([Buffer.from(`${req.method} ${req.baseUrl}${req.path}\n`), rawBodyOf(req) ?? Buffer.alloc(0)])).toString('hex');
+    const fingerprint = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n`).update(rawBodyOf(req) ?? Buffer.alloc(0)).digest('hex');
     const claim = await claimIdempotencyKey(ctx.db, { scope: merchantAccount, key, fingerprint, now: ctx.now() });
     if (claim.kind === 'mismatch') {
       return sendError(res, httpError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request'));
