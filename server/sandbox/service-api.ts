@@ -34,7 +34,8 @@ import {
   updateCharge,
   useAuthentication,
 } from './store';
-import type { PaymentMethod, SandboxDb, StoredAuthenticationSession } from './store';
+import type { PaymentMethod, SandboxDatabase, SandboxDb, StoredAuthenticationSession } from './store';
+import type { Transaction } from 'kysely';
 import { authenticationFlowOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
 
 export interface ServiceApiContext {
@@ -156,6 +157,12 @@ async function checkAuthentication(ctx: ServiceApiContext, merchantAccount: stri
 
 const errorReply = (error: HttpError): StoredReply => ({ status: error.status, body: JSON.stringify(errorBody(error)) });
 
+/** Keeps a reply against its Idempotency-Key (in the caller's transaction, with the work), for retries to replay. */
+async function keepReply(db: SandboxDb | Transaction<SandboxDatabase>, merchantAccount: string, idempotencyKey: string | undefined, reply: StoredReply): Promise<StoredReply> {
+  if (idempotencyKey !== undefined) await completeIdempotencyKey(db, merchantAccount, idempotencyKey, reply);
+  return reply;
+}
+
 async function prepareCharge(
   ctx: ServiceApiContext,
   merchantAccount: string,
@@ -177,9 +184,7 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
   const now = ctx.now();
   const prepared = await prepareCharge(ctx, merchantAccount, request);
   if (!prepared.ok) {
-    const reply = errorReply(prepared.error);
-    if (idempotencyKey !== undefined) await completeIdempotencyKey(ctx.db, merchantAccount, idempotencyKey, reply);
-    return reply;
+    return keepReply(ctx.db, merchantAccount, idempotencyKey, errorReply(prepared.error));
   }
   const { method, isNew, messageId, authentication } = prepared.value;
   const decision = decide(method.issuer, { expMonth: method.card.exp_month, expYear: method.card.exp_year }, now, {
@@ -214,8 +219,7 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
       await insertCharge(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge });
       reply = { status: 201, body: JSON.stringify(charge) };
     }
-    if (idempotencyKey !== undefined) await completeIdempotencyKey(trx, merchantAccount, idempotencyKey, reply);
-    return reply;
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
   });
 }
 
@@ -239,8 +243,7 @@ async function processHoldOperation(
       await updateCharge(trx, operation.kind, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge: updated });
       reply = { status: 200, body: JSON.stringify(updated) };
     }
-    if (idempotencyKey !== undefined) await completeIdempotencyKey(trx, merchantAccount, idempotencyKey, reply);
-    return reply;
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
   });
 }
 
@@ -277,8 +280,7 @@ async function processAuthenticationSession(
     await insertAuthenticationSession(ctx.db, session);
     reply = { status: 201, body: JSON.stringify(publicAuthenticationSession(session)) };
   }
-  if (idempotencyKey !== undefined) await completeIdempotencyKey(ctx.db, merchantAccount, idempotencyKey, reply);
-  return reply;
+  return keepReply(ctx.db, merchantAccount, idempotencyKey, reply);
 }
 
 /** What the API shows of a session: not whose it is, whom the challenge reports to, nor which charge used it. */
