@@ -44,4 +44,6 @@ const token = await loadDevIssuer(config.dataDir).sign({
   subject: parsed.subject,
   lifetimeSeconds,
 });
-console.log(token);
+// The command's one output, for `$(npm run -s token:dev ...)`: not a log line. It is a development
+// credential for the apps API (refused above when a real issuer is configured), never payment data.
+process.stdout.write(`${token}\n`);
