@@ -33,7 +33,8 @@ function optionsFrom(script: HTMLScriptElement): MountOptions {
   const d = script.dataset;
   const radius = d.buttonRadius !== undefined && d.buttonRadius !== '' ? Number(d.buttonRadius) : undefined;
   const o: MountOptions = { clientSecret: d.clientSecret ?? '' };
-  const apiBase = resolve(d.apiBase) || resolve(script.src, true);
+  // Without data-api-base: the origin this bundle came from (the entry default set above).
+  const apiBase = resolve(d.apiBase);
   if (apiBase) o.apiBase = apiBase;
   if (script.nonce) o.nonce = script.nonce;
   if (d.locale) o.locale = d.locale;
