@@ -7,13 +7,13 @@
 import type { Page } from '@playwright/test';
 import { CheckoutPage } from './support/checkout-page';
 import { bundleManifest, expect, test } from './support/merchant-site';
+import { escapeHtml } from '../server/lib/html';
 
 const NONCE = 'r4nd0m-n0nce';
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const shopPage = (head: string, body: string, lang = 'en') =>
   `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>My shop</title>${head}</head><body>${body}</body></html>`;
 const scriptTag = (src: string, attributes: Record<string, string>) =>
-  `<script src="${escape(src)}" ${Object.entries(attributes).map(([k, v]) => `${k}="${escape(v)}"`).join(' ')} defer></script>`;
+  `<script src="${escapeHtml(src)}" ${Object.entries(attributes).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')} defer></script>`;
 
 /** Every CSP violation the page reports, from its first script on. */
 async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {

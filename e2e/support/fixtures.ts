@@ -15,6 +15,7 @@ import type { WalletCard } from '../../server/sandbox/test-cards';
 import { type TestServer, startTestServer } from '../../server/testing/harness';
 import type { CheckoutState } from '../../web/checkout/types';
 import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './checkout-page';
+import { escapeHtml } from '../../server/lib/html';
 
 export { expect };
 
@@ -73,14 +74,12 @@ interface TestFixtures {
   ledger: Ledger;
 }
 
-const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** The merchant's whole integration, as docs/embedding.md gives it. */
 const merchantPage = (checkoutSrc: string, clientSecret: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test shop</title></head>
 <body>
   <div id="pay"></div>
-  <script src="${escapeAttribute(checkoutSrc)}" data-client-secret="${escapeAttribute(clientSecret)}" data-target="#pay" defer></script>
+  <script src="${escapeHtml(checkoutSrc)}" data-client-secret="${escapeHtml(clientSecret)}" data-target="#pay" defer></script>
 </body></html>`;
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({

@@ -15,6 +15,7 @@ import type { PublicSession } from '../../server/contracts';
 import { startTestServer } from '../../server/testing/harness';
 import { repoRoot } from './children';
 import { interleaved, median } from './stats';
+import { escapeHtml } from '../../server/lib/html';
 
 export interface LoadFigures {
   /** Navigation start to the wallet's button visible and hit by a click at its centre. */
@@ -107,7 +108,6 @@ interface Bench {
 }
 
 const blocking = (tasks: Bench['longTasks']) => tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0);
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The merchant's page with our one script tag (docs/embedding.md). */
 const oursPage = (checkoutSrc: string, clientSecret: string) => `<!doctype html>

@@ -13,6 +13,7 @@ import { createApp, type DecryptionMode, getApp, reconfigureApp } from '../apps'
 import { CreatedSession, Session } from '../contracts';
 import { sendFailure } from '../http/errors';
 import type { Store } from '../store';
+import { escapeHtml } from '../lib/html';
 
 export interface DemoMerchant {
   apiBase: string;
@@ -46,8 +47,6 @@ export async function ensureDemoMerchant(store: Store, dataDir: string, origin: 
   await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode });
   return { apiBase: origin, secretKey: credentials.secret_key };
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const DemoOrder = z.object({
   currency: z.enum(['USD', 'EUR', 'JPY', 'KWD']).default('USD'),

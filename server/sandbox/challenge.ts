@@ -14,13 +14,12 @@ import { httpError, sendError } from '../http/errors';
 import { cardDescription } from './test-cards';
 import { decideChallenge, findAuthenticationSession, findPaymentMethod } from './store';
 import type { SandboxDb, StoredAuthenticationSession } from './store';
+import { escapeHtml } from '../lib/html';
 
 export interface ChallengeContext {
   db: SandboxDb;
   now: () => number;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Reports a decided challenge to the framing page; while it is open, reloads
