@@ -1,12 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-/**
- * Debian's Chromium by default (Playwright cannot download its own browser
- * here); CHROMIUM_PATH overrides it, and a machine with neither falls back to
- * Playwright's own browser.
- */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumLaunchOptions } from './e2e/support/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,9 +13,6 @@ export default defineConfig({
   use: {
     headless: true,
     trace: 'retain-on-failure',
-    launchOptions: {
-      ...(existsSync(chromiumPath) && { executablePath: chromiumPath }),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

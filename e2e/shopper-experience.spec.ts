@@ -14,7 +14,8 @@ import { ar } from '../web/checkout/locales/ar';
 import { fr } from '../web/checkout/locales/fr';
 import type { CheckoutState } from '../web/checkout/types';
 import { CheckoutPage } from './support/checkout-page';
-import { expect, listen, test } from './support/merchant-site';
+import { listen } from '../server/testing/listen';
+import { expect, test } from './support/merchant-site';
 
 const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'declined', 'error', 'unavailable', 'confirming'];
 const THEMES = ['light', 'dark'] as const;

@@ -5,10 +5,9 @@
  * that is not ours embedding the widget from the checkout host.
  */
 import { randomUUID } from 'node:crypto';
-import { type RequestListener, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CreatedSession } from '../../server/contracts';
 import type { TestServer } from '../../server/testing/harness';
+import { listen } from '../../server/testing/listen';
 import { test as base } from './fixtures';
 
 export interface MerchantSite {
@@ -17,19 +16,6 @@ export interface MerchantSite {
   page(path: string, html: string, headers?: Record<string, string>): string;
   /** A new app of the site's merchant (this site's origin allowed) and a checkout session of it. */
   checkout(server: TestServer, session?: Record<string, unknown>): Promise<{ session: CreatedSession; secretKey: string }>;
-}
-
-/** Serves `handler` on 127.0.0.1, on any free port. */
-export async function listen(handler: RequestListener): Promise<{ origin: string; close(): Promise<void> }> {
-  const http = createServer(handler);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () => {
-      http.closeAllConnections();
-      return new Promise((resolve) => http.close(() => resolve()));
-    },
-  };
 }
 
 export const test = base.extend<{ site: MerchantSite }>({

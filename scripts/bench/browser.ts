@@ -7,8 +7,7 @@
  * (cold cache), ours and bare interleaved.
  */
 import { readFileSync } from 'node:fs';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import type { PublicSession } from '../../server/contracts';
@@ -16,6 +15,8 @@ import { startTestServer } from '../../server/testing/harness';
 import { repoRoot } from './children';
 import { interleaved, median } from './stats';
 import { escapeHtml } from '../../server/lib/html';
+import { type Listening, listen } from '../../server/testing/listen';
+import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 
 export interface LoadFigures {
   /** Navigation start to the wallet's button visible and hit by a click at its centre. */
@@ -40,7 +41,6 @@ export interface BrowserResult {
   samples: { ours: LoadFigures[]; bare: LoadFigures[] };
 }
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const WARMUP_LOADS = 2;
 const CARD = 'visa-success-3ds';
 
@@ -145,7 +145,7 @@ export async function benchBrowser(options: { loads: number; payments: number; e
   const backend = await startTestServer();
   const pages = new Map<string, string>();
   let browser: Browser | undefined;
-  const shop = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const serveShop = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/element.js') {
       // The headers our backend serves checkout.js with, so the two scripts load alike.
@@ -159,15 +159,16 @@ export async function benchBrowser(options: { loads: number; payments: number; e
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(page);
-  });
+  };
+  let shop: Listening | undefined;
   try {
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    shop = await listen(serveShop);
+    const shopOrigin = shop.origin;
     const { secretKey } = await backend.merchant({ allowed_origins: [shopOrigin] });
     const firstSession = await backend.createSession(secretKey);
     pages.set('/bare', barePage((await backend.publicSession(firstSession)).payment_data_request));
 
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch(chromiumLaunchOptions);
     const openContext = async (): Promise<BrowserContext> => {
       const context = await (browser as Browser).newContext();
       await context.addInitScript({ content: sandboxWallet });
@@ -257,8 +258,7 @@ export async function benchBrowser(options: { loads: number; payments: number; e
     };
   } finally {
     await browser?.close();
-    shop.closeAllConnections();
-    await new Promise<void>((resolve) => shop.close(() => resolve()));
+    await shop?.close();
     await backend.close();
   }
 }

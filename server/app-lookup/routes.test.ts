@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -9,6 +8,7 @@ import { hashSecret } from '../lib/secrets';
 import { loadConfig } from '../config';
 import { AppRecord } from './app-record';
 import { GOOGLE_SCOPE_BASE, type LookupServer, startLookupServer } from './test-support';
+import { type Listening, listen } from '../testing/listen';
 
 const allEight = ['docs', 'storage', 'storage.appdata', 'storage.apps.readonly', 'storage.file', 'storage.metadata', 'storage.metadata.readonly', 'storage.readonly'].map((name) => `${GOOGLE_SCOPE_BASE}/${name}`);
 
@@ -289,7 +289,7 @@ describe('configuration of the apps API', () => {
     const issuer = 'https://issuer.example/';
     const audience = 'https://checkout.example/apps';
     let keys: Awaited<ReturnType<typeof generateKeyPair>>;
-    let jwksServer: Server;
+    let jwksServer: Listening;
     let jwksUrl: string;
     const realToken = () =>
       new SignJWT({ scope: `${GOOGLE_SCOPE_BASE}/storage.file`, client_id: 'partner' })
@@ -302,11 +302,10 @@ describe('configuration of the apps API', () => {
     beforeAll(async () => {
       keys = await generateKeyPair('ES256');
       const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' }] });
-      jwksServer = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(jwks));
-      await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
-      jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+      jwksServer = await listen((_req, res) => res.setHeader('content-type', 'application/json').end(jwks));
+      jwksUrl = `${jwksServer.origin}/jwks.json`;
     });
-    afterAll(() => new Promise<void>((resolve) => jwksServer.close(() => resolve())));
+    afterAll(() => jwksServer.close());
 
     const statuses = async (server: LookupServer) => {
       const { id } = await server.createApp();

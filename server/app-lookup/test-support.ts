@@ -4,14 +4,13 @@
  * helpers that mint development-issuer tokens and create apps.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { createApp, type NewApp } from '../apps';
 import { loadConfig } from '../config';
 import { openStore, type Store } from '../store';
+import { listen } from '../testing/listen';
 import { type DevIssuer, loadDevIssuer } from './dev-issuer';
 import { appLookupRoutes } from './index';
 import { scopeUrl } from './scopes';
@@ -40,12 +39,10 @@ export async function startLookupServer(env: Record<string, string> = {}): Promi
   app.use((_req, res) => {
     res.status(404).send('not the apps router');
   });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  const server = await listen(app);
   const devIssuer = loadDevIssuer(dataDir);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.origin,
     store,
     dataDir,
     devIssuer,
@@ -62,8 +59,7 @@ export async function startLookupServer(env: Record<string, string> = {}): Promi
         lifetimeSeconds: options.lifetimeSeconds ?? 300,
       }),
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await store.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

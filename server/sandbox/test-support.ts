@@ -1,13 +1,12 @@
 /** Shared set-up for the sandbox tests: a real HTTP server on 127.0.0.1 and helpers that speak to it. */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import type { App } from '../apps';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
 import type { PaymentData, PaymentDataRequest } from '../contracts';
+import { listen } from '../testing/listen';
 import { createSandboxService } from './index';
 import type { FaultPlanInput, SandboxService } from './index';
 
@@ -25,17 +24,12 @@ export async function startSandbox(options: { dataDir?: string; now?: () => numb
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sandbox-test-'));
   const { now, faults } = options;
   const service = await createSandboxService({ dataDir, gatewayName: GATEWAY, ...(now ? { now } : {}), ...(faults ? { faults } : {}) });
-  const app = express();
-  app.use('/sandbox', service.router);
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = await listen(express().use('/sandbox', service.router));
   return {
     service,
-    baseUrl: `http://127.0.0.1:${port}/sandbox`,
+    baseUrl: `${server.origin}/sandbox`,
     async close() {
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await server.close();
       await service.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

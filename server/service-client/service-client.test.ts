@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Charge, ChargeRequest } from '../contracts';
+import { type Listening, listen } from '../testing/listen';
 import { createServiceClient, serializeCharge } from '.';
 
 /** A payment service that answers each try as the test scripted it, and remembers what it was sent. */
@@ -25,7 +25,7 @@ const charge: Charge = {
   created: 1,
 };
 
-const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+const scriptedService = (req: IncomingMessage, res: ServerResponse) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
@@ -36,18 +36,15 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (reply === 'charge') return res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(charge));
     res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: reply.code, message: 'scripted' } }));
   });
-});
+};
 
+let server: Listening;
 let client: ReturnType<typeof createServiceClient>;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  client = createServiceClient({ baseUrl: `http://127.0.0.1:${port}/`, secretKey: 'sk_service', timeoutMs: 200, retry: { maxTries: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+  server = await listen(scriptedService);
+  client = createServiceClient({ baseUrl: `${server.origin}/`, secretKey: 'sk_service', timeoutMs: 200, retry: { maxTries: 3, baseDelayMs: 5, maxDelayMs: 20 } });
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 beforeEach(() => {
   script = [];
   received = [];
