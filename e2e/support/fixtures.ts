@@ -11,7 +11,7 @@ import { expect, test as base } from '@playwright/test';
 import type { NewApp } from '../../server/apps';
 import type { CreatedSession, WalletAddress } from '../../server/contracts';
 import type { LedgerEntry } from '../../server/sandbox';
-import type { WalletCard } from '../../server/sandbox/test-cards';
+import type { WalletCard, WalletCardsReply } from '../../server/sandbox/test-cards';
 import { type TestServer, startTestServer } from '../../server/testing/harness';
 import type { CheckoutState } from '../../web/checkout/types';
 import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './checkout-page';
@@ -107,7 +107,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   sandboxWallet: [
     async ({ server }, use) => {
       const response = await fetch(`${server.url}/sandbox/wallet/cards`);
-      const { cards, billing_address } = (await response.json()) as { cards: WalletCard[]; billing_address: WalletAddress };
+      const { cards, billing_address } = (await response.json()) as WalletCardsReply;
       await use({
         cards,
         billingAddress: billing_address,

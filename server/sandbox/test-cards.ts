@@ -3,7 +3,7 @@
  * that the sandbox wallet offers as cards. docs/test-cards.md documents it; a
  * test keeps the two in step.
  */
-import type { AuthMethod, CardNetwork } from '../contracts';
+import type { AuthMethod, CardNetwork, WalletAddress } from '../contracts';
 
 export type FailureCode =
   | 'card_declined'
@@ -133,6 +133,12 @@ export interface WalletCard {
   outcome: Outcome;
   /** PAN_ONLY cards the issuer authenticates first, and how; null otherwise. */
   three_ds: ThreeDsFlow | null;
+}
+
+/** GET /sandbox/wallet/cards: what the sandbox wallet's sheet offers, and the billing address every card pays with. */
+export interface WalletCardsReply {
+  cards: WalletCard[];
+  billing_address: WalletAddress;
 }
 
 const networkNames: Record<CardNetwork, string> = { VISA: 'Visa', MASTERCARD: 'Mastercard', AMEX: 'Amex', DISCOVER: 'Discover' };

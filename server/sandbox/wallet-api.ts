@@ -19,7 +19,7 @@ import type { IntermediateSigningKey } from '../wallet';
 import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
-import { cardDescription, walletCards } from './test-cards';
+import { cardDescription, walletCards, type WalletCardsReply } from './test-cards';
 
 export interface WalletApiContext {
   keys: SandboxKeys;
@@ -147,10 +147,11 @@ export function walletRouter(ctx: WalletApiContext): Router {
   };
 
   router.get('/cards', (_req, res) => {
-    res.json({
+    const reply: WalletCardsReply = {
       cards: walletCards.map(({ id, label, network, last4, auth_method, outcome, three_ds }) => ({ id, label, network, last4, auth_method, outcome, three_ds })),
       billing_address: sandboxBillingAddress,
-    });
+    };
+    res.json(reply);
   });
 
   router.get('/root-keys.json', (_req, res) => {

@@ -17,19 +17,8 @@
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
  */
 import type { PaymentData, PaymentDataRequest, WalletAddress } from '../../server/contracts';
+import type { WalletCardsReply } from '../../server/sandbox/test-cards';
 
-interface SandboxCard {
-  id: string;
-  label: string;
-  network: string;
-  last4: string;
-  auth_method: string;
-  outcome: string;
-}
-interface CardsResponse {
-  cards: SandboxCard[];
-  billing_address: WalletAddress;
-}
 interface PaymentsError {
   statusCode: 'CANCELED' | 'DEVELOPER_ERROR' | 'INTERNAL_ERROR' | 'BUYER_ACCOUNT_ERROR';
   statusMessage: string;
@@ -285,7 +274,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined): Promise<Paym
       }
     });
 
-    fetchJson<CardsResponse>(`${walletOrigin}/sandbox/wallet/cards`).then(
+    fetchJson<WalletCardsReply>(`${walletOrigin}/sandbox/wallet/cards`).then(
       ({ cards, billing_address }) => {
         if (done) return;
         const method = cardMethod(request);
