@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createApp } from '../../server/apps';
 import type { CreatedSession, PaymentData, PublicSession } from '../../server/contracts';
+import { mintPaymentData } from '../../server/sandbox/test-support';
 import { openStore } from '../../server/store';
 import { type Child, startChild } from './children';
 import { interleaved, median, percentile } from './stats';
@@ -178,12 +179,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     children.push(bare);
     const bareUrl = bare.readyLine.slice('READY '.length).trim();
 
-    const mint = async (request: PublicSession['payment_data_request']) =>
-      (await json<{ payment_data: PaymentData }>(await fetch(`${serviceUrl}/wallet/tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ card_id: CARD, payment_data_request: request }),
-      }))).payment_data;
+    const mint = (request: PublicSession['payment_data_request']) => mintPaymentData(`${serviceUrl}/wallet`, CARD, request);
     const perTarget = options.rounds * options.requestsPerRound + options.fixedRateRequests + WARMUP_REQUESTS;
     // autocannon builds one request per connection up front that is never sent: room for those too.
     const needed = perTarget + 4 * options.connections;

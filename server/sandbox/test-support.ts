@@ -67,11 +67,18 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined, text, headers: response.headers };
 }
 
-export async function mintToken(sandbox: RunningSandbox, cardId: string, request: PaymentDataRequest = paymentDataRequest()): Promise<PaymentData> {
-  const reply = await postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: cardId, payment_data_request: request });
-  if (reply.status !== 200) throw new Error(`minting failed: ${reply.text}`);
+/**
+ * What Google Pay would return for a test card: the sandbox wallet at
+ * `walletUrl` (`{origin}/sandbox/wallet`) mints a real ECv2 token for `request`.
+ */
+export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest): Promise<PaymentData> {
+  const reply = await postJson(`${walletUrl}/tokens`, { card_id: cardId, payment_data_request: request });
+  if (reply.status !== 200) throw new Error(`the sandbox wallet minted no token: ${reply.text}`);
   return (reply.body as { payment_data: PaymentData }).payment_data;
 }
+
+export const mintToken = (sandbox: RunningSandbox, cardId: string, request: PaymentDataRequest = paymentDataRequest()): Promise<PaymentData> =>
+  mintPaymentData(`${sandbox.baseUrl}/wallet`, cardId, request);
 
 export function serviceHeaders(sandbox: RunningSandbox, extra: Record<string, string> = {}): Record<string, string> {
   return { authorization: `Bearer ${sandbox.service.serviceSecretKey}`, 'merchant-account': MERCHANT, ...extra };

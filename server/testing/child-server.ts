@@ -15,6 +15,7 @@ import { idempotencyKeyFor } from '../checkout/pay';
 import type { Charge, CreatedSession, PaymentData, PaymentOutcome, PublicSession, Session } from '../contracts';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
+import { mintPaymentData } from '../sandbox/test-support';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -169,11 +170,7 @@ export function shopClient(server: ChildServer): ShopClient {
       call('/api/sessions', { method: 'POST', bearer: merchant, body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', ...body }) }),
     async walletPaymentData(session, cardId) {
       const { payment_data_request } = await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret });
-      const minted = await call<{ payment_data: PaymentData }>('/sandbox/wallet/tokens', {
-        method: 'POST',
-        body: JSON.stringify({ card_id: cardId, payment_data_request }),
-      });
-      return minted.payment_data;
+      return mintPaymentData(`${server.url}/sandbox/wallet`, cardId, payment_data_request);
     },
     async pay(session, paymentData) {
       const response = await fetch(`${server.url}/api/sessions/${session.id}/pay`, {

@@ -11,6 +11,7 @@ import { type NewApp, createApp } from '../apps';
 import { loadConfig } from '../config';
 import { createLogger } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
+import { mintPaymentData } from '../sandbox/test-support';
 import { type RunningServer, startServer } from '../server';
 
 export interface TestServer extends RunningServer {
@@ -86,12 +87,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     },
     async walletPaymentData(session, cardId) {
       const { payment_data_request } = await publicSession(session);
-      const response = await fetch(`${server.url}/sandbox/wallet/tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ card_id: cardId, payment_data_request }),
-      });
-      return (await json<{ payment_data: PaymentData }>(response)).payment_data;
+      return mintPaymentData(`${server.url}/sandbox/wallet`, cardId, payment_data_request);
     },
     pay(session, body, headers = {}) {
       return fetch(`${server.url}/api/sessions/${session.id}/pay`, {
