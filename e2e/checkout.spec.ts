@@ -80,6 +80,22 @@ test('a declined card shows the issuer message, and Try again pays with another 
   expect(session).toMatchObject({ status: 'succeeded', attempts: 2, outcome: { charge_id: entries[1]?.charge.id } });
 });
 
+test('an amount in a three-decimal currency is shown, asked of the wallet and charged in ISO 4217 minor units', async ({ shop, ledger }) => {
+  // ISO 4217 gives IQD three decimals where ICU gives none: 123456 minor units are 123.456 dinars.
+  const { checkout } = await shop.open({ session: { amount: 123456, currency: 'IQD', country_code: 'IQ' } });
+  await expect(checkout.testId('amount')).toContainText('123.456');
+
+  const sheet = await checkout.openWallet();
+  await expect(sheet.locator('.total strong')).toContainText('123.456');
+  await sheet.locator('[data-testid=sandbox-cancel]').click();
+  await checkout.expectState('ready');
+
+  const { request } = await checkout.payWith(SUCCESS_CARD);
+  expect(request.transactionInfo).toMatchObject({ totalPrice: '123.456', currencyCode: 'IQD' });
+  await checkout.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.amount, entry.charge.currency])).toEqual([[123456, 'iqd']]);
+});
+
 test('closing the wallet sheet returns to the button and charges nothing', async ({ shop, ledger }) => {
   const { checkout } = await shop.open();
 

@@ -35,6 +35,10 @@ describe('creating a session', () => {
     [{ amount: 10.5, currency: 'USD', country_code: 'US' }, 'amount'],
     [{ amount: -1, currency: 'USD', country_code: 'US' }, 'amount'],
     [{ amount: 100, currency: 'XYZ', country_code: 'US' }, 'currency'],
+    // ISO 4217 codes that are not money a shopper pays in: a fund, gold, the test code.
+    [{ amount: 100, currency: 'BOV', country_code: 'BO' }, 'currency'],
+    [{ amount: 100, currency: 'XAU', country_code: 'US' }, 'currency'],
+    [{ amount: 100, currency: 'XTS', country_code: 'US' }, 'currency'],
     [{ amount: 100, currency: 'USD', country_code: 'USA' }, 'country_code'],
     [{ amount: 100, currency: 'USD', country_code: 'US', colour: 'red' }, 'colour'],
   ])('refuses %j naming the field', async (body, field) => {
@@ -65,7 +69,7 @@ describe("the widget's view of a session", () => {
   it('carries the amount and the Google Pay request built by the server', async () => {
     const session = await server.createSession(secretKey, { amount: 500, currency: 'JPY', country_code: 'JP' });
     const view = await server.publicSession(session);
-    expect(view).toMatchObject({ id: session.id, amount: 500, currency: 'JPY', merchant_name: 'Test Shop', wallet: { environment: 'SANDBOX' } });
+    expect(view).toMatchObject({ id: session.id, amount: 500, currency: 'JPY', currency_exponent: 0, merchant_name: 'Test Shop', wallet: { environment: 'SANDBOX' } });
     expect(view.payment_data_request.transactionInfo).toEqual({ totalPriceStatus: 'FINAL', totalPrice: '500', currencyCode: 'JPY', countryCode: 'JP' });
     expect(view.payment_data_request.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({
       type: 'PAYMENT_GATEWAY',

@@ -3,7 +3,6 @@ import type { App } from '../apps';
 import { ChargeRequest, type EcV2Token, PaymentDataRequest } from '../contracts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge } from './build-charge';
-import { toDecimalString } from './money';
 import { buildPaymentDataRequest } from './payment-request';
 
 const app: App = {
@@ -57,18 +56,6 @@ describe('the Google Pay request built for a session', () => {
   it('uses DIRECT tokenization with the merchant public key in direct mode', () => {
     const direct = buildPaymentDataRequest({ ...app, decryptionMode: 'direct' }, { amount: 1, currency: 'USD', countryCode: 'US' }, { gatewayName: 'g', directPublicKey: 'BPUB' });
     expect(direct.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({ type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: 'BPUB' } });
-  });
-});
-
-describe('amounts in minor units', () => {
-  it.each([
-    [2400, 'USD', '24.00'],
-    [5, 'USD', '0.05'],
-    [500, 'JPY', '500'],
-    [1234, 'KWD', '1.234'],
-    [1, 'KWD', '0.001'],
-  ])('%i %s is %s', (amount, currency, expected) => {
-    expect(toDecimalString(amount, currency)).toBe(expected);
   });
 });
 

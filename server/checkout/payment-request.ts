@@ -1,6 +1,6 @@
+import { amountToDecimal } from '../contracts/currency';
 import { gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
 import type { App } from '../apps';
-import { toDecimalString } from './money';
 
 export interface PaymentRequestContext {
   gatewayName: string;
@@ -50,7 +50,7 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
     },
     transactionInfo: {
       totalPriceStatus: 'FINAL',
-      totalPrice: toDecimalString(session.amount, session.currency),
+      totalPrice: amountToDecimal(session.amount, session.currency),
       currencyCode: session.currency,
       countryCode: session.countryCode,
     },

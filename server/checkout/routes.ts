@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp } from '../apps';
 import type { PaymentOutcome, PayReply, PublicSession, WalletEnvironment } from '../contracts';
+import { exponentOf } from '../contracts/currency';
 import { bearerCredential } from '../http/auth';
 import { errorBody, jsonBody, sendFailure, statusFor } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
@@ -148,6 +149,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       status: merchantView(session).status,
       amount: session.amount,
       currency: session.currency,
+      currency_exponent: exponentOf(session.currency),
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { EcV2Token } from './ecv2';
+import { isPaymentCurrency } from './currency';
 import { AuthMethod, CardNetwork } from './google-pay';
 
 export const NetworkToken = z.strictObject({
@@ -53,7 +54,10 @@ export const BillingDetails = z.strictObject({
 });
 export type BillingDetails = z.infer<typeof BillingDetails>;
 
-export const Currency = z.string().regex(/^[a-z]{3}$/, 'currency must be a lowercase ISO 4217 code');
+export const Currency = z
+  .string()
+  .regex(/^[a-z]{3}$/, 'currency must be a lowercase ISO 4217 code')
+  .refine(isPaymentCurrency, 'currency must be an active ISO 4217 currency');
 
 export const ChargeRequest = z.strictObject({
   source_data: SourceData,

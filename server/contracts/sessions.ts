@@ -4,11 +4,16 @@
  */
 import { z } from 'zod';
 import { CaptureRequest, CardSummary } from './charges';
+import { isPaymentCurrency } from './currency';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 
 export const CreateSessionBody = z.strictObject({
   amount: z.number().int().positive().max(99_999_999_999),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'currency must be an ISO 4217 code').transform((c) => c.toUpperCase()),
+  /** An active ISO 4217 currency (server/contracts/currency.ts), any case; stored upper case. */
+  currency: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .refine(isPaymentCurrency, 'currency must be an active ISO 4217 currency (not a fund, metal or test code)'),
   country_code: z.string().regex(/^[A-Za-z]{2}$/, 'country_code must be an ISO 3166-1 alpha-2 code').transform((c) => c.toUpperCase()),
   description: z.string().max(500).optional(),
   reference: z.string().max(200).optional(),
@@ -74,6 +79,8 @@ export const PublicSession = z.object({
   status: SessionStatus,
   amount: z.number().int(),
   currency: z.string(),
+  /** ISO 4217 minor-unit digits of `currency` (JPY 0, USD 2, IQD 3): `amount` shown is amount / 10^exponent. */
+  currency_exponent: z.number().int().min(0).max(4),
   description: z.string().nullable(),
   merchant_name: z.string(),
   wallet: z.object({

@@ -9,7 +9,7 @@
 import express from 'express';
 import type { Response, Router } from 'express';
 import { CHALLENGE_MESSAGE_TYPE } from '../contracts';
-import { toDecimalString } from '../checkout/money';
+import { amountToDecimal } from '../contracts/currency';
 import { httpError, sendError } from '../http/errors';
 import { cardDescription } from './test-cards';
 import { decideChallenge, findAuthenticationSession, findPaymentMethod } from './store';
@@ -63,7 +63,7 @@ function page(session: StoredAuthenticationSession, card: string, now: number): 
   const body = open
     ? `<p>Your bank asks you to confirm this payment. This is the sandbox: choose the result.</p>
       <dl>
-        <dt>Amount</dt><dd>${escapeHtml(`${toDecimalString(session.amount, session.currency)} ${session.currency.toUpperCase()}`)}</dd>
+        <dt>Amount</dt><dd>${escapeHtml(`${amountToDecimal(session.amount, session.currency)} ${session.currency.toUpperCase()}`)}</dd>
         <dt>Card</dt><dd>${escapeHtml(card)}</dd>
       </dl>
       <form method="post">

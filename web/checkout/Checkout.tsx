@@ -157,7 +157,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     })();
     // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium):
     // paid now, while the session is on the network, rather than before the amount can render.
-    formatAmount(0, 'USD', locale);
+    formatAmount(0, 'USD', 2, locale);
     return () => ctl.abort();
   }, [apiBase, sessionId, clientSecret, run]);
 
@@ -275,7 +275,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       {session && (
         <div class="summary">
           <span class="merchant" data-testid="merchant">{session.merchant_name}</span>
-          <span class="amount" data-testid="amount">{formatAmount(session.amount, session.currency, locale)}</span>
+          <span class="amount" data-testid="amount">{formatAmount(session.amount, session.currency, session.currency_exponent, locale)}</span>
           {session.description && <p class="desc">{session.description}</p>}
         </div>
       )}

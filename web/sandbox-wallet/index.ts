@@ -161,11 +161,17 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return node;
 }
 
+/**
+ * The sheet shows totalPrice with exactly the decimals it was given, as the
+ * merchant's currency table wrote them: ICU's digits for the currency
+ * (IQD 0 where ISO says 3) would show a different amount from the one charged.
+ */
 function formatTotal(request: AnyRequest): string {
   const t = request.transactionInfo;
   if (!t) return '';
+  const decimals = t.totalPrice?.split('.')[1]?.length ?? 0;
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: t.currencyCode }).format(Number(t.totalPrice));
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: t.currencyCode, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(t.totalPrice as `${number}`);
   } catch {
     return `${t.totalPrice} ${t.currencyCode}`;
   }

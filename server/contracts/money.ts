@@ -1,0 +1,30 @@
+/**
+ * Amounts are integers in the currency's ISO 4217 minor units; the exponent
+ * (how many of those digits follow the decimal point) comes from the currency
+ * table (./currency.ts), never from ICU. These two conversions are exact
+ * decimal string work, no floating point, and pure so that the widget can use
+ * them too.
+ */
+
+/** (123456, 3) -> "123.456"; (500, 0) -> "500"; (5, 2) -> "0.05". */
+export function minorUnitsToDecimal(amount: number, exponent: number): `${number}` {
+  const sign = amount < 0 ? '-' : '';
+  const digits = String(Math.abs(amount));
+  const padded = digits.padStart(exponent + 1, '0');
+  const decimal = exponent === 0 ? sign + digits : `${sign}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+  return decimal as `${number}`;
+}
+
+/**
+ * "123.456" with exponent 3 -> 123456; undefined for a string that is not a
+ * plain decimal with at most `exponent` fraction digits (a wallet amount of
+ * "1.005" USD has no exact minor-unit value).
+ */
+export function decimalToMinorUnits(decimal: string, exponent: number): number | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = ''] = match;
+  if (fraction.length > exponent) return undefined;
+  const value = Number(whole + fraction.padEnd(exponent, '0'));
+  return Number.isSafeInteger(value) ? (sign ? -value : value) : undefined;
+}
