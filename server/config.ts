@@ -116,6 +116,20 @@ const Env = z
     for (const [variable, message] of productionProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message: `production: ${message}` });
   });
 
+/** `https://host[:port]` and nothing else: it is joined with paths, and credentials in it would be sent everywhere it is. */
+function isBareOrigin(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username === '' && parsed.password === '' && parsed.search === '' && parsed.hash === '' && parsed.pathname === '/' && !/[?#]/.test(url);
+}
+
+/**
+ * Fewer distinct bytes than 32 random ones ever show: a random key has about
+ * 30 (fewer than 16 happens with odds far below 1 in 10^12), while a typed
+ * or patterned key ("aaaa...", a repeated word, zeros) has a handful.
+ */
+const MIN_DISTINCT_KEY_BYTES = 16;
+const looksTyped = (key: Buffer): boolean => new Set(key).size < MIN_DISTINCT_KEY_BYTES;
+
 /**
  * What NODE_ENV=production refuses: each default that is convenient on a
  * developer's machine and unsafe with real shoppers, as [variable, why].
@@ -130,8 +144,14 @@ function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   if (!env.OAUTH_ISSUER) problems.push(['OAUTH_ISSUER', 'the development token issuer signs tokens with a key on local disk; set a real issuer (OAUTH_ISSUER, OAUTH_AUDIENCE, OAUTH_JWKS)']);
   if (!env.PUBLIC_URL) problems.push(['PUBLIC_URL', 'must be set: the origin derived from the listening address is http']);
   else if (!https(env.PUBLIC_URL) || new URL(env.PUBLIC_URL).hostname.includes('*')) problems.push(['PUBLIC_URL', 'must be one https origin, without wildcards']);
+  else if (!isBareOrigin(env.PUBLIC_URL)) problems.push(['PUBLIC_URL', 'must be an origin only (https://host[:port]): no user or password, path, query or fragment']);
+  // A file path is fine; a URL must be https, or whoever is on the network path chooses which keys we trust.
+  for (const variable of ['OAUTH_JWKS', 'GOOGLE_ROOT_KEYS'] as const) {
+    if (/^http:/i.test(env[variable] ?? '')) problems.push([variable, 'a URL must be https: these keys decide which tokens and payloads are trusted']);
+  }
   if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
   if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);
+  else if (looksTyped(Buffer.from(env.DATA_ENCRYPTION_KEY, 'base64'))) problems.push(['DATA_ENCRYPTION_KEY', 'is not random: generate it with `openssl rand -base64 32`']);
   return problems;
 }
 
