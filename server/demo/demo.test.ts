@@ -62,7 +62,8 @@ describe("the demo store's back office", () => {
   it('refuses a capture posted by a page on another site, and captures nothing', async () => {
     server = await startTestServer({ DEMO: 'on' });
     const session = await heldOrder(server);
-    for (const headers of [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }]) {
+    const crossSite: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+    for (const headers of crossSite) {
       const refused = await captureFrom(server, session, headers);
       expect(refused.status).toBe(403);
       expect((await refused.json()).error.code).toBe('origin_not_allowed');
