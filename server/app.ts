@@ -8,7 +8,7 @@ import helmet from 'helmet';
 import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
-import { checkoutRoutes } from './checkout/routes';
+import { checkoutRoutes, type RateLimits } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import { demoRoutes, type DemoMerchant } from './demo';
@@ -35,7 +35,9 @@ export interface AppDependencies {
   directPublicKeyFor(app: App): string | undefined;
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
-  rateLimits: { payPerMinute: number; readsPerMinute: number };
+  rateLimits: RateLimits;
+  /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For `req.ip` believes. */
+  trustProxy: number | string[] | false;
   longestRequestMs: number;
   appLookup: Omit<AppLookupOptions, 'store' | 'gatewayName'>;
   metrics: Metrics;
@@ -45,7 +47,7 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', deps.trustProxy);
   app.use(deps.metrics.requests);
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders());

@@ -74,10 +74,39 @@ describe('configuration', () => {
     ['the demo store on', { DEMO: 'on' }, 'DEMO'],
     ['the demo store by default', { DEMO: undefined }, 'DEMO'],
     ['a data key generated on local disk', { DATA_ENCRYPTION_KEY: undefined }, 'DATA_ENCRYPTION_KEY'],
+    ['a public URL with credentials', { PUBLIC_URL: 'https://admin:hunter2@checkout.example.com' }, 'PUBLIC_URL'],
+    ['a public URL with a path', { PUBLIC_URL: 'https://checkout.example.com/pay' }, 'PUBLIC_URL'],
+    ['a public URL with a query', { PUBLIC_URL: 'https://checkout.example.com/?x=1' }, 'PUBLIC_URL'],
+    ['a public URL with an empty query', { PUBLIC_URL: 'https://checkout.example.com?' }, 'PUBLIC_URL'],
+    ['a JWKS over plain http', { OAUTH_JWKS: 'http://auth.example.com/jwks.json' }, 'OAUTH_JWKS'],
+    ["Google's root keys over plain http", { GOOGLE_ROOT_KEYS: 'http://keys.example.com/keys.json' }, 'GOOGLE_ROOT_KEYS'],
+    ['a data key of one repeated byte', { DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }, 'DATA_ENCRYPTION_KEY'],
+    ['a data key typed as text', { DATA_ENCRYPTION_KEY: Buffer.from('passwordpasswordpasswordpassword').toString('base64') }, 'DATA_ENCRYPTION_KEY'],
   ])('production refuses %s, naming %s', (_what, change, variable) => {
     const found = problems({ ...production, ...change });
     expect(found.length).toBeGreaterThan(0);
     expect(found.every((problem) => problem.startsWith(`${variable}: production: `))).toBe(true);
+  });
+
+  it('accepts keys files on disk, an https JWKS, and a public URL with a trailing slash', () => {
+    expect(problems({ ...production, GOOGLE_ROOT_KEYS: '/etc/checkout/keys.json', OAUTH_JWKS: '/etc/checkout/jwks.json', PUBLIC_URL: 'https://checkout.example.com/' })).toEqual([]);
+    expect(problems({ ...production, GOOGLE_ROOT_KEYS: 'https://payments.developers.google.com/paymentmethodtoken/keys.json' })).toEqual([]);
+  });
+
+  it.each([
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7, fd00::/8', ['10.0.0.0/8', '192.168.1.7', 'fd00::/8']],
+    ['false', false],
+  ])('reads TRUST_PROXY=%s in Express\'s syntax', (value, trustProxy) => {
+    const loaded = loadConfig({ TRUST_PROXY: value });
+    expect(loaded.ok && loaded.config.trustProxy).toEqual(trustProxy);
+  });
+
+  it.each(['true', 'everyone', '10.0.0.0/33', '10.0.0.1,,', '-1'])('refuses TRUST_PROXY=%s, naming it', (value) => {
+    const found = problems({ TRUST_PROXY: value });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^TRUST_PROXY: /);
   });
 
   it('the sandbox wallet is refused in production', () => {

@@ -3,8 +3,10 @@
  * value fails loudly, naming the variable, instead of surfacing mid-payment.
  */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DecryptionMode } from './apps/registry';
+import type { RateLimits } from './checkout/routes';
 import { WalletEnvironment } from './contracts';
 
 const optionalString = z.string().trim().min(1).optional();
@@ -16,6 +18,40 @@ const BasePath = z
   .regex(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/, 'each base path is / or /segment[/segment...]')
   .transform((path) => (path === '/' ? '' : path));
 
+/** Express's named ranges for `trust proxy`. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One entry of a `trust proxy` list: a named range, an address, or a CIDR block. */
+function isProxyRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Express's `trust proxy` in its own syntax: a hop count, or a comma-separated
+ * list of addresses, CIDR blocks and named ranges (`loopback`, ...). `false`
+ * (the default) trusts no proxy. `true` is refused: it trusts every hop, so any
+ * client picks its own address with X-Forwarded-For and escapes its rate limit.
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): number | string[] | false => {
+    if (value === '' || value === 'false') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    const wrong = entries.find((entry) => !isProxyRange(entry));
+    if (wrong === undefined) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: wrong === 'true' ? 'true trusts every hop, so any client could choose its address; give the hop count or the proxies\' addresses' : `"${wrong}" is not a hop count, an address, a CIDR block or loopback/linklocal/uniquelocal`,
+    });
+    return z.NEVER;
+  });
+
 /** Secret keys of the embedded sandbox service (`sk_sandbox_`) and of test merchants' services (`sk_test_`). */
 const SANDBOX_KEY = /^sk_(sandbox|test)_/;
 
@@ -25,6 +61,8 @@ const Env = z
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('127.0.0.1'),
+    /** Which proxies in front of us to believe about the client's address (X-Forwarded-For): rate limits key on it. */
+    TRUST_PROXY: TrustProxy.default(false),
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().default('data'),
     /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
@@ -46,6 +84,7 @@ const Env = z
     READINESS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
     RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+    RATE_LIMIT_MERCHANT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     DEMO: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     APPS_API_BASE_PATHS: z
@@ -77,6 +116,20 @@ const Env = z
     for (const [variable, message] of productionProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message: `production: ${message}` });
   });
 
+/** `https://host[:port]` and nothing else: it is joined with paths, and credentials in it would be sent everywhere it is. */
+function isBareOrigin(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username === '' && parsed.password === '' && parsed.search === '' && parsed.hash === '' && parsed.pathname === '/' && !/[?#]/.test(url);
+}
+
+/**
+ * Fewer distinct bytes than 32 random ones ever show: a random key has about
+ * 30 (fewer than 16 happens with odds far below 1 in 10^12), while a typed
+ * or patterned key ("aaaa...", a repeated word, zeros) has a handful.
+ */
+const MIN_DISTINCT_KEY_BYTES = 16;
+const looksTyped = (key: Buffer): boolean => new Set(key).size < MIN_DISTINCT_KEY_BYTES;
+
 /**
  * What NODE_ENV=production refuses: each default that is convenient on a
  * developer's machine and unsafe with real shoppers, as [variable, why].
@@ -91,8 +144,14 @@ function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   if (!env.OAUTH_ISSUER) problems.push(['OAUTH_ISSUER', 'the development token issuer signs tokens with a key on local disk; set a real issuer (OAUTH_ISSUER, OAUTH_AUDIENCE, OAUTH_JWKS)']);
   if (!env.PUBLIC_URL) problems.push(['PUBLIC_URL', 'must be set: the origin derived from the listening address is http']);
   else if (!https(env.PUBLIC_URL) || new URL(env.PUBLIC_URL).hostname.includes('*')) problems.push(['PUBLIC_URL', 'must be one https origin, without wildcards']);
+  else if (!isBareOrigin(env.PUBLIC_URL)) problems.push(['PUBLIC_URL', 'must be an origin only (https://host[:port]): no user or password, path, query or fragment']);
+  // A file path is fine; a URL must be https, or whoever is on the network path chooses which keys we trust.
+  for (const variable of ['OAUTH_JWKS', 'GOOGLE_ROOT_KEYS'] as const) {
+    if (/^http:/i.test(env[variable] ?? '')) problems.push([variable, 'a URL must be https: these keys decide which tokens and payloads are trusted']);
+  }
   if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
   if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);
+  else if (looksTyped(Buffer.from(env.DATA_ENCRYPTION_KEY, 'base64'))) problems.push(['DATA_ENCRYPTION_KEY', 'is not random: generate it with `openssl rand -base64 32`']);
   return problems;
 }
 
@@ -120,6 +179,8 @@ export interface AppLookupConfig {
 export interface Config {
   port: number;
   host: string;
+  /** Express's `trust proxy`: a hop count, trusted addresses and ranges, or false. */
+  trustProxy: number | string[] | false;
   /** The origin shoppers' browsers reach us at; derived from the listening address when unset. */
   publicUrl: string | undefined;
   dataDir: string;
@@ -143,8 +204,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long /readyz waits for the store and the payment service. */
   readinessTimeoutMs: number;
-  /** Per client address, on the widget's endpoints. */
-  rateLimits: { payPerMinute: number; readsPerMinute: number };
+  /** Per client address, on the widget's endpoints and on the merchant's (secret-key) ones. */
+  rateLimits: RateLimits;
   demo: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   appLookup: AppLookupConfig;
@@ -169,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
     config: {
       port: e.PORT,
       host: e.HOST,
+      trustProxy: e.TRUST_PROXY,
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
       dataDir: e.DATA_DIR,
       databaseUrl: e.DATABASE_URL,
@@ -183,7 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       sandboxAuthenticationTtlMs: e.SANDBOX_AUTHENTICATION_TTL_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
-      rateLimits: { payPerMinute: e.RATE_LIMIT_PAY_PER_MINUTE, readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE },
+      rateLimits: { payPerMinute: e.RATE_LIMIT_PAY_PER_MINUTE, readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE, merchantPerMinute: e.RATE_LIMIT_MERCHANT_PER_MINUTE },
       demo: e.DEMO === 'on',
       logLevel: e.LOG_LEVEL,
       appLookup: {

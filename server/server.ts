@@ -85,6 +85,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     sandbox,
     demo,
     rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
     longestRequestMs,
     appLookup: { ...config.appLookup, dataDir: config.dataDir },
     metrics,

@@ -5,10 +5,11 @@
  * server (which trusts it only when no real issuer is configured) and `npm run token:dev`.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type JSONWebKeySet, SignJWT } from 'jose';
 import { z } from 'zod';
+import { privateDirectory } from '../lib/private-files';
 import { randomId } from '../lib/secrets';
 
 const KeyFile = z.object({ kid: z.string().min(1), private_key_pkcs8: z.string().min(1) });
@@ -51,7 +52,7 @@ function readOrCreateKeyFile(file: string): z.infer<typeof KeyFile> {
 
 export function loadDevIssuer(dataDir: string): DevIssuer {
   const dir = join(dataDir, 'dev-issuer');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateDirectory(dir);
   const stored = readOrCreateKeyFile(join(dir, 'signing-key.json'));
   const privateKey = createPrivateKey({ key: Buffer.from(stored.private_key_pkcs8, 'base64'), format: 'der', type: 'pkcs8' });
   const issuer = 'urn:wallet-checkout:dev-issuer';

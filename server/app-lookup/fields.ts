@@ -44,7 +44,8 @@ function parser(expression: string) {
       for (const each of Object.keys(fields)) merge(into, each, true);
       return undefined;
     }
-    const child = fields[key];
+    // Own fields only: `constructor` or `__proto__` are found on every object, and are not the resource's.
+    const child = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (!child) return `${key} is not a field`;
     const nested: Selection = new Map();
     if (expression[at] === '/') {

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +169,10 @@ describe('GET {base_url}/v3/apps/{appId} with the development issuer', () => {
 
     for (const [query, location] of [
       ['fields=nope', 'fields'],
+      ['fields=__proto__', 'fields'],
+      ['fields=constructor', 'fields'],
+      ['fields=checkout/toString', 'fields'],
+      ['fields=checkout(hasOwnProperty)', 'fields'],
       ['fields=id,', 'fields'],
       ['fields=name/first', 'fields'],
       ['fields=checkout(gateway', 'fields'],
@@ -214,6 +219,26 @@ describe('GET {base_url}/v3/apps/{appId} with the development issuer', () => {
     }
     const fromQuery = await call(`${s.url}/v3/apps/${appId}?access_token=nope`);
     expect([fromQuery.status, fromQuery.json.error.errors[0]?.location]).toEqual([401, 'access_token']);
+  });
+
+  it('refuses a token issued in the future beyond a minute of clock skew with 401 invalid_token', async () => {
+    const tokenIssuedIn = async (seconds: number) => {
+      const stored = JSON.parse(readFileSync(join(s.dataDir, 'dev-issuer', 'signing-key.json'), 'utf8')) as { kid: string; private_key_pkcs8: string };
+      const key = createPrivateKey({ key: Buffer.from(stored.private_key_pkcs8, 'base64'), format: 'der', type: 'pkcs8' });
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ scope: allEight.join(' '), client_id: 'test-client' })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: stored.kid })
+        .setIssuer(s.devIssuer.issuer)
+        .setAudience(s.devIssuer.audience)
+        .setIssuedAt(now + seconds)
+        .setExpirationTime(now + seconds + 3600)
+        .sign(key);
+    };
+    const future = await call(`${s.url}/v3/apps/${appId}`, { headers: { authorization: `Bearer ${await tokenIssuedIn(3600)}` } });
+    expect(future.status).toBe(401);
+    expect(future.headers.get('www-authenticate')).toBe('Bearer realm="wallet-checkout", error="invalid_token", error_description="The access token was issued in the future"');
+    const skewed = await call(`${s.url}/v3/apps/${appId}?fields=id`, { headers: { authorization: `Bearer ${await tokenIssuedIn(30)}` } });
+    expect(skewed.status).toBe(200);
   });
 
   it('accepts the token as the access_token query parameter, but not in two places at once', async () => {

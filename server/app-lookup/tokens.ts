@@ -41,7 +41,15 @@ function verificationFailure(error: unknown): LookupFailure {
   return { code: 'invalid_token', message: error instanceof errors.JWTExpired ? 'The access token expired' : 'The access token is not valid' };
 }
 
+/**
+ * How far ahead of our clock a token's `iat` may be: issuers' clocks drift a
+ * little; a token minted later than that was made with a wrong clock or
+ * pre-minted to outlive a key, and `exp` alone would not catch it.
+ */
+const ISSUED_AT_SKEW_SECONDS = 60;
+
 function claimsOf(payload: JWTPayload): Result<AccessToken, LookupFailure> {
+  if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + ISSUED_AT_SKEW_SECONDS) return err({ code: 'invalid_token', message: 'The access token was issued in the future' });
   const scope = payload.scope ?? '';
   // RFC 9068 names the client `client_id`; some issuers only say `azp`.
   const clientId = payload.client_id ?? payload.azp;

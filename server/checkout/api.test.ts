@@ -86,7 +86,7 @@ describe("the widget's view of a session", () => {
     expect((await read(a.id, secretKey)).status).toBe(401);
   });
 
-  it('answers allowed origins with CORS and refuses foreign ones', async () => {
+  it('answers allowed origins with CORS, and refuses foreign ones with CORS headers so the widget can read why', async () => {
     const session = await server.createSession(secretKey);
     const read = (origin: string) => fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}`, origin } });
     const allowed = await read('https://shop.example');
@@ -94,7 +94,8 @@ describe("the widget's view of a session", () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     const foreign = await read('https://evil.example');
     expect(foreign.status).toBe(403);
-    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(foreign.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    expect(await foreign.json()).toEqual({ error: { code: 'origin_not_allowed', message: "This page's origin is not allowed to use this checkout" } });
     const preflight = await fetch(`${server.url}/api/sessions/${session.id}/pay`, {
       method: 'OPTIONS',
       headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },

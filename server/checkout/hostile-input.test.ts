@@ -287,8 +287,8 @@ describe('POST /api/sessions (secret key)', () => {
 });
 
 describe('GET /api/sessions/{id} (secret key)', () => {
-  it('answers 404 for any other id, and 401 for any other key', async () => {
-    await assertAsync(sessionIds(), (id) => refusedUnchanged({ method: 'GET', path: `/api/sessions/${id}`, headers: merchantAuth() }, [404]));
+  it('answers 404 for any other id (400 for one with a NUL), and 401 for any other key', async () => {
+    await assertAsync(sessionIds(), (id) => refusedUnchanged({ method: 'GET', path: `/api/sessions/${id}`, headers: merchantAuth() }, [400, 404]));
     await assertAsync(wrongAuthorization(secretKey, [session.client_secret]), (authorization) =>
       refusedUnchanged({ method: 'GET', path: `/api/sessions/${session.id}`, headers: { authorization } }, [401]),
     );
@@ -302,7 +302,7 @@ describe('GET /api/sessions/{id}/public (client secret)', () => {
       sessionIds().map((id) => ({ id, headers: clientAuth() })),
       foreignOrigins.map((origin) => ({ id: session.id, headers: { ...clientAuth(), origin } })),
     );
-    await assertAsync(request, ({ id, headers }) => refusedUnchanged({ method: 'GET', path: `/api/sessions/${id}/public`, headers }, [401, 403, 404]));
+    await assertAsync(request, ({ id, headers }) => refusedUnchanged({ method: 'GET', path: `/api/sessions/${id}/public`, headers }, [400, 401, 403, 404]));
   });
 });
 
@@ -330,7 +330,7 @@ describe('POST /api/sessions/{id}/pay (client secret)', () => {
       foreignOrigins.map((origin) => ({ id: session.id, headers: { ...clientAuth(), origin } })),
     );
     await assertAsync(request, ({ id, headers }) =>
-      refusedUnchanged({ method: 'POST', path: `/api/sessions/${id}/pay`, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(validPayBody()) }, [401, 403, 404]),
+      refusedUnchanged({ method: 'POST', path: `/api/sessions/${id}/pay`, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(validPayBody()) }, [400, 401, 403, 404]),
     );
   });
 });

@@ -4,12 +4,12 @@
  */
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp } from '../apps';
-import type { PaymentOutcome, PayReply, PublicSession, WalletEnvironment } from '../contracts';
+import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, SessionId, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { bearerCredential } from '../http/auth';
-import { errorBody, jsonBody, sendFailure, statusFor } from '../http/errors';
+import { errorBody, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
 import type { Failure, Result } from '../lib/result';
 import type { Store } from '../store';
@@ -25,15 +25,26 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
   directPublicKeyFor(app: App): string | undefined;
-  /** Requests per minute per client address. */
-  rateLimits: { payPerMinute: number; readsPerMinute: number };
+  /** Requests per minute per client address (as `trust proxy` derives it: `req.ip`). */
+  rateLimits: RateLimits;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
   longestRequestMs: number;
 }
 
+export interface RateLimits {
+  payPerMinute: number;
+  readsPerMinute: number;
+  /** Every secret-key route: create, read, capture, release. */
+  merchantPerMinute: number;
+}
+
 /**
- * Per address, in memory: enough to blunt guessing of client secrets and a
- * runaway page. Behind a load balancer, each instance counts its own share.
+ * Per client address, in memory: enough to blunt guessing of secrets and a
+ * runaway page. The address is `req.ip`, the client Express derives through
+ * the proxies TRUST_PROXY trusts (docs/operations.md); an IPv6 client counts
+ * by its /56, since one host can use any address of its prefix. Every request
+ * counts, refused ones too: a guesser of secrets is refused by its own bucket,
+ * never by another client's. Behind a load balancer, each instance counts its own share.
  */
 const limiter = (perMinute: number) =>
   rateLimit({
@@ -41,8 +52,22 @@ const limiter = (perMinute: number) =>
     limit: perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
     handler: (_req, res) => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' }),
   });
+
+/** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
+const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
+
+/** A cross-origin page's origin worth naming in a CORS header: an http(s) origin, not `null` (sandboxed frames, files). */
+function webOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
+  } catch {
+    return false;
+  }
+}
 
 export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
@@ -50,7 +75,25 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const json = jsonBody('32kb');
   const reads = limiter(options.rateLimits.readsPerMinute);
   const payments = limiter(options.rateLimits.payPerMinute);
+  const merchantCalls = limiter(options.rateLimits.merchantPerMinute);
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
+
+  // Every reply here carries a secret (a client secret, a payment's state) or is one a shared cache must not keep.
+  router.use('/api/sessions', (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  /**
+   * A path id is checked before anything reads the store: text the store
+   * cannot hold is a 400, any other id that is not a session id's shape names
+   * no session (404), as a stranger's id does.
+   */
+  router.param('id', (_req, res, next, id: string) => {
+    if (!isStorableText(id)) return sendError(res, unstorableText(['id']));
+    if (!SessionId.safeParse(id).success) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
+    next();
+  });
 
   async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
     const key = bearerCredential(req);
@@ -62,7 +105,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return app;
   }
 
-  router.post('/api/sessions', json, async (req, res) => {
+  router.post('/api/sessions', merchantCalls, json, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
     await respondIdempotently(keys, app.id, req, res, async () => {
@@ -82,7 +125,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return { session, app };
   }
 
-  router.get('/api/sessions/:id', reads, async (req, res) => {
+  router.get('/api/sessions/:id', merchantCalls, async (req, res) => {
     const found = await merchantSession(req, res);
     if (found) res.json(merchantView(found.session));
   });
@@ -103,8 +146,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       return { status: statusFor(done.error), body: errorBody(done.error), record };
     });
   };
-  router.post('/api/sessions/:id/capture', json, holdRoute('capture'));
-  router.post('/api/sessions/:id/release', json, holdRoute('release'));
+  router.post('/api/sessions/:id/capture', merchantCalls, json, holdRoute('capture'));
+  router.post('/api/sessions/:id/release', merchantCalls, json, holdRoute('release'));
 
   /**
    * The session the widget's request names, and its app: read once per
@@ -119,16 +162,26 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return locals.widgetSession;
   }
 
+  const corsFor = (origin: string) => cors({ origin, methods: ['GET', 'POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 });
+
   /**
-   * The widget's routes answer only the app's allowed origins (and our own):
-   * the session named in the path tells which app, so preflights work too.
+   * The widget's routes serve only the app's allowed origins (and our own):
+   * the session named in the path tells which app. A page on another origin
+   * is refused with CORS headers for that origin, so the widget can read the
+   * refusal and tell the merchant (docs/embedding.md) instead of seeing a
+   * network error. Preflights carry no credential and change nothing: they
+   * are answered for any web origin without reading the store, and the
+   * request that follows is the one checked.
    */
   const widgetCors = async (req: Request, res: Response, next: express.NextFunction) => {
     const origin = req.get('origin');
     if (!origin || origin === options.ownOrigin()) return next();
+    if (req.method === 'OPTIONS') return webOrigin(origin) ? corsFor(origin)(req, res, next) : sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
     const { app } = await namedSession(req, res);
-    if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
-    cors({ origin, methods: ['GET', 'POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 })(req, res, next);
+    if (app?.allowedOrigins.includes(origin)) return corsFor(origin)(req, res, next);
+    const refuse = () => sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
+    if (webOrigin(origin)) return corsFor(origin)(req, res, refuse);
+    refuse();
   };
 
   async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
@@ -158,7 +211,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     };
   };
 
-  router.options('/api/sessions/:id/{*action}', widgetCors);
+  router.options(WIDGET_ROUTES, widgetCors);
 
   router.get('/api/sessions/:id/public', widgetCors, reads, async (req, res) => {
     const found = await widgetSession(req, res);

@@ -5,6 +5,10 @@
  */
 import { z } from 'zod';
 import { AuthenticationSessionId, Currency, PaymentMethodId } from './charges';
+import { FRAMEABLE_URL_MESSAGE, isFrameableUrl } from './urls';
+
+/** A 3-D Secure challenge page: the widget frames it on the merchant's page, so only a page URL will do. */
+export const ChallengeUrl = z.url().refine(isFrameableUrl, `challenge_url ${FRAMEABLE_URL_MESSAGE}`);
 
 export const CreateAuthenticationSession = z.strictObject({
   payment_method: PaymentMethodId,
@@ -32,7 +36,7 @@ export const AuthenticationSession = z.object({
   amount: z.number().int(),
   currency: Currency,
   /** The page to frame while `challenge_required`; null once it needs no challenge. */
-  challenge_url: z.url().nullable(),
+  challenge_url: ChallengeUrl.nullable(),
   /** ms since the epoch: a challenge not completed by then is `expired`. */
   expires_at: z.number().int(),
   created: z.number().int(),

@@ -6,6 +6,7 @@
  * See docs/service-conventions.md.
  */
 import { z } from 'zod';
+import { CountryCode } from './country';
 import { EcV2Token } from './ecv2';
 import { isPaymentCurrency } from './currency';
 import { AuthMethod, CardNetwork } from './google-pay';
@@ -49,7 +50,7 @@ export const BillingDetails = z.strictObject({
     state: z.string().max(100).optional(),
     postal_code: z.string().max(20).optional(),
     sorting_code: z.string().max(20).optional(),
-    country: z.string().regex(/^[A-Z]{2}$/),
+    country: CountryCode,
   }),
 });
 export type BillingDetails = z.infer<typeof BillingDetails>;

@@ -5,6 +5,7 @@
  * Reference: https://developers.google.com/pay/api/web/reference/request-objects
  */
 import { z } from 'zod';
+import { CountryCode } from './country';
 
 export const authMethods = ['PAN_ONLY', 'CRYPTOGRAM_3DS'] as const;
 export const AuthMethod = z.enum(authMethods);
@@ -66,7 +67,7 @@ export const WalletAddress = z.object({
   address3: z.string().max(300).optional(),
   locality: z.string().max(100).optional(),
   administrativeArea: z.string().max(100).optional(),
-  countryCode: z.string().regex(/^[A-Z]{2}$/),
+  countryCode: CountryCode,
   postalCode: z.string().max(20).optional(),
   sortingCode: z.string().max(20).optional(),
   phoneNumber: z.string().max(40).optional(),

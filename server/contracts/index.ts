@@ -1,6 +1,9 @@
 /** Every schema and type shared between the server, the widget and the tests. */
 export * from './authentication';
 export * from './charges';
+export * from './country';
 export * from './ecv2';
 export * from './google-pay';
 export * from './sessions';
+export * from './text';
+export * from './urls';

@@ -3,9 +3,18 @@
  * public view the widget reads with the client secret.
  */
 import { z } from 'zod';
+import { ChallengeUrl } from './authentication';
 import { CaptureRequest, CardSummary } from './charges';
+import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
+
+/**
+ * `cs_` and 16 random bytes in base64url (server/checkout/sessions.ts makes
+ * them): a path id of any other shape names no session, so it is answered
+ * without reading the store.
+ */
+export const SessionId = z.string().regex(/^cs_[A-Za-z0-9_-]{22}$/, 'a checkout session id (cs_...)');
 
 export const CreateSessionBody = z.strictObject({
   amount: z.number().int().positive().max(99_999_999_999),
@@ -14,7 +23,10 @@ export const CreateSessionBody = z.strictObject({
     .string()
     .transform((c) => c.toUpperCase())
     .refine(isPaymentCurrency, 'currency must be an active ISO 4217 currency (not a fund, metal or test code)'),
-  country_code: z.string().regex(/^[A-Za-z]{2}$/, 'country_code must be an ISO 3166-1 alpha-2 code').transform((c) => c.toUpperCase()),
+  country_code: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .pipe(CountryCode),
   description: z.string().max(500).optional(),
   reference: z.string().max(200).optional(),
   intent: z.enum(['charge', 'hold']).default('charge'),
@@ -44,7 +56,7 @@ export const PaymentOutcome = z.object({
   failure_code: z.string().nullable(),
   failure_message: z.string().nullable(),
   /** requires_authentication: the 3-D Secure challenge page to show the shopper in a frame. */
-  challenge_url: z.string().optional(),
+  challenge_url: ChallengeUrl.optional(),
 });
 export type PaymentOutcome = z.infer<typeof PaymentOutcome>;
 

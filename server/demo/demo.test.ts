@@ -46,3 +46,36 @@ describe('the demo store', () => {
     expect(await server.sandbox!.ledger()).toEqual([]);
   });
 });
+
+describe("the demo store's back office", () => {
+  /** An order paid as a hold, to be captured. */
+  async function heldOrder(s: TestServer): Promise<CreatedSession> {
+    const html = await (await fetch(`${s.url}/?intent=hold`)).text();
+    const clientSecret = /data-client-secret="([^"]+)"/.exec(html)![1]!;
+    const session = { id: clientSecret.split('_secret_')[0], client_secret: clientSecret } as CreatedSession;
+    const reply = await s.pay(session, { payment_data: await s.walletPaymentData(session, 'visa-success-3ds') });
+    expect((await reply.json()).outcome.status).toBe('authorized');
+    return session;
+  }
+  const captureFrom = (s: TestServer, session: CreatedSession, headers: Record<string, string>) => fetch(`${s.url}/demo/orders/${session.id}/capture`, { method: 'POST', headers });
+
+  it('refuses a capture posted by a page on another site, and captures nothing', async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    const session = await heldOrder(server);
+    const crossSite: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+    for (const headers of crossSite) {
+      const refused = await captureFrom(server, session, headers);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error.code).toBe('origin_not_allowed');
+    }
+    expect(await (await fetch(`${server.url}/demo/orders/${session.id}`)).json()).toMatchObject({ status: 'authorized' });
+  });
+
+  it('captures for its own page', async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    const session = await heldOrder(server);
+    const captured = await captureFrom(server, session, { 'sec-fetch-site': 'same-origin', origin: server.url });
+    expect(captured.status).toBe(200);
+    expect(await captured.json()).toMatchObject({ status: 'captured' });
+  });
+});

@@ -65,6 +65,19 @@ const orderOf = (session: Session) => ({
   card: session.outcome?.card ?? null,
 });
 
+/**
+ * The back office's capture spends the merchant's secret key on the caller's
+ * behalf, so a page on another site must not be able to trigger it (CSRF): a
+ * browser says where a request comes from with Sec-Fetch-Site, or else with
+ * Origin. A request with neither is not a browser's cross-site one.
+ */
+function sameOriginPost(req: express.Request, ownOrigin: string): boolean {
+  const site = req.get('sec-fetch-site');
+  if (site !== undefined) return site === 'same-origin';
+  const origin = req.get('origin');
+  return origin === undefined || origin === ownOrigin;
+}
+
 export function demoRoutes(merchant: DemoMerchant): express.Router {
   const router = express.Router();
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
@@ -78,7 +91,8 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
       body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference: `demo-${Date.now()}`, intent: order.data.intent }),
     });
     const session = CreatedSession.parse(await reply.json());
-    res.type('html').send(
+    // The page carries the session's client secret: no cache keeps it.
+    res.set('Cache-Control', 'no-store').type('html').send(
       template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`).replaceAll('{{NONCE}}', String(res.locals.cspNonce)).replaceAll('{{INTENT}}', order.data.intent),
     );
   });
@@ -87,7 +101,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
   router.get('/demo/orders/:id', async (req, res) => {
     const reply = await call(`/api/sessions/${encodeURIComponent(req.params.id)}`);
     if (!reply.ok) return sendFailure(res, { code: 'not_found', message: 'No such order' });
-    res.json(orderOf(Session.parse(await reply.json())));
+    res.set('Cache-Control', 'no-store').json(orderOf(Session.parse(await reply.json())));
   });
 
   /**
@@ -96,6 +110,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
    * double-click or a retry captures once.
    */
   router.post('/demo/orders/:id/capture', async (req, res) => {
+    if (!sameOriginPost(req, merchant.apiBase)) return sendFailure(res, { code: 'origin_not_allowed', message: 'The back office captures only from its own pages' });
     const id = encodeURIComponent(req.params.id);
     const reply = await call(`/api/sessions/${id}/capture`, { method: 'POST', body: '{}', headers: { 'idempotency-key': `demo-capture-${id}` } });
     if (!reply.ok) return res.status(reply.status).json(await reply.json());

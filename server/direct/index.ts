@@ -5,12 +5,13 @@
  * configured path or URL, cached, and refreshed.
  */
 import type { KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { App } from '../apps';
 import { type RootSigningKey, RootSigningKeys } from '../contracts';
 import type { DirectDecryption } from '../checkout/source';
+import { privateDirectory } from '../lib/private-files';
 import { err, ok } from '../lib/result';
 import { exportPrivateKeyPkcs8, generateRecipientKeyPair, importPrivateKeyPkcs8, publicKeyToUncompressedBase64 } from '../wallet';
 
@@ -41,7 +42,7 @@ function merchantKeys(dataDir: string) {
     if (cached) return cached;
     const file = join(dir, `${app.id}.json`);
     if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
+      privateDirectory(dir);
       const pair = generateRecipientKeyPair();
       writeFileSync(file, JSON.stringify({ private_keys: [exportPrivateKeyPkcs8(pair.privateKey)] }, null, 2), { mode: 0o600 });
     }

@@ -3,10 +3,10 @@
  * message}}`. Layers below the routes speak only of what went wrong (a
  * Failure); the status is decided at the edge, here.
  */
-import express, { type ErrorRequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
-import type { ApiErrorBody } from '../contracts';
+import { type ApiErrorBody, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../contracts';
 import type { Failure } from '../lib/result';
 
 /** An error reply before it is sent: the status and the body's `error`. */
@@ -64,13 +64,30 @@ const rawBodies = new WeakMap<IncomingMessage, Buffer>();
 
 export const rawBodyOf = (req: IncomingMessage): Buffer | undefined => rawBodies.get(req);
 
-export const jsonBody = (limit: string) =>
-  express.json({
+/** A 400 for text the store cannot keep (server/contracts/text.ts), naming where it is, never what. */
+export const unstorableText = (path: (string | number)[]): HttpError =>
+  httpError(400, 'invalid_request', `${path.map(String).join('.') || '(body)'}: ${UNSTORABLE_TEXT_MESSAGE}`);
+
+/**
+ * The JSON body parser of every route that takes one, ours and the sandbox's:
+ * it keeps the raw bytes and refuses, before any handler runs, a body with a
+ * string (or key) the store could not keep.
+ */
+export const jsonBody = (limit: string): RequestHandler => {
+  const parse = express.json({
     limit,
     verify: (req, _res, buf) => {
       rawBodies.set(req, buf);
     },
   });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const path = unstorableTextPath(req.body);
+      if (path) return sendError(res, unstorableText(path));
+      next();
+    });
+};
 
 /**
  * Errors that Express and body-parser raise for a client's mistake (a bad

@@ -3,6 +3,7 @@
  * client address may ask.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedSession, PayReply } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 let server: TestServer;
@@ -56,5 +57,108 @@ describe('rate limits', () => {
     for (let i = 0; i < 6; i++) statuses.push((await read()).status);
     expect(statuses.slice(0, 5).every((s) => s === 200)).toBe(true);
     expect(statuses[5]).toBe(429);
+  });
+});
+
+describe('rate limits behind a proxy (TRUST_PROXY)', () => {
+  /** A backend behind a load balancer on loopback: the tests' own requests come through it. */
+  let proxied: TestServer;
+  let session: CreatedSession;
+  beforeAll(async () => {
+    proxied = await startTestServer({ TRUST_PROXY: 'loopback', RATE_LIMIT_READS_PER_MINUTE: '3', RATE_LIMIT_MERCHANT_PER_MINUTE: '3' });
+    session = await proxied.createSession((await proxied.merchant()).secretKey);
+  });
+  afterAll(() => proxied.close());
+
+  const readAs = (client: string, secret: string) =>
+    fetch(`${proxied.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${secret}`, 'x-forwarded-for': client } });
+
+  it('counts each shopper behind the proxy on its own: a client guessing secrets is stopped, the next shopper is not', async () => {
+    const guesses = [];
+    for (let i = 0; i < 4; i++) guesses.push((await readAs('203.0.113.7', `${session.id}_secret_guess${i}`)).status);
+    expect(guesses).toEqual([401, 401, 401, 429]);
+    const shopper = await readAs('198.51.100.20', session.client_secret);
+    expect(shopper.status).toBe(200);
+  });
+
+  it('limits the secret-key routes too, per client', async () => {
+    const createAs = (client: string) =>
+      fetch(`${proxied.url}/api/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_wrong', 'content-type': 'application/json', 'x-forwarded-for': client }, body: '{}' });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await createAs('203.0.113.8')).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const limited = await fetch(`${proxied.url}/api/sessions/${session.id}/capture`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test_wrong', 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.8' },
+      body: '{}',
+    });
+    expect(limited.status).toBe(429);
+    expect((await createAs('198.51.100.21')).status).toBe(401);
+  });
+
+  it('without TRUST_PROXY, X-Forwarded-For is not believed: a client cannot pick a fresh address per request', async () => {
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      const reply = await fetch(`${server.url}/api/sessions/cs_${'a'.repeat(22)}/public`, { headers: { authorization: 'Bearer x', 'x-forwarded-for': `192.0.2.${i}` } });
+      statuses.push(reply.status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe('Cache-Control: no-store on every reply that carries a secret or a session', () => {
+  const noStore = (reply: Response) => expect(reply.headers.get('cache-control'), reply.url).toBe('no-store');
+  let cached: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    cached = await startTestServer({ DEMO: 'on' });
+    ({ secretKey: key } = await cached.merchant({ allowed_origins: ['https://shop.example'] }));
+  });
+  afterAll(() => cached.close());
+
+  const create = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    cached.merchantPost(key, '/api/sessions', { amount: 2400, currency: 'USD', country_code: 'US', ...body }, headers);
+
+  it('on create and its idempotent replay, the merchant view and the public view', async () => {
+    const created = await create({}, { 'idempotency-key': 'cache-1' });
+    expect(created.status).toBe(201);
+    noStore(created);
+    const replayed = await create({}, { 'idempotency-key': 'cache-1' });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    noStore(replayed);
+    const session = (await created.json()) as CreatedSession;
+    noStore(await fetch(`${cached.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${key}` } }));
+    noStore(await fetch(`${cached.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } }));
+  });
+
+  it('on pay, capture and release of a hold', async () => {
+    const hold = async () => {
+      const session = (await (await create({ intent: 'hold' })).json()) as CreatedSession;
+      const paid = await cached.pay(session, { payment_data: await cached.walletPaymentData(session, 'visa-success-3ds') });
+      expect(paid.status).toBe(200);
+      noStore(paid);
+      return session;
+    };
+    const captured = await cached.merchantPost(key, `/api/sessions/${(await hold()).id}/capture`, {});
+    expect(captured.status).toBe(200);
+    noStore(captured);
+    const released = await cached.merchantPost(key, `/api/sessions/${(await hold()).id}/release`, {});
+    expect(released.status).toBe(200);
+    noStore(released);
+  });
+
+  it('on authenticate after a 3-D Secure challenge', async () => {
+    const session = (await (await create({})).json()) as CreatedSession;
+    const paid = (await (await cached.pay(session, { payment_data: await cached.walletPaymentData(session, 'visa-3ds-required-pan') })).json()) as PayReply;
+    expect(paid.outcome.status).toBe('requires_authentication');
+    const cancelled = await cached.authenticate(session, { cancel: true });
+    expect(cancelled.status).toBe(200);
+    noStore(cancelled);
+  });
+
+  it('on the demo store page, which holds a client secret', async () => {
+    const page = await fetch(`${cached.url}/`);
+    expect(await page.text()).toContain('_secret_');
+    noStore(page);
   });
 });

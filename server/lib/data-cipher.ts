@@ -6,8 +6,9 @@
  * or a file of its own under DATA_DIR, never from the database.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { privateDirectory } from './private-files';
 import { type Failure, type Result, err, ok } from './result';
 
 export interface DataCipher {
@@ -44,7 +45,7 @@ export function createDataCipher(key: Buffer): DataCipher {
 export function loadDataKey(fromEnvironment: string | undefined, file: string): Buffer {
   if (fromEnvironment) return Buffer.from(fromEnvironment, 'base64');
   if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
+    privateDirectory(dirname(file));
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
   }
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');

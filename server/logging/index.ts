@@ -1,7 +1,8 @@
 /**
  * Structured logs (pino). Payment data never reaches them: request bodies and
  * headers are not logged, query strings are dropped (Google's `access_token`
- * travels there), and credential and token fields are redacted wherever they appear.
+ * travels there), a 3-D Secure challenge's id is cut from paths (its page's
+ * URL is its only credential), and credential and token fields are redacted wherever they appear.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
@@ -14,6 +15,16 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return destination ? pino(options, destination) : pino(options);
 }
 
+/**
+ * An authentication session's id is its challenge page's secret path: cut from
+ * `/sandbox/service/challenge/as_...` and from the service API's
+ * `/authentication_sessions/as_...` alike, as `[redacted]`.
+ */
+const CHALLENGE_ID = /(\/(?:challenge|authentication_sessions)\/)[^/]+/;
+
+/** What a request's line says of its path: no query, no credential. */
+export const loggedPath = (url: string): string => url.split('?')[0]!.replace(CHALLENGE_ID, '$1[redacted]');
+
 /** One line per request: what was asked and how it ended, nothing the caller sent. */
 export const requestLogger = (logger: Logger) =>
   pinoHttp({
@@ -21,7 +32,7 @@ export const requestLogger = (logger: Logger) =>
     quietReqLogger: true,
     autoLogging: { ignore: (req) => req.url === '/healthz' },
     serializers: {
-      req: (req: IncomingMessage & { id?: unknown; raw?: IncomingMessage }) => ({ id: req.id, method: req.method, path: (req.url ?? '').split('?')[0] }),
+      req: (req: IncomingMessage & { id?: unknown; raw?: IncomingMessage }) => ({ id: req.id, method: req.method, path: loggedPath(req.url ?? '') }),
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
   });

@@ -4,7 +4,7 @@
  * Google's wallet (real tokens signed by a sandbox root). It keeps its own keys
  * and database, as a separate service would. Mounted by the app at /sandbox.
  */
-import { mkdirSync } from 'node:fs';
+import { privateDirectory } from '../lib/private-files';
 import { join } from 'node:path';
 import express from 'express';
 import type { Router } from 'express';
@@ -55,7 +55,7 @@ export interface SandboxService {
 
 export async function createSandboxService(options: SandboxOptions): Promise<SandboxService> {
   const dir = join(options.dataDir, 'sandbox');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateDirectory(dir);
   const keys = loadOrCreateKeys(join(dir, 'keys.json'));
   const db = await openSandboxDb(join(dir, 'sandbox.db'));
   // A process killed mid-request (kill -9 while a charge was held) left its claim behind: retries would meet idempotency_key_in_use forever.

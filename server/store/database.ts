@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import { privateFiles } from '../lib/private-files';
 
 /**
  * Opens (creating if needed) a SQLite database and brings its schema up to
@@ -7,6 +8,8 @@ import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
  * migrations, so the two never share tables, as two real services would not.
  */
 export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>): Promise<Kysely<DB>> {
+  // SQLite creates its -wal and -shm files with the database file's permissions: 0600 for all three.
+  privateFiles(file, `${file}-wal`, `${file}-shm`);
   const sqlite = new Database(file);
   // WAL lets readers proceed while a payment is being written; the busy
   // timeout makes a second writer wait instead of failing.

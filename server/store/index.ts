@@ -3,9 +3,9 @@
  * (better-sqlite3) for a single instance, or PostgreSQL (DATABASE_URL) shared
  * by several. Everything a second instance would need lives here.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { privateDirectory } from '../lib/private-files';
 import { openDatabase } from './database';
 import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
@@ -18,6 +18,6 @@ export { openDatabase } from './database';
 /** `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db. */
 export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
   if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations);
-  mkdirSync(dataDir, { recursive: true });
+  privateDirectory(dataDir);
   return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations);
 }

@@ -50,6 +50,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     LOG_LEVEL: options.logFile ? 'info' : 'silent',
     RATE_LIMIT_PAY_PER_MINUTE: '1000000',
     RATE_LIMIT_READS_PER_MINUTE: '1000000',
+    RATE_LIMIT_MERCHANT_PER_MINUTE: '1000000',
     ...env,
     DATA_DIR: dataDir,
   });

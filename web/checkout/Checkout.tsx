@@ -11,6 +11,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
+import { isFrameableUrl } from '../../server/contracts/urls';
 import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl } from './api';
 import { Challenge } from './Challenge';
 import { describeCard, formatAmount } from './format';
@@ -44,6 +45,11 @@ export interface CheckoutProps {
 const hasPaymentsClient = () =>
   !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
 
+/** For the merchant's console: which origin was refused, and how to allow it. */
+export const originNotAllowedHelp = (origin: string) =>
+  `Wallet Checkout: this page's origin (${origin}) is not one of the allowed origins of the checkout's application, so the checkout refused it. ` +
+  `Add ${origin} to the application's allowed origins (npm run app:create -- --origin ${origin}); see docs/embedding.md.`;
+
 const asApiError = (err: unknown) => (err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err)));
 
 export function Checkout({ target, options, locale, apiBase, sessionId }: CheckoutProps) {
@@ -68,6 +74,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (alive.current) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
   }
   function fail(code: CheckoutErrorCode, reason: string | null) {
+    // The shopper can do nothing about it; the merchant reads the console while integrating.
+    if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(location.origin));
     setView({ state: 'error', code });
     emit('checkout:error', { sessionId, code, reason, message: t.errors[code] });
   }
@@ -89,6 +97,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         emit('checkout:success', { sessionId, chargeId: outcome.charge_id, status: outcome.status });
         return;
       case 'requires_authentication':
+        // Only a page goes in the frame on the merchant's page, never a javascript: or data: URL (the backend refuses them too).
+        if (outcome.challenge_url && !isFrameableUrl(outcome.challenge_url)) return fail('server_error', 'challenge_url_refused');
         // Without a challenge to show (a frictionless one was under way), confirming finds the outcome.
         setView({ state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome });
         return;

@@ -35,3 +35,10 @@ describe('errorCodeOf', () => {
     expect(code(502, 'payment_failed')).toBe('server_error');
   });
 });
+
+describe('errorCodeOf, for a refused origin', () => {
+  it("names a refused origin for what it is, not as a refused secret", () => {
+    expect(errorCodeOf(new CheckoutApiError(403, 'origin_not_allowed', 'no'), 'server_error')).toBe('origin_not_allowed');
+    expect(errorCodeOf(new CheckoutApiError(401, 'unauthenticated', 'no'), 'server_error')).toBe('session_unauthorized');
+  });
+});

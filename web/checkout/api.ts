@@ -93,6 +93,7 @@ export function postAuthentication(apiBase: string, sessionId: string, clientSec
  */
 export function errorCodeOf(err: CheckoutApiError, otherwise: CheckoutErrorCode): CheckoutErrorCode {
   if (err.status === 0) return 'network_error';
+  if (err.code === 'origin_not_allowed') return 'origin_not_allowed';
   if (err.status === 401 || err.status === 403) return 'session_unauthorized';
   if (err.status === 404) return 'session_not_found';
   return err.status >= 500 ? 'server_error' : otherwise;

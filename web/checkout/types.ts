@@ -52,7 +52,9 @@ export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating
 /**
  * `code` of `checkout:error` (docs/embedding.md lists what to do about each):
  * - `invalid_client_secret`: the client secret given to the widget is malformed.
- * - `session_unauthorized`: the backend refused the client secret or the page's origin.
+ * - `session_unauthorized`: the backend refused the client secret.
+ * - `origin_not_allowed`: this page's origin is not one of the application's allowed origins
+ *   (the console says which origin, and how to allow it).
  * - `session_not_found`: no such session (expired, or another environment's).
  * - `network_error`: the backend could not be reached.
  * - `server_error`: the backend answered with an unexpected error.
@@ -64,6 +66,7 @@ export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating
 export type CheckoutErrorCode =
   | 'invalid_client_secret'
   | 'session_unauthorized'
+  | 'origin_not_allowed'
   | 'session_not_found'
   | 'network_error'
   | 'server_error'

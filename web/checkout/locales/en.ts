@@ -15,6 +15,7 @@ export const en: Messages = {
   errors: {
     invalid_client_secret: "This checkout isn't set up correctly. Please contact the store.",
     session_unauthorized: "This checkout couldn't be verified. Please reload the page, or go back to the store and start again.",
+    origin_not_allowed: "This checkout isn't set up for this website. Please contact the store.",
     session_not_found: "This checkout wasn't found. It may have expired: please go back to the store and start again.",
     network_error: "We couldn't reach the payment server. Check your connection and try again.",
     server_error: 'Something went wrong on our side. Please try again.',

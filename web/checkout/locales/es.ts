@@ -15,6 +15,7 @@ export const es: Messages = {
   errors: {
     invalid_client_secret: 'Este pago no está bien configurado. Ponte en contacto con la tienda.',
     session_unauthorized: 'No se pudo verificar este pago. Recarga la página o vuelve a la tienda para empezar de nuevo.',
+    origin_not_allowed: 'Este pago no está configurado para este sitio web. Ponte en contacto con la tienda.',
     session_not_found: 'No se encontró este pago. Puede que haya caducado: vuelve a la tienda para empezar de nuevo.',
     network_error: 'No pudimos conectar con el servidor de pagos. Revisa tu conexión e inténtalo de nuevo.',
     server_error: 'Algo salió mal por nuestra parte. Inténtalo de nuevo.',

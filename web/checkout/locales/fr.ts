@@ -15,6 +15,7 @@ export const fr: Messages = {
   errors: {
     invalid_client_secret: "Ce paiement n'est pas configuré correctement. Contactez la boutique.",
     session_unauthorized: "Ce paiement n'a pas pu être vérifié. Rechargez la page, ou revenez à la boutique pour recommencer.",
+    origin_not_allowed: "Ce paiement n'est pas configuré pour ce site. Veuillez contacter la boutique.",
     session_not_found: 'Ce paiement est introuvable. Il a peut-être expiré : revenez à la boutique pour recommencer.',
     network_error: 'Impossible de joindre le serveur de paiement. Vérifiez votre connexion et réessayez.',
     server_error: 'Une erreur est survenue de notre côté. Réessayez.',

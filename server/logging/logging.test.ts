@@ -1,0 +1,49 @@
+/**
+ * What request log lines keep of a path. A 3-D Secure challenge page's URL is
+ * its only credential: whoever reads it from a log could complete (or fail)
+ * the shopper's challenge.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PayReply } from '../contracts';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+let logDir: string;
+let logFile: string;
+let server: TestServer;
+beforeAll(async () => {
+  logDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-logs-'));
+  logFile = join(logDir, 'server.log');
+  server = await startTestServer({}, { logFile });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(logDir, { recursive: true, force: true });
+});
+
+describe('request logs', () => {
+  it("leave no trace of a challenge page's secret path: shown, answered, or asked about by the backend", async () => {
+    const { secretKey } = await server.merchant();
+    const session = await server.createSession(secretKey);
+    const paid = (await (await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-3ds-required-pan') })).json()) as PayReply;
+    const challengeUrl = paid.outcome.challenge_url!;
+    const secret = new URL(challengeUrl).pathname.split('/').at(-1)!;
+    expect(secret).toMatch(/^as_/);
+
+    expect((await fetch(challengeUrl)).status).toBe(200);
+    const answered = await fetch(challengeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=complete', redirect: 'manual' });
+    expect(answered.status).toBe(303);
+    // The backend then asks the service how the authentication went, by the same id.
+    expect((await server.authenticate(session)).status).toBe(200);
+
+    const lines = readFileSync(logFile, 'utf8').trim().split('\n');
+    const challengeLines = lines.filter((line) => line.includes('/challenge/'));
+    expect(challengeLines.map((line) => (JSON.parse(line) as { req: { method: string; path: string } }).req)).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/sandbox/service/challenge/[redacted]' }),
+      expect.objectContaining({ method: 'POST', path: '/sandbox/service/challenge/[redacted]' }),
+    ]);
+    expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+  });
+});
