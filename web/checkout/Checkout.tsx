@@ -375,15 +375,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         {state === 'processing' && <>{spinner}{t.processing}</>}
         {state === 'confirming' && <>{spinner}{t.confirming}</>}
         {state === 'authenticating' && t.authenticating}
-        {state === 'paid' && (
+        {(state === 'paid' || state === 'captured' || state === 'released') && (
           <>
-            {view.outcome?.status === 'authorized' ? t.authorized : t.paid}
-            {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
-          </>
-        )}
-        {(state === 'captured' || state === 'released') && (
-          <>
-            {t[state]}
+            {state !== 'paid' ? t[state] : view.outcome?.status === 'authorized' ? t.authorized : t.paid}
             {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
           </>
         )}
