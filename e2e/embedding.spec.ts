@@ -1,13 +1,17 @@
 /**
  * docs/embedding.md, followed by a merchant on a site of their own (a second
- * origin): the script tag under a strict CSP, pinned by SRI; the JavaScript
- * and module APIs; several widgets on a page; an iframe; styles that never
- * cross the shadow root except through the documented custom properties.
+ * origin): the script tag under a strict CSP, pinned by SRI; a 3-D Secure
+ * challenge under the guide's own policy, and under it without the payment
+ * service's origin; the JavaScript and module APIs (the global alone, mounted
+ * later); several widgets on a page; an iframe; styles that never cross the
+ * shadow root except through the documented custom properties.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { CheckoutPage } from './support/checkout-page';
 import { bundleManifest, expect, test } from './support/merchant-site';
 import { escapeHtml } from '../server/lib/html';
+import { en } from '../web/checkout/locales/en';
 
 const NONCE = 'r4nd0m-n0nce';
 const shopPage = (head: string, body: string, lang = 'en') =>
@@ -153,4 +157,108 @@ test('inside an iframe (allow="payment") on the merchant site, a shopper pays', 
   await frame.locator('input[name=sandbox-card][value="visa-success-3ds"]').check();
   await frame.locator('[data-testid=sandbox-pay]').click();
   await expect(frame.locator('[data-checkout-state]')).toHaveAttribute('data-checkout-state', 'paid');
+});
+
+/**
+ * docs/embedding.md's strict policy, as a merchant copies it: the checkout host and the payment
+ * service's challenge origin filled in (both this backend: the embedded sandbox serves the challenge).
+ * `withoutService`: the same policy with the service's origin left out of frame-src.
+ */
+function documentedCsp(checkoutOrigin: string, { withoutService = false } = {}): string {
+  const guide = readFileSync(new URL('../docs/embedding.md', import.meta.url), 'utf8');
+  const block = /### A strict Content-Security-Policy[\s\S]*?```\n([\s\S]*?)```/.exec(guide)?.[1];
+  if (!block?.includes('https://PAYMENT_SERVICE_ORIGIN')) throw new Error('docs/embedding.md has no strict policy naming the payment service');
+  return block
+    .replace(/^Content-Security-Policy:/, '')
+    .replaceAll(' https://PAYMENT_SERVICE_ORIGIN', withoutService ? '' : ` ${checkoutOrigin}`)
+    .replaceAll('https://CHECKOUT_HOST', checkoutOrigin)
+    .replaceAll('RANDOM', NONCE)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const CHALLENGE_CARD = 'visa-3ds-required-pan';
+
+test("a 3-D Secure challenge runs under the guide's strict CSP on the merchant's site, and the shopper pays", async ({ page, server, site, ledger }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const violations = await recordCspViolations(page);
+  const csp = documentedCsp(server.url);
+  expect(csp).toContain(`frame-src https://pay.google.com ${server.url}`);
+  await page.goto(site.page('/strict-3ds', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { nonce: NONCE, 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`), { 'content-security-policy': csp }));
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.payWith(CHALLENGE_CARD);
+  await checkout.expectState('authenticating');
+  await checkout.challenge().frame.getByRole('button', { name: 'Complete authentication' }).click();
+  await checkout.expectState('paid');
+  expect(await violations()).toEqual([]);
+  expect(await checkout.events('checkout:error')).toEqual([]);
+  expect((await checkout.merchantView()).status).toBe('succeeded');
+  expect((await ledger.newEntries()).map((entry) => entry.charge.status)).toEqual(['failed', 'succeeded']);
+});
+
+test("a CSP whose frame-src lacks the payment service: the shopper is told, the merchant gets challenge_blocked and a console message, nothing is charged, and another card pays", async ({ page, server, site, ledger }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  await page.goto(
+    site.page('/strict-3ds-blocked', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { nonce: NONCE, 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`), {
+      'content-security-policy': documentedCsp(server.url, { withoutService: true }),
+    }),
+  );
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.payWith(CHALLENGE_CARD);
+
+  await checkout.expectState('error');
+  await expect(checkout.challenge().dialog).toHaveCount(0);
+  await expect(checkout.testId('status')).toHaveText(en.errors.challenge_blocked);
+  await expect(checkout.testId('retry')).toBeFocused();
+  expect(await checkout.events('checkout:error')).toEqual([{ sessionId: session.id, code: 'challenge_blocked', reason: server.url, message: en.errors.challenge_blocked }]);
+  expect(consoleErrors.join('\n')).toContain(`Add ${server.url} to the policy's frame-src directive`);
+  // The challenge was cancelled at once, not left to expire: the session can be paid again.
+  expect(await checkout.merchantView()).toMatchObject({ status: 'declined', outcome: { failure_code: 'authentication_abandoned' } });
+
+  await checkout.testId('retry').click();
+  await checkout.payWith('visa-3ds-required-3ds');
+  await checkout.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.failure_code])).toEqual([
+    ['failed', 'authentication_required'],
+    ['succeeded', null],
+  ]);
+});
+
+test('checkout.js without data-client-secret defines WalletCheckout without mounting, and the page mounts it later (under the strict CSP)', async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const violations = await recordCspViolations(page);
+  // The merchant's server hands the page its session's client secret when the shopper reaches the payment step.
+  site.page('/my-server/checkout-session', JSON.stringify({ client_secret: session.client_secret }), { 'content-type': 'application/json' });
+  const csp = documentedCsp(server.url).replace('connect-src', "connect-src 'self'");
+  await page.goto(
+    site.page(
+      '/later',
+      shopPage(
+        '',
+        `<button id="to-payment">Continue to payment</button><div id="pay"></div>
+        <script src="${server.url}/checkout.js" nonce="${NONCE}" defer></script>
+        <script nonce="${NONCE}">
+          async function showCheckout() {
+            const { client_secret } = await (await fetch('/my-server/checkout-session', { method: 'POST' })).json();
+            WalletCheckout.mount(document.querySelector('#pay'), { clientSecret: client_secret });
+          }
+          document.getElementById('to-payment').addEventListener('click', showCheckout);
+        </script>`,
+      ),
+      { 'content-security-policy': csp },
+    ),
+  );
+  await page.waitForFunction(() => typeof (window as unknown as { WalletCheckout?: { mount?: unknown } }).WalletCheckout?.mount === 'function');
+  await expect(page.locator('[data-wallet-checkout]')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.expectState('ready');
+  await expect(checkout.testId('amount')).toHaveText('$24.00');
+  // The tag's nonce reached what the widget injects, though the tag mounted nothing itself.
+  expect(await violations()).toEqual([]);
 });

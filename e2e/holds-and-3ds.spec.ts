@@ -1,11 +1,13 @@
 /**
  * Holds and 3-D Secure in the browser, with the sandbox wallet's PAN_ONLY and
  * CRYPTOGRAM_3DS test cards (docs/test-cards.md): the demo store reserves and
- * its back office captures; a PAN_ONLY card that needs 3-D Secure is
+ * its back office captures (the widget, still open, shows it captured, or
+ * released); a PAN_ONLY card that needs 3-D Secure is
  * challenged in the widget's dialog, then paid, failed or cancelled (left to
  * expire: three-ds-expiry.spec.ts); a frictionless one is paid without a
  * dialog; a device token goes straight through.
  */
+import { en } from '../web/checkout/locales/en';
 import { expect, test } from './support/fixtures';
 
 const CHALLENGE_CARD = 'visa-3ds-required-pan';
@@ -27,6 +29,44 @@ test('the demo store places a hold, and its back office captures it', async ({ s
     ['capture', 'succeeded', session.amount],
   ]);
   expect(await checkout.events('checkout:success')).toEqual([{ sessionId: session.id, chargeId: session.outcome?.charge_id, status: 'authorized' }]);
+});
+
+test('a hold captured by the store while the shopper is still on the page shows as captured in the widget', async ({ shop, page }) => {
+  // Fake timers that run at the normal pace, so the test can skip the wait before the widget's next check.
+  await page.clock.install();
+  const checkout = await shop.openDemo('/?intent=hold');
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  await page.getByRole('button', { name: 'Capture payment' }).click();
+  await expect(page.locator('#order-status')).toHaveAttribute('data-order-status', 'captured');
+
+  // Whatever check is next due, at most a minute away.
+  await page.clock.fastForward('01:00');
+  await checkout.expectState('captured');
+  await expect(checkout.testId('status')).toHaveText(`${en.captured}Visa •••• 1111`);
+  expect(await checkout.events('checkout:success')).toHaveLength(1);
+});
+
+test('a hold released by the merchant server shows as released when the tab is seen again, and after a reload', async ({ shop, page, server }) => {
+  await page.clock.install();
+  const { checkout, session, app } = await shop.open({ session: { intent: 'hold' } });
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  await expect(checkout.testId('status')).toHaveText(`${en.authorized}Visa •••• 1111`);
+  // From here on no timer fires: only the tab coming back into view can make the widget look.
+  await page.clock.pauseAt(Date.now() + 1000);
+  const released = await server.merchantPost(app.secretKey, `/api/sessions/${session.id}/release`, {});
+  expect(released.status).toBe(200);
+  await checkout.expectState('paid');
+
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await checkout.expectState('released');
+  await expect(checkout.testId('status')).toHaveText(`${en.released}Visa •••• 1111`);
+  await expect(checkout.page.locator('[data-testid=sandbox-gpay-button]')).toHaveCount(0);
+
+  await page.reload();
+  await checkout.expectState('released');
+  expect(await checkout.events('checkout:success')).toEqual([]);
 });
 
 test('a PAN_ONLY card that needs 3-D Secure is challenged in a dialog on the demo store, completed from the keyboard, and paid', async ({ shop, ledger }) => {

@@ -17,7 +17,7 @@ import { CheckoutPage } from './support/checkout-page';
 import { listen } from '../server/testing/listen';
 import { expect, test } from './support/merchant-site';
 
-const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'declined', 'error', 'unavailable', 'confirming'];
+const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'captured', 'released', 'declined', 'error', 'unavailable', 'confirming'];
 const THEMES = ['light', 'dark'] as const;
 
 test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });

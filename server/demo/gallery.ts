@@ -29,6 +29,8 @@ const AMOUNTS: Record<string, number> = { USD: 2400, EUR: 2400, JPY: 2400, KWD: 
 const LANGUAGES: Record<string, string> = { en: 'USD', fr: 'EUR', de: 'EUR', es: 'EUR', ar: 'KWD' };
 const CARD = { network: 'VISA', last4: '4242', auth_method: 'CRYPTOGRAM_3DS', exp_month: 12, exp_year: 2030 } as const;
 const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_gallery', card: CARD, failure_code: null, failure_message: null };
+/** A hold's payment: the outcome stays `authorized` after the merchant captures or releases it; the session's status moves on. */
+const held: PaymentOutcome = { ...paid, status: 'authorized' };
 
 /** Per state: the session as the fake API shows it. `hold`: that call never answers, so the widget stays put. */
 const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; noCardMethod?: true }> = {
@@ -47,7 +49,15 @@ const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcom
     status: 'pending',
     outcome: { status: 'pending', charge_id: null, card: null, failure_code: null, failure_message: 'We are confirming your payment with the payment service' },
   },
+  captured: { status: 'captured', outcome: held },
+  released: { status: 'released', outcome: held },
 };
+
+/**
+ * A hold's later life (the store captured or released it while the shopper's page was open), in
+ * sections of their own at the end of the page: the widgets above keep their places, pixel for pixel.
+ */
+const SETTLED_HOLDS = ['captured', 'released'];
 
 /** The gallery has no stored app: these are the fields a payment request is built from (payment-request.ts). */
 const galleryApp = {
@@ -64,12 +74,15 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     const widget = (id: string, caption: string, state: string, currency: string, attributes = '') =>
       `<figure><figcaption>${caption}</figcaption><div id="${id}"></div></figure>` +
       `<script src="${src}" data-client-secret="cs_gallery-${state}-${currency}_secret_gallery" data-api-base="/demo/gallery" data-target="#${id}" ${attributes} defer></script>`;
-    const states = (theme: string) => Object.keys(SCENARIOS).map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"`)).join('\n');
+    const states = (theme: string, names: string[]) => names.map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"`)).join('\n');
+    const shopperStates = Object.keys(SCENARIOS).filter((state) => !SETTLED_HOLDS.includes(state));
     const languages = Object.entries(LANGUAGES).map(([locale, currency]) => widget(`declined-${locale}`, `${locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`)).join('\n');
     res.type('html').send(
       template
-        .replace('{{LIGHT}}', states('light'))
-        .replace('{{DARK}}', states('dark'))
+        .replace('{{LIGHT}}', states('light', shopperStates))
+        .replace('{{DARK}}', states('dark', shopperStates))
+        .replace('{{HOLDS_LIGHT}}', states('light', SETTLED_HOLDS))
+        .replace('{{HOLDS_DARK}}', states('dark', SETTLED_HOLDS))
         .replace('{{LANGUAGES}}', languages)
         .replace('{{CUSTOM}}', widget('ready-custom', 'ready', 'ready', 'JPY') + widget('declined-custom', 'declined', 'declined', 'JPY')),
     );

@@ -10,8 +10,15 @@
  * The challenge page reports its result with postMessage; only a message from
  * that frame, from the challenge URL's origin, counts, and even then it only
  * says "ask the backend": the outcome itself comes from the service.
+ *
+ * A page whose CSP leaves the challenge's origin out of `frame-src` gets an
+ * error page in the frame, whose `load` fires all the same; the browser tells
+ * the document instead, with a `securitypolicyviolation` event (Chromium,
+ * Firefox, Safari), which is how the dialog knows the shopper sees nothing.
+ * No timer: the bank's page owes us no "I'm here" message, and a slow bank is
+ * not a blocked one.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { ChallengeMessage } from '../../server/contracts';
 import type { Messages } from './locales';
 
@@ -39,14 +46,38 @@ export interface ChallengeProps {
   onDone(): void;
   /** The shopper closed the dialog. */
   onCancel(): void;
+  /** The page's CSP refused to frame the challenge (`origin`: what its `frame-src` lacks). */
+  onBlocked(origin: string): void;
 }
 
-export function Challenge({ url, t, nonce, onDone, onCancel }: ChallengeProps) {
+/** The origin of a violation's blocked URL, or null (`inline`, `eval`, or no URL). */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function Challenge({ url, t, nonce, onDone, onCancel, onBlocked }: ChallengeProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   // The callbacks of the latest render, so the listener below is added once.
-  const handlers = useRef({ onDone, onCancel });
-  handlers.current = { onDone, onCancel };
+  const handlers = useRef({ onDone, onCancel, onBlocked });
+  handlers.current = { onDone, onCancel, onBlocked };
+
+  // A layout effect: listening from the commit that inserts the frame, before the
+  // browser can report it (violation events are queued as tasks, never fired synchronously).
+  useLayoutEffect(() => {
+    const origin = new URL(url).origin;
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      // Report-only policies block nothing.
+      if (event.disposition !== 'enforce' || event.effectiveDirective !== 'frame-src' || originOf(event.blockedURI) !== origin) return;
+      handlers.current.onBlocked(origin);
+    };
+    document.addEventListener('securitypolicyviolation', onViolation);
+    return () => document.removeEventListener('securitypolicyviolation', onViolation);
+  }, [url]);
 
   useEffect(() => {
     const element = dialog.current;

@@ -5,8 +5,11 @@
  * States (root `[data-checkout-state]`):
  *   loading -> ready -> processing -> paid | declined | error | confirming | authenticating
  *   authenticating (the bank's 3-D Secure challenge, Challenge.tsx) -> processing -> paid | declined | ...
+ *   authenticating -> error (challenge_blocked: the page's CSP refused the challenge's frame)
  *   loading -> unavailable (isReadyToPay false) | error (session load failed)
- *   confirming polls the session every 2 s until the outcome is final.
+ *   paid (a hold) -> captured | released (by the merchant's server)
+ *   confirming polls the session every 2 s until the outcome is final; paid (a hold)
+ *   checks it now and then for a capture or release (HOLD_CHECK_*).
  * The view keeps codes, not words, so a change of locale re-words every state.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -20,15 +23,26 @@ import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, Checko
 import { WalletButton, type WalletError } from './WalletButton';
 
 const POLL_MS = 2000;
+/**
+ * A hold is captured or released whenever the merchant ships or cancels, often
+ * long after the shopper left: check soon after paying, then less and less
+ * often (at most once a minute per open tab), not at all while the tab is
+ * hidden, and at once when it is shown again.
+ */
+const HOLD_CHECK_FIRST_MS = 5_000;
+const HOLD_CHECK_MAX_MS = 60_000;
 
 /** Sessions paid for, a hold included (whatever the merchant did with it since): no button, the outcome shown. */
 const DONE: readonly PublicSession['status'][] = ['succeeded', 'authorized', 'captured', 'released'];
+
+/** A hold the merchant has since captured or released: the widget's state of the same name. */
+const isSettledHold = (status: PublicSession['status']): status is 'captured' | 'released' => status === 'captured' || status === 'released';
 
 interface View {
   state: CheckoutState;
   /** error: what went wrong. */
   code?: CheckoutErrorCode;
-  /** paid, declined, confirming: the payment's outcome. */
+  /** paid, captured, released, declined, confirming: the payment's outcome. */
   outcome?: PaymentOutcome | null;
 }
 
@@ -148,6 +162,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       if (ctl.signal.aborted) return;
       setSession(s);
       if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
+      // The merchant's server settled the hold itself: nothing to announce to it.
+      else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
       else if (s.outcome && (s.status === s.outcome.status || DONE.includes(s.status)) && s.status !== 'failed') {
         // A reload after an attempt: show its outcome (declined keeps "Try again").
         showOutcome(s.outcome, true);
@@ -202,13 +218,56 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     };
   }, [view.state, apiBase, sessionId, clientSecret]);
 
+  // A hold: show it captured or released once the merchant's server has done so.
+  const waitingForHold = view.state === 'paid' && view.outcome?.status === 'authorized';
+  useEffect(() => {
+    if (!waitingForHold || !sessionId) return;
+    const ctl = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let delay = HOLD_CHECK_FIRST_MS;
+    let checking = false;
+    const check = async () => {
+      clearTimeout(timer);
+      if (checking || document.hidden) return; // a hidden tab checks again when it is shown
+      checking = true;
+      try {
+        const s = await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal);
+        if (ctl.signal.aborted) return;
+        if (isSettledHold(s.status)) {
+          setSession(s);
+          setView({ state: s.status, outcome: s.outcome });
+          return;
+        }
+      } catch (err) {
+        // The hold stands whatever a failed check says; a session gone or refused will not come back.
+        if (ctl.signal.aborted || (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404))) return;
+      } finally {
+        checking = false;
+      }
+      delay = Math.min(delay * 2, HOLD_CHECK_MAX_MS);
+      timer = setTimeout(check, delay);
+    };
+    const onVisibilityChange = () => {
+      if (document.hidden) return;
+      delay = HOLD_CHECK_FIRST_MS;
+      void check();
+    };
+    timer = setTimeout(check, delay);
+    document.addEventListener('visibilitychange', onVisibilityChange);
+    return () => {
+      ctl.abort();
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisibilityChange);
+    };
+  }, [waitingForHold, apiBase, sessionId, clientSecret]);
+
   // Keyboard users keep their place: the wallet button hides while paying, so
   // focus goes to "Try again" when it appears, and back to the wallet after it.
   useEffect(() => {
     const before = previousState.current;
     previousState.current = view.state;
     if (before === 'processing' && (view.state === 'declined' || view.state === 'error')) root.current?.querySelector<HTMLElement>('.retry')?.focus();
-    if (before === 'declined' && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
+    if ((before === 'declined' || before === 'error') && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
   }, [view.state]);
 
   function onReady(ready: boolean) {
@@ -253,6 +312,24 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (viewRef.current.state === 'authenticating') void submit((id) => postAuthentication(apiBase, id, clientSecret, cancel ? { cancel: true } : {}));
   }
 
+  /**
+   * The page's CSP refused the challenge's frame: the shopper would face an
+   * empty dialog. The merchant reads in the console what to allow; the
+   * challenge is cancelled at once rather than left to expire, so the session
+   * can be paid again (another card, or the page fixed) and nothing is charged.
+   */
+  async function onChallengeBlocked(origin: string) {
+    if (viewRef.current.state !== 'authenticating' || !sessionId) return;
+    console.error(
+      `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
+        `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`,
+    );
+    setView({ state: 'processing' });
+    // Nothing more to do if the cancel fails: the challenge expires by itself and the session becomes payable again.
+    await postAuthentication(apiBase, sessionId, clientSecret, { cancel: true }).catch(() => undefined);
+    if (alive.current) fail('challenge_blocked', origin);
+  }
+
   function onCancel() {
     if (!sessionId) return;
     if (viewRef.current.state === 'processing') setView({ state: 'ready' });
@@ -264,7 +341,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   }
 
   function retry() {
-    if (view.state === 'declined') setView({ state: 'ready' });
+    // After a blocked challenge the session is payable again and the wallet still loaded, as after a decline.
+    if (view.state === 'declined' || view.code === 'challenge_blocked') setView({ state: 'ready' });
     else setRun((n) => n + 1);
   }
 
@@ -307,9 +385,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         {state === 'processing' && <>{spinner}{t.processing}</>}
         {state === 'confirming' && <>{spinner}{t.confirming}</>}
         {state === 'authenticating' && t.authenticating}
-        {state === 'paid' && (
+        {(state === 'paid' || state === 'captured' || state === 'released') && (
           <>
-            {view.outcome?.status === 'authorized' ? t.authorized : t.paid}
+            {state !== 'paid' ? t[state] : view.outcome?.status === 'authorized' ? t.authorized : t.paid}
             {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
           </>
         )}
@@ -318,7 +396,14 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         {state === 'unavailable' && t.unavailable}
       </p>
       {state === 'authenticating' && view.outcome?.challenge_url && (
-        <Challenge url={view.outcome.challenge_url} t={t} nonce={options.nonce} onDone={() => onChallengeEnd(false)} onCancel={() => onChallengeEnd(true)} />
+        <Challenge
+          url={view.outcome.challenge_url}
+          t={t}
+          nonce={options.nonce}
+          onDone={() => onChallengeEnd(false)}
+          onCancel={() => onChallengeEnd(true)}
+          onBlocked={(origin) => void onChallengeBlocked(origin)}
+        />
       )}
       {(state === 'declined' || state === 'error') && (
         <button type="button" class="retry" data-testid="retry" onClick={retry}>

@@ -32,7 +32,7 @@ export const CSS = `
 .wallet.fill google-pay-button { display: block; width: 100%; height: 48px; }
 .status:empty { display: none; }
 .status { margin: 0; }
-[data-checkout-state="paid"] .status { color: var(--_success); font-weight: 600; }
+[data-checkout-state="paid"] .status, [data-checkout-state="captured"] .status { color: var(--_success); font-weight: 600; }
 [data-checkout-state="declined"] .status, [data-checkout-state="error"] .status { color: var(--_danger); }
 .card { display: block; color: var(--_text); font-weight: 400; }
 .spinner { display: inline-block; width: 12px; height: 12px; margin-inline-end: 8px; vertical-align: -1px;

@@ -46,8 +46,11 @@ export interface CheckoutHandle {
 /** `mount(element, options)`: the ESM export and `window.WalletCheckout.mount`. */
 export type Mount = (element: HTMLElement, options: MountOptions) => CheckoutHandle;
 
-/** `authenticating`: the bank's 3-D Secure challenge is open in a dialog over the page. */
-export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'declined' | 'error' | 'unavailable' | 'confirming';
+/**
+ * `authenticating`: the bank's 3-D Secure challenge is open in a dialog over the page.
+ * `captured` / `released`: a hold the shopper placed (`paid`) was since captured or released by the merchant's server.
+ */
+export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming';
 
 /**
  * `code` of `checkout:error` (docs/embedding.md lists what to do about each):
@@ -62,6 +65,8 @@ export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating
  * - `wallet_error`: the wallet reported an error (its `statusCode` is in `reason`).
  * - `payment_failed`: the payment service refused the payment; nothing was charged.
  * - `payment_not_completed`: a payment being confirmed turned out not to have happened.
+ * - `challenge_blocked`: the page's Content-Security-Policy (`frame-src`) blocked the bank's 3-D Secure
+ *   challenge; nothing was charged (`reason`: the blocked origin, to add to `frame-src`).
  */
 export type CheckoutErrorCode =
   | 'invalid_client_secret'
@@ -73,7 +78,8 @@ export type CheckoutErrorCode =
   | 'wallet_unavailable'
   | 'wallet_error'
   | 'payment_failed'
-  | 'payment_not_completed';
+  | 'payment_not_completed'
+  | 'challenge_blocked';
 
 /** `detail` of each CustomEvent dispatched (bubbling, composed) on the mount element. */
 export interface CheckoutEventDetails {

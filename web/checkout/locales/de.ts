@@ -10,6 +10,8 @@ export const de: Messages = {
   declined: 'Ihre Karte wurde abgelehnt. Versuchen Sie es mit einer anderen Karte.',
   retry: 'Erneut versuchen',
   authorized: 'Zahlung autorisiert. Der Shop belastet Ihre Karte beim Versand Ihrer Bestellung.',
+  captured: 'Zahlung abgeschlossen. Der Shop hat Ihre Karte belastet.',
+  released: 'Der Shop hat diese Zahlung storniert und die Reservierung auf Ihrer Karte aufgehoben: Sie werden nicht belastet.',
   authenticating: 'Bestätigen Sie die Zahlung bei Ihrer Bank, um fortzufahren.',
   challenge: { title: 'Zahlung bestätigen', frame: 'Prüfung durch Ihre Bank (3-D Secure)', cancel: 'Abbrechen' },
   errors: {
@@ -23,6 +25,7 @@ export const de: Messages = {
     wallet_error: 'Google Pay konnte die Zahlung nicht abschließen. Bitte versuchen Sie es erneut.',
     payment_failed: 'Die Zahlung wurde nicht ausgeführt, es wurde nichts belastet. Bitte versuchen Sie es erneut.',
     payment_not_completed: 'Ihre Zahlung wurde nicht ausgeführt, es wurde nichts belastet. Sie können es erneut versuchen.',
+    challenge_blocked: 'Die Prüfung durch Ihre Bank konnte auf dieser Seite nicht angezeigt werden, es wurde nichts belastet. Versuchen Sie es mit einer anderen Karte oder Zahlungsart.',
   },
   declines: {
     card_declined: 'Ihre Karte wurde abgelehnt. Versuchen Sie es mit einer anderen Karte.',

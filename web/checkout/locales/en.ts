@@ -10,6 +10,8 @@ export const en: Messages = {
   declined: 'Your card was declined. Try again with another card.',
   retry: 'Try again',
   authorized: 'Payment authorized. The store will charge your card when your order ships.',
+  captured: 'Payment complete. The store has charged your card.',
+  released: "The store cancelled this payment and released the hold on your card: you won't be charged.",
   authenticating: 'Confirm the payment with your bank to continue.',
   challenge: { title: 'Confirm your payment', frame: "Your bank's verification (3-D Secure)", cancel: 'Cancel' },
   errors: {
@@ -23,6 +25,7 @@ export const en: Messages = {
     wallet_error: "Google Pay couldn't complete the payment. Please try again.",
     payment_failed: "The payment couldn't be completed and nothing was charged. Please try again.",
     payment_not_completed: "Your payment wasn't completed and nothing was charged. You can try again.",
+    challenge_blocked: "Your bank's verification couldn't be shown on this page, and nothing was charged. Please try another card or another way to pay.",
   },
   declines: {},
 };

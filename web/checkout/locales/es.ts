@@ -10,6 +10,8 @@ export const es: Messages = {
   declined: 'Tu tarjeta fue rechazada. Inténtalo de nuevo con otra tarjeta.',
   retry: 'Reintentar',
   authorized: 'Pago autorizado. La tienda cargará tu tarjeta cuando envíe tu pedido.',
+  captured: 'Pago completado. La tienda ha cargado el importe en tu tarjeta.',
+  released: 'La tienda canceló este pago y liberó la retención en tu tarjeta: no se te cobrará.',
   authenticating: 'Confirma el pago con tu banco para continuar.',
   challenge: { title: 'Confirma tu pago', frame: 'Verificación de tu banco (3-D Secure)', cancel: 'Cancelar' },
   errors: {
@@ -23,6 +25,7 @@ export const es: Messages = {
     wallet_error: 'Google Pay no pudo completar el pago. Inténtalo de nuevo.',
     payment_failed: 'No se pudo completar el pago y no se cobró nada. Inténtalo de nuevo.',
     payment_not_completed: 'Tu pago no se completó y no se cobró nada. Puedes intentarlo de nuevo.',
+    challenge_blocked: 'La verificación de tu banco no se pudo mostrar en esta página y no se cobró nada. Prueba con otra tarjeta u otra forma de pago.',
   },
   declines: {
     card_declined: 'Tu tarjeta fue rechazada. Inténtalo de nuevo con otra tarjeta.',

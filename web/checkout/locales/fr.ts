@@ -10,6 +10,8 @@ export const fr: Messages = {
   declined: 'Votre carte a été refusée. Réessayez avec une autre carte.',
   retry: 'Réessayer',
   authorized: "Paiement autorisé. La boutique débitera votre carte à l'expédition de votre commande.",
+  captured: 'Paiement effectué. La boutique a débité votre carte.',
+  released: 'La boutique a annulé ce paiement et levé la réservation sur votre carte : vous ne serez pas débité.',
   authenticating: 'Confirmez le paiement auprès de votre banque pour continuer.',
   challenge: { title: 'Confirmez votre paiement', frame: 'Vérification de votre banque (3-D Secure)', cancel: 'Annuler' },
   errors: {
@@ -23,6 +25,7 @@ export const fr: Messages = {
     wallet_error: "Google Pay n'a pas pu finaliser le paiement. Réessayez.",
     payment_failed: "Le paiement n'a pas abouti et rien n'a été débité. Réessayez.",
     payment_not_completed: "Votre paiement n'a pas abouti et rien n'a été débité. Vous pouvez réessayer.",
+    challenge_blocked: "La vérification de votre banque n'a pas pu s'afficher sur cette page et rien n'a été débité. Essayez une autre carte ou un autre moyen de paiement.",
   },
   declines: {
     card_declined: 'Votre carte a été refusée. Réessayez avec une autre carte.',

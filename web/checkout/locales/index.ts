@@ -23,6 +23,10 @@ export interface Messages {
   retry: string;
   /** A hold was placed: the store charges the card later. */
   authorized: string;
+  /** That hold, since captured by the store. */
+  captured: string;
+  /** That hold, since released by the store: nothing is charged. */
+  released: string;
   /** While the bank's 3-D Secure challenge is open. */
   authenticating: string;
   /** The challenge dialog: its heading, the frame's accessible name, and the button that closes it. */
