@@ -69,6 +69,20 @@ test('a hold released by the merchant server shows as released when the tab is s
   expect(await checkout.events('checkout:success')).toEqual([]);
 });
 
+test('a hold captured in part shows the amount taken, not the amount held', async ({ shop, page, server }) => {
+  await page.clock.install();
+  const { checkout, session, app } = await shop.open({ session: { intent: 'hold', amount: 2400, currency: 'USD' } });
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  await expect(checkout.testId('amount')).toHaveText('$24.00');
+  await page.clock.pauseAt(Date.now() + 1000);
+  expect((await server.merchantPost(app.secretKey, `/api/sessions/${session.id}/capture`, { amount: 1000 })).status).toBe(200);
+
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await checkout.expectState('captured');
+  await expect(checkout.testId('amount')).toHaveText('$10.00');
+});
+
 test('a PAN_ONLY card that needs 3-D Secure is challenged in a dialog on the demo store, completed from the keyboard, and paid', async ({ shop, ledger }) => {
   const checkout = await shop.openDemo();
   await checkout.payWith(CHALLENGE_CARD);

@@ -203,6 +203,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       amount: session.amount,
       currency: session.currency,
       currency_exponent: exponentOf(session.currency),
+      amount_captured: session.amount_captured,
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },

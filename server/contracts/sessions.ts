@@ -93,6 +93,8 @@ export const PublicSession = z.object({
   currency: z.string(),
   /** ISO 4217 minor-unit digits of `currency` (JPY 0, USD 2, IQD 3): `amount` shown is amount / 10^exponent. */
   currency_exponent: z.number().int().min(0).max(4),
+  /** captured: how much of the hold was taken, which the widget shows in place of `amount`; null otherwise. */
+  amount_captured: z.number().int().nullable(),
   description: z.string().nullable(),
   merchant_name: z.string(),
   wallet: z.object({

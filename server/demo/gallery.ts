@@ -97,7 +97,7 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
   const view = (s: NonNullable<ReturnType<typeof scenarioOf>>, status: SessionStatus, outcome: PaymentOutcome | null): PublicSession => {
     const request = buildPaymentDataRequest(galleryApp, { amount: s.amount, currency: s.currency, countryCode: 'US' }, { gatewayName: options.gatewayName });
     return {
-      id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
+      id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), amount_captured: status === 'captured' ? s.amount : null, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
       wallet: { environment: 'SANDBOX', sandbox_script: `${options.checkoutOrigin()}/sandbox/wallet.js` },
       // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
       payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,

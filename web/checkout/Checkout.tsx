@@ -363,7 +363,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       {session && (
         <div class="summary">
           <span class="merchant" data-testid="merchant">{session.merchant_name}</span>
-          <span class="amount" data-testid="amount">{formatAmount(session.amount, session.currency, session.currency_exponent, locale)}</span>
+          <span class="amount" data-testid="amount">{formatAmount(session.amount_captured ?? session.amount, session.currency, session.currency_exponent, locale)}</span>
           {session.description && <p class="desc">{session.description}</p>}
         </div>
       )}
