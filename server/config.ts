@@ -16,6 +16,9 @@ const BasePath = z
   .regex(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/, 'each base path is / or /segment[/segment...]')
   .transform((path) => (path === '/' ? '' : path));
 
+/** The default gateway name: a placeholder until Google lists the payment service's own. */
+const PLACEHOLDER_GATEWAY = 'walletcheckout';
+
 /** Secret keys of the embedded sandbox service (`sk_sandbox_`) and of test merchants' services (`sk_test_`). */
 const SANDBOX_KEY = /^sk_(sandbox|test)_/;
 
@@ -29,7 +32,7 @@ const Env = z
     DATA_DIR: z.string().default('data'),
     /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
-    GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default('walletcheckout'),
+    GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default(PLACEHOLDER_GATEWAY),
     PAYMENT_SERVICE_URL: z.url().optional(),
     PAYMENT_SERVICE_KEY: optionalString,
     SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -68,6 +71,10 @@ const Env = z
     message: 'the sandbox wallet seals tokens only the embedded sandbox service can open: use TEST or PRODUCTION with a real service',
     path: ['WALLET_ENVIRONMENT'],
   })
+  .refine((env) => !(env.WALLET_ENVIRONMENT && env.WALLET_ENVIRONMENT !== 'SANDBOX' && !env.PAYMENT_SERVICE_URL), {
+    message: "Google's TEST and PRODUCTION wallets seal tokens for a real payment service, which the embedded sandbox cannot open: set PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY, or use SANDBOX",
+    path: ['WALLET_ENVIRONMENT'],
+  })
   .refine((env) => [0, 3].includes([env.OAUTH_ISSUER, env.OAUTH_AUDIENCE, env.OAUTH_JWKS].filter((v) => v !== undefined).length), {
     message: 'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS are set together (a real issuer) or not at all (the development issuer)',
     path: ['OAUTH_ISSUER'],
@@ -91,6 +98,7 @@ function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   if (!env.OAUTH_ISSUER) problems.push(['OAUTH_ISSUER', 'the development token issuer signs tokens with a key on local disk; set a real issuer (OAUTH_ISSUER, OAUTH_AUDIENCE, OAUTH_JWKS)']);
   if (!env.PUBLIC_URL) problems.push(['PUBLIC_URL', 'must be set: the origin derived from the listening address is http']);
   else if (!https(env.PUBLIC_URL) || new URL(env.PUBLIC_URL).hostname.includes('*')) problems.push(['PUBLIC_URL', 'must be one https origin, without wildcards']);
+  if (env.GATEWAY_NAME === PLACEHOLDER_GATEWAY) problems.push(['GATEWAY_NAME', `"${PLACEHOLDER_GATEWAY}" is a placeholder: set the gateway id Google lists for your payment service`]);
   if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
   if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);
   return problems;
