@@ -51,3 +51,32 @@ test('a wallet that cannot pay here shows "unavailable" and no button', async ({
   // The element stays mounted (to notice if the wallet becomes ready) but the shopper sees no button.
   await expect(page.locator('google-pay-button button')).toBeHidden();
 });
+
+test("the sandbox wallet checks merchantInfo.merchantId as Google's wallet does", async ({ page, server }) => {
+  await page.goto(`${server.url}/healthz`);
+  await page.addScriptTag({ url: `${server.url}/sandbox/wallet.js` });
+  const attempt = (environment: string, merchantInfo: Record<string, string>) =>
+    page.evaluate(
+      async ({ environment, merchantInfo }) => {
+        type Client = { loadPaymentData(request: unknown): Promise<unknown> };
+        const { PaymentsClient } = (window as unknown as { google: { payments: { api: { PaymentsClient: new (o: object) => Client } } } }).google.payments.api;
+        const request = {
+          apiVersion: 2,
+          apiVersionMinor: 0,
+          merchantInfo: { merchantName: 'Shop', ...merchantInfo },
+          allowedPaymentMethods: [{ type: 'CARD', parameters: { allowedAuthMethods: ['PAN_ONLY'], allowedCardNetworks: ['VISA'] }, tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway: 'g', gatewayMerchantId: 'mrchnt_1' } } }],
+          transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '1.00', currencyCode: 'USD', countryCode: 'US' },
+        };
+        // A request that passes opens the sheet and waits for the shopper: a short race tells the two apart.
+        const outcome = await Promise.race([new PaymentsClient({ environment }).loadPaymentData(request).catch((error: { statusCode: string; statusMessage: string }) => error), new Promise((resolve) => setTimeout(() => resolve('sheet open'), 500))]);
+        return outcome;
+      },
+      { environment, merchantInfo },
+    );
+
+  expect(await attempt('PRODUCTION', {})).toEqual({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringMatching(/merchantId is required in PRODUCTION/) });
+  expect(await attempt('PRODUCTION', { merchantId: 'mrchnt_4242' })).toEqual({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringMatching(/not a merchant id issued by Google/) });
+  expect(await attempt('PRODUCTION', { merchantId: 'BCR2DN4TWXYZ1234' })).toBe('sheet open');
+  await page.locator('[data-testid=sandbox-cancel]').click();
+  expect(await attempt('TEST', {})).toBe('sheet open');
+});

@@ -19,6 +19,7 @@ const production = {
   PAYMENT_SERVICE_URL: 'https://api.payments.example.com',
   PAYMENT_SERVICE_KEY: 'sk_live_0123456789',
   WALLET_ENVIRONMENT: 'PRODUCTION',
+  GATEWAY_NAME: 'examplepayments',
   OAUTH_ISSUER: 'https://auth.example.com',
   OAUTH_AUDIENCE: 'wallet-checkout',
   OAUTH_JWKS: 'https://auth.example.com/jwks.json',
@@ -71,6 +72,7 @@ describe('configuration', () => {
     ['no public URL (an http origin derived from the address)', { PUBLIC_URL: undefined }, 'PUBLIC_URL'],
     ['a non-https origin', { PUBLIC_URL: 'http://checkout.example.com' }, 'PUBLIC_URL'],
     ['a wildcard origin', { PUBLIC_URL: 'https://*.example.com' }, 'PUBLIC_URL'],
+    ['the placeholder gateway name', { GATEWAY_NAME: undefined }, 'GATEWAY_NAME'],
     ['the demo store on', { DEMO: 'on' }, 'DEMO'],
     ['the demo store by default', { DEMO: undefined }, 'DEMO'],
     ['a data key generated on local disk', { DATA_ENCRYPTION_KEY: undefined }, 'DATA_ENCRYPTION_KEY'],
@@ -109,6 +111,11 @@ describe('configuration', () => {
     expect(found[0]).toMatch(/^TRUST_PROXY: /);
   });
 
+  it.each(['TEST', 'PRODUCTION'])("Google's %s wallet is refused with the embedded sandbox service, which cannot open its tokens", (environment) => {
+    expect(problems({ WALLET_ENVIRONMENT: environment })).toEqual([expect.stringMatching(/^WALLET_ENVIRONMENT: .*embedded sandbox/)]);
+    expect(problems({ WALLET_ENVIRONMENT: environment, PAYMENT_SERVICE_URL: 'http://127.0.0.1:9/service', PAYMENT_SERVICE_KEY: 'sk_test_1' })).toEqual([]);
+  });
+
   it('the sandbox wallet is refused in production', () => {
     // With the embedded sandbox gone, SANDBOX is already refused for a real service; production says so too.
     expect(problems({ ...production, WALLET_ENVIRONMENT: 'SANDBOX' })).toEqual(expect.arrayContaining([expect.stringMatching(/^WALLET_ENVIRONMENT: /)]));
@@ -116,7 +123,7 @@ describe('configuration', () => {
 
   it('production refuses the whole development setup at once, one line per variable', () => {
     const found = problems({ NODE_ENV: 'production' });
-    expect(found.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATA_ENCRYPTION_KEY', 'DEMO', 'OAUTH_ISSUER', 'PAYMENT_SERVICE_URL', 'PUBLIC_URL']);
+    expect(found.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATA_ENCRYPTION_KEY', 'DEMO', 'GATEWAY_NAME', 'OAUTH_ISSUER', 'PAYMENT_SERVICE_URL', 'PUBLIC_URL']);
   });
 });
 

@@ -51,6 +51,8 @@ const TrustProxy = z
     });
     return z.NEVER;
   });
+/** The default gateway name: a placeholder until Google lists the payment service's own. */
+const PLACEHOLDER_GATEWAY = 'walletcheckout';
 
 /** Secret keys of the embedded sandbox service (`sk_sandbox_`) and of test merchants' services (`sk_test_`). */
 const SANDBOX_KEY = /^sk_(sandbox|test)_/;
@@ -67,7 +69,7 @@ const Env = z
     DATA_DIR: z.string().default('data'),
     /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
-    GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default('walletcheckout'),
+    GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default(PLACEHOLDER_GATEWAY),
     PAYMENT_SERVICE_URL: z.url().optional(),
     PAYMENT_SERVICE_KEY: optionalString,
     SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -105,6 +107,10 @@ const Env = z
   })
   .refine((env) => !(env.PAYMENT_SERVICE_URL && env.WALLET_ENVIRONMENT === 'SANDBOX'), {
     message: 'the sandbox wallet seals tokens only the embedded sandbox service can open: use TEST or PRODUCTION with a real service',
+    path: ['WALLET_ENVIRONMENT'],
+  })
+  .refine((env) => !(env.WALLET_ENVIRONMENT && env.WALLET_ENVIRONMENT !== 'SANDBOX' && !env.PAYMENT_SERVICE_URL), {
+    message: "Google's TEST and PRODUCTION wallets seal tokens for a real payment service, which the embedded sandbox cannot open: set PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY, or use SANDBOX",
     path: ['WALLET_ENVIRONMENT'],
   })
   .refine((env) => [0, 3].includes([env.OAUTH_ISSUER, env.OAUTH_AUDIENCE, env.OAUTH_JWKS].filter((v) => v !== undefined).length), {
@@ -149,6 +155,7 @@ function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   for (const variable of ['OAUTH_JWKS', 'GOOGLE_ROOT_KEYS'] as const) {
     if (/^http:/i.test(env[variable] ?? '')) problems.push([variable, 'a URL must be https: these keys decide which tokens and payloads are trusted']);
   }
+  if (env.GATEWAY_NAME === PLACEHOLDER_GATEWAY) problems.push(['GATEWAY_NAME', `"${PLACEHOLDER_GATEWAY}" is a placeholder: set the gateway id Google lists for your payment service`]);
   if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
   if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);
   else if (looksTyped(Buffer.from(env.DATA_ENCRYPTION_KEY, 'base64'))) problems.push(['DATA_ENCRYPTION_KEY', 'is not random: generate it with `openssl rand -base64 32`']);

@@ -1,12 +1,16 @@
 import { loadConfig } from './config';
-import { startServer } from './server';
+import { StartupRefused, startServer } from './server';
 
 const loaded = loadConfig();
 if (!loaded.ok) {
   console.error(`Wallet Checkout cannot start: the configuration is invalid.\n  ${loaded.problems.join('\n  ')}`);
   process.exit(2);
 }
-const server = await startServer(loaded.config);
+const server = await startServer(loaded.config).catch((error: unknown) => {
+  if (!(error instanceof StartupRefused)) throw error;
+  console.error(`Wallet Checkout cannot start: ${error.message}`);
+  process.exit(2);
+});
 const origin = loaded.config.publicUrl ?? server.url;
 server.logger.info({ url: origin, sandbox: server.sandbox !== undefined }, 'wallet checkout listening');
 console.log(`\nWallet Checkout is running.\n  Demo store:  ${origin}/\n  Widget:      ${origin}/checkout.js\n`);

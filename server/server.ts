@@ -17,6 +17,7 @@ import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { createSandboxService, type SandboxService } from './sandbox';
 import { createServiceClient, defaultRetryPolicy } from './service-client';
+import { appsLackingGoogleMerchantId } from './apps';
 import { openStore, type Store } from './store';
 
 export interface RunningServer {
@@ -38,8 +39,19 @@ const googleRootKeysUrl = {
   PRODUCTION: 'https://payments.developers.google.com/paymentmethodtoken/keys.json',
 } as const;
 
+/** The store holds what the configuration cannot serve: the message names each problem and its fix. */
+export class StartupRefused extends Error {
+  override name = 'StartupRefused';
+}
+
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const store = await openStore(config.dataDir, config.databaseUrl);
+  const lacking = await appsLackingGoogleMerchantId(store);
+  if (lacking.length > 0) {
+    await store.destroy();
+    const lines = lacking.map(({ app, need }) => `${app.id} (${app.name}): ${need}; set it with npm run app:update -- --app ${app.id} --google-merchant-id ID`);
+    throw new StartupRefused(`applications without the Google merchant id they need:\n  ${lines.join('\n  ')}`);
+  }
   const sandbox = config.paymentService
     ? undefined
     : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName, authenticationTtlMs: config.sandboxAuthenticationTtlMs });

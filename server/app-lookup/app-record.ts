@@ -22,6 +22,10 @@ export const AppRecord = z.strictObject({
   createdTime: z.iso.datetime(),
   checkout: z.strictObject({
     environment: WalletEnvironment,
+    /** The payment service's merchant id. */
+    merchantId: z.string(),
+    /** The merchant id Google issued (`merchantInfo.merchantId`), when the app has one. */
+    googleMerchantId: z.string().optional(),
     tokenizationType: z.enum(['PAYMENT_GATEWAY', 'DIRECT']),
     gateway: z.string().optional(),
     gatewayMerchantId: z.string().optional(),
@@ -46,6 +50,8 @@ export function toAppRecord(app: App, profile: AppProfile, gatewayName: string):
     createdTime: new Date(app.created).toISOString(),
     checkout: {
       environment: app.environment,
+      merchantId: app.merchantId,
+      ...(app.googleMerchantId && { googleMerchantId: app.googleMerchantId }),
       tokenizationType: gateway ? 'PAYMENT_GATEWAY' : 'DIRECT',
       // A direct-mode app's tokens are sealed to its own key: no gateway is involved.
       ...(gateway && { gateway: gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) }),

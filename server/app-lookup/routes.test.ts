@@ -78,6 +78,7 @@ describe('GET {base_url}/v3/apps/{appId} with the development issuer', () => {
         securityAssessmentPassed: false,
         checkout: {
           environment: 'SANDBOX',
+          merchantId: 'corner_1',
           tokenizationType: 'PAYMENT_GATEWAY',
           gateway: 'walletcheckout',
           gatewayMerchantId: 'mrchnt_corner_1',
@@ -93,10 +94,12 @@ describe('GET {base_url}/v3/apps/{appId} with the development issuer', () => {
   });
 
   it('describes a direct-mode app without a gateway, and an empty profile when none was given', async () => {
-    const direct = await s.createApp({ decryption_mode: 'direct', environment: 'TEST' });
+    const direct = await s.createApp({ decryption_mode: 'direct', environment: 'TEST', google_merchant_id: 'BCR2DN4TDIRECT01' });
     const reply = await call(`${s.url}/v3/apps/${direct.id}`, { headers: auth() });
     expect(reply.json.checkout).toEqual({
       environment: 'TEST',
+      merchantId: 'corner_1',
+      googleMerchantId: 'BCR2DN4TDIRECT01',
       tokenizationType: 'DIRECT',
       allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
       allowedCardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
@@ -161,7 +164,7 @@ describe('GET {base_url}/v3/apps/{appId} with the development issuer', () => {
       icons: [{ size: 128 }],
       checkout: { environment: 'SANDBOX', gatewayMerchantId: 'mrchnt_corner_1' },
     });
-    expect(Object.keys((await get('fields=checkout/*')).json.checkout as object)).toHaveLength(7);
+    expect(Object.keys((await get('fields=checkout/*')).json.checkout as object)).toHaveLength(8);
     expect((await get('fields=kind,checkout(gateway),checkout')).json.checkout).toMatchObject({ allowedOrigins: ['https://corner.example'] });
     const compact = await get('prettyPrint=false&alt=json&fields=id');
     expect(compact.text).toBe(`{"id":"${appId}"}`);

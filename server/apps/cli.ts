@@ -9,7 +9,7 @@ import { describeIssues } from '../http/errors';
 import { createApp, NewApp } from './registry';
 
 const usage =
-  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only]';
+  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--google-merchant-id ID] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only]';
 
 function parseOptions() {
   try {
@@ -17,6 +17,7 @@ function parseOptions() {
       options: {
         name: { type: 'string' },
         'merchant-id': { type: 'string' },
+        'google-merchant-id': { type: 'string' },
         origin: { type: 'string', multiple: true },
         'auth-method': { type: 'string', multiple: true },
         network: { type: 'string', multiple: true },
@@ -47,6 +48,7 @@ if (!loaded.ok) {
 const input = NewApp.safeParse({
   name: values.name,
   merchant_id: values['merchant-id'],
+  google_merchant_id: values['google-merchant-id'],
   allowed_origins: values.origin ?? [],
   auth_methods: values['auth-method'],
   card_networks: values.network,
@@ -66,5 +68,5 @@ if (!created.ok) {
   process.exit(2);
 }
 const { app, secretKey } = created.value;
-console.log(`Application created: ${app.id} (${app.name}, merchant ${app.merchantId})`);
+console.log(`Application created: ${app.id} (${app.name}, payment service merchant ${app.merchantId}, Google merchant ${app.googleMerchantId ?? 'none'})`);
 console.log(`Secret key (shown once, keep it on your server): ${secretKey}`);

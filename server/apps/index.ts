@@ -1,1 +1,10 @@
-export { createApp, getApp, getAppProfile, findAppBySecretKey, reconfigureApp, NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';
+export {
+  appsLackingGoogleMerchantId,
+  createApp,
+  getApp,
+  getAppProfile,
+  findAppBySecretKey,
+  googleMerchantIdNeed,
+  reconfigureApp,
+  setGoogleMerchantId,
+  NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';

@@ -4,7 +4,7 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { AuthMethod, authMethods, CardNetwork, cardNetworks, WalletEnvironment } from '../contracts';
+import { AuthMethod, authMethods, CardNetwork, cardNetworks, GoogleMerchantId, WalletEnvironment } from '../contracts';
 import { describeIssues } from '../http/errors';
 import { type Result, ok, err, type Failure } from '../lib/result';
 import { hashSecret, randomId, secretMatches } from '../lib/secrets';
@@ -30,27 +30,50 @@ export const IconCategory = z.enum(['application']);
 export const AppIcon = z.strictObject({ category: IconCategory, icon_url: WebUrl, size: z.int().min(1).max(1024) });
 export type AppIcon = z.infer<typeof AppIcon>;
 
-export const NewApp = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  merchant_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'merchant_id: letters, digits, _ and - only'),
-  allowed_origins: z.array(Origin).min(1),
-  auth_methods: z.array(AuthMethod).min(1).default([...authMethods]),
-  card_networks: z.array(CardNetwork).min(1).default([...cardNetworks]),
-  environment: WalletEnvironment.default('SANDBOX'),
-  decryption_mode: DecryptionMode.default('gateway'),
-  three_ds: ThreeDsPolicy.default('if_required'),
-  short_description: z.string().trim().max(200).default(''),
-  long_description: z.string().trim().max(4000).default(''),
-  product_url: WebUrl.optional(),
-  icons: z.array(AppIcon).max(10).default([]),
-  security_assessment_passed: z.boolean().default(false),
-});
+/**
+ * Where an app cannot go without its Google merchant id: Google's PRODUCTION
+ * environment refuses a request without `merchantInfo.merchantId`, and a
+ * direct-mode token is sealed to `merchant:<Google merchant id>`. Undefined
+ * when the app may do without one.
+ */
+export function googleMerchantIdNeed(app: { environment: WalletEnvironment; decryptionMode: DecryptionMode }): string | undefined {
+  if (app.environment === 'PRODUCTION') return 'the PRODUCTION environment needs the Google merchant id';
+  if (app.decryptionMode === 'direct') return 'direct mode seals tokens to merchant:<Google merchant id>';
+  return undefined;
+}
+
+export const NewApp = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    /** The payment service's merchant id: `mrchnt_{merchant_id}` in the wallet's request. */
+    merchant_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'merchant_id: letters, digits, _ and - only'),
+    /** The id Google's Pay & Wallet Console issued: `merchantInfo.merchantId`. */
+    google_merchant_id: GoogleMerchantId.optional(),
+    allowed_origins: z.array(Origin).min(1),
+    auth_methods: z.array(AuthMethod).min(1).default([...authMethods]),
+    card_networks: z.array(CardNetwork).min(1).default([...cardNetworks]),
+    environment: WalletEnvironment.default('SANDBOX'),
+    decryption_mode: DecryptionMode.default('gateway'),
+    three_ds: ThreeDsPolicy.default('if_required'),
+    short_description: z.string().trim().max(200).default(''),
+    long_description: z.string().trim().max(4000).default(''),
+    product_url: WebUrl.optional(),
+    icons: z.array(AppIcon).max(10).default([]),
+    security_assessment_passed: z.boolean().default(false),
+  })
+  .superRefine((app, ctx) => {
+    const need = googleMerchantIdNeed({ environment: app.environment, decryptionMode: app.decryption_mode });
+    if (need && !app.google_merchant_id) ctx.addIssue({ code: 'custom', path: ['google_merchant_id'], message: `google_merchant_id is required: ${need}` });
+  });
 export type NewApp = z.input<typeof NewApp>;
 
 export interface App {
   id: string;
   name: string;
+  /** The payment service's merchant id. */
   merchantId: string;
+  /** The merchant id Google issued; required in PRODUCTION and in direct mode (googleMerchantIdNeed). */
+  googleMerchantId: string | undefined;
   allowedOrigins: string[];
   authMethods: AuthMethod[];
   cardNetworks: CardNetwork[];
@@ -81,6 +104,7 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
     id: row.id,
     name: row.name,
     merchantId: row.merchant_id,
+    googleMerchantId: row.google_merchant_id ?? undefined,
     allowedOrigins: z.array(z.string()).parse(JSON.parse(row.allowed_origins)),
     authMethods: z.array(AuthMethod).parse(JSON.parse(row.auth_methods)),
     cardNetworks: z.array(CardNetwork).parse(JSON.parse(row.card_networks)),
@@ -110,6 +134,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     id: `app_${randomId(12)}`,
     name: a.name,
     merchant_id: a.merchant_id,
+    google_merchant_id: a.google_merchant_id ?? null,
     secret_key_hash: hashSecret(secretKey),
     allowed_origins: JSON.stringify([...new Set(a.allowed_origins)]),
     auth_methods: JSON.stringify([...new Set(a.auth_methods)]),
@@ -145,6 +170,32 @@ export async function findAppBySecretKey(store: Store, secretKey: string): Promi
 }
 
 /** Changes an app's origins and integration mode (the demo app follows its server's settings). */
-export async function reconfigureApp(store: Store, id: string, changes: { allowedOrigins: string[]; decryptionMode: DecryptionMode }): Promise<void> {
-  await store.updateTable('apps').set({ allowed_origins: JSON.stringify(changes.allowedOrigins), decryption_mode: changes.decryptionMode }).where('id', '=', id).execute();
+export async function reconfigureApp(store: Store, id: string, changes: { allowedOrigins: string[]; decryptionMode: DecryptionMode; googleMerchantId: string }): Promise<void> {
+  await store
+    .updateTable('apps')
+    .set({ allowed_origins: JSON.stringify(changes.allowedOrigins), decryption_mode: changes.decryptionMode, google_merchant_id: changes.googleMerchantId })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets the merchant id Google issued to an app (`npm run app:update`). */
+export async function setGoogleMerchantId(store: Store, id: string, googleMerchantId: string): Promise<Result<App, Failure<'invalid_app' | 'not_found'>>> {
+  const parsed = GoogleMerchantId.safeParse(googleMerchantId);
+  if (!parsed.success) return err({ code: 'invalid_app', message: describeIssues(parsed.error) });
+  const updated = await store.updateTable('apps').set({ google_merchant_id: parsed.data }).where('id', '=', id).executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) return err({ code: 'not_found', message: `No application ${id}` });
+  return ok((await getApp(store, id))!);
+}
+
+/**
+ * Apps that cannot take a payment as configured: PRODUCTION or direct-mode
+ * apps without a Google merchant id (from a store created before the two ids
+ * were apart). The server refuses to start while there are any.
+ */
+export async function appsLackingGoogleMerchantId(store: Store): Promise<{ app: App; need: string }[]> {
+  const rows = await selectApps(store)
+    .where('google_merchant_id', 'is', null)
+    .where((eb) => eb.or([eb('environment', '=', 'PRODUCTION'), eb('decryption_mode', '=', 'direct')]))
+    .execute();
+  return rows.map(toApp).map((app) => ({ app, need: googleMerchantIdNeed(app) ?? '' }));
 }

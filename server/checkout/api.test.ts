@@ -203,10 +203,12 @@ describe('direct mode', () => {
     ['visa-success-3ds', 'CRYPTOGRAM_3DS'],
     ['visa-success-pan', 'PAN_ONLY'],
   ])('decrypts %s itself and sends a network_token charge', async (card, authMethod) => {
-    const direct = await server.merchant({ merchant_id: 'pci1', decryption_mode: 'direct' });
+    const direct = await server.merchant({ merchant_id: 'pci1', google_merchant_id: '01234567890123456789', decryption_mode: 'direct' });
     const session = await server.createSession(direct.secretKey);
     const view = await server.publicSession(session);
     expect(view.payment_data_request.allowedPaymentMethods[0]?.tokenizationSpecification.type).toBe('DIRECT');
+    // Google's id for the wallet (the token is sealed to merchant:<it>), the service's for the charge.
+    expect(view.payment_data_request.merchantInfo.merchantId).toBe('01234567890123456789');
     const { outcome } = await (await server.pay(session, { payment_data: await server.walletPaymentData(session, card) })).json();
     expect(outcome).toMatchObject({ status: 'succeeded', card: { auth_method: authMethod } });
     const [entry] = await ledgerFor(session.id);

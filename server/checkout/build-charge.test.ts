@@ -9,6 +9,7 @@ const app: App = {
   id: 'app_1',
   name: 'Coffee Roasters',
   merchantId: '4242',
+  googleMerchantId: undefined,
   allowedOrigins: ['https://shop.example'],
   authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
   cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
@@ -46,9 +47,14 @@ describe('the Google Pay request built for a session', () => {
     expect(request.merchantInfo).toEqual({ merchantName: 'Coffee Roasters' });
   });
 
-  it('follows the app: configured auth methods and networks, and merchantId in PRODUCTION', () => {
-    const production = buildPaymentDataRequest({ ...app, environment: 'PRODUCTION', authMethods: ['CRYPTOGRAM_3DS'], cardNetworks: ['VISA'] }, { amount: 1, currency: 'EUR', countryCode: 'FR' }, { gatewayName: 'g' });
-    expect(production.merchantInfo.merchantId).toBe('4242');
+  it('follows the app: configured auth methods and networks, and its Google merchant id (not the service\'s) in merchantInfo', () => {
+    const production = buildPaymentDataRequest(
+      { ...app, environment: 'PRODUCTION', googleMerchantId: 'BCR2DN4TWXYZ1234', authMethods: ['CRYPTOGRAM_3DS'], cardNetworks: ['VISA'] },
+      { amount: 1, currency: 'EUR', countryCode: 'FR' },
+      { gatewayName: 'g' },
+    );
+    expect(production.merchantInfo.merchantId).toBe('BCR2DN4TWXYZ1234');
+    expect(production.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({ type: 'PAYMENT_GATEWAY', parameters: { gateway: 'g', gatewayMerchantId: 'mrchnt_4242' } });
     expect(production.allowedPaymentMethods[0]?.parameters.allowedAuthMethods).toEqual(['CRYPTOGRAM_3DS']);
     expect(production.allowedPaymentMethods[0]?.parameters.allowedCardNetworks).toEqual(['VISA']);
   });

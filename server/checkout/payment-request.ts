@@ -44,9 +44,8 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
     ],
     merchantInfo: {
       merchantName: app.name,
-      // Google requires its merchant id in PRODUCTION only; the sandbox wallet
-      // needs one to address DIRECT tokens, as Google's TEST environment does.
-      ...((app.environment === 'PRODUCTION' || app.decryptionMode === 'direct') && { merchantId: app.merchantId }),
+      // Google's id, never the payment service's: required in PRODUCTION and for DIRECT tokens (NewApp checks it).
+      ...(app.googleMerchantId && { merchantId: app.googleMerchantId }),
     },
     transactionInfo: {
       totalPriceStatus: 'FINAL',

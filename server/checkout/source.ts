@@ -35,7 +35,8 @@ export async function chargeSourceFor(app: App, token: EcV2Token, direct: Direct
   if (!direct) return err({ code: 'direct_mode_unavailable', message: 'This application decrypts tokens itself, but no merchant keys are configured' });
   const rootKeys = await direct.rootKeys();
   if (!rootKeys.ok) return rootKeys;
-  const opened = openToken(token, { recipientId: `merchant:${app.merchantId}`, privateKeys: direct.privateKeysFor(app), rootKeys: rootKeys.value });
+  if (!app.googleMerchantId) return err({ code: 'direct_mode_unavailable', message: 'This application decrypts tokens itself but has no Google merchant id (docs/go-live.md)' });
+  const opened = openToken(token, { recipientId: `merchant:${app.googleMerchantId}`, privateKeys: direct.privateKeysFor(app), rootKeys: rootKeys.value });
   if (!opened.ok) return err({ code: 'invalid_payment_token', message: `The wallet token could not be opened (${opened.error.code})` });
   const card = opened.value.paymentMethodDetails;
   // A PAN_ONLY token carries the card's own number and no cryptogram: it is

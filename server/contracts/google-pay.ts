@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CountryCode } from './country';
+import { googleMerchantIdPattern } from './google-merchant-id';
 
 export const authMethods = ['PAN_ONLY', 'CRYPTOGRAM_3DS'] as const;
 export const AuthMethod = z.enum(authMethods);
@@ -18,7 +19,13 @@ export type CardNetwork = z.infer<typeof CardNetwork>;
 export const WalletEnvironment = z.enum(['SANDBOX', 'TEST', 'PRODUCTION']);
 export type WalletEnvironment = z.infer<typeof WalletEnvironment>;
 
-/** The gateway merchant id the payment service assigns a merchant (seed): what the wallet is asked to seal tokens for. */
+/**
+ * The merchant id Google issued. Unrelated to the payment service's merchant id: it goes in
+ * `merchantInfo.merchantId` and the direct-mode recipient `merchant:<id>` (docs/go-live.md).
+ */
+export const GoogleMerchantId = z.string().regex(googleMerchantIdPattern, 'a Google merchant id: 16 upper-case letters and digits, or 20 digits');
+
+/** The gateway merchant id the payment service assigns a merchant (the charge API: `mrchnt_{merchant_id}`): what the wallet is asked to seal tokens for. */
 export const gatewayMerchantId = (merchantId: string): string => `mrchnt_${merchantId}`;
 
 export const TokenizationSpecification = z.discriminatedUnion('type', [

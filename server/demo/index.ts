@@ -22,6 +22,9 @@ export interface DemoMerchant {
 
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/store.html', import.meta.url)), 'utf8');
 
+/** The demo's Google merchant id: the sandbox wallet's stand-in, in the 20-digit form of the ids in Google's TEST examples. */
+const DEMO_GOOGLE_MERCHANT_ID = '12345678901234567890';
+
 const DemoCredentials = z.object({ app_id: z.string(), secret_key: z.string() });
 
 /**
@@ -38,13 +41,13 @@ export async function ensureDemoMerchant(store: Store, dataDir: string, origin: 
     }
   })();
   if (!credentials || !(await getApp(store, credentials.app_id))) {
-    const created = await createApp(store, { name: 'Demo Coffee Roasters', merchant_id: 'demo', allowed_origins: [origin] });
+    const created = await createApp(store, { name: 'Demo Coffee Roasters', merchant_id: 'demo', google_merchant_id: DEMO_GOOGLE_MERCHANT_ID, allowed_origins: [origin] });
     if (!created.ok) throw new Error(created.error.message);
     credentials = { app_id: created.value.app.id, secret_key: created.value.secretKey };
     writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
   }
   // The origin follows the port the server listens on this time, the mode follows DECRYPTION_MODE.
-  await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode });
+  await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode, googleMerchantId: DEMO_GOOGLE_MERCHANT_ID });
   return { apiBase: origin, secretKey: credentials.secret_key };
 }
 

@@ -4,6 +4,7 @@
  * real ECv2 token signed by the sandbox root. Called from shoppers' browsers
  * on any origin, hence CORS for everyone and no credentials.
  */
+import { googleMerchantIdPattern } from '../contracts/google-merchant-id';
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import cors from 'cors';
@@ -96,6 +97,7 @@ function mintPaymentData(
   } else {
     const merchantId = paymentRequest.merchantInfo.merchantId;
     if (!merchantId) return err(httpError(400, 'merchant_id_required', 'DIRECT tokenization needs merchantInfo.merchantId'));
+    if (!googleMerchantIdPattern.test(merchantId)) return err(httpError(400, 'invalid_merchant_id', 'merchantInfo.merchantId is not a merchant id issued by Google'));
     const publicKey = importUncompressedPoint(Buffer.from(spec.parameters.publicKey, 'base64'));
     if (!publicKey) return err(httpError(400, 'invalid_public_key', 'parameters.publicKey is not a base64 uncompressed P-256 point'));
     recipient = { id: `merchant:${merchantId}`, publicKey };

@@ -9,7 +9,7 @@ afterAll(() => sandbox.close());
 
 const errorCode = (body: unknown) => (body as { error: { code: string } }).error.code;
 
-function directRequest(publicKey: string, merchantId: string | null = 'BCR2DN4T000000'): PaymentDataRequest {
+function directRequest(publicKey: string, merchantId: string | null = 'BCR2DN4T00000000'): PaymentDataRequest {
   const request = paymentDataRequest();
   const [method] = request.allowedPaymentMethods;
   if (!method) throw new Error('no method');
@@ -79,7 +79,7 @@ describe('POST /wallet/tokens', () => {
     expect(paymentData.paymentMethodData.tokenizationData.type).toBe('DIRECT');
     const rootKeys = RootSigningKeys.parse(await (await fetch(`${sandbox.baseUrl}/wallet/root-keys.json`)).json()).keys;
     expect(rootKeys).toEqual(sandbox.service.rootKeys);
-    const opened = openToken(paymentData.paymentMethodData.tokenizationData.token, { recipientId: 'merchant:BCR2DN4T000000', privateKeys: [merchantKey.privateKey], rootKeys });
+    const opened = openToken(paymentData.paymentMethodData.tokenizationData.token, { recipientId: 'merchant:BCR2DN4T00000000', privateKeys: [merchantKey.privateKey], rootKeys });
     if (!opened.ok) throw new Error(opened.error.code);
     expect(opened.value.gatewayMerchantId).toBeUndefined();
     expect(opened.value.paymentMethodDetails).toMatchObject({ pan: '5555555555554444', authMethod: 'CRYPTOGRAM_3DS', cryptogram: expect.any(String), eciIndicator: '02' });
@@ -89,7 +89,7 @@ describe('POST /wallet/tokens', () => {
   it('gives PAN_ONLY messages no cryptogram', async () => {
     const merchantKey = generateRecipientKeyPair();
     const paymentData = await mintToken(sandbox, 'visa-success-pan', directRequest(publicKeyToUncompressedBase64(merchantKey.publicKey)));
-    const opened = openToken(paymentData.paymentMethodData.tokenizationData.token, { recipientId: 'merchant:BCR2DN4T000000', privateKeys: [merchantKey.privateKey], rootKeys: sandbox.service.rootKeys });
+    const opened = openToken(paymentData.paymentMethodData.tokenizationData.token, { recipientId: 'merchant:BCR2DN4T00000000', privateKeys: [merchantKey.privateKey], rootKeys: sandbox.service.rootKeys });
     if (!opened.ok) throw new Error(opened.error.code);
     expect(opened.value.paymentMethodDetails.authMethod).toBe('PAN_ONLY');
     expect(opened.value.paymentMethodDetails.cryptogram).toBeUndefined();
@@ -103,6 +103,7 @@ describe('POST /wallet/tokens', () => {
     ['a network the request does not allow', 'amex-success-3ds', paymentDataRequest({ networks: ['VISA', 'MASTERCARD'] }), 'card_network_not_allowed'],
     ['an auth method the request does not allow', 'visa-success-pan', paymentDataRequest({ authMethods: ['CRYPTOGRAM_3DS'] }), 'auth_method_not_allowed'],
     ['DIRECT without merchantId', 'visa-success-3ds', directRequest(validKey, null), 'merchant_id_required'],
+    ['DIRECT with a merchantId Google would not issue (the service\'s)', 'visa-success-3ds', directRequest(validKey, 'mrchnt_4242'), 'invalid_merchant_id'],
     ['DIRECT with a point off the curve', 'visa-success-3ds', directRequest(offCurve), 'invalid_public_key'],
     ['DIRECT with a key that is not a point', 'visa-success-3ds', directRequest('AAAA'), 'invalid_public_key'],
   ];

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { GoogleMerchantId } from '../contracts/google-pay';
 import { createIdempotencyKeysTable } from './idempotency';
 
 /**
@@ -86,6 +87,19 @@ export const backendMigrations: Record<string, Migration> = {
       // The 3-D Secure run an attempt led to, and the payment method it authenticates.
       await db.schema.alterTable('charge_attempts').addColumn('authentication_session', 'text').execute();
       await db.schema.alterTable('charge_attempts').addColumn('payment_method', 'text').execute();
+    },
+  },
+  '0005_google_merchant_id': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('apps').addColumn('google_merchant_id', 'text').execute();
+      // Until now merchant_id was also sent to Google (merchantInfo.merchantId in PRODUCTION and
+      // the direct-mode recipient): where it has the form of a Google merchant id, it was one.
+      // Apps left without one that need it are named at start-up (docs/go-live.md).
+      const apps = await sql<{ id: string; merchant_id: string }>`SELECT id, merchant_id FROM apps WHERE environment = 'PRODUCTION' OR decryption_mode = 'direct'`.execute(db);
+      for (const app of apps.rows) {
+        if (!GoogleMerchantId.safeParse(app.merchant_id).success) continue;
+        await sql`UPDATE apps SET google_merchant_id = ${app.merchant_id} WHERE id = ${app.id}`.execute(db);
+      }
     },
   },
 };

@@ -22,6 +22,8 @@ export interface AppsTable {
   security_assessment_passed: Generated<number>;
   /** ThreeDsPolicy: `if_required` or `always_for_pan_only`. */
   three_ds: Generated<string>;
+  /** The merchant id Google issued (`merchantInfo.merchantId`), unrelated to merchant_id. */
+  google_merchant_id: string | null;
 }
 
 export interface SessionsTable {

@@ -17,6 +17,7 @@
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
  */
 import type { PaymentData, PaymentDataRequest, WalletAddress } from '../../server/contracts';
+import { googleMerchantIdPattern } from '../../server/contracts/google-merchant-id';
 import type { WalletCardsReply } from '../../server/sandbox/test-cards';
 
 interface PaymentsError {
@@ -68,6 +69,16 @@ function requestProblem(req: AnyRequest | undefined, forPayment: boolean): strin
 
 const cardMethod = (req: AnyRequest) => req.allowedPaymentMethods?.find((m) => m?.type === 'CARD');
 
+/** Google's checks of merchantInfo.merchantId: its form, and present where PRODUCTION or a DIRECT token needs it. */
+function merchantIdProblem(req: AnyRequest, environment: string): string | null {
+  const merchantId = req.merchantInfo?.merchantId;
+  if (merchantId !== undefined && !googleMerchantIdPattern.test(merchantId)) return 'merchantInfo.merchantId is not a merchant id issued by Google';
+  if (merchantId !== undefined) return null;
+  if (environment === 'PRODUCTION') return 'merchantInfo.merchantId is required in PRODUCTION';
+  if (cardMethod(req)?.tokenizationSpecification?.type === 'DIRECT') return 'merchantInfo.merchantId is required for DIRECT tokenization';
+  return null;
+}
+
 class PaymentsClient {
   readonly environment: string;
   /** The page's CSP nonce, as Google's client takes it: the sheet's styles carry it. */
@@ -87,7 +98,7 @@ class PaymentsClient {
   }
 
   loadPaymentData(request: AnyRequest): Promise<PaymentData> {
-    const problem = requestProblem(request, true) ?? (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods');
+    const problem = requestProblem(request, true) ?? (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods') ?? merchantIdProblem(request, this.environment);
     if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
     if (sheetOpen) return Promise.reject(paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open'));
     return openSheet(request, this.nonce);
