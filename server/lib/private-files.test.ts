@@ -18,7 +18,7 @@ beforeAll(async () => {
   dataDir = join(parent, 'data');
   server = await startTestServer({ DATA_DIR: dataDir, DEMO: 'on' });
   // A payment in direct mode: the store and the sandbox write their WAL, and the app's direct-mode key is made.
-  const { secretKey } = await server.merchant({ decryption_mode: 'direct' });
+  const { secretKey } = await server.merchant({ decryption_mode: 'direct', google_merchant_id: '01234567890123456789' });
   const session = await server.createSession(secretKey);
   expect((await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') })).status).toBe(200);
 });
