@@ -1,0 +1,85 @@
+/**
+ * Issue 21: the PostgreSQL store taken away while payments, reconciliation
+ * and reads are in flight: its backends terminated (connections lost mid-work,
+ * checked out and idle), then the cluster stopped hard and started again
+ * seconds later. The server process stays up, answers 503 store_unavailable
+ * with Retry-After while the store is gone, and once it is back every payment
+ * settles with the service's ledger and the store agreeing: the short soak of
+ * the unit suite, with one outage. Skipped where no PostgreSQL can be run.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildServer } from '../testing/child-server';
+import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/postgres-cluster';
+import { runSoak, type SoakReport, soakProblems } from '../testing/soak';
+
+const bin = process.env.TEST_DATABASE_URL ? undefined : findPostgresBinaries();
+if (!bin) console.warn('\n[postgres] No PostgreSQL binaries of our own to stop: the store outage test is SKIPPED.\n');
+
+/** What the merchant's server and the widget get while the store is down, and what an operator sees. */
+interface DuringOutage {
+  readiness: { status: number; body: string };
+  createSession: { status: number; retryAfter: string | null; body: unknown };
+  metrics: string;
+}
+
+describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
+  let cluster: PostgresCluster;
+  let report: SoakReport | undefined;
+  const seen: DuringOutage[] = [];
+
+  beforeAll(async () => {
+    cluster = await startPostgresCluster(bin!);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (report) {
+      await report.server.stop();
+      rmSync(report.server.dataDir, { recursive: true, force: true });
+    }
+    await cluster?.remove();
+  });
+
+  async function observe(server: ChildServer): Promise<void> {
+    const readiness = await fetch(`${server.url}/readyz`);
+    const created = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.demoSecretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 500, currency: 'USD', country_code: 'US' }),
+    });
+    seen.push({
+      readiness: { status: readiness.status, body: await readiness.text() },
+      createSession: { status: created.status, retryAfter: created.headers.get('retry-after'), body: await created.json() },
+      metrics: await (await fetch(`${server.url}/metrics`)).text(),
+    });
+  }
+
+  it('stays up, answers 503 store_unavailable meanwhile, and settles every payment once: 0 duplicates, 0 lost, 0 pending', async () => {
+    report = await runSoak({
+      shoppers: 4,
+      seconds: 12,
+      faultRate: 0.1,
+      crashes: 0,
+      database: { cluster, url: cluster.url, outages: 1, outageMs: 3_000 },
+      duringOutage: observe,
+      drainTimeoutMs: 30_000,
+      // Reconciliation every 300 ms: a pass is under way when the store goes.
+      env: { RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'warn' },
+    });
+    const { server, audit, replies } = report;
+    expect(soakProblems(audit), server.output()).toEqual([]);
+    expect(report.backendsTerminated, 'the server had connections to lose').toBeGreaterThan(0);
+    expect(audit.succeeded, 'payments went through before and after the outage').toBeGreaterThan(0);
+    expect(replies.store_unavailable_503 + replies.other_error, 'some payment met the outage').toBeGreaterThan(0);
+    expect(replies.other_error, server.output()).toBe(0);
+
+    // The process that lived through it all still answers, and takes a new payment.
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+
+    const [outage] = seen;
+    expect(outage?.readiness.status).toBe(503);
+    expect(JSON.parse(outage!.readiness.body)).toEqual({ status: 'not_ready', checks: { store: 'unavailable', payment_service: 'ok' } });
+    expect(outage?.createSession).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), body: { error: { code: 'store_unavailable' } } });
+    expect(outage?.metrics).toMatch(/^wallet_checkout_store_errors_total\{kind="unavailable"\} [1-9]/m);
+  }, 90_000);
+});
