@@ -20,7 +20,7 @@ import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './ops';
 import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
-import type { Store } from './store';
+import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from './http/static';
 
 export interface AppDependencies {
@@ -100,10 +100,16 @@ function securityHeaders(): express.RequestHandler[] {
   ];
 }
 
-/** Whatever reaches here is our bug: logged, and answered without details. */
+/**
+ * A store that is down (store/failures.ts) is answered as such, 503 with
+ * Retry-After, whichever route met it. Whatever else reaches here is our bug:
+ * logged, and answered without details.
+ */
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    logger.error({ err: error }, 'unhandled error');
-    if (!res.headersSent) sendFailure(res, { code: 'internal_error', message: 'Something went wrong on our side' });
+    const storeFailure = storeFailureOf(error);
+    if (storeFailure) logger.warn({ code: storeFailure.code }, 'request failed: the store is unavailable');
+    else logger.error({ err: error }, 'unhandled error');
+    if (!res.headersSent) sendFailure(res, storeFailure ?? { code: 'internal_error', message: 'Something went wrong on our side' });
   };
 }

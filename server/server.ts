@@ -39,7 +39,9 @@ const googleRootKeysUrl = {
 } as const;
 
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const store = await openStore(config.dataDir, config.databaseUrl);
+  const metrics = createMetrics();
+  const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits, onError: metrics.countStoreError });
+  metrics.watchStore(store);
   const sandbox = config.paymentService
     ? undefined
     : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName, authenticationTtlMs: config.sandboxAuthenticationTtlMs });
@@ -54,7 +56,6 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const origin = config.publicUrl ?? listening;
 
-  const metrics = createMetrics(store);
   const serviceUrl = config.paymentService?.url ?? `${listening}/sandbox/service`;
   const service = metrics.instrumentService(
     createServiceClient({

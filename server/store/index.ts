@@ -7,6 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { openDatabase } from './database';
+import type { StoreErrorListener } from './failures';
+import { defaultStoreLimits, type StoreLimits } from './limits';
 import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
 import type { BackendDatabase } from './schema';
@@ -14,10 +16,21 @@ import type { BackendDatabase } from './schema';
 export type Store = Kysely<BackendDatabase>;
 export type { BackendDatabase } from './schema';
 export { openDatabase } from './database';
+export { type StoreFailure, storeFailureOf } from './failures';
+export { defaultStoreLimits, type StoreLimits } from './limits';
 
-/** `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db. */
-export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
-  if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations);
+/**
+ * `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db.
+ * `onError` hears of every error the store raises, classified (store/failures.ts).
+ */
+export async function openStore(
+  dataDir: string,
+  databaseUrl?: string,
+  options: { limits?: StoreLimits; onError?: StoreErrorListener } = {},
+): Promise<Store> {
+  const limits = options.limits ?? defaultStoreLimits;
+  const onError = options.onError ?? (() => undefined);
+  if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations, { limits, onError });
   mkdirSync(dataDir, { recursive: true });
-  return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations);
+  return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError });
 }
