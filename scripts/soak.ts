@@ -98,9 +98,10 @@ const rows: [string, string | number][] = [
   ['  succeeded / declined / open (never reached pay)', `${audit.succeeded} / ${audit.declined} / ${report.open}`],
   ['pay requests', Object.values(replies).reduce((a, b) => a + b, 0)],
   [
-    '  replies: succeeded / declined / pending / 409 in progress / 503 store unavailable / other error / cut by a crash',
-    `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
+    '  replies: succeeded / declined / pending / 409 in progress or paid / 503 store unavailable / other error / cut by a crash',
+    `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_or_paid_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
   ],
+  ['  other errors, by code', Object.entries(report.otherErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
   ['charges at the service', audit.charges],
   ['duplicates (must be 0)', audit.duplicates.length],
   ['lost (must be 0)', audit.lost.length],

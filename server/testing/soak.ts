@@ -37,13 +37,15 @@ export interface SoakReport {
   /** Sessions the shoppers never paid (the store or the server was down when they tried). */
   open: number;
   replies: Record<ReplyKind, number>;
+  /** The codes (or HTTP statuses) behind `replies.other_error`. */
+  otherErrors: Record<string, number>;
   payLatenciesMs: number[];
   drainedMs: number;
   /** Backends terminated, over all outages. */
   backendsTerminated: number;
 }
 
-type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
+type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_or_paid_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
 
 /** Every kind, with delays scaled to the 1 s service timeout below: a `timeout` outlasts it, a `latency` does not. */
 const faultsAt = (rate: number): FaultPlanInput => ({ rate, kinds: [...faultKinds], latencyMs: 200, timeoutMs: 1500 });
@@ -72,11 +74,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     declined: 0,
     failed: 0,
     pending: 0,
-    in_progress_409: 0,
+    in_progress_or_paid_409: 0,
     store_unavailable_503: 0,
     other_error: 0,
     cut_by_crash: 0,
   };
+  const otherErrors: Record<string, number> = {};
   const started = Date.now();
   const until = started + options.seconds * 1000;
 
@@ -93,9 +96,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       payLatenciesMs.push(performance.now() - requested);
       const status = reply.body.outcome?.status;
       if (status) replies[status]++;
-      else if (reply.body.error?.code === 'payment_in_progress') replies.in_progress_409++;
+      // In progress, or already paid (a retry after a 503 whose charge went through): the widget confirms either way.
+      else if (reply.body.error?.code === 'payment_in_progress' || reply.body.error?.code === 'session_completed') replies.in_progress_or_paid_409++;
       else if (reply.body.error?.code === 'store_unavailable') replies.store_unavailable_503++;
-      else replies.other_error++;
+      else {
+        replies.other_error++;
+        const code = reply.body.error?.code ?? `http_${reply.status}`;
+        otherErrors[code] = (otherErrors[code] ?? 0) + 1;
+      }
       if (reply.body.error?.code !== 'store_unavailable' || Date.now() >= until) return status;
       await sleep(STORE_RETRY_MS);
     }
@@ -162,7 +170,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
   const audit = auditLedger(sessions, await readLedger(server.dataDir));
-  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, payLatenciesMs, drainedMs, backendsTerminated };
+  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated };
 }
 
 /** What must be zero, as lines to print: empty when the money is exact. */
