@@ -48,8 +48,10 @@ const statusByCode: Record<string, number> = {
  * PostgreSQL restart or a managed failover takes seconds to a minute; a client
  * retrying sooner than this only adds load to a database coming back.
  */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
 const retryAfterByCode: Record<string, number> = {
-  store_unavailable: 5,
+  store_unavailable: STORE_RETRY_AFTER_SECONDS,
 };
 
 export const statusFor = (failure: Failure): number => statusByCode[failure.code] ?? 500;

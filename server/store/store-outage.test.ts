@@ -9,6 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLookupServer } from '../app-lookup/test-support';
 import type { ChildServer } from '../testing/child-server';
 import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/postgres-cluster';
 import { runSoak, type SoakReport, soakProblems } from '../testing/soak';
@@ -82,4 +83,26 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     expect(outage?.createSession).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), body: { error: { code: 'store_unavailable' } } });
     expect(outage?.metrics).toMatch(/^wallet_checkout_store_errors_total\{kind="unavailable"\} [1-9]/m);
   }, 90_000);
+
+  it("the apps API says so in Google's shape (503 UNAVAILABLE, Retry-After), and answers again once the store is back", async () => {
+    const lookup = await startLookupServer({ DATABASE_URL: cluster.url });
+    try {
+      const { id } = await lookup.createApp();
+      const token = await lookup.token(['storage.file']);
+      const get = () => fetch(`${lookup.url}/v3/apps/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await get()).status).toBe(200);
+      await cluster.crash();
+      try {
+        const down = await get();
+        expect(down.status).toBe(503);
+        expect(down.headers.get('retry-after')).toBe('5');
+        expect(await down.json()).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE', errors: [{ reason: 'backendError' }] } });
+      } finally {
+        await cluster.start();
+      }
+      expect((await get()).status).toBe(200);
+    } finally {
+      await lookup.close();
+    }
+  }, 30_000);
 });
