@@ -10,6 +10,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLookupServer } from '../app-lookup/test-support';
+import { startTestServer } from '../testing/harness';
 import type { ChildServer } from '../testing/child-server';
 import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/postgres-cluster';
 import { runSoak, type SoakReport, soakProblems } from '../testing/soak';
@@ -103,6 +104,32 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
       expect((await get()).status).toBe(200);
     } finally {
       await lookup.close();
+    }
+  }, 30_000);
+
+  it('a hung database (accepts, answers nothing) turns into 503 store_unavailable, not requests waiting forever, then recovers', async () => {
+    const server = await startTestServer({ DATABASE_URL: cluster.url, DATABASE_CONNECT_TIMEOUT_MS: '500', DATABASE_STATEMENT_TIMEOUT_MS: '500' });
+    try {
+      const { secretKey } = await server.merchant();
+      const session = await server.createSession(secretKey);
+      const paymentData = await server.walletPaymentData(session, 'visa-success-3ds');
+      const read = () => fetch(`${server.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${secretKey}` } });
+      await cluster.freeze();
+      try {
+        // More requests than the pool has connections: the ones waiting for a connection are bounded too.
+        const replies = await Promise.all([...Array.from({ length: 12 }, read), server.pay(session, { payment_data: paymentData })]);
+        for (const reply of replies) {
+          expect(reply.status).toBe(503);
+          expect(await reply.json()).toMatchObject({ error: { code: 'store_unavailable' } });
+        }
+      } finally {
+        await cluster.thaw();
+      }
+      expect((await read()).status).toBe(200);
+      const paid = await server.pay(session, { payment_data: paymentData });
+      expect((await paid.json()).outcome.status).toBe('succeeded');
+    } finally {
+      await server.close();
     }
   }, 30_000);
 });

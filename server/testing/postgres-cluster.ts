@@ -14,7 +14,7 @@
  * it runs as the `postgres` OS user, which Debian's package creates.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,10 @@ export interface PostgresCluster {
   start(): Promise<void>;
   /** `pg_terminate_backend` on every other backend: connections dropped mid-work, the server stays up. How many were ended. */
   terminateBackends(): Promise<number>;
+  /** SIGSTOP to the server and its backends: a hung database, which accepts connections and answers nothing. */
+  freeze(): Promise<void>;
+  /** SIGCONT: it answers again, as if nothing happened. */
+  thaw(): Promise<void>;
   /** Stops it (hard) and deletes its files. */
   remove(): Promise<void>;
 }
@@ -88,7 +92,18 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
   await tool('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   await start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  /** The postmaster (first line of postmaster.pid) and its children, by their ids. */
+  const processes = async () => {
+    const postmaster = readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+    const { stdout } = await run('pgrep', ['-P', postmaster]).catch(() => ({ stdout: '' }));
+    return [postmaster, ...stdout.split('\n').filter(Boolean)].map(Number);
+  };
+  const signal = async (sig: NodeJS.Signals) => {
+    for (const pid of await processes()) process.kill(pid, sig);
+  };
   return {
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     url,
     crash,
     start,
@@ -106,6 +121,7 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     },
     async remove() {
       try {
+        await signal('SIGCONT');
         await crash();
       } catch {
         // Already stopped: nothing to stop.
