@@ -8,6 +8,7 @@ import helmet from 'helmet';
 import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
+import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutRoutes } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
@@ -27,6 +28,8 @@ export interface AppDependencies {
   store: Store;
   service: ServiceClient;
   cipher: DataCipher;
+  /** Attempts given up on a store failure after the service was called: reconciliation settles them at its next pass. */
+  abandoned: AbandonedAttempts;
   logger: Logger;
   ownOrigin: () => string;
   gatewayName: string;

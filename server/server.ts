@@ -13,6 +13,7 @@ import { createDirectMode } from './direct';
 import { createLogger, type Logger } from './logging';
 import { createMetrics } from './metrics';
 import { trackRequests } from './ops';
+import type { AbandonedAttempts } from './checkout/pay';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { createSandboxService, type SandboxService } from './sandbox';
@@ -73,10 +74,12 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
+  const abandoned: AbandonedAttempts = new Set();
   const app = createApp({
     store,
     service,
     cipher,
+    abandoned,
     logger,
     ownOrigin: () => origin,
     gatewayName: config.gatewayName,
@@ -93,7 +96,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed.
-  const reconciler = startReconciler({ store, service, cipher, logger }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
+  const reconciler = startReconciler({ store, service, cipher, logger, abandoned }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
 
   return {
     url: listening,

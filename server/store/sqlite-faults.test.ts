@@ -5,6 +5,8 @@
  * Read-only is the store's own fault (`PRAGMA query_only`, SQLITE_READONLY),
  * run everywhere; the full disk is a real one, DATA_DIR on a 2 MB tmpfs,
  * where this process may mount one (root), skipped with a notice otherwise.
+ * And the store failing after the service charged: reconciliation settles
+ * that charge at its next pass, once.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,6 +49,38 @@ async function faultThenRecovery(server: TestServer, fault: { on(): Promise<void
   expect(await server.sandbox!.ledger()).toHaveLength(1);
   expect(await findSession(server.store, session.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
 }
+
+describe('the store failing between the charge and its record', () => {
+  it('answers 503, and reconciliation settles the charge the service made at its next pass: one charge, the session paid', async () => {
+    // Reconciliation is driven by the test.
+    const server = await startTestServer({ RECONCILE_INTERVAL_MS: '3600000' });
+    try {
+      const { secretKey } = await server.merchant();
+      const session = await server.createSession(secretKey);
+      const paymentData = await server.walletPaymentData(session, 'visa-success-3ds');
+      server.sandbox!.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 300 });
+      const paying = server.pay(session, { payment_data: paymentData });
+      // Claimed (the attempt is in the store), and now with the service: the store goes read-only.
+      await expect.poll(async () => (await findSession(server.store, session.id))?.status).toBe('processing');
+      await sql`pragma query_only = 1`.execute(server.store);
+      const reply = await paying;
+      expect(reply.status).toBe(503);
+      expect(await reply.json()).toMatchObject({ error: { code: 'store_unavailable' } });
+      const charges = await server.sandbox!.ledger();
+      expect(charges.map((entry) => entry.charge.status)).toEqual(['succeeded']);
+
+      await sql`pragma query_only = 0`.execute(server.store);
+      server.sandbox!.setFaults({ rate: 0 });
+      // The shopper's retry is told the payment is under way (the widget then confirms), never charged again.
+      expect((await server.pay(session, { payment_data: paymentData })).status).toBe(409);
+      expect(await server.reconcile()).toMatchObject({ settled: 1 });
+      expect(await findSession(server.store, session.id)).toMatchObject({ status: 'succeeded', attempts: 1, outcome: expect.stringContaining(charges[0]!.charge.id) });
+      expect(await server.sandbox!.ledger()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('the SQLite store when it cannot be written', () => {
   const servers: TestServer[] = [];
