@@ -18,7 +18,7 @@ import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { createSandboxService, type SandboxService } from './sandbox';
 import { createServiceClient, defaultRetryPolicy } from './service-client';
-import { openStore, type Store } from './store';
+import { openStore, openStoreWhenAvailable, type Store } from './store';
 
 export interface RunningServer {
   url: string;
@@ -41,7 +41,10 @@ const googleRootKeysUrl = {
 
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const metrics = createMetrics();
-  const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits, onError: metrics.countStoreError });
+  const store = await openStoreWhenAvailable(
+    () => openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits, onError: metrics.countStoreError }),
+    (retryInMs) => logger.warn({ retryInMs }, 'the store is unavailable at start: waiting for it'),
+  );
   metrics.watchStore(store);
   const sandbox = config.paymentService
     ? undefined

@@ -5,9 +5,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { openDatabase } from './database';
-import type { StoreErrorListener } from './failures';
+import { type StoreErrorListener, storeFailureOf } from './failures';
 import { defaultStoreLimits, type StoreLimits } from './limits';
 import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
@@ -33,4 +34,26 @@ export async function openStore(
   if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations, { limits, onError });
   mkdirSync(dataDir, { recursive: true });
   return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError });
+}
+
+/** Waits between tries to open a store that is down at start: doubling from the first, up to the last. */
+const OPEN_RETRY_MS = { first: 500, max: 10_000 };
+
+/**
+ * `open`, tried again for as long as the store is unavailable (the database
+ * restarting, failing over, or not up yet when the fleet starts; a migration
+ * cut mid-way rolls back and runs again), so that an instance waits for it
+ * instead of exiting: how long is the orchestrator's startup probe's call.
+ * Any other error ends the wait: it is ours to fix.
+ */
+export async function openStoreWhenAvailable(open: () => Promise<Store>, onWait: (retryInMs: number) => void): Promise<Store> {
+  for (let delayMs = OPEN_RETRY_MS.first; ; delayMs = Math.min(delayMs * 2, OPEN_RETRY_MS.max)) {
+    try {
+      return await open();
+    } catch (error) {
+      if (!storeFailureOf(error)) throw error;
+      onWait(delayMs);
+      await sleep(delayMs);
+    }
+  }
 }

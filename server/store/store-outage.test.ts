@@ -8,10 +8,12 @@
  * the unit suite, with one outage. Skipped where no PostgreSQL can be run.
  */
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLookupServer } from '../app-lookup/test-support';
 import { startTestServer } from '../testing/harness';
-import type { ChildServer } from '../testing/child-server';
+import { type ChildServer, startChildServer } from '../testing/child-server';
 import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/postgres-cluster';
 import { runSoak, type SoakReport, soakProblems } from '../testing/soak';
 
@@ -132,4 +134,40 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
       await server.close();
     }
   }, 30_000);
+
+  it('a server started while the database is down waits for it, then migrates and serves', async () => {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE started_in_outage');
+    await admin.end();
+    const url = new URL(cluster.url);
+    url.pathname = '/started_in_outage';
+    await cluster.crash();
+    // The database's port, answered by a stand-in that hangs up at once: the server's first tries are seen.
+    let seen = () => undefined as void;
+    const tried = new Promise<void>((resolve) => (seen = resolve));
+    const standIn = createServer((socket) => {
+      socket.destroy();
+      seen();
+    });
+    await new Promise<void>((resolve) => standIn.listen(Number(url.port), '127.0.0.1', resolve));
+    const starting = startChildServer({ env: { DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' }, startTimeoutMs: 60_000 });
+    await tried;
+    await new Promise<void>((resolve) => standIn.close(() => resolve()));
+    await cluster.start();
+    const server = await starting;
+    try {
+      expect(server.output()).toContain('the store is unavailable at start: waiting for it');
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      const created = await fetch(`${server.url}/api/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.demoSecretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 500, currency: 'USD', country_code: 'US' }),
+      });
+      expect(created.status).toBe(201);
+    } finally {
+      await server.stop();
+      rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

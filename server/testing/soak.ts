@@ -129,7 +129,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   /** The moment of the i-th of n events spread evenly over the run. */
   const momentOf = (i: number, n: number) => sleep(Math.max(0, started + (options.seconds * 1000 * i) / (n + 1) - Date.now()));
 
-  // A crash and an outage never overlap (a server cannot start without its store): the later waits for the earlier.
+  // A crash and an outage never overlap, so that each is measured on its own: the later waits for the earlier.
   let disruption = Promise.resolve();
   const oneAtATime = (work: () => Promise<void>) => (disruption = disruption.then(work));
 
