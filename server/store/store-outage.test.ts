@@ -85,6 +85,11 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     expect(JSON.parse(outage!.readiness.body)).toEqual({ status: 'not_ready', checks: { store: 'unavailable', payment_service: 'ok' } });
     expect(outage?.createSession).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), body: { error: { code: 'store_unavailable' } } });
     expect(outage?.metrics).toMatch(/^wallet_checkout_store_errors_total\{kind="unavailable"\} [1-9]/m);
+
+    // Done with it: the tests below take the database away again, and must see only their own servers.
+    await server.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+    report = undefined;
   }, 90_000);
 
   it("the apps API says so in Google's shape (503 UNAVAILABLE, Retry-After), and answers again once the store is back", async () => {
