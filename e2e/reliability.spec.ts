@@ -5,14 +5,19 @@
  * until the outcome is known, never a guess.
  */
 import type { Page } from '@playwright/test';
+import { sql } from 'kysely';
+import { en } from '../web/checkout/locales/en';
 import type { TestServer } from '../server/testing/harness';
 import { CheckoutPage, recordCheckoutEvents } from './support/checkout-page';
 import { expect, test } from './support/fixtures';
 
 const CARD = 'visa-success-3ds';
 
-// The fault plan belongs to the worker's one server: leave it as every other test expects it.
-test.afterEach(({ server }) => server.sandbox?.setFaults({ rate: 0 }));
+// The fault plan and the store belong to the worker's one server: leave them as every other test expects them.
+test.afterEach(async ({ server }) => {
+  server.sandbox?.setFaults({ rate: 0 });
+  await sql`pragma query_only = 0`.execute(server.store);
+});
 
 /** The same merchant page in a second tab, its button ready (the fixture served the first by interception). */
 async function secondTab(page: Page, server: TestServer, first: CheckoutPage): Promise<CheckoutPage> {
@@ -102,4 +107,27 @@ test('a failing service leaves the payment confirming, and reconciliation then s
   expect(entries.map((entry) => entry.charge.status)).toEqual(['succeeded']);
   expect((await checkout.merchantView()).outcome?.charge_id).toBe(entries[0]?.charge.id);
   expect(await checkout.events('checkout:success')).toEqual([{ sessionId: checkout.merchant.sessionId, chargeId: entries[0]?.charge.id, status: 'succeeded' }]);
+});
+
+test('a store outage while the shopper pays: told to try again shortly, the button comes back, and after recovery it pays once', async ({ server, shop, ledger }) => {
+  const { checkout } = await shop.open();
+  // The store refuses every write (SQLITE_READONLY), as a read-only or full disk would.
+  await sql`pragma query_only = 1`.execute(server.store);
+  const refused = await checkout.payWith(CARD);
+  expect(refused.payStatus).toBe(503);
+  await checkout.expectState('error');
+  await expect(checkout.testId('status')).toHaveText(en.errors.store_unavailable);
+  expect(await checkout.events('checkout:error')).toEqual([
+    { sessionId: checkout.merchant.sessionId, code: 'store_unavailable', reason: 'store_unavailable', message: en.errors.store_unavailable },
+  ]);
+  expect(await ledger.newEntries(), 'nothing charged').toEqual([]);
+
+  await sql`pragma query_only = 0`.execute(server.store);
+  await checkout.testId('retry').click();
+  await checkout.expectState('ready');
+  await checkout.payWith(CARD);
+  await checkout.expectState('paid');
+  const entries = await ledger.newEntries();
+  expect(entries.map((entry) => entry.charge.status)).toEqual(['succeeded']);
+  expect(await checkout.merchantView()).toMatchObject({ status: 'succeeded', attempts: 1 });
 });

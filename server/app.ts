@@ -8,6 +8,7 @@ import helmet from 'helmet';
 import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
+import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutRoutes, type RateLimits } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
@@ -20,13 +21,15 @@ import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './ops';
 import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
-import type { Store } from './store';
+import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from './http/static';
 
 export interface AppDependencies {
   store: Store;
   service: ServiceClient;
   cipher: DataCipher;
+  /** Attempts given up on a store failure after the service was called: reconciliation settles them at its next pass. */
+  abandoned: AbandonedAttempts;
   logger: Logger;
   ownOrigin: () => string;
   gatewayName: string;
@@ -102,10 +105,16 @@ function securityHeaders(): express.RequestHandler[] {
   ];
 }
 
-/** Whatever reaches here is our bug: logged, and answered without details. */
+/**
+ * A store that is down (store/failures.ts) is answered as such, 503 with
+ * Retry-After, whichever route met it. Whatever else reaches here is our bug:
+ * logged, and answered without details.
+ */
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    logger.error({ err: error }, 'unhandled error');
-    if (!res.headersSent) sendFailure(res, { code: 'internal_error', message: 'Something went wrong on our side' });
+    const storeFailure = storeFailureOf(error);
+    if (storeFailure) logger.warn({ code: storeFailure.code }, 'request failed: the store is unavailable');
+    else logger.error({ err: error }, 'unhandled error');
+    if (!res.headersSent) sendFailure(res, storeFailure ?? { code: 'internal_error', message: 'Something went wrong on our side' });
   };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DecryptionMode } from './apps/registry';
 import type { RateLimits } from './checkout/routes';
 import { WalletEnvironment } from './contracts';
+import { defaultStoreLimits, type StoreLimits } from './store/limits';
 
 const optionalString = z.string().trim().min(1).optional();
 
@@ -69,6 +70,10 @@ const Env = z
     DATA_DIR: z.string().default('data'),
     /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(defaultStoreLimits.poolSize),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.connectTimeoutMs),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.statementTimeoutMs),
+    DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.idleTimeoutMs),
     GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default(PLACEHOLDER_GATEWAY),
     PAYMENT_SERVICE_URL: z.url().optional(),
     PAYMENT_SERVICE_KEY: optionalString,
@@ -193,6 +198,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; absent: the store is SQLite under dataDir. */
   databaseUrl: string | undefined;
+  /** The store's pool and timeouts. */
+  storeLimits: StoreLimits;
   gatewayName: string;
   /** Absent: the embedded sandbox service is started and used. */
   paymentService: { url: string; secretKey: string } | undefined;
@@ -241,6 +248,12 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
       dataDir: e.DATA_DIR,
       databaseUrl: e.DATABASE_URL,
+      storeLimits: {
+        poolSize: e.DATABASE_POOL_SIZE,
+        connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS,
+      },
       gatewayName: e.GATEWAY_NAME,
       paymentService: e.PAYMENT_SERVICE_URL && e.PAYMENT_SERVICE_KEY ? { url: e.PAYMENT_SERVICE_URL.replace(/\/$/, ''), secretKey: e.PAYMENT_SERVICE_KEY } : undefined,
       serviceTimeoutMs: e.SERVICE_TIMEOUT_MS,

@@ -13,12 +13,13 @@ import { createDirectMode } from './direct';
 import { createLogger, type Logger } from './logging';
 import { createMetrics } from './metrics';
 import { trackRequests } from './ops';
+import type { AbandonedAttempts } from './checkout/pay';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { createSandboxService, type SandboxService } from './sandbox';
 import { createServiceClient, defaultRetryPolicy } from './service-client';
 import { appsLackingGoogleMerchantId } from './apps';
-import { openStore, type Store } from './store';
+import { openStore, openStoreWhenAvailable, type Store } from './store';
 
 export interface RunningServer {
   url: string;
@@ -45,13 +46,18 @@ export class StartupRefused extends Error {
 }
 
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const store = await openStore(config.dataDir, config.databaseUrl);
+  const metrics = createMetrics();
+  const store = await openStoreWhenAvailable(
+    () => openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits, onError: metrics.countStoreError }),
+    (retryInMs) => logger.warn({ retryInMs }, 'the store is unavailable at start: waiting for it'),
+  );
   const lacking = await appsLackingGoogleMerchantId(store);
   if (lacking.length > 0) {
     await store.destroy();
     const lines = lacking.map(({ app, need }) => `${app.id} (${app.name}): ${need}; set it with npm run app:update -- --app ${app.id} --google-merchant-id ID`);
     throw new StartupRefused(`applications without the Google merchant id they need:\n  ${lines.join('\n  ')}`);
   }
+  metrics.watchStore(store);
   const sandbox = config.paymentService
     ? undefined
     : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName, authenticationTtlMs: config.sandboxAuthenticationTtlMs });
@@ -66,7 +72,6 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const origin = config.publicUrl ?? listening;
 
-  const metrics = createMetrics(store);
   const serviceUrl = config.paymentService?.url ?? `${listening}/sandbox/service`;
   const service = metrics.instrumentService(
     createServiceClient({
@@ -84,10 +89,12 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
+  const abandoned: AbandonedAttempts = new Set();
   const app = createApp({
     store,
     service,
     cipher,
+    abandoned,
     logger,
     ownOrigin: () => origin,
     gatewayName: config.gatewayName,
@@ -105,7 +112,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed.
-  const reconciler = startReconciler({ store, service, cipher, logger }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
+  const reconciler = startReconciler({ store, service, cipher, logger, abandoned }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
 
   return {
     url: listening,

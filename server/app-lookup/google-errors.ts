@@ -5,6 +5,7 @@
  */
 import type { Response } from 'express';
 import { z } from 'zod';
+import { STORE_RETRY_AFTER_SECONDS } from '../http/errors';
 import type { Failure } from '../lib/result';
 
 export type LookupCode =
@@ -19,6 +20,7 @@ export type LookupCode =
   | 'insufficient_scope'
   | 'security_assessment_required'
   | 'issuer_unavailable'
+  | 'store_unavailable'
   | 'app_not_found';
 
 export interface LookupFailure extends Failure<LookupCode> {
@@ -51,6 +53,7 @@ const shapes: Record<LookupCode, Shape> = {
   insufficient_scope: { http: 403, status: 'PERMISSION_DENIED', reason: 'insufficientPermissions', bearerError: 'insufficient_scope' },
   security_assessment_required: { http: 403, status: 'PERMISSION_DENIED', reason: 'securityAssessmentRequired', bearerError: 'insufficient_scope' },
   issuer_unavailable: { http: 503, status: 'UNAVAILABLE', reason: 'backendError' },
+  store_unavailable: { http: 503, status: 'UNAVAILABLE', reason: 'backendError' },
   app_not_found: { http: 404, status: 'NOT_FOUND', reason: 'notFound' },
 };
 
@@ -104,6 +107,7 @@ export function sendLookupFailure(res: Response, failure: LookupFailure, realm: 
   const shape = shapes[failure.code];
   if (shape.bearerError !== undefined) res.set('WWW-Authenticate', challenge(realm, failure, shape.bearerError));
   if (failure.code === 'method_not_allowed') res.set('Allow', 'GET, HEAD');
+  if (failure.code === 'store_unavailable') res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
   // Otherwise Node reads and discards the refused body to keep the connection, however large it is.
   if (failure.code === 'body_not_allowed') res.set('Connection', 'close');
   res.status(shape.http).type('json').send(JSON.stringify(googleErrorBody(failure), null, 2));

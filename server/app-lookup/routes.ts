@@ -8,7 +8,7 @@ import { getAppProfile } from '../apps';
 import type { AppLookupConfig } from '../config';
 import { bearerCredential } from '../http/auth';
 import { type Result, err, ok } from '../lib/result';
-import type { Store } from '../store';
+import { type Store, storeFailureOf } from '../store';
 import { AppRecord, toAppRecord } from './app-record';
 import { applySelection, parseFields, type Selection } from './fields';
 import { type LookupFailure, sendLookupFailure } from './google-errors';
@@ -64,6 +64,13 @@ function credential(req: Request, fromQuery: string | undefined): Result<{ token
 /** A body is announced by a non-zero Content-Length or by any Transfer-Encoding (chunked). */
 const carriesBody = (req: Request): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
 
+/** The store down is Google's UNAVAILABLE (retryable), in the API's own shape; anything else is a bug for the app's handler. */
+function storeDown(error: unknown): Result<never, LookupFailure> {
+  const failure = storeFailureOf(error);
+  if (!failure) throw error;
+  return err(failure);
+}
+
 export function appLookupRoutes(options: AppLookupOptions): express.Router {
   const { store, basePaths, realm } = options;
   const issuer: TrustedIssuer = trustedIssuer(options.issuer, options.dataDir);
@@ -109,7 +116,7 @@ export function appLookupRoutes(options: AppLookupOptions): express.Router {
   router.use(async (req, res, next) => {
     const match = matchAppsPath(req.path, basePaths);
     if (match === undefined) return next();
-    const outcome = match === 'no_route' ? err<LookupFailure>({ code: 'no_route', message: 'No such method: the path is {base_url}/v3/apps/{appId}' }) : await lookup(req, match.segment);
+    const outcome = match === 'no_route' ? err<LookupFailure>({ code: 'no_route', message: 'No such method: the path is {base_url}/v3/apps/{appId}' }) : await lookup(req, match.segment).catch(storeDown);
     if (!outcome.ok) return sendLookupFailure(res, outcome.error, realm);
     // RFC 6750 section 2.3: a response to a token in the URI must not be cached by shared caches.
     res.set('Cache-Control', 'private, max-age=0');

@@ -33,7 +33,7 @@ export async function startLookupServer(env: Record<string, string> = {}): Promi
   const dataDir = mkdtempSync(join(tmpdir(), 'app-lookup-'));
   const loaded = loadConfig({ DATA_DIR: dataDir, ...env });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-  const store = await openStore(dataDir);
+  const store = await openStore(dataDir, loaded.config.databaseUrl, { limits: loaded.config.storeLimits });
   const app = express();
   app.use(appLookupRoutes({ store, dataDir, gatewayName: loaded.config.gatewayName, ...loaded.config.appLookup }));
   app.use((_req, res) => {

@@ -12,7 +12,7 @@ import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
 import type { DataCipher } from '../lib/data-cipher';
 import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
-import type { Store } from '../store';
+import { type Store, storeFailureOf } from '../store';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
@@ -25,7 +25,18 @@ export interface PayDependencies {
   direct: DirectDecryption | undefined;
   /** Seals the charge request kept while an attempt's outcome is unknown. */
   cipher: DataCipher;
+  /** Shared with this instance's reconciler (startReconciler). */
+  abandoned: AbandonedAttempts;
 }
+
+/**
+ * Attempts whose request gave up after the service was called because the
+ * store failed: in flight in the store, but nobody is waiting on them any
+ * more, so reconciliation need not give them a live request's time. Known
+ * only to the instance that gave up; another instance's reconciler settles
+ * them after that time.
+ */
+export type AbandonedAttempts = Set<string>;
 
 /** The service's idempotency key for one attempt: derived from the session, so a retry of it can never charge twice. */
 export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string => `${sessionId}:attempt:${attemptNo}`;
@@ -45,10 +56,22 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   // Claimed from the status the session was read in: if it moved since, someone else got there first.
   const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request));
   if (!attempt.ok) return attempt;
-  if (attempt.value.reply.ok && needsAuthentication(attempt.value.reply.value)) {
-    return ok(await startAuthentication(deps, app, session, attempt.value.attempt, attempt.value.reply.value, returnOrigin));
+  const { attempt: claimed, reply } = attempt.value;
+  return ok(
+    await abandonedIfStoreFails(deps, claimed.id, () =>
+      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, returnOrigin) : settle(deps.store, session.id, claimed.id, reply),
+    ),
+  );
+}
+
+/** Records what followed the service's answer; if the store fails meanwhile, the attempt is left to reconciliation at once. */
+async function abandonedIfStoreFails<T>(deps: PayDependencies, attemptId: string, record: () => Promise<T>): Promise<T> {
+  try {
+    return await record();
+  } catch (error) {
+    if (storeFailureOf(error)) deps.abandoned.add(attemptId);
+    throw error;
   }
-  return ok(await settle(deps.store, session.id, attempt.value.attempt.id, attempt.value.reply));
 }
 
 /**
@@ -213,7 +236,8 @@ async function payAuthenticated(
   const request = buildCharge(session, { type: 'payment_method', payment_method: authenticated.paymentMethod }, undefined, { authenticationSession: authenticated.authenticationSession });
   const attempt = await chargeAttempt(deps, app, session.id, ['requires_authentication'], request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
-  return ok(await settle(deps.store, session.id, attempt.value.attempt.id, attempt.value.reply));
+  const { attempt: claimed, reply } = attempt.value;
+  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps.store, session.id, claimed.id, reply)));
 }
 
 /** 3-D Secure ended without authentication: a decline the shopper may retry, with this card or another. */

@@ -10,13 +10,15 @@ import type { Logger } from '../logging';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import type { DataCipher } from '../lib/data-cipher';
-import { chargeOutcome, recordOutcome } from './pay';
+import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 
 export interface ReconcileDependencies {
   store: Store;
   service: ServiceClient;
   cipher: DataCipher;
   logger: Logger;
+  /** Settled whatever their age, then forgotten (pay.ts). */
+  abandoned: AbandonedAttempts;
 }
 
 export interface ReconcileReport {
@@ -27,17 +29,29 @@ export interface ReconcileReport {
 
 /**
  * Settles `pending` attempts, and `in_flight` ones started before
- * `inFlightBefore` (a live request younger than that is left to finish).
+ * `inFlightBefore` (a live request younger than that is left to finish) or
+ * abandoned by their request.
  */
 export async function reconcile(deps: ReconcileDependencies, inFlightBefore: number): Promise<ReconcileReport> {
+  const abandoned = [...deps.abandoned];
   const attempts = await deps.store
     .selectFrom('charge_attempts')
     .innerJoin('sessions', 'sessions.id', 'charge_attempts.session_id')
     .select(['charge_attempts.id', 'charge_attempts.session_id', 'charge_attempts.idempotency_key', 'charge_attempts.request_sealed', 'sessions.app_id'])
-    .where((eb) => eb.or([eb('charge_attempts.status', '=', 'pending'), eb.and([eb('charge_attempts.status', '=', 'in_flight'), eb('charge_attempts.created', '<', inFlightBefore)])]))
+    .where((eb) =>
+      eb.or([
+        eb('charge_attempts.status', '=', 'pending'),
+        eb.and([
+          eb('charge_attempts.status', '=', 'in_flight'),
+          eb.or([eb('charge_attempts.created', '<', inFlightBefore), ...(abandoned.length > 0 ? [eb('charge_attempts.id', 'in', abandoned)] : [])]),
+        ]),
+      ]),
+    )
     .orderBy('charge_attempts.created')
     .execute();
 
+  // An abandoned attempt no longer in flight was settled by another instance: nothing left to do here.
+  for (const id of abandoned) if (!attempts.some((attempt) => attempt.id === id)) deps.abandoned.delete(id);
   let settled = 0;
   for (const attempt of attempts) {
     const opened = attempt.request_sealed ? deps.cipher.open(attempt.request_sealed) : undefined;
@@ -50,6 +64,8 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     }
     const outcome = await chargeOutcome(deps.service, body, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
     await recordOutcome(deps.store, attempt.session_id, attempt.id, outcome);
+    // Recorded (pending or settled): from now on an ordinary attempt of the store's.
+    deps.abandoned.delete(attempt.id);
     if (outcome.status !== 'pending') settled++;
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }

@@ -40,11 +40,27 @@ const statusByCode: Record<string, number> = {
   service_unavailable: 502,
   root_keys_unavailable: 503,
   direct_mode_unavailable: 503,
+  store_unavailable: 503,
+};
+
+/**
+ * Seconds a client should wait before trying again, per code. The store: a
+ * PostgreSQL restart or a managed failover takes seconds to a minute; a client
+ * retrying sooner than this only adds load to a database coming back.
+ */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+const retryAfterByCode: Record<string, number> = {
+  store_unavailable: STORE_RETRY_AFTER_SECONDS,
 };
 
 export const statusFor = (failure: Failure): number => statusByCode[failure.code] ?? 500;
 
-export const sendFailure = (res: Response, failure: Failure): void => sendError(res, { status: statusFor(failure), ...failure });
+export function sendFailure(res: Response, failure: Failure): void {
+  const retryAfter = retryAfterByCode[failure.code];
+  if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
+  sendError(res, { status: statusFor(failure), ...failure });
+}
 
 /**
  * Names the fields at fault and what was wrong, never the values (they may be

@@ -6,7 +6,8 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ServiceClient } from '../service-client';
-import type { Store } from '../store';
+import { type Store, storeFailureOf } from '../store';
+import type { StoreErrorListener } from '../store/failures';
 
 export interface Metrics {
   registry: Registry;
@@ -16,12 +17,16 @@ export interface Metrics {
   scrape: RequestHandler;
   /** The same client, timed and counted: service-call latency and errors, and charges by outcome. */
   instrumentService(service: ServiceClient): ServiceClient;
+  /** Counts the store's errors: given to the store when it opens (openStore's onError). */
+  countStoreError: StoreErrorListener;
+  /** Reports the store's unsettled attempts at each scrape; called once the store is open. */
+  watchStore(store: Store): void;
 }
 
 /** Attempt states whose outcome is not known yet: what an operator watches to see reconciliation keep up. */
 const UNSETTLED = ['in_flight', 'pending'] as const;
 
-export function createMetrics(store: Store): Metrics {
+export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -57,25 +62,43 @@ export function createMetrics(store: Store): Metrics {
     labelNames: ['operation', 'code'],
     registers: [registry],
   });
-  new Gauge({
-    name: 'wallet_checkout_unsettled_attempts',
-    help: 'Payment attempts whose outcome is not known yet, by state (in_flight: with the service now; pending: waiting for reconciliation); read from the store at scrape time',
-    labelNames: ['status'],
+  const storeErrors = new Counter({
+    name: 'wallet_checkout_store_errors_total',
+    help: 'Errors the store raised (failed queries and connections, connections dropped), by kind: unavailable (down, unreachable, full, busy: answered 503) or other (a bug)',
+    labelNames: ['kind'],
     registers: [registry],
-    async collect() {
-      // Read from the store so that every instance sharing it reports the same, true count.
-      const rows = await store
-        .selectFrom('charge_attempts')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('status', 'in', UNSETTLED)
-        .groupBy('status')
-        .execute();
-      for (const status of UNSETTLED) this.set({ status }, Number(rows.find((row) => row.status === status)?.count ?? 0));
-    },
   });
+  // Both series exist from the start, so that a rate over them is defined before the first outage.
+  for (const kind of ['unavailable', 'other']) storeErrors.inc({ kind }, 0);
 
   return {
     registry,
+    countStoreError(failure) {
+      storeErrors.inc({ kind: failure ? 'unavailable' : 'other' });
+    },
+    watchStore(store) {
+      new Gauge({
+        name: 'wallet_checkout_unsettled_attempts',
+        help: 'Payment attempts whose outcome is not known yet, by state (in_flight: with the service now; pending: waiting for reconciliation); read from the store at scrape time, unchanged while the store is unavailable',
+        labelNames: ['status'],
+        registers: [registry],
+        async collect() {
+          try {
+            // Read from the store so that every instance sharing it reports the same, true count.
+            const rows = await store
+              .selectFrom('charge_attempts')
+              .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+              .where('status', 'in', UNSETTLED)
+              .groupBy('status')
+              .execute();
+            for (const status of UNSETTLED) this.set({ status }, Number(rows.find((row) => row.status === status)?.count ?? 0));
+          } catch (error) {
+            // The rest of the metrics, store errors first, matter most while the store is down.
+            if (!storeFailureOf(error)) throw error;
+          }
+        },
+      });
+    },
     requests(req, res, next) {
       const end = requestSeconds.startTimer();
       res.on('finish', () => {

@@ -12,6 +12,9 @@ import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeReque
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
 const apiError = (description: string) => reply(description, ApiErrorBody);
+/** Every route of ours may meet the store down (docs/operations.md, "Database outages and failover"). */
+const STORE_DOWN = 'store_unavailable: the store is briefly unavailable (a restart, a failover); retry after the Retry-After header';
+const storeDown = (otherwise?: string) => apiError(otherwise ? `${otherwise}; or ${STORE_DOWN}` : STORE_DOWN);
 
 const sessionId = z.object({ id: z.string().meta({ description: 'The checkout session id (cs_...)' }) });
 const idempotencyKey = z.string().min(1).max(255).meta({ description: 'Makes a retry of this request return the first reply instead of acting twice' });
@@ -32,7 +35,7 @@ function holdOperation(operation: 'capture' | 'release', summary: string, body?:
           '401': apiError('unauthenticated'),
           '404': apiError('not_found'),
           '409': apiError('invalid_state: the session holds no authorized payment to ' + operation + '; or idempotency_key_reused'),
-          '503': apiError(`service_unavailable: the service could not ${operation} the hold; retry with the same request`),
+          '503': storeDown(`service_unavailable: the service could not ${operation} the hold; retry with the same request`),
         },
       },
     },
@@ -52,6 +55,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '400': apiError('invalid_json or invalid_request'),
         '401': apiError('unauthenticated: a valid secret key is required'),
         '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+        '503': storeDown(),
       },
     },
   },
@@ -65,6 +69,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '200': reply('The session', Session),
         '401': apiError('unauthenticated'),
         '404': apiError("not_found, including another application's session"),
+        '503': storeDown(),
       },
     },
   },
@@ -78,6 +83,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '200': reply('The public view of the session', PublicSession),
         '401': apiError('unauthenticated: a valid client secret for this session is required'),
         '403': apiError("origin_not_allowed: the page's origin is not one of the app's"),
+        '503': storeDown(),
       },
     },
   },
@@ -95,7 +101,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '403': apiError('origin_not_allowed'),
         '409': apiError('payment_in_progress or session_completed'),
         '413': apiError('payload_too_large'),
-        '503': apiError('root_keys_unavailable (direct mode)'),
+        '503': storeDown('root_keys_unavailable (direct mode)'),
       },
     },
   },
@@ -112,7 +118,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '401': apiError('unauthenticated'),
         '403': apiError('origin_not_allowed'),
         '409': apiError('authentication_pending, or no authentication to complete (session_completed, payment_in_progress, invalid_state)'),
-        '503': apiError('service_unavailable: the authentication could not be confirmed; retry'),
+        '503': storeDown('service_unavailable: the authentication could not be confirmed; retry'),
       },
     },
   },
@@ -138,6 +144,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '401': reply('UNAUTHENTICATED', GoogleErrorBody),
         '403': reply('PERMISSION_DENIED', GoogleErrorBody),
         '404': reply('NOT_FOUND', GoogleErrorBody),
+        '503': reply('UNAVAILABLE: the token issuer or the store is briefly unavailable; retry (after Retry-After, when given)', GoogleErrorBody),
       },
     },
   },

@@ -1,22 +1,32 @@
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { privateFiles } from '../lib/private-files';
+import { logStoreErrors, observedDialect, type StoreErrorListener } from './failures';
+import { defaultStoreLimits } from './limits';
 
 /**
  * Opens (creating if needed) a SQLite database and brings its schema up to
  * date. Each owner of data (the backend, the sandbox service) passes its own
  * migrations, so the two never share tables, as two real services would not.
  */
-export async function openDatabase<DB>(file: string, migrations: Record<string, Migration>): Promise<Kysely<DB>> {
+export async function openDatabase<DB>(
+  file: string,
+  migrations: Record<string, Migration>,
+  options: { busyTimeoutMs?: number; onError?: StoreErrorListener } = {},
+): Promise<Kysely<DB>> {
   // SQLite creates its -wal and -shm files with the database file's permissions: 0600 for all three.
   privateFiles(file, `${file}-wal`, `${file}-shm`);
   const sqlite = new Database(file);
   // WAL lets readers proceed while a payment is being written; the busy
-  // timeout makes a second writer wait instead of failing.
+  // timeout makes a second writer wait instead of failing, for a bounded time.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? defaultStoreLimits.statementTimeoutMs}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const onError = options.onError ?? (() => undefined);
+  const db = new Kysely<DB>({
+    dialect: observedDialect(new SqliteDialect({ database: sqlite }), onError, () => sqlite.inTransaction),
+    log: logStoreErrors(onError),
+  });
   const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
   if (error) {
     await db.destroy();

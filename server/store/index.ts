@@ -4,9 +4,12 @@
  * by several. Everything a second instance would need lives here.
  */
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { privateDirectory } from '../lib/private-files';
 import { openDatabase } from './database';
+import { type StoreErrorListener, storeFailureOf } from './failures';
+import { defaultStoreLimits, type StoreLimits } from './limits';
 import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
 import type { BackendDatabase } from './schema';
@@ -14,10 +17,43 @@ import type { BackendDatabase } from './schema';
 export type Store = Kysely<BackendDatabase>;
 export type { BackendDatabase } from './schema';
 export { openDatabase } from './database';
+export { type StoreFailure, storeFailureOf } from './failures';
+export { defaultStoreLimits, type StoreLimits } from './limits';
 
-/** `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db. */
-export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
-  if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations);
+/**
+ * `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db.
+ * `onError` hears of every error the store raises, classified (store/failures.ts).
+ */
+export async function openStore(
+  dataDir: string,
+  databaseUrl?: string,
+  options: { limits?: StoreLimits; onError?: StoreErrorListener } = {},
+): Promise<Store> {
+  const limits = options.limits ?? defaultStoreLimits;
+  const onError = options.onError ?? (() => undefined);
+  if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations, { limits, onError });
   privateDirectory(dataDir);
-  return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations);
+  return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError });
+}
+
+/** Waits between tries to open a store that is down at start: doubling from the first, up to the last. */
+const OPEN_RETRY_MS = { first: 500, max: 10_000 };
+
+/**
+ * `open`, tried again for as long as the store is unavailable (the database
+ * restarting, failing over, or not up yet when the fleet starts; a migration
+ * cut mid-way rolls back and runs again), so that an instance waits for it
+ * instead of exiting: how long is the orchestrator's startup probe's call.
+ * Any other error ends the wait: it is ours to fix.
+ */
+export async function openStoreWhenAvailable(open: () => Promise<Store>, onWait: (retryInMs: number) => void): Promise<Store> {
+  for (let delayMs = OPEN_RETRY_MS.first; ; delayMs = Math.min(delayMs * 2, OPEN_RETRY_MS.max)) {
+    try {
+      return await open();
+    } catch (error) {
+      if (!storeFailureOf(error)) throw error;
+      onWait(delayMs);
+      await sleep(delayMs);
+    }
+  }
 }

@@ -34,6 +34,11 @@ describe('errorCodeOf', () => {
     expect(code(400, 'payment_failed')).toBe('payment_failed');
     expect(code(502, 'payment_failed')).toBe('server_error');
   });
+  it('tells the shopper a store outage is brief, whatever the call: "try again shortly", not "something went wrong"', () => {
+    expect(errorCodeOf(new CheckoutApiError(503, 'store_unavailable', 'x'), 'payment_failed')).toBe('store_unavailable');
+    expect(errorCodeOf(new CheckoutApiError(503, 'store_unavailable', 'x'), 'server_error')).toBe('store_unavailable');
+    expect(errorCodeOf(new CheckoutApiError(503, 'direct_mode_unavailable', 'x'), 'payment_failed')).toBe('server_error');
+  });
 });
 
 describe('errorCodeOf, for a refused origin', () => {

@@ -96,6 +96,8 @@ export function errorCodeOf(err: CheckoutApiError, otherwise: CheckoutErrorCode)
   if (err.code === 'origin_not_allowed') return 'origin_not_allowed';
   if (err.status === 401 || err.status === 403) return 'session_unauthorized';
   if (err.status === 404) return 'session_not_found';
+  // Retryable, and said so: the shopper's "Try again" after a few seconds will be answered.
+  if (err.status === 503 && err.code === 'store_unavailable') return 'store_unavailable';
   return err.status >= 500 ? 'server_error' : otherwise;
 }
 

@@ -61,6 +61,7 @@ export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating
  * - `session_not_found`: no such session (expired, or another environment's).
  * - `network_error`: the backend could not be reached.
  * - `server_error`: the backend answered with an unexpected error.
+ * - `store_unavailable`: the backend's database is briefly unavailable (a restart, a failover): try again shortly.
  * - `wallet_unavailable`: the wallet's script could not be loaded.
  * - `wallet_error`: the wallet reported an error (its `statusCode` is in `reason`).
  * - `payment_failed`: the payment service refused the payment; nothing was charged.
@@ -75,6 +76,7 @@ export type CheckoutErrorCode =
   | 'session_not_found'
   | 'network_error'
   | 'server_error'
+  | 'store_unavailable'
   | 'wallet_unavailable'
   | 'wallet_error'
   | 'payment_failed'

@@ -21,6 +21,7 @@ export const de: Messages = {
     session_not_found: 'Diese Zahlung wurde nicht gefunden. Sie ist vielleicht abgelaufen: Bitte beginnen Sie im Shop von vorn.',
     network_error: 'Der Zahlungsserver ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
     server_error: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',
+    store_unavailable: 'Der Checkout ist kurz nicht verfügbar. Bitte versuchen Sie es in ein paar Sekunden erneut: Sie werden nicht doppelt belastet.',
     wallet_unavailable: 'Google Pay konnte nicht geladen werden. Bitte versuchen Sie es erneut.',
     wallet_error: 'Google Pay konnte die Zahlung nicht abschließen. Bitte versuchen Sie es erneut.',
     payment_failed: 'Die Zahlung wurde nicht ausgeführt, es wurde nichts belastet. Bitte versuchen Sie es erneut.',

@@ -21,6 +21,7 @@ export const en: Messages = {
     session_not_found: "This checkout wasn't found. It may have expired: please go back to the store and start again.",
     network_error: "We couldn't reach the payment server. Check your connection and try again.",
     server_error: 'Something went wrong on our side. Please try again.',
+    store_unavailable: "Checkout is briefly unavailable. Please try again in a few seconds: you won't be charged twice.",
     wallet_unavailable: "Google Pay couldn't be loaded. Please try again.",
     wallet_error: "Google Pay couldn't complete the payment. Please try again.",
     payment_failed: "The payment couldn't be completed and nothing was charged. Please try again.",

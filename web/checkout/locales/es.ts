@@ -21,6 +21,7 @@ export const es: Messages = {
     session_not_found: 'No se encontró este pago. Puede que haya caducado: vuelve a la tienda para empezar de nuevo.',
     network_error: 'No pudimos conectar con el servidor de pagos. Revisa tu conexión e inténtalo de nuevo.',
     server_error: 'Algo salió mal por nuestra parte. Inténtalo de nuevo.',
+    store_unavailable: 'El pago no está disponible por un momento. Inténtalo de nuevo en unos segundos: no se te cobrará dos veces.',
     wallet_unavailable: 'No se pudo cargar Google Pay. Inténtalo de nuevo.',
     wallet_error: 'Google Pay no pudo completar el pago. Inténtalo de nuevo.',
     payment_failed: 'No se pudo completar el pago y no se cobró nada. Inténtalo de nuevo.',

@@ -21,6 +21,7 @@ export const fr: Messages = {
     session_not_found: 'Ce paiement est introuvable. Il a peut-être expiré : revenez à la boutique pour recommencer.',
     network_error: 'Impossible de joindre le serveur de paiement. Vérifiez votre connexion et réessayez.',
     server_error: 'Une erreur est survenue de notre côté. Réessayez.',
+    store_unavailable: 'Le paiement est momentanément indisponible. Réessayez dans quelques secondes : vous ne serez pas débité deux fois.',
     wallet_unavailable: "Google Pay n'a pas pu être chargé. Réessayez.",
     wallet_error: "Google Pay n'a pas pu finaliser le paiement. Réessayez.",
     payment_failed: "Le paiement n'a pas abouti et rien n'a été débité. Réessayez.",

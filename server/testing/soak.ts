@@ -1,0 +1,182 @@
+/**
+ * The soak (issues 4 and 21): concurrent shoppers pay against the real
+ * server, run as its own process, while the sandbox service fails a stated
+ * share of charge requests; optionally the process is killed (kill -9) and
+ * restarted, and the PostgreSQL store is taken away (backends terminated, the
+ * cluster stopped hard, started again a few seconds later). Then
+ * reconciliation is given time to settle every payment and the service's
+ * ledger is audited against the store. Run by `npm run soak` (scripts/soak.ts)
+ * and, short, by the unit suite (store-outage.test.ts).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CreatedSession } from '../contracts';
+import { type FaultPlanInput, faultKinds } from '../sandbox';
+import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, shopClient, startChildServer } from './child-server';
+import type { PostgresCluster } from './postgres-cluster';
+
+export interface SoakOptions {
+  shoppers: number;
+  seconds: number;
+  /** Share (0..1) of charge requests the sandbox service faults. */
+  faultRate: number;
+  /** kill -9 and restart of the server, evenly spaced. */
+  crashes: number;
+  /** The server's store, to take away `outages` times (evenly spaced, after the crashes' moments). */
+  database?: { cluster: PostgresCluster; url: string; outages: number; outageMs: number };
+  /** Runs while the store is down, once per outage: what a test checks then. */
+  duringOutage?: (server: ChildServer) => Promise<void>;
+  /** Time reconciliation is given, after the shoppers stop, to settle every payment (with faults still on). */
+  drainTimeoutMs: number;
+  /** Added to the server's environment. */
+  env?: Record<string, string>;
+}
+
+export interface SoakReport {
+  server: ChildServer;
+  audit: LedgerAudit;
+  /** Sessions the shoppers never paid (the store or the server was down when they tried). */
+  open: number;
+  replies: Record<ReplyKind, number>;
+  /** The codes (or HTTP statuses) behind `replies.other_error`. */
+  otherErrors: Record<string, number>;
+  payLatenciesMs: number[];
+  drainedMs: number;
+  /** Backends terminated, over all outages. */
+  backendsTerminated: number;
+}
+
+type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_or_paid_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
+
+/** Every kind, with delays scaled to the 1 s service timeout below: a `timeout` outlasts it, a `latency` does not. */
+const faultsAt = (rate: number): FaultPlanInput => ({ rate, kinds: [...faultKinds], latencyMs: 200, timeoutMs: 1500 });
+const SERVER_ENV = { SERVICE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '1000' };
+/** Shares of shoppers' behaviour: a card that declines (then one retry with a good card), and a double click on pay. */
+const DECLINE_SHARE = 0.15;
+const DOUBLE_CLICK_SHARE = 0.1;
+/** A shopper told "the store is unavailable, try again shortly" tries again after this, as often as it takes within the run. */
+const STORE_RETRY_MS = 500;
+/** Between terminating the backends and stopping the cluster: the server reconnects and is mid-work again when it stops. */
+const BACKENDS_TO_CRASH_MS = 300;
+
+/** Runs the soak; the caller stops the server (report.server) and removes its data. */
+export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const faults = faultsAt(options.faultRate);
+  const server = await startChildServer({ env: { ...SERVER_ENV, ...(options.database && { DATABASE_URL: options.database.url }), ...options.env } });
+  const shop = shopClient(server);
+  await shop.setFaults(faults);
+
+  const sessionIds: string[] = [];
+  const payLatenciesMs: number[] = [];
+  const replies: Record<ReplyKind, number> = {
+    succeeded: 0,
+    authorized: 0,
+    requires_authentication: 0,
+    declined: 0,
+    failed: 0,
+    pending: 0,
+    in_progress_or_paid_409: 0,
+    store_unavailable_503: 0,
+    other_error: 0,
+    cut_by_crash: 0,
+  };
+  const otherErrors: Record<string, number> = {};
+  const started = Date.now();
+  const until = started + options.seconds * 1000;
+
+  /** POST /pay, timed, as the widget's "Try again" after a 503; a request a crash cut counts as such and answers undefined. */
+  async function timedPay(session: CreatedSession, cardId: string): Promise<string | undefined> {
+    const paymentData = await shop.walletPaymentData(session, cardId);
+    for (;;) {
+      const requested = performance.now();
+      const reply = await shop.pay(session, paymentData).catch(() => undefined);
+      if (!reply) {
+        replies.cut_by_crash++;
+        return undefined;
+      }
+      payLatenciesMs.push(performance.now() - requested);
+      const status = reply.body.outcome?.status;
+      if (status) replies[status]++;
+      // In progress, or already paid (a retry after a 503 whose charge went through): the widget confirms either way.
+      else if (reply.body.error?.code === 'payment_in_progress' || reply.body.error?.code === 'session_completed') replies.in_progress_or_paid_409++;
+      else if (reply.body.error?.code === 'store_unavailable') replies.store_unavailable_503++;
+      else {
+        replies.other_error++;
+        const code = reply.body.error?.code ?? `http_${reply.status}`;
+        otherErrors[code] = (otherErrors[code] ?? 0) + 1;
+      }
+      if (reply.body.error?.code !== 'store_unavailable' || Date.now() >= until) return status;
+      await sleep(STORE_RETRY_MS);
+    }
+  }
+
+  async function shopperLoop(): Promise<void> {
+    while (Date.now() < until) {
+      try {
+        const session = await shop.createSession({ amount: 100 + Math.floor(Math.random() * 9900) });
+        sessionIds.push(session.id);
+        const card = Math.random() < DECLINE_SHARE ? 'visa-decline-3ds' : 'visa-success-3ds';
+        const clicks = Math.random() < DOUBLE_CLICK_SHARE ? 2 : 1;
+        const outcomes = await Promise.all(Array.from({ length: clicks }, () => timedPay(session, card)));
+        // A shopper told "declined" tries once more, with another card: a new attempt, a new key.
+        if (outcomes.includes('declined') || outcomes.includes('failed')) await timedPay(session, 'mastercard-success-3ds');
+      } catch {
+        // The server or its store is down, and answered an error outside /pay: wait and go on with a new session.
+        await sleep(200);
+      }
+    }
+  }
+
+  /** The moment of the i-th of n events spread evenly over the run. */
+  const momentOf = (i: number, n: number) => sleep(Math.max(0, started + (options.seconds * 1000 * i) / (n + 1) - Date.now()));
+
+  // A crash and an outage never overlap, so that each is measured on its own: the later waits for the earlier.
+  let disruption = Promise.resolve();
+  const oneAtATime = (work: () => Promise<void>) => (disruption = disruption.then(work));
+
+  async function crashLoop(): Promise<void> {
+    for (let crash = 1; crash <= options.crashes; crash++) {
+      await momentOf(crash, options.crashes);
+      await oneAtATime(async () => {
+        await server.kill();
+        await server.restart();
+        // The fault plan is the sandbox's memory: it starts again without one.
+        await shop.setFaults(faults);
+      });
+    }
+  }
+
+  let backendsTerminated = 0;
+  /** Connections cut mid-work first (the server stays up), then the whole cluster down, as in a crash or a failover. */
+  async function outageLoop(): Promise<void> {
+    const database = options.database;
+    if (!database) return;
+    for (let outage = 1; outage <= database.outages; outage++) {
+      await momentOf(outage, database.outages);
+      await oneAtATime(async () => {
+        backendsTerminated += await database.cluster.terminateBackends();
+        await sleep(BACKENDS_TO_CRASH_MS);
+        await database.cluster.crash();
+        const back = sleep(database.outageMs);
+        await options.duringOutage?.(server);
+        await back;
+        await database.cluster.start();
+      });
+    }
+  }
+
+  await Promise.all([...Array.from({ length: options.shoppers }, shopperLoop), crashLoop(), outageLoop()]);
+
+  const drainStarted = Date.now();
+  const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
+  const drainedMs = Date.now() - drainStarted;
+  const audit = auditLedger(sessions, await readLedger(server.dataDir));
+  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated };
+}
+
+/** What must be zero, as lines to print: empty when the money is exact. */
+export const soakProblems = (audit: LedgerAudit): string[] => [
+  ...audit.duplicates.map((id) => `duplicate: ${id}`),
+  ...audit.lost,
+  ...audit.mismatched,
+  ...audit.pending.map((id) => `pending: ${id}`),
+];
