@@ -172,6 +172,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PAY_PER_MINUTE: '100000000',
       RATE_LIMIT_READS_PER_MINUTE: '100000000',
+      RATE_LIMIT_MERCHANT_PER_MINUTE: '100000000',
     }, /Widget:\s+\S+\/checkout\.js/);
     children.push(backend);
     const backendUrl = /Widget:\s+(\S+)\/checkout\.js/.exec(backend.readyLine)?.[1] as string;

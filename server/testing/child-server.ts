@@ -61,6 +61,7 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
     // One client address pays and polls for every shopper.
     RATE_LIMIT_PAY_PER_MINUTE: '1000000',
     RATE_LIMIT_READS_PER_MINUTE: '1000000',
+    RATE_LIMIT_MERCHANT_PER_MINUTE: '1000000',
     ...options.env,
     DATA_DIR: dataDir,
   };
