@@ -12,7 +12,7 @@ import { ensureDemoMerchant } from './demo';
 import { createDirectMode } from './direct';
 import { createLogger, type Logger } from './logging';
 import { createMetrics } from './metrics';
-import { trackRequests } from './ops';
+import { startHeartbeat, trackRequests } from './ops';
 import type { AbandonedAttempts } from './checkout/pay';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
@@ -111,6 +111,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs },
   });
   http.on('request', app);
+  const heartbeat = await startHeartbeat(store, origin, logger);
   // A request still in flight is given the time its retries can take before it is replayed.
   const reconciler = startReconciler({ store, service, cipher, logger, abandoned }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
 
@@ -125,6 +126,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       const drained = await requests.drain(config.shutdownGraceMs);
       if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
       await reconciler.stop();
+      await heartbeat.stop();
       await sandbox?.close();
       await store.destroy();
     },

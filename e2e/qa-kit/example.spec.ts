@@ -1,61 +1,54 @@
 /**
- * What a merchant's QA suite looks like with the kit: only `./index` (the kit)
- * and the shop's URL are needed. Here the "shop" and the "checkout host" are
- * started by beforeAll, standing in for your staging environment; in your suite
- * they are URLs you already have.
+ * What a merchant's QA suite looks like with the kit: only `./index` (the kit),
+ * `@playwright/test` and two URLs. Point it at your staging environment:
+ *
+ *   CHECKOUT_URL=https://checkout.staging.example SHOP_URL=https://shop.staging.example/cart npx playwright test
+ *
+ * Without them it runs against a local `npm start` of Wallet Checkout and its
+ * demo store (http://127.0.0.1:3000/), whose every page view is a new order.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type TestServer, startTestServer } from '../../server/testing/harness';
 import { expect, test } from './index';
 
-let checkout: TestServer;
-let shop: ReturnType<typeof createServer>;
-let shopUrl: string;
-let secretKey = '';
-
-test.beforeAll(async () => {
-  checkout = await startTestServer();
-  shop = createServer(async (_req, res) => {
-    // Your shop's server: a session per page view, created with your secret key (docs/embedding.md, step 1).
-    const session = await checkout.createSession(secretKey, { amount: 1250, currency: 'EUR', country_code: 'FR' });
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><title>Shop</title><div id="pay"></div>
-      <script src="${checkout.url}/checkout.js" data-client-secret="${session.client_secret}" data-target="#pay" defer></script>`);
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  // An app in Google's TEST environment: its button asks for pay.js, which the kit serves from the sandbox.
-  ({ secretKey } = await checkout.merchant({ merchant_id: 'qa_kit_example', allowed_origins: [shopUrl], environment: 'TEST' }));
-});
-
-test.afterAll(async () => {
-  shop.closeAllConnections();
-  await new Promise((resolve) => shop.close(resolve));
-  await checkout.close();
-});
+const checkoutUrl = process.env.CHECKOUT_URL ?? 'http://127.0.0.1:3000';
+const shopUrl = process.env.SHOP_URL ?? `${checkoutUrl}/`;
 
 test.beforeEach(async ({ page, walletCheckout }) => {
-  await walletCheckout.install(page, { checkoutOrigin: checkout.url });
+  await walletCheckout.install(page, { checkoutOrigin: checkoutUrl });
+  await page.goto(shopUrl);
 });
 
 test('a shopper pays with a test card', async ({ page, walletCheckout }) => {
-  await page.goto(shopUrl);
   await walletCheckout.pay(page, { card: 'visa-success-3ds' });
   await walletCheckout.expectOutcome(page, 'paid');
-  await expect(page.locator('[data-testid=card]')).toContainText('Visa');
+  await expect(page.getByTestId('card')).toContainText('Visa');
 });
 
 test('a declined card can be retried with another', async ({ page, walletCheckout }) => {
-  await page.goto(shopUrl);
   await walletCheckout.pay(page, { card: 'visa-insufficient-funds-3ds' });
   await walletCheckout.expectOutcome(page, 'declined');
-  await page.locator('[data-testid=retry]').click();
+  await walletCheckout.tryAgain(page);
   await walletCheckout.pay(page, { card: 'mastercard-success-pan' });
   await walletCheckout.expectOutcome(page, 'paid');
 });
 
+test('a card on file that needs 3-D Secure pays once the shopper completes the challenge', async ({ page, walletCheckout }) => {
+  await walletCheckout.pay(page, { card: 'visa-3ds-required-pan' });
+  await walletCheckout.challenge(page, 'complete');
+  await walletCheckout.expectOutcome(page, 'paid');
+});
+
+for (const answer of ['fail', 'cancel'] as const) {
+  test(`a challenge the shopper answers with "${answer}" declines, and another card pays`, async ({ page, walletCheckout }) => {
+    await walletCheckout.pay(page, { card: 'visa-3ds-required-pan' });
+    await walletCheckout.challenge(page, answer);
+    await walletCheckout.expectOutcome(page, 'declined');
+    await walletCheckout.tryAgain(page);
+    await walletCheckout.pay(page, { card: 'visa-success-3ds' });
+    await walletCheckout.expectOutcome(page, 'paid');
+  });
+}
+
 test('closing the wallet leaves the button ready', async ({ page, walletCheckout }) => {
-  await page.goto(shopUrl);
   await walletCheckout.cancel(page);
   await walletCheckout.expectOutcome(page, 'ready');
 });

@@ -1,8 +1,11 @@
 /**
  * Wallet Checkout's QA kit: Playwright's `test` and `expect`, with a
  * `walletCheckout` fixture that drives the embedded widget through the sandbox
- * wallet, so a merchant's suite can pay with test cards and never reach Google.
- * Depends on @playwright/test only (docs/embedding.md, "Testing your integration").
+ * wallet and the sandbox 3-D Secure challenge, so a merchant's suite can pay
+ * with test cards and never reach Google or a bank.
+ *
+ * Self-contained: it needs `@playwright/test` and nothing else, so it can be
+ * copied into any project (README.md in this folder).
  *
  *   import { expect, test } from './qa-kit';
  *   test('pays', async ({ page, walletCheckout }) => {
@@ -13,15 +16,29 @@
  *   });
  */
 import { type FrameLocator, type Locator, type Page, test as base, expect } from '@playwright/test';
-import type { CheckoutState } from '../../web/checkout/types';
 
 export { expect };
-export type { CheckoutState };
+
+/**
+ * What the widget shows, as its `data-checkout-state` attribute: the
+ * `CheckoutState` of the published types (https://CHECKOUT_HOST/checkout.d.ts),
+ * declared here so the kit needs no download. The checkout's own suite checks
+ * the two stay the same.
+ */
+export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming';
+
+/** How the shopper answers the bank's 3-D Secure challenge. */
+export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
 
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
 /** Where the widget is: the page, or the frame that embeds it. */
 export type Scope = Page | FrameLocator;
+
+/** `widget`: which widget, when a page has several (a locator of its `[data-wallet-checkout]` element). */
+export interface WidgetOption {
+  widget?: Locator;
+}
 
 export interface WalletCheckoutKit {
   /**
@@ -31,24 +48,35 @@ export interface WalletCheckoutKit {
    * and refuses every other request to Google.
    */
   install(page: Page, options: { checkoutOrigin: string }): Promise<void>;
-  /** Pays with a test card (docs/test-cards.md) once the widget is ready. `widget`: which one, when a page has several. */
-  pay(scope: Scope, options: { card: string; widget?: Locator }): Promise<void>;
+  /** Pays with a test card (docs/test-cards.md) once the widget is ready. */
+  pay(scope: Scope, options: { card: string } & WidgetOption): Promise<void>;
   /** Closes the wallet sheet without paying. */
-  cancel(scope: Scope, options?: { widget?: Locator }): Promise<void>;
+  cancel(scope: Scope, options?: WidgetOption): Promise<void>;
+  /**
+   * Answers the 3-D Secure challenge a PAN_ONLY card such as
+   * `visa-3ds-required-pan` leads to: `complete` (the payment goes on, usually
+   * to `paid`), `fail` or `cancel` (the widget shows `declined`). Waits for the
+   * dialog to open, and to close once answered.
+   */
+  challenge(scope: Scope, answer: ChallengeAnswer, options?: WidgetOption): Promise<void>;
+  /** After a decline: presses "Try again", leaving the widget ready for another card. */
+  tryAgain(scope: Scope, options?: WidgetOption): Promise<void>;
   /** Waits until the widget shows `state` (paid, declined, error, ...). */
-  expectOutcome(scope: Scope, state: CheckoutState, options?: { widget?: Locator }): Promise<void>;
+  expectOutcome(scope: Scope, state: CheckoutState, options?: WidgetOption): Promise<void>;
 }
 
 const widgetIn = (scope: Scope, widget?: Locator) => widget ?? scope.locator('[data-wallet-checkout]');
+const stateOf = (scope: Scope, widget?: Locator) => widgetIn(scope, widget).locator('[data-checkout-state]');
 
 async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
-  const root = widgetIn(scope, widget);
-  await expect(root.locator('[data-checkout-state]')).toHaveAttribute('data-checkout-state', 'ready');
-  await root.locator('google-pay-button button').click();
+  await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
+  await widgetIn(scope, widget).locator('google-pay-button button').click();
   const sheet = scope.locator('[data-testid=sandbox-wallet]');
   await expect(sheet).toBeVisible();
   return sheet;
 }
+
+const challengeButtons: Record<Exclude<ChallengeAnswer, 'cancel'>, string> = { complete: 'Complete authentication', fail: 'Fail authentication' };
 
 const kit: WalletCheckoutKit = {
   async install(page, { checkoutOrigin }) {
@@ -72,8 +100,24 @@ const kit: WalletCheckoutKit = {
     await sheet.locator('[data-testid=sandbox-cancel]').click();
     await expect(sheet).toBeHidden();
   },
+  async challenge(scope, answer, { widget } = {}) {
+    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'authenticating');
+    const dialog = widgetIn(scope, widget).locator('[data-testid=challenge]');
+    await expect(dialog).toBeVisible();
+    if (answer === 'cancel') {
+      await dialog.locator('[data-testid=challenge-cancel]').click();
+    } else {
+      await dialog.locator('[data-testid=challenge-frame]').contentFrame().getByRole('button', { name: challengeButtons[answer] }).click();
+    }
+    await expect(dialog).toBeHidden();
+  },
+  async tryAgain(scope, { widget } = {}) {
+    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'declined');
+    await widgetIn(scope, widget).locator('[data-testid=retry]').click();
+    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
+  },
   async expectOutcome(scope, state, { widget } = {}) {
-    await expect(widgetIn(scope, widget).locator('[data-checkout-state]')).toHaveAttribute('data-checkout-state', state);
+    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', state);
   },
 };
 

@@ -5,13 +5,21 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store';
+import { startTestServer } from '../testing/harness';
+import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
 import { findAppBySecretKey } from './registry';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/apps/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+const cli = (...args: string[]) => cliWith({ DATA_DIR: dataDir }, ...args);
+/** Only `env` names the store: whatever the developer's shell says about it is left out. */
+function cliWith(env: Record<string, string>, ...args: string[]) {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, WALLET_ENVIRONMENT: _environment, ...inherited } = process.env;
+  return run(process.execPath, ['--import', 'tsx', 'server/apps/cli.ts', ...args], { env: { ...inherited, ...env } });
+}
+const shop = ['--name', 'Corner Shop', '--merchant-id', 'corner_1', '--origin', 'https://corner.example/'];
 
 describe('npm run app:create', () => {
   it('creates an application and prints its secret key once, storing only its digest', async () => {
@@ -38,6 +46,44 @@ describe('npm run app:create', () => {
     expect(unknown).toMatchObject({ code: 2 });
     expect((unknown as { stderr: string }).stderr).toMatch(/Unknown option '--nmae'[\s\S]*Usage: npm run app:create/);
     expect((unknown as { stderr: string }).stderr).not.toMatch(/\bat .*cli\.ts/);
+  });
+
+  it('says which store it wrote to and what the application will do, and warns on stderr that no server uses that store', async () => {
+    const { stdout, stderr } = await cli(...shop, '--three-ds', 'always_for_pan_only', '--decryption-mode', 'direct');
+    expect(stdout).toContain(`Store: ${join(dataDir, 'checkout.db')}\n`);
+    expect(stdout).toMatch(/^Wallet environment: SANDBOX \(.*WALLET_ENVIRONMENT.*\)$/m);
+    expect(stdout).toMatch(/^3-D Secure: always_for_pan_only$/m);
+    expect(stdout).toMatch(/^Decryption mode: direct$/m);
+    expect(stderr).toMatch(/^Warning: no running server is using this store .*DATA_DIR/m);
+  });
+
+  it('names the servers using the store, and does not warn, when one is running on it', async () => {
+    const running = await startTestServer({ DATA_DIR: dataDir });
+    try {
+      const { stdout, stderr } = await cli(...shop);
+      expect(stdout).toContain(`Servers using this store: ${running.url}\n`);
+      expect(stderr).toBe('');
+    } finally {
+      await running.close();
+    }
+    // Shut down: its heartbeat is gone at once, not when it goes stale.
+    expect((await cli(...shop)).stderr).toMatch(/^Warning: no running server is using this store/m);
+  });
+
+  it.skipIf(!testDatabaseServer)('on PostgreSQL, prints the database URL without its password', async () => {
+    const database = await createTestDatabase(testDatabaseServer!);
+    try {
+      // The throwaway cluster trusts local connections, so the password is accepted and ignored.
+      const url = new URL(database.url);
+      url.password = 'hunter2-not-for-logs';
+      const { stdout, stderr } = await cliWith({ DATA_DIR: dataDir, DATABASE_URL: url.toString() }, ...shop);
+      url.password = '';
+      expect(stdout).toContain(`Store: ${url.toString()}\n`);
+      expect(stdout + stderr).not.toContain('hunter2');
+      expect(stderr).toMatch(/DATABASE_URL/);
+    } finally {
+      await database.drop();
+    }
   });
 
   it('prints its usage for --help', async () => {

@@ -1,10 +1,14 @@
 /**
- * Creates an application and prints its secret key, the only time it is shown.
+ * Creates an application and prints its secret key, the only time it is shown,
+ * with the store it wrote to and what the application will do: a merchant
+ * whose server runs with another DATA_DIR or DATABASE_URL finds out here, not
+ * from a 401 (docs/operations.md, "Creating applications").
  *   npm run app:create -- --name "My shop" --merchant-id 4242 --origin https://shop.example
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { openStore } from '../store';
+import { describeStoreLocation, openStore } from '../store';
+import { HEARTBEAT_STALE_AFTER_MS, liveServerUrls } from '../store/heartbeats';
 import { describeIssues } from '../http/errors';
 import { createApp, NewApp } from './registry';
 
@@ -60,13 +64,31 @@ if (!input.success) {
   console.error(`Could not create the application: ${describeIssues(input.error)}\n${usage}`);
   process.exit(2);
 }
-const store = await openStore(loaded.config.dataDir, loaded.config.databaseUrl);
+const { dataDir, databaseUrl, walletEnvironment } = loaded.config;
+const store = await openStore(dataDir, databaseUrl);
 const created = await createApp(store, input.data);
+const servers = await liveServerUrls(store, Date.now());
 await store.destroy();
 if (!created.ok) {
   console.error(`Could not create the application: ${created.error.message}`);
   process.exit(2);
 }
 const { app, secretKey } = created.value;
+// A SANDBOX app follows the server's WALLET_ENVIRONMENT (checkout/routes.ts); this process can only say what its own environment sets.
+const environment =
+  app.environment === 'SANDBOX' ? `SANDBOX (the default: the widget uses the server's WALLET_ENVIRONMENT, ${walletEnvironment} in this environment)` : app.environment;
 console.log(`Application created: ${app.id} (${app.name}, payment service merchant ${app.merchantId}, Google merchant ${app.googleMerchantId ?? 'none'})`);
 console.log(`Secret key (shown once, keep it on your server): ${secretKey}`);
+console.log(`Store: ${describeStoreLocation(dataDir, databaseUrl)}`);
+console.log(`Wallet environment: ${environment}`);
+console.log(`3-D Secure: ${app.threeDs}`);
+console.log(`Decryption mode: ${app.decryptionMode}`);
+if (servers.length > 0) {
+  console.log(`Servers using this store: ${servers.join(', ')}`);
+} else {
+  const setting = databaseUrl ? 'DATABASE_URL' : 'DATA_DIR (and no DATABASE_URL)';
+  console.error(
+    `Warning: no running server is using this store (none has written its heartbeat in the last ${HEARTBEAT_STALE_AFTER_MS / 1000} s). ` +
+      `The application is saved, but a server only finds it if it runs with the same ${setting}.`,
+  );
+}

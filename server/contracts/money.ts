@@ -2,8 +2,8 @@
  * Amounts are integers in the currency's ISO 4217 minor units; the exponent
  * (how many of those digits follow the decimal point) comes from the currency
  * table (./currency.ts), never from ICU. These two conversions are exact
- * decimal string work, no floating point, and pure so that the widget can use
- * them too.
+ * decimal string work, no floating point, and pure so that the widget (and the
+ * demo store's page, which shows prices as the widget does) can use them too.
  */
 
 /** (123456, 3) -> "123.456"; (500, 0) -> "500"; (5, 2) -> "0.05". */
@@ -27,4 +27,29 @@ export function decimalToMinorUnits(decimal: string, exponent: number): number |
   if (fraction.length > exponent) return undefined;
   const value = Number(whole + fraction.padEnd(exponent, '0'));
   return Number.isSafeInteger(value) ? (sign ? -value : value) : undefined;
+}
+
+/**
+ * Formats an integer amount in ISO 4217 minor units with the currency's
+ * exponent from the server's currency table (the public view's
+ * `currency_exponent`), e.g. (123456, 'IQD', 3) -> "IQD 123.456". The decimal
+ * string is built exactly and handed to Intl as a string (read as an exact
+ * decimal where Intl.NumberFormat v3 exists); Intl only lays it out, with its
+ * fraction digits pinned to the exponent, because ICU's own digits differ from
+ * ISO's for IQD, COP, HUF, IDR and others.
+ */
+export function formatAmount(amount: number, currency: string, exponent: number, locale?: string): string {
+  const code = currency.toUpperCase();
+  const decimal = minorUnitsToDecimal(amount, exponent);
+  try {
+    return new Intl.NumberFormat(locale || undefined, {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    }).format(decimal);
+  } catch {
+    // Unknown locale tag or currency code: still show something truthful.
+    return `${decimal} ${code}`;
+  }
 }

@@ -30,6 +30,25 @@ describe('the demo store', () => {
     expect(order).toMatchObject({ id: session.id, status: 'succeeded', amount: 2400 });
   });
 
+  it.each([
+    ['USD', 2400, '$24.00'],
+    ['JPY', 1500, '¥1,500'],
+    ['KWD', 12345, 'KWD 12.345'],
+  ])('shows the session price in %s and a short order reference on the product card, never the session id', async (currency, amount, price) => {
+    server = await startTestServer({ DEMO: 'on' });
+    const html = await (await fetch(`${server.url}/?currency=${currency}&amount=${amount}`)).text();
+    const card = /<section class="product">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    const sessionId = /data-client-secret="([^"]+)_secret_/.exec(html)?.[1] ?? '';
+    expect(card.replace(/\u00a0/g, ' ')).toContain(`<p class="price" data-testid="price">${price}</p>`);
+    const reference = /data-testid="order-reference">([^<]+)</.exec(card)?.[1];
+    expect(reference).toMatch(/^[0-9A-F]{8}$/);
+    expect(card).not.toContain(sessionId);
+
+    // The reference is the one the merchant's server gave the session, so an order and its payment meet.
+    const order = await (await fetch(`${server.url}/demo/orders/${sessionId}`)).json();
+    expect(order).toMatchObject({ reference, amount, currency });
+  });
+
   it('links to the gallery, whose widgets load from this backend and whose sessions charge nothing', async () => {
     server = await startTestServer({ DEMO: 'on' });
     expect(await (await fetch(`${server.url}/`)).text()).toContain('href="/demo/gallery"');

@@ -4,6 +4,7 @@
  * checkout session, embed the widget with a script tag, and confirm the
  * outcome itself instead of trusting the browser.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,8 @@ import { CreatedSession, Session } from '../contracts';
 import { sendFailure } from '../http/errors';
 import type { Store } from '../store';
 import { escapeHtml } from '../lib/html';
+import { exponentOf } from '../contracts/currency';
+import { formatAmount } from '../contracts/money';
 
 export interface DemoMerchant {
   apiBase: string;
@@ -62,6 +65,7 @@ const DemoOrder = z.object({
 const orderOf = (session: Session) => ({
   id: session.id,
   status: session.status,
+  reference: session.reference,
   amount: session.amount,
   currency: session.currency,
   amount_captured: session.amount_captured,
@@ -89,15 +93,24 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
   router.get('/', async (req, res) => {
     const order = DemoOrder.safeParse(req.query);
     if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
+    // The store's own order number: short enough to read to support over the phone, unlike the session id.
+    const reference = randomBytes(4).toString('hex').toUpperCase();
     const reply = await call('/api/sessions', {
       method: 'POST',
-      body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference: `demo-${Date.now()}`, intent: order.data.intent }),
+      body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference, intent: order.data.intent }),
     });
     const session = CreatedSession.parse(await reply.json());
+    // The price is the session's, formatted as the widget formats it (the page is in English).
+    const placeholders: Record<string, string> = {
+      CLIENT_SECRET: escapeHtml(session.client_secret),
+      PRICE: escapeHtml(formatAmount(session.amount, session.currency, exponentOf(session.currency), 'en')),
+      ORDER_REFERENCE: escapeHtml(session.reference ?? ''),
+      CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,
+      NONCE: String(res.locals.cspNonce),
+      INTENT: order.data.intent,
+    };
     // The page carries the session's client secret: no cache keeps it.
-    res.set('Cache-Control', 'no-store').type('html').send(
-      template.replaceAll('{{CLIENT_SECRET}}', escapeHtml(session.client_secret)).replaceAll('{{SESSION_ID}}', escapeHtml(session.id)).replaceAll('{{CHECKOUT_SRC}}', `${merchant.apiBase}/checkout.js`).replaceAll('{{NONCE}}', String(res.locals.cspNonce)).replaceAll('{{INTENT}}', order.data.intent),
-    );
+    res.set('Cache-Control', 'no-store').type('html').send(template.replace(/\{\{([A-Z_]+)\}\}/g, (placeholder, name: string) => placeholders[name] ?? placeholder));
   });
 
   /** The merchant's server confirming an order: the browser is never trusted for the outcome. */

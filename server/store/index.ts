@@ -3,7 +3,7 @@
  * (better-sqlite3) for a single instance, or PostgreSQL (DATABASE_URL) shared
  * by several. Everything a second instance would need lives here.
  */
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { privateDirectory } from '../lib/private-files';
@@ -20,6 +20,19 @@ export { openDatabase } from './database';
 export { type StoreFailure, storeFailureOf } from './failures';
 export { defaultStoreLimits, type StoreLimits } from './limits';
 
+/** The absolute path of the SQLite file the store keeps in `dataDir`. */
+export const sqliteFile = (dataDir: string): string => resolve(dataDir, 'checkout.db');
+
+/** Where the store is, fit to print: the SQLite file's absolute path, or the PostgreSQL URL without its password. */
+export function describeStoreLocation(dataDir: string, databaseUrl?: string): string {
+  if (!databaseUrl) return sqliteFile(dataDir);
+  const url = new URL(databaseUrl);
+  url.password = '';
+  // libpq also takes the password as a query parameter.
+  url.searchParams.delete('password');
+  return url.toString();
+}
+
 /**
  * `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db.
  * `onError` hears of every error the store raises, classified (store/failures.ts).
@@ -33,7 +46,7 @@ export async function openStore(
   const onError = options.onError ?? (() => undefined);
   if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations, { limits, onError });
   privateDirectory(dataDir);
-  return openDatabase<BackendDatabase>(join(dataDir, 'checkout.db'), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError });
+  return openDatabase<BackendDatabase>(sqliteFile(dataDir), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError });
 }
 
 /** Waits between tries to open a store that is down at start: doubling from the first, up to the last. */

@@ -102,4 +102,16 @@ export const backendMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0006_server_heartbeats': {
+    // Which servers use this store (heartbeats.ts), so tools can warn when none does.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('server_heartbeats')
+        .addColumn('instance_id', 'text', (c) => c.primaryKey())
+        .addColumn('public_url', 'text', (c) => c.notNull())
+        .addColumn('started', 'bigint', (c) => c.notNull())
+        .addColumn('seen', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

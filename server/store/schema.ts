@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ServerHeartbeatsTable } from './heartbeats';
 import type { IdempotencyKeysTable } from './idempotency';
 
 /** The backend's tables. JSON columns hold text; the modules that own them parse it. */
@@ -70,4 +71,5 @@ export interface BackendDatabase {
   sessions: SessionsTable;
   charge_attempts: ChargeAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  server_heartbeats: ServerHeartbeatsTable;
 }

@@ -17,7 +17,8 @@ import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/co
 import { isFrameableUrl } from '../../server/contracts/urls';
 import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl } from './api';
 import { Challenge } from './Challenge';
-import { describeCard, formatAmount } from './format';
+import { formatAmount } from '../../server/contracts/money';
+import { describeCard } from './format';
 import { declineMessage, messagesFor } from './locales';
 import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, CheckoutState, MountOptions } from './types';
 import { WalletButton, type WalletError } from './WalletButton';

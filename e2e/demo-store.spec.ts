@@ -1,0 +1,23 @@
+/**
+ * The demo store's page as a shopper sees it: the product card carries the
+ * session's price and the store's order reference, and the footer is a row of
+ * the page's grid, under both columns, not a stray line against the window's edge.
+ */
+import { expect, test } from './support/fixtures';
+
+test('the product card shows the price and the order reference, and the footer sits under both columns', async ({ shop, page }, testInfo) => {
+  await shop.openDemo('/?currency=EUR&amount=1250');
+  await expect(page.getByTestId('price')).toHaveText('€12.50');
+  await expect(page.getByTestId('order-reference')).toHaveText(/^[0-9A-F]{8}$/);
+
+  const main = await page.locator('main').boundingBox();
+  const product = await page.locator('.product').boundingBox();
+  const footer = await page.locator('footer').boundingBox();
+  expect(main && product && footer).toBeTruthy();
+  // Inside the grid: aligned with the product card, as wide as the grid, below the columns.
+  expect(footer!.x).toBeCloseTo(product!.x, 0);
+  expect(footer!.x + footer!.width).toBeLessThanOrEqual(main!.x + main!.width + 1);
+  expect(footer!.width).toBeGreaterThan(product!.width * 1.5);
+  expect(footer!.y).toBeGreaterThanOrEqual(product!.y + product!.height);
+  await page.screenshot({ path: testInfo.outputPath('demo-store.png'), fullPage: true });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { currencyExponent, paymentCurrencyCodes } from './currency';
+import { formatAmount, minorUnitsToDecimal } from './money';
+
+const intl = (value: number, currency: string, digits: number, locale = 'en-US') =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+
+describe('formatAmount', () => {
+  it('formats integer minor units with the exponent it is given', () => {
+    expect(formatAmount(1234, 'USD', 2, 'en-US')).toBe('$12.34');
+    expect(formatAmount(500, 'JPY', 0, 'en-US')).toBe(intl(500, 'JPY', 0));
+    expect(formatAmount(1234, 'KWD', 3, 'en-US')).toBe(intl(1.234, 'KWD', 3));
+  });
+
+  it('shows ISO decimals where ICU has others: 123456 IQD is 123.456, 123456 COP is 1,234.56', () => {
+    expect(formatAmount(123456, 'IQD', 3, 'en-US')).toContain('123.456');
+    expect(formatAmount(123456, 'COP', 2, 'en-US')).toContain('1,234.56');
+    expect(formatAmount(123456, 'HUF', 2, 'en-US')).toContain('1,234.56');
+  });
+
+  it('shows every active ISO 4217 currency with exactly its exponent, at any size', () => {
+    for (const code of paymentCurrencyCodes) {
+      const exponent = currencyExponent(code)!;
+      expect(formatAmount(999, code, exponent, 'en-US'), code).toContain(minorUnitsToDecimal(999, exponent));
+      // Beyond a double's exact range in major units: the decimal string is formatted, not a float.
+      expect(formatAmount(99_999_999_999, code, exponent, 'en-US').replace(/,/g, ''), code).toContain(minorUnitsToDecimal(99_999_999_999, exponent));
+    }
+  });
+
+  it('accepts lowercase currency codes and keeps trailing zeros', () => {
+    expect(formatAmount(1000, 'usd', 2, 'en-US')).toBe('$10.00');
+    expect(formatAmount(5, 'EUR', 2, 'de-DE')).toBe(intl(0.05, 'EUR', 2, 'de-DE'));
+  });
+
+  it('does not throw on a bad locale or currency', () => {
+    expect(formatAmount(1234, 'USD', 2, 'not a locale!')).toBe('12.34 USD');
+    expect(formatAmount(1234, 'XX', 2, 'en-US')).toBe('12.34 XX');
+  });
+});

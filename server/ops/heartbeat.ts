@@ -1,0 +1,29 @@
+/**
+ * The running server's heartbeat in its store (store/heartbeats.ts): how
+ * `npm run app:create` and other tools know a server is using the store they write to.
+ */
+import type { Logger } from '../logging';
+import { randomId } from '../lib/secrets';
+import type { Store } from '../store';
+import { HEARTBEAT_INTERVAL_MS, recordHeartbeat, removeHeartbeat } from '../store/heartbeats';
+
+export interface Heartbeat {
+  /** Stops beating and removes this server's row, so tools stop counting it at once. */
+  stop(): Promise<void>;
+}
+
+export async function startHeartbeat(store: Store, publicUrl: string, logger: Logger): Promise<Heartbeat> {
+  const instanceId = randomId();
+  const started = Date.now();
+  const beat = () => recordHeartbeat(store, { instanceId, publicUrl, started, now: Date.now() });
+  await beat();
+  // A missed beat only makes tools warn needlessly; it must never stop payments.
+  const timer = setInterval(() => beat().catch((error: unknown) => logger.warn({ err: error }, 'could not record the server heartbeat')), HEARTBEAT_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await removeHeartbeat(store, instanceId).catch((error: unknown) => logger.warn({ err: error }, 'could not remove the server heartbeat'));
+    },
+  };
+}
