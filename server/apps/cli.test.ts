@@ -49,11 +49,13 @@ describe('npm run app:create', () => {
   });
 
   it('says which store it wrote to and what the application will do, and warns on stderr that no server uses that store', async () => {
-    const { stdout, stderr } = await cli(...shop, '--three-ds', 'always_for_pan_only', '--decryption-mode', 'direct');
+    const { stdout, stderr } = await cli(...shop, '--three-ds', 'always_for_pan_only', '--decryption-mode', 'direct', '--google-merchant-id', 'BCR2DN4TCORNER01');
     expect(stdout).toContain(`Store: ${join(dataDir, 'checkout.db')}\n`);
     expect(stdout).toMatch(/^Wallet environment: SANDBOX \(.*WALLET_ENVIRONMENT.*\)$/m);
     expect(stdout).toMatch(/^3-D Secure: always_for_pan_only$/m);
     expect(stdout).toMatch(/^Decryption mode: direct$/m);
+    // Both merchant ids, each named for who issued it.
+    expect(stdout).toMatch(/payment service merchant corner_1, Google merchant BCR2DN4TCORNER01\)/);
     expect(stderr).toMatch(/^Warning: no running server is using this store .*DATA_DIR/m);
   });
 
