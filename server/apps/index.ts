@@ -1,1 +1,1 @@
-export { createApp, getApp, getAppProfile, findAppBySecretKey, reconfigureApp, NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';
+export { createApp, getApp, getAppProfile, findAppBySecretKey, reconfigureApp, walletEnvironmentOf, NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';
