@@ -203,6 +203,8 @@ describe('direct mode', () => {
   it.each([
     ['visa-success-3ds', 'CRYPTOGRAM_3DS'],
     ['visa-success-pan', 'PAN_ONLY'],
+    // A device token without eciIndicator: three_ds goes without eci (docs/direct-mode.md).
+    ['mastercard-no-eci-3ds', 'CRYPTOGRAM_3DS'],
   ])('decrypts %s itself and sends a network_token charge', async (card, authMethod) => {
     const direct = await server.merchant({ merchant_id: 'pci1', decryption_mode: 'direct' });
     const session = await server.createSession(direct.secretKey);
