@@ -19,7 +19,7 @@ export const NetworkToken = z.strictObject({
    * Present for CRYPTOGRAM_3DS tokens; a PAN_ONLY token has no cryptogram to send. `eci` only when the
    * wallet gave one (Google's eciIndicator is optional): never empty, never made up (docs/direct-mode.md).
    */
-  three_ds: z.strictObject({ eci: z.string().regex(/^\d{2}$/, 'two digits').optional(), cryptogram: z.string().min(1).max(200) }).optional(),
+  three_ds: z.strictObject({ eci: z.string().regex(/^\d{1,2}$/, 'one or two digits').optional(), cryptogram: z.string().min(1).max(200) }).optional(),
 });
 export type NetworkToken = z.infer<typeof NetworkToken>;
 
