@@ -10,7 +10,7 @@ import { createDataCipher } from '../lib/data-cipher';
 import { ok } from '../lib/result';
 import { openStore, type Store } from '../store';
 import { createIntermediateSigningKey, generateRecipientKeyPair, generateSigningKey, publicKeyToUncompressedBase64, rootKeyEntry, sealToken } from '../wallet';
-import { createDirectKeys, createRootKeySource } from '.';
+import { createDirectKeys, createDirectMode, createRootKeySource } from '.';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-direct-'));
 let store: Store;
@@ -171,6 +171,27 @@ describe("Google's root keys", () => {
     const key = rootKey();
     writeFileSync(file, JSON.stringify({ keys: [key] }));
     expect(await createRootKeySource({ location: file }).keys()).toEqual(ok([key]));
+  });
+});
+
+describe("each app's root keys", () => {
+  it("come from keys.json of the app's own environment; a SANDBOX app's follow the server's wallet", async () => {
+    const [sandboxRoot, testRoot, productionRoot] = [rootKeyEntry(generateSigningKey()), rootKeyEntry(generateSigningKey()), rootKeyEntry(generateSigningKey())];
+    const served: Record<string, RootSigningKey> = { 'https://google.example/test/keys.json': testRoot, 'https://google.example/keys.json': productionRoot };
+    const fetchKeys = (async (url: string | URL | Request) => new Response(JSON.stringify({ keys: [served[String(url)]] }), { headers: { 'cache-control': 'max-age=3600' } })) as typeof fetch;
+    const directMode = (walletEnvironment: 'SANDBOX' | 'TEST') =>
+      createDirectMode({
+        store,
+        keys: createDirectKeys(store, createDataCipher(randomBytes(32))),
+        walletEnvironment,
+        rootKeys: { SANDBOX: [sandboxRoot], TEST: 'https://google.example/test/keys.json', PRODUCTION: 'https://google.example/keys.json' },
+        fetch: fetchKeys,
+      });
+    const app = (environment: App['environment']) => ({ id: 'app_env', environment }) as App;
+    expect(await directMode('SANDBOX').rootKeys(app('SANDBOX'))).toEqual(ok([sandboxRoot]));
+    expect(await directMode('SANDBOX').rootKeys(app('PRODUCTION'))).toEqual(ok([productionRoot]));
+    expect(await directMode('TEST').rootKeys(app('SANDBOX'))).toEqual(ok([testRoot]));
+    expect(await directMode('TEST').rootKeys(app('TEST'))).toEqual(ok([testRoot]));
   });
 });
 

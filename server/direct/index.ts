@@ -25,8 +25,8 @@ export interface DirectModeOptions {
   walletEnvironment: WalletEnvironment;
   /** Root keys by environment: the embedded sandbox's own (absent without it), or where Google's keys.json is. */
   rootKeys: { SANDBOX: readonly RootSigningKey[] | undefined; TEST: string; PRODUCTION: string };
+  /** How keys.json is fetched (tests give a fake Google). */
   fetch?: typeof fetch;
-  now?: () => number;
   onRootKeysRefreshFailed?: (failure: Failure) => void;
 }
 
@@ -46,7 +46,7 @@ const PURGE_EVERY_MS = 60_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 export function createDirectMode(options: DirectModeOptions): DirectMode {
-  const now = options.now ?? Date.now;
+  const now = Date.now;
   const sources = new Map<string, RootKeySource>();
   const sourceAt = (location: string) => {
     let source = sources.get(location);

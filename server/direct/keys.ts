@@ -40,7 +40,7 @@ export interface DirectKeys {
   openingKeysFor(app: App): Promise<Result<readonly KeyObject[], Failure>>;
 }
 
-const describe = (row: DirectKeyRow): DirectKey => ({
+const keyView = (row: DirectKeyRow): DirectKey => ({
   id: row.id,
   appId: row.app_id,
   status: row.status as DirectKeyStatus,
@@ -71,7 +71,7 @@ export function createDirectKeys(store: Store, cipher: DataCipher, now: () => nu
       return err({ code: 'not_found', message: `Application ${appId} has no ${from.join(' or ')} key ${keyId}` });
     }
     const row = (await directKeysOf(store, appId)).find((key) => key.id === keyId) as DirectKeyRow;
-    return ok(describe(row));
+    return ok(keyView(row));
   };
 
   return {
@@ -88,11 +88,11 @@ export function createDirectKeys(store: Store, cipher: DataCipher, now: () => nu
         retired: null,
       };
       await insertDirectKey(store, row);
-      return describe(row);
+      return keyView(row);
     },
     register: (appId, keyId) => move(appId, keyId, ['pending'], 'registered'),
     retire: (appId, keyId) => move(appId, keyId, ['pending', 'registered'], 'retired'),
-    list: async (appId) => (await directKeysOf(store, appId)).map(describe),
+    list: async (appId) => (await directKeysOf(store, appId)).map(keyView),
     async publicKeyFor(app) {
       const [newest] = await directKeysOf(store, app.id, ['registered']);
       return newest ? ok(newest.public_key) : err(notRegistered(app));
