@@ -39,7 +39,7 @@ test('no server log line or stored file contains a card number, cryptogram, toke
       const payment = await checkout.payWith(cardId);
       expect(payment.payStatus).toBe(200);
       await expect(checkout.widget).toHaveAttribute('data-checkout-state', /^(paid|declined)$/);
-      secrets.push(paymentSecrets(server, payment, app.appId));
+      secrets.push(await paymentSecrets(server, payment, app.appId));
       credentials.push(session.client_secret, app.secretKey);
       paidSessions.push(session.id);
     }

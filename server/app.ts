@@ -12,6 +12,7 @@ import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutRoutes, type RateLimits } from './checkout/routes';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
+import type { Failure, Result } from './lib/result';
 import { demoRoutes, type DemoMerchant } from './demo';
 import { galleryRoutes } from './demo/gallery';
 import { clientErrors, sendFailure } from './http/errors';
@@ -35,7 +36,7 @@ export interface AppDependencies {
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
   direct: DirectDecryption | undefined;
-  directPublicKeyFor(app: App): string | undefined;
+  directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: RateLimits;

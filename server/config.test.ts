@@ -46,6 +46,7 @@ describe('configuration', () => {
     ['READINESS_TIMEOUT_MS', '0'],
     ['NODE_ENV', 'staging'],
     ['DEMO', 'yes'],
+    ['GOOGLE_ROOT_KEYS', 'http://keys.example/keys.json'],
   ])('names the bad variable: %s=%s', (variable, value) => {
     const found = problems({ [variable]: value });
     expect(found).toHaveLength(1);

@@ -79,7 +79,8 @@ const Env = z
     PAYMENT_SERVICE_KEY: optionalString,
     SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     WALLET_ENVIRONMENT: WalletEnvironment.optional(),
-    GOOGLE_ROOT_KEYS: optionalString,
+    /** Whose signatures are trusted: fetched only over an authenticated channel, or read from a local file. */
+    GOOGLE_ROOT_KEYS: optionalString.refine((value) => value === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^https:\/\//i.test(value), 'a path or an https:// URL of a keys.json'),
     DECRYPTION_MODE: DecryptionMode.default('gateway'),
     DATA_ENCRYPTION_KEY: z
       .string()

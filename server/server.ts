@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import type { Config } from './config';
 import { ensureDemoMerchant } from './demo';
-import { createDirectMode } from './direct';
+import { createDirectKeys, createDirectMode, type DirectKeys } from './direct';
 import { createLogger, type Logger } from './logging';
 import { createMetrics } from './metrics';
 import { startHeartbeat, trackRequests } from './ops';
 import type { AbandonedAttempts } from './checkout/pay';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
+import { ok } from './lib/result';
 import { createSandboxService, type SandboxService } from './sandbox';
 import { createServiceClient, defaultRetryPolicy } from './service-client';
 import { appsLackingGoogleMerchantId } from './apps';
@@ -25,6 +26,8 @@ export interface RunningServer {
   url: string;
   store: Store;
   sandbox: SandboxService | undefined;
+  /** Direct-mode apps' recipient keys, as `npm run direct-keys` manages them. */
+  directKeys: DirectKeys;
   logger: Logger;
   /** One reconciliation pass now (it also runs at start and every RECONCILE_INTERVAL_MS). */
   reconcile(): Promise<ReconcileReport>;
@@ -80,12 +83,20 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       timeoutMs: config.serviceTimeoutMs,
     }),
   );
-  const direct = createDirectMode({
-    dataDir: config.dataDir,
-    rootKeys: config.googleRootKeys ?? (config.walletEnvironment === 'SANDBOX' ? (sandbox?.rootKeys ?? []) : googleRootKeysUrl[config.walletEnvironment]),
-  });
   const cipher = createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key')));
-  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode) : undefined;
+  const directKeys = createDirectKeys(store, cipher);
+  const direct = createDirectMode({
+    store,
+    keys: directKeys,
+    walletEnvironment: config.walletEnvironment,
+    rootKeys: {
+      SANDBOX: sandbox?.rootKeys,
+      TEST: config.googleRootKeys ?? googleRootKeysUrl.TEST,
+      PRODUCTION: config.googleRootKeys ?? googleRootKeysUrl.PRODUCTION,
+    },
+    onRootKeysRefreshFailed: (failure) => logger.warn({ code: failure.code }, `${failure.message}; the cached keys serve until they expire`),
+  });
+  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode, { keys: directKeys, walletEnvironment: config.walletEnvironment, logger }) : undefined;
 
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
@@ -100,7 +111,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     gatewayName: config.gatewayName,
     walletEnvironment: config.walletEnvironment,
     direct,
-    directPublicKeyFor: (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : undefined),
+    directPublicKeyFor: async (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : ok(undefined)),
     sandbox,
     demo,
     rateLimits: config.rateLimits,
@@ -119,6 +130,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     url: listening,
     store,
     sandbox,
+    directKeys,
     logger,
     reconcile: () => reconciler.run(),
     async close() {
@@ -126,6 +138,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       const drained = await requests.drain(config.shutdownGraceMs);
       if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
       await reconciler.stop();
+      await direct.settled();
       await heartbeat.stop();
       await sandbox?.close();
       await store.destroy();

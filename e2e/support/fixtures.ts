@@ -45,6 +45,8 @@ export interface Shop {
    * shows `state` (default: ready).
    */
   open(options?: { app?: Partial<NewApp>; session?: Record<string, unknown>; state?: CheckoutState }): Promise<ShopCheckout>;
+  /** A new checkout session of an application an earlier `open` made, on the same kind of merchant page. */
+  openAgain(app: ShopCheckout['app'], options?: { session?: Record<string, unknown>; state?: CheckoutState }): Promise<ShopCheckout>;
   /** The demo store at `/` (or another of its pages, e.g. `/?intent=hold`), as a shopper finds it. */
   openDemo(path?: string): Promise<CheckoutPage>;
 }
@@ -127,21 +129,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   shop: async ({ page, server }, use) => {
+    const openAgain: Shop['openAgain'] = async (app, options = {}) => {
+      const session = await server.createSession(app.secretKey, options.session);
+      // Served from the backend's origin (by interception, nothing is added to the
+      // server) so the page is a real http origin the app allows.
+      const shopUrl = `${server.url}/test-shop/${session.id}`;
+      await page.route(shopUrl, (route) => route.fulfill({ contentType: 'text/html', body: merchantPage(`${server.url}/checkout.js`, session.client_secret) }));
+      await page.goto(shopUrl);
+      const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey: app.secretKey });
+      await checkout.expectState(options.state ?? 'ready');
+      return { checkout, session, app };
+    };
     await use({
       async open(options = {}) {
         // A merchant id of its own keeps this test's app and charges apart from every other test's.
         const merchantId = `m_${randomUUID().slice(0, 8)}`;
         const { appId, secretKey } = await server.merchant({ merchant_id: merchantId, allowed_origins: [server.url], ...options.app });
-        const session = await server.createSession(secretKey, options.session);
-        // Served from the backend's origin (by interception, nothing is added to the
-        // server) so the page is a real http origin the app allows.
-        const shopUrl = `${server.url}/test-shop/${session.id}`;
-        await page.route(shopUrl, (route) => route.fulfill({ contentType: 'text/html', body: merchantPage(`${server.url}/checkout.js`, session.client_secret) }));
-        await page.goto(shopUrl);
-        const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
-        await checkout.expectState(options.state ?? 'ready');
-        return { checkout, session, app: { appId, merchantId, secretKey } };
+        return openAgain({ appId, merchantId, secretKey }, options);
       },
+
+      openAgain,
 
       async openDemo(path = '/') {
         await page.goto(`${server.url}${path}`);

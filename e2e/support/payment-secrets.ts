@@ -1,14 +1,14 @@
 /**
  * Everything a wallet payment carried that no log line or stored file may
  * contain: the token's fields, and, sealed inside it, the card number and the
- * cryptogram. The test opens the token with the recipient's key from the test
- * server's data directory, because a cryptogram exists nowhere else to look for.
+ * cryptogram. The test opens the token with the recipient's key, which the test
+ * server holds, because a cryptogram exists nowhere else to look for.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getApp } from '../../server/apps';
 import { EcV2Token, SignedMessage } from '../../server/contracts';
 import { loadOrCreateKeys } from '../../server/sandbox/keys';
-import { importPrivateKeyPkcs8, openToken } from '../../server/wallet';
+import { openToken } from '../../server/wallet';
 import type { TestServer } from '../../server/testing/harness';
 import type { WalletPayment } from './checkout-page';
 
@@ -20,7 +20,7 @@ export interface PaymentSecrets {
 }
 
 /** The private key the wallet sealed to: the sandbox gateway's, or the direct-mode app's own. */
-function recipientOf(server: TestServer, payment: WalletPayment, appId: string) {
+async function recipientOf(server: TestServer, payment: WalletPayment, appId: string) {
   const method = payment.request.allowedPaymentMethods[0];
   if (!method) throw new Error('the payment request has no payment method');
   const spec = method.tokenizationSpecification;
@@ -29,15 +29,16 @@ function recipientOf(server: TestServer, payment: WalletPayment, appId: string) 
     const keys = loadOrCreateKeys(join(server.dataDir, 'sandbox', 'keys.json'));
     return { recipientId: `gateway:${spec.parameters.gateway}`, privateKeys: [keys.gatewayPrivateKey] };
   }
-  // Where direct mode keeps an app's keys (server/direct/index.ts).
-  const file = JSON.parse(readFileSync(join(server.dataDir, 'direct-keys', `${appId}.json`), 'utf8')) as { private_keys: string[] };
-  return { recipientId: `merchant:${payment.request.merchantInfo.merchantId}`, privateKeys: file.private_keys.map(importPrivateKeyPkcs8) };
+  const app = await getApp(server.store, appId);
+  const privateKeys = app && (await server.directKeys.openingKeysFor(app));
+  if (!privateKeys?.ok) throw new Error(`direct-mode app ${appId} has no registered key`);
+  return { recipientId: `merchant:${payment.request.merchantInfo.merchantId}`, privateKeys: privateKeys.value };
 }
 
-export function paymentSecrets(server: TestServer, payment: WalletPayment, appId: string): PaymentSecrets {
+export async function paymentSecrets(server: TestServer, payment: WalletPayment, appId: string): Promise<PaymentSecrets> {
   const token = EcV2Token.parse(JSON.parse(payment.paymentData.paymentMethodData.tokenizationData.token));
   const sealed = SignedMessage.parse(JSON.parse(token.signedMessage));
-  const opened = openToken(token, { ...recipientOf(server, payment, appId), rootKeys: server.sandbox?.rootKeys ?? [] });
+  const opened = openToken(token, { ...(await recipientOf(server, payment, appId)), rootKeys: server.sandbox?.rootKeys ?? [] });
   if (!opened.ok) throw new Error(`the test could not open its own token: ${opened.error.code}`);
   const card = opened.value.paymentMethodDetails;
   return {

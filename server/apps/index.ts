@@ -7,4 +7,5 @@ export {
   googleMerchantIdNeed,
   reconfigureApp,
   setGoogleMerchantId,
+  walletEnvironmentOf,
   NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';

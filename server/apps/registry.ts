@@ -84,6 +84,13 @@ export interface App {
 }
 
 /**
+ * The wallet an app's shoppers pay with: a SANDBOX app follows the server's
+ * wallet (the sandbox wallet, or Google's TEST pay.js on a server set up so).
+ */
+export const walletEnvironmentOf = (app: App, serverEnvironment: WalletEnvironment): WalletEnvironment =>
+  app.environment === 'SANDBOX' ? serverEnvironment : app.environment;
+
+/**
  * What an app publishes about itself. Kept apart from App so that code (and
  * tests) handling payments neither reads nor has to invent it.
  */

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentData } from '../contracts';
+import { createApp } from '../apps';
+import { registeredDirectKey } from '../testing/direct-keys';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 let server: TestServer;
@@ -202,6 +204,8 @@ describe('direct mode', () => {
   it.each([
     ['visa-success-3ds', 'CRYPTOGRAM_3DS'],
     ['visa-success-pan', 'PAN_ONLY'],
+    // A device token without eciIndicator: three_ds goes without eci (docs/direct-mode.md).
+    ['mastercard-no-eci-3ds', 'CRYPTOGRAM_3DS'],
   ])('decrypts %s itself and sends a network_token charge', async (card, authMethod) => {
     const direct = await server.merchant({ merchant_id: 'pci1', google_merchant_id: '01234567890123456789', decryption_mode: 'direct' });
     const session = await server.createSession(direct.secretKey);
@@ -215,6 +219,33 @@ describe('direct mode', () => {
     expect(entry?.charge.source_type).toBe('network_token');
     expect(entry?.merchant_account).toBe('pci1');
     expect(entry?.charge.card.auth_method).toBe(authMethod);
+  });
+});
+
+describe('direct mode keys and replays', () => {
+  it('answers direct_key_not_registered until the app has a registered key, then asks the wallet for that key', async () => {
+    const created = await createApp(server.store, { name: 'PCI shop', merchant_id: 'pci_keys', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
+    if (!created.ok) throw new Error(created.error.message);
+    const session = await server.createSession(created.value.secretKey);
+    const view = await fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } });
+    expect(view.status).toBe(503);
+    expect((await view.json()).error.code).toBe('direct_key_not_registered');
+
+    const key = await registeredDirectKey(server.directKeys, created.value.app.id);
+    const request = (await server.publicSession(session)).payment_data_request;
+    expect(request.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({ type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: key.publicKey } });
+  });
+
+  it('refuses a token it has already opened as replayed_token, and charges it once', async () => {
+    const direct = await server.merchant({ merchant_id: 'pci_replay', decryption_mode: 'direct' });
+    const [first, second] = [await server.createSession(direct.secretKey), await server.createSession(direct.secretKey)];
+    const paymentData = await server.walletPaymentData(first, 'visa-success-3ds');
+    expect((await (await server.pay(first, { payment_data: paymentData })).json()).outcome.status).toBe('succeeded');
+    const replayed = await server.pay(second, { payment_data: paymentData });
+    expect(replayed.status).toBe(409);
+    expect((await replayed.json()).error.code).toBe('replayed_token');
+    expect(await ledgerFor(second.id)).toHaveLength(0);
+    expect((await server.publicSession(second)).status).toBe('open');
   });
 });
 

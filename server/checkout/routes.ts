@@ -5,13 +5,13 @@
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, findAppBySecretKey, getApp } from '../apps';
+import { type App, findAppBySecretKey, getApp, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, SessionId, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { bearerCredential } from '../http/auth';
 import { errorBody, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
-import type { Failure, Result } from '../lib/result';
+import { type Failure, type Result, ok } from '../lib/result';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
@@ -24,7 +24,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   ownOrigin: () => string;
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
-  directPublicKeyFor(app: App): string | undefined;
+  /** The app's DIRECT tokenization key; undefined for a gateway-mode app. */
+  directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   /** Requests per minute per client address (as `trust proxy` derives it: `req.ip`). */
   rateLimits: RateLimits;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
@@ -194,10 +195,13 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return { session, app };
   }
 
-  const publicView = (session: SessionRow, app: App): PublicSession => {
-    const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: options.directPublicKeyFor(app) };
-    const environment = app.environment === 'SANDBOX' ? options.walletEnvironment : app.environment;
-    return {
+  const publicView = async (session: SessionRow, app: App): Promise<Result<PublicSession, Failure>> => {
+    // A direct-mode app without a registered key cannot be paid: its shoppers are told so before the wallet opens.
+    const directPublicKey = await options.directPublicKeyFor(app);
+    if (!directPublicKey.ok) return directPublicKey;
+    const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: directPublicKey.value };
+    const environment = walletEnvironmentOf(app, options.walletEnvironment);
+    return ok({
       id: session.id,
       status: merchantView(session).status,
       amount: session.amount,
@@ -209,14 +213,17 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },
       payment_data_request: buildPaymentDataRequest(app, { amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
       outcome: outcomeOf(session),
-    };
+    });
   };
 
   router.options(WIDGET_ROUTES, widgetCors);
 
   router.get('/api/sessions/:id/public', widgetCors, reads, async (req, res) => {
     const found = await widgetSession(req, res);
-    if (found) res.json(publicView(found.session, found.app));
+    if (!found) return;
+    const view = await publicView(found.session, found.app);
+    if (view.ok) res.json(view.value);
+    else sendFailure(res, view.error);
   });
 
   router.post('/api/sessions/:id/pay', widgetCors, payments, json, async (req, res) => {
@@ -237,7 +244,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!paid.ok) return sendFailure(res, paid.error);
     const session = await findSession(store, found.session.id);
     if (!session) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
-    const reply: PayReply = { outcome: paid.value, session: publicView(session, found.app) };
+    // Only if every key of a direct-mode app was retired during the payment: the outcome stands, the merchant's server confirms it.
+    const view = await publicView(session, found.app);
+    if (!view.ok) return sendFailure(res, view.error);
+    const reply: PayReply = { outcome: paid.value, session: view.value };
     res.json(reply);
   }
 

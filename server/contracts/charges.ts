@@ -16,8 +16,11 @@ export const NetworkToken = z.strictObject({
   token_type: z.literal('walletpay'),
   expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/),
   expiry_year: z.string().regex(/^\d{4}$/),
-  /** Present for CRYPTOGRAM_3DS tokens; a PAN_ONLY token has no cryptogram to send. */
-  three_ds: z.strictObject({ eci: z.string().max(2), cryptogram: z.string().min(1).max(200) }).optional(),
+  /**
+   * Present for CRYPTOGRAM_3DS tokens; a PAN_ONLY token has no cryptogram to send. `eci` only when the
+   * wallet gave one (Google's eciIndicator is optional): never empty, never made up (docs/direct-mode.md).
+   */
+  three_ds: z.strictObject({ eci: z.string().regex(/^\d{1,2}$/, 'one or two digits').optional(), cryptogram: z.string().min(1).max(200) }).optional(),
 });
 export type NetworkToken = z.infer<typeof NetworkToken>;
 

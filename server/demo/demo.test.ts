@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CreatedSession } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
@@ -47,6 +50,25 @@ describe('the demo store', () => {
     // The reference is the one the merchant's server gave the session, so an order and its payment meet.
     const order = await (await fetch(`${server.url}/demo/orders/${sessionId}`)).json();
     expect(order).toMatchObject({ reference, amount, currency });
+  });
+
+  it('in direct mode with the sandbox wallet, provisions and registers the demo its key once, and says so', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-demo-direct-'));
+    const logFile = join(dataDir, 'server.log');
+    try {
+      // Started again on the same data: the key made the first time is kept, no second one is made.
+      const first = await startTestServer({ DEMO: 'on', DECRYPTION_MODE: 'direct', DATA_DIR: dataDir }, { logFile });
+      await first.close();
+      server = await startTestServer({ DEMO: 'on', DECRYPTION_MODE: 'direct', DATA_DIR: dataDir }, { logFile });
+      const { app_id } = JSON.parse(readFileSync(join(dataDir, 'demo-merchant.json'), 'utf8')) as { app_id: string };
+      expect((await server.directKeys.list(app_id)).map((key) => key.status)).toEqual(['registered']);
+      const provisioned = readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes('provisioned and registered a direct-mode key'));
+      expect(provisioned).toHaveLength(1);
+    } finally {
+      await server?.close();
+      server = undefined;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('links to the gallery, whose widgets load from this backend and whose sessions charge nothing', async () => {

@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { z } from 'zod';
-import { createApp, type DecryptionMode, getApp, reconfigureApp } from '../apps';
-import { CreatedSession, Session } from '../contracts';
+import { createApp, type DecryptionMode, getApp, reconfigureApp, walletEnvironmentOf } from '../apps';
+import type { DirectKeys } from '../direct';
+import type { Logger } from '../logging';
+import { CreatedSession, Session, type WalletEnvironment } from '../contracts';
 import { sendFailure } from '../http/errors';
 import type { Store } from '../store';
 import { escapeHtml } from '../lib/html';
@@ -28,13 +30,26 @@ const template = readFileSync(fileURLToPath(new URL('../../web/demo/store.html',
 /** The demo's Google merchant id: the sandbox wallet's stand-in, in the 20-digit form of the ids in Google's TEST examples. */
 const DEMO_GOOGLE_MERCHANT_ID = '12345678901234567890';
 
+/** What the demo needs to give its application a key in direct mode. */
+export interface DemoDirectMode {
+  keys: DirectKeys;
+  walletEnvironment: WalletEnvironment;
+  logger: Logger;
+}
+
 const DemoCredentials = z.object({ app_id: z.string(), secret_key: z.string() });
 
 /**
  * The demo application, created on first start. Its secret key is the demo
  * merchant's own to keep, so it lives in a file of its own, not in our store.
  */
-export async function ensureDemoMerchant(store: Store, dataDir: string, origin: string, decryptionMode: DecryptionMode): Promise<DemoMerchant> {
+export async function ensureDemoMerchant(
+  store: Store,
+  dataDir: string,
+  origin: string,
+  decryptionMode: DecryptionMode,
+  direct: DemoDirectMode,
+): Promise<DemoMerchant> {
   const file = join(dataDir, 'demo-merchant.json');
   let credentials = (() => {
     try {
@@ -51,7 +66,26 @@ export async function ensureDemoMerchant(store: Store, dataDir: string, origin: 
   }
   // The origin follows the port the server listens on this time, the mode follows DECRYPTION_MODE.
   await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode, googleMerchantId: DEMO_GOOGLE_MERCHANT_ID });
+  if (decryptionMode === 'direct') await ensureDemoDirectKey(store, credentials.app_id, direct);
   return { apiBase: origin, secretKey: credentials.secret_key };
+}
+
+/**
+ * Direct mode needs a registered recipient key, which the server never makes
+ * on its own. For the demo paying through the sandbox wallet (no Google
+ * console to register with) the demo set-up provisions and registers one,
+ * and says so; with Google's wallet the operator does it (docs/direct-mode.md).
+ */
+async function ensureDemoDirectKey(store: Store, appId: string, direct: DemoDirectMode): Promise<void> {
+  const app = await getApp(store, appId);
+  if (!app || (await direct.keys.publicKeyFor(app)).ok) return;
+  if (walletEnvironmentOf(app, direct.walletEnvironment) !== 'SANDBOX') {
+    direct.logger.warn({ app_id: appId }, `demo: the demo application has no registered direct-mode key; run npm run direct-keys -- create --app ${appId}, register its public key with Google, then npm run direct-keys -- register --app ${appId} --key KEY_ID`);
+    return;
+  }
+  const key = await direct.keys.create(appId);
+  await direct.keys.register(appId, key.id);
+  direct.logger.info({ app_id: appId, key_id: key.id }, 'demo: provisioned and registered a direct-mode key for the sandbox wallet (a real application registers its key with Google: npm run direct-keys)');
 }
 
 const DemoOrder = z.object({

@@ -1,82 +1,87 @@
 /**
- * Direct mode (seed's second mode): a PCI Level 1 merchant's backend opens
- * Google Pay tokens itself. Its Google Pay private keys live with the backend
- * (several, for rotation), and Google's root signing keys are fetched from a
- * configured path or URL, cached, and refreshed.
+ * Direct mode (the payment service's second integration mode): a PCI Level 1
+ * merchant's backend opens Google Pay tokens itself. Its recipient keys are
+ * provisioned explicitly in the store (keys.ts, `npm run direct-keys`);
+ * Google's root signing keys come from keys.json of each app's environment
+ * (root-keys.ts); each token's message id is remembered so that a replayed
+ * token is refused by whichever instance receives it.
  */
-import type { KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { z } from 'zod';
-import type { App } from '../apps';
-import { type RootSigningKey, RootSigningKeys } from '../contracts';
+import { type App, walletEnvironmentOf } from '../apps';
 import type { DirectDecryption } from '../checkout/source';
-import { privateDirectory } from '../lib/private-files';
-import { err, ok } from '../lib/result';
-import { exportPrivateKeyPkcs8, generateRecipientKeyPair, importPrivateKeyPkcs8, publicKeyToUncompressedBase64 } from '../wallet';
+import type { RootSigningKey, WalletEnvironment } from '../contracts';
+import { type Failure, type Result, err, ok } from '../lib/result';
+import type { Store } from '../store';
+import { purgeMessageIds, rememberMessageId } from '../store/direct';
+import type { DirectKeys } from './keys';
+import { createRootKeySource, type RootKeySource } from './root-keys';
+
+export { createDirectKeys, type DirectKey, type DirectKeys } from './keys';
+export { createRootKeySource, type RootKeySource } from './root-keys';
 
 export interface DirectModeOptions {
-  dataDir: string;
-  /** Where Google's keys.json is: a file path, an https URL, or the keys themselves (the sandbox's). */
-  rootKeys: string | readonly RootSigningKey[];
-  refreshMs?: number;
+  store: Store;
+  keys: DirectKeys;
+  /** The server's wallet environment: what a SANDBOX app's shoppers actually pay with. */
+  walletEnvironment: WalletEnvironment;
+  /** Root keys by environment: the embedded sandbox's own (absent without it), or where Google's keys.json is. */
+  rootKeys: { SANDBOX: readonly RootSigningKey[] | undefined; TEST: string; PRODUCTION: string };
+  /** How keys.json is fetched (tests give a fake Google). */
+  fetch?: typeof fetch;
+  onRootKeysRefreshFailed?: (failure: Failure) => void;
 }
 
 export interface DirectMode extends DirectDecryption {
   /** The public key the wallet encrypts to, as Google's DIRECT tokenization parameters want it. */
-  publicKeyFor(app: App): string;
+  publicKeyFor(app: App): Promise<Result<string, Failure>>;
+  /** Resolves when no root-key refresh is under way. */
+  settled(): Promise<void>;
 }
 
-const MerchantKeyFile = z.object({ private_keys: z.array(z.string()).min(1) });
-
+/** How often this instance clears message ids whose tokens have expired. */
+const PURGE_EVERY_MS = 60_000;
 /**
- * Keys are kept per app under data/direct-keys/<app>.json, newest first; a
- * key is created on first use. To rotate, put the new key first and keep the
- * old one until tokens sealed to it have expired.
+ * A message id is kept this long past its token's expiry: another instance
+ * whose clock is behind would still accept the token until then.
  */
-function merchantKeys(dataDir: string) {
-  const dir = join(dataDir, 'direct-keys');
-  const cache = new Map<string, KeyObject[]>();
-  return (app: App): KeyObject[] => {
-    const cached = cache.get(app.id);
-    if (cached) return cached;
-    const file = join(dir, `${app.id}.json`);
-    if (!existsSync(file)) {
-      privateDirectory(dir);
-      const pair = generateRecipientKeyPair();
-      writeFileSync(file, JSON.stringify({ private_keys: [exportPrivateKeyPkcs8(pair.privateKey)] }, null, 2), { mode: 0o600 });
-    }
-    const keys = MerchantKeyFile.parse(JSON.parse(readFileSync(file, 'utf8'))).private_keys.map(importPrivateKeyPkcs8);
-    cache.set(app.id, keys);
-    return keys;
-  };
-}
-
-function rootKeySource(source: DirectModeOptions['rootKeys'], refreshMs: number): DirectDecryption['rootKeys'] {
-  if (typeof source !== 'string') return async () => ok(source);
-  let cached: { keys: readonly RootSigningKey[]; at: number } | undefined;
-  const load = async () => {
-    const text = /^https?:\/\//.test(source) ? await (await fetch(source, { signal: AbortSignal.timeout(5000) })).text() : readFileSync(source, 'utf8');
-    return RootSigningKeys.parse(JSON.parse(text)).keys;
-  };
-  return async () => {
-    if (!cached || Date.now() - cached.at >= refreshMs) {
-      try {
-        cached = { keys: await load(), at: Date.now() };
-      } catch {
-        // Keep using the last good keys if a refresh fails; without any, there is nothing to verify with.
-        if (!cached) return err({ code: 'root_keys_unavailable', message: "Google's root signing keys could not be loaded" });
-      }
-    }
-    return ok(cached.keys);
-  };
-}
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 export function createDirectMode(options: DirectModeOptions): DirectMode {
-  const keysFor = merchantKeys(options.dataDir);
+  const now = Date.now;
+  const sources = new Map<string, RootKeySource>();
+  const sourceAt = (location: string) => {
+    let source = sources.get(location);
+    if (!source) {
+      source = createRootKeySource({ location, fetch: options.fetch, now, onRefreshFailed: options.onRootKeysRefreshFailed });
+      sources.set(location, source);
+    }
+    return source;
+  };
+  const rootKeys = async (app: App): Promise<Result<readonly RootSigningKey[], Failure>> => {
+    const environment = walletEnvironmentOf(app, options.walletEnvironment);
+    if (environment !== 'SANDBOX') return sourceAt(options.rootKeys[environment]).keys();
+    const sandboxRoot = options.rootKeys.SANDBOX;
+    return sandboxRoot ? ok(sandboxRoot) : err({ code: 'root_keys_unavailable', message: 'A SANDBOX application is only paid through the embedded sandbox, which is not running' });
+  };
+  let lastPurge = now();
+
   return {
-    privateKeysFor: keysFor,
-    rootKeys: rootKeySource(options.rootKeys, options.refreshMs ?? 60 * 60 * 1000),
-    publicKeyFor: (app) => publicKeyToUncompressedBase64(keysFor(app)[0] as KeyObject),
+    openingKeysFor: (app) => options.keys.openingKeysFor(app),
+    rootKeys,
+    async publicKeyFor(app) {
+      // The shopper pays shortly after the widget reads its view: loading the root keys now spares that payment the wait.
+      void rootKeys(app);
+      return options.keys.publicKeyFor(app);
+    },
+    async firstUse(messageId, expiresAt) {
+      const first = await rememberMessageId(options.store, messageId, expiresAt);
+      if (now() - lastPurge >= PURGE_EVERY_MS) {
+        lastPurge = now();
+        await purgeMessageIds(options.store, lastPurge - CLOCK_SKEW_MS);
+      }
+      return first;
+    },
+    async settled() {
+      await Promise.all([...sources.values()].map((source) => source.settled()));
+    },
   };
 }

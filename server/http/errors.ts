@@ -34,12 +34,14 @@ const statusByCode: Record<string, number> = {
   session_completed: 409,
   invalid_state: 409,
   authentication_pending: 409,
+  replayed_token: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   service_unavailable: 502,
   root_keys_unavailable: 503,
   direct_mode_unavailable: 503,
+  direct_key_not_registered: 503,
   store_unavailable: 503,
 };
 

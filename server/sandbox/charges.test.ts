@@ -154,6 +154,12 @@ describe('network_token charges', () => {
     expect(reply.body).toMatchObject({ source_type: 'network_token', status: 'succeeded', card: { network: 'MASTERCARD', auth_method: 'CRYPTOGRAM_3DS', exp_month: 12, exp_year: 2099 } });
   });
 
+  it('is CRYPTOGRAM_3DS with a cryptogram and no eci, as a token without eciIndicator is sent', async () => {
+    const reply = await postCharge(sandbox, networkTokenCharge('5105105105105100', { three_ds: { cryptogram: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=' } }));
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({ status: 'succeeded', card: { network: 'MASTERCARD', auth_method: 'CRYPTOGRAM_3DS' } });
+  });
+
   it('is PAN_ONLY without three_ds', async () => {
     const reply = await postCharge(sandbox, networkTokenCharge('6011111111111117'));
     expect(reply.body).toMatchObject({ status: 'succeeded', card: { network: 'DISCOVER', auth_method: 'PAN_ONLY' } });
@@ -172,6 +178,7 @@ describe('strict validation', () => {
     ['a walletpay type with a network_token object', { ...valid, source_data: { type: 'walletpay', network_token: valid.source_data.network_token } }, 'source_data'],
     ['a walletpay object missing fields', { ...valid, source_data: { type: 'walletpay', walletpay: { signature: 'x' } } }, 'walletpay'],
     ['a missing amount', { source_data: valid.source_data, currency: 'eur' }, 'amount'],
+    ['an empty eci', { ...valid, source_data: { ...valid.source_data, network_token: { ...valid.source_data.network_token, three_ds: { eci: '', cryptogram: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=' } } } }, 'eci'],
   ];
   it.each(cases)('refuses %s (400 invalid_request naming the field)', async (_name, body, field) => {
     const before = (await sandbox.service.ledger()).length;

@@ -36,6 +36,8 @@ export interface TestCard {
   outcome: Outcome;
   /** The issuer refuses a PAN_ONLY charge on this card until 3-D Secure is run this way (CRYPTOGRAM_3DS already carries it). */
   threeDs?: ThreeDsFlow;
+  /** Its device token (CRYPTOGRAM_3DS) carries no eciIndicator, as Google's may not (docs/direct-mode.md). */
+  withoutEci?: true;
 }
 
 export const testCards: readonly TestCard[] = [
@@ -49,6 +51,7 @@ export const testCards: readonly TestCard[] = [
   { slug: 'visa-processing-error', number: '4000000000000119', network: 'VISA', outcome: 'processing_error' },
   { slug: 'visa-3ds-required', number: '4000002760003184', network: 'VISA', outcome: 'success', threeDs: 'challenge' },
   { slug: 'visa-3ds-frictionless', number: '4000002500003155', network: 'VISA', outcome: 'success', threeDs: 'frictionless' },
+  { slug: 'mastercard-no-eci', number: '5105105105105100', network: 'MASTERCARD', outcome: 'success', withoutEci: true },
 ];
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
@@ -146,14 +149,18 @@ const networkNames: Record<CardNetwork, string> = { VISA: 'Visa', MASTERCARD: 'M
 /** How Google Pay describes a card to the payer, e.g. `Visa •••• 1111`. */
 export const cardDescription = (network: CardNetwork, last4: string) => `${networkNames[network]} •••• ${last4}`;
 
+/** Google's usual ECI values for device tokens: Mastercard signals 3-D Secure differently. */
+const eciFor = (network: CardNetwork) => (network === 'MASTERCARD' ? '02' : '05');
+
 /** Every table card in both wallet variants: with a 3-D Secure cryptogram (device token) and PAN only. */
-export const walletCards: readonly (WalletCard & { number: string })[] = testCards.flatMap((card) =>
+export const walletCards: readonly (WalletCard & { number: string; eciIndicator: string | undefined })[] = testCards.flatMap((card) =>
   (['CRYPTOGRAM_3DS', 'PAN_ONLY'] as const).map((authMethod) => {
     const last4 = card.number.slice(-4);
     const threeDs = authMethod === 'PAN_ONLY' ? (card.threeDs ?? null) : null;
     const result = card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`;
     const outcome = threeDs ? `3-D Secure ${threeDs}, then ${result}` : result;
-    const variant = authMethod === 'CRYPTOGRAM_3DS' ? '3-D Secure cryptogram' : 'PAN only';
+    const eciIndicator = authMethod === 'CRYPTOGRAM_3DS' && !card.withoutEci ? eciFor(card.network) : undefined;
+    const variant = authMethod === 'PAN_ONLY' ? 'PAN only' : eciIndicator ? '3-D Secure cryptogram' : '3-D Secure cryptogram, no ECI';
     return {
       id: `${card.slug}-${authMethod === 'CRYPTOGRAM_3DS' ? '3ds' : 'pan'}`,
       label: `${cardDescription(card.network, last4)} (${variant}): ${outcome}`,
@@ -163,6 +170,7 @@ export const walletCards: readonly (WalletCard & { number: string })[] = testCar
       outcome: card.outcome,
       three_ds: threeDs,
       number: card.number,
+      eciIndicator,
     };
   }),
 );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import express from 'express';
 import type { App } from '../apps';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
-import type { PaymentData, PaymentDataRequest } from '../contracts';
+import type { NetworkToken, PaymentData, PaymentDataRequest } from '../contracts';
 import { listen } from '../testing/listen';
 import { createSandboxService } from './index';
 import type { FaultPlanInput, SandboxService } from './index';
@@ -95,7 +95,7 @@ export const walletpayCharge = (paymentData: PaymentData, amount = 1234) => ({
   currency: 'usd',
 });
 
-export const networkTokenCharge = (token: string, extra: { three_ds?: { eci: string; cryptogram: string }; expiry_year?: string; expiry_month?: string } = {}) => ({
+export const networkTokenCharge = (token: string, extra: Partial<Pick<NetworkToken, 'three_ds' | 'expiry_year' | 'expiry_month'>> = {}) => ({
   source_data: {
     type: 'network_token',
     network_token: { token, token_type: 'walletpay', expiry_month: extra.expiry_month ?? '12', expiry_year: extra.expiry_year ?? '2099', ...(extra.three_ds ? { three_ds: extra.three_ds } : {}) },

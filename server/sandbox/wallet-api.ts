@@ -50,9 +50,6 @@ const sandboxBillingAddress: WalletAddress = {
   phoneNumber: '+1 415-555-0100',
 };
 
-/** Google's usual ECI values for device tokens: Mastercard signals 3-D Secure differently. */
-const eciFor = (network: string) => (network === 'MASTERCARD' ? '02' : '05');
-
 const TokenRequest = z.strictObject({
   card_id: z.string().min(1).max(100),
   payment_data_request: PaymentDataRequest,
@@ -115,7 +112,7 @@ function mintPaymentData(
       expirationYear: new Date(now).getUTCFullYear() + CARD_VALIDITY_YEARS,
       authMethod: card.auth_method,
       ...(card.auth_method === 'CRYPTOGRAM_3DS'
-        ? { cryptogram: randomBytes(20).toString('base64'), eciIndicator: eciFor(card.network) }
+        ? { cryptogram: randomBytes(20).toString('base64'), ...(card.eciIndicator && { eciIndicator: card.eciIndicator }) }
         : {}),
     },
   };

@@ -13,6 +13,7 @@ import { createApp } from '../apps';
 import { clientSecretOpens, createSession, findSession } from '../checkout/sessions';
 import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
 import { startTestServer } from '../testing/harness';
+import { type DirectKeyStatus, directKeysOf, insertDirectKey, moveDirectKey, purgeMessageIds, rememberMessageId } from './direct';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency';
 import { backendMigrations } from './migrations';
 import { openStore, type Store } from '.';
@@ -75,7 +76,7 @@ for (const engine of engines) {
       const again = await openStore(where.dataDir, where.databaseUrl);
       await again.destroy();
       const tables = (await store.introspection.getTables()).map((table) => table.name);
-      expect(tables).toEqual(expect.arrayContaining(['apps', 'sessions', 'charge_attempts', 'idempotency_keys']));
+      expect(tables).toEqual(expect.arrayContaining(['apps', 'sessions', 'charge_attempts', 'idempotency_keys', 'direct_keys', 'wallet_messages']));
       const ran = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store);
       expect(ran.rows.map((row) => row.name)).toEqual(Object.keys(backendMigrations));
     });
@@ -146,6 +147,37 @@ for (const engine of engines) {
       expect(await claimAt(1_060_001)).toEqual({ kind: 'in_progress' });
       await completeIdempotencyKey(store, 'app_2', 'k1', { status: 201, body: '{}' });
       expect(await claimAt(9_000_000)).toMatchObject({ kind: 'replay' });
+    });
+
+    it("remembers a token's message id once across instances, and purges it after expiry", async () => {
+      const [first, second] = [store, await openStore(where.dataDir, where.databaseUrl)];
+      try {
+        const expires = Date.UTC(2026, 0, 1);
+        // Two instances receive the same token at once: exactly one may open it.
+        const racing = await Promise.all([first, second, first, second].map((instance) => rememberMessageId(instance, 'msg-replayed', expires)));
+        expect(racing.filter(Boolean)).toHaveLength(1);
+        expect(await rememberMessageId(second, 'msg-other', expires + 1000)).toBe(true);
+        expect(await purgeMessageIds(first, expires + 1)).toBe(1);
+        expect(await rememberMessageId(second, 'msg-replayed', expires)).toBe(true);
+        expect(await rememberMessageId(first, 'msg-other', expires + 1000)).toBe(false);
+      } finally {
+        await second.destroy();
+      }
+    });
+
+    it("keeps direct-mode keys per app, the newest registered first, and moves each only from the status it is in", async () => {
+      const app = await newApp();
+      const row = (id: string, created: number) => ({ id, app_id: app.id, status: 'pending', public_key: `pk_${id}`, private_key_sealed: 'v1.x', created, registered: null, retired: null });
+      await insertDirectKey(store, row('dk_old', 1000));
+      await insertDirectKey(store, row('dk_new', 2000));
+      const move = (keyId: string, from: DirectKeyStatus[], to: 'registered' | 'retired', now: number) => moveDirectKey(store, { appId: app.id, keyId, from, to, now });
+      expect(await move('dk_new', ['pending'], 'registered', 3000)).toBe(true);
+      expect(await move('dk_old', ['pending'], 'registered', 4000)).toBe(true);
+      expect(await move('dk_old', ['pending'], 'registered', 5000)).toBe(false);
+      expect((await directKeysOf(store, app.id, ['registered'])).map((key) => key.id)).toEqual(['dk_old', 'dk_new']);
+      expect(await move('dk_old', ['pending', 'registered'], 'retired', 6000)).toBe(true);
+      expect(await directKeysOf(store, app.id, ['registered'])).toMatchObject([{ id: 'dk_new', registered: 3000 }]);
+      expect((await directKeysOf(store, app.id)).map((key) => [key.id, key.status])).toEqual([['dk_old', 'retired'], ['dk_new', 'registered']]);
     });
 
     it('lets one of three concurrent payments of a session claim it: one charge', async () => {

@@ -114,4 +114,28 @@ export const backendMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_direct_mode': {
+    async up(db: Kysely<unknown>) {
+      // Direct mode's recipient keys, shared by every instance of a fleet (they were a file per instance).
+      await db.schema
+        .createTable('direct_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('public_key', 'text', (c) => c.notNull().unique())
+        .addColumn('private_key_sealed', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('registered', 'bigint')
+        .addColumn('retired', 'bigint')
+        .execute();
+      await sql`CREATE INDEX direct_keys_app_status ON direct_keys (app_id, status)`.execute(db);
+      // Message ids of opened tokens, so a replayed token is refused by whichever instance sees it.
+      await db.schema
+        .createTable('wallet_messages')
+        .addColumn('message_id', 'text', (c) => c.primaryKey())
+        .addColumn('expires', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX wallet_messages_expires ON wallet_messages (expires)`.execute(db);
+    },
+  },
 };

@@ -64,7 +64,27 @@ export interface ChargeAttemptsTable {
   created: number;
   updated: number;
 }
+/** A direct-mode app's Google Pay recipient keys (server/direct/keys.ts). */
+export interface DirectKeysTable {
+  id: string;
+  app_id: string;
+  /** `pending` (created, not in requests), `registered` (opens tokens; the newest is in requests), `retired`. */
+  status: string;
+  /** The uncompressed P-256 point, base64: what Google's console and the DIRECT tokenization parameters take. */
+  public_key: string;
+  /** PKCS#8, sealed with the data cipher (DATA_ENCRYPTION_KEY). */
+  private_key_sealed: string;
+  created: number;
+  registered: number | null;
+  retired: number | null;
+}
 
+/** Message ids of the ECv2 tokens direct mode has opened, until they expire: a token opens once across the fleet. */
+export interface WalletMessagesTable {
+  message_id: string;
+  /** The message's own messageExpiration (ms); the row may go once it has passed. */
+  expires: number;
+}
 
 export interface BackendDatabase {
   apps: AppsTable;
@@ -72,4 +92,6 @@ export interface BackendDatabase {
   charge_attempts: ChargeAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   server_heartbeats: ServerHeartbeatsTable;
+  direct_keys: DirectKeysTable;
+  wallet_messages: WalletMessagesTable;
 }

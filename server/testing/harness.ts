@@ -13,10 +13,11 @@ import { createLogger } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { mintPaymentData } from '../sandbox/test-support';
 import { type RunningServer, startServer } from '../server';
+import { registeredDirectKey } from './direct-keys';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
-  /** A merchant application and its secret key. */
+  /** A merchant application and its secret key; a direct-mode one with a registered key (testing/direct-keys.ts). */
   merchant(overrides?: Partial<NewApp>): Promise<{ appId: string; secretKey: string }>;
   createSession(secretKey: string, body?: Record<string, unknown>): Promise<CreatedSession>;
   publicSession(session: CreatedSession): Promise<PublicSession>;
@@ -76,6 +77,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async merchant(overrides = {}) {
       const created = await createApp(server.store, { name: 'Test Shop', merchant_id: 'm_test', allowed_origins: ['https://shop.example'], ...overrides });
       if (!created.ok) throw new Error(created.error.message);
+      if (created.value.app.decryptionMode === 'direct') await registeredDirectKey(server.directKeys, created.value.app.id);
       return { appId: created.value.app.id, secretKey: created.value.secretKey };
     },
     async createSession(secretKey, body = {}) {

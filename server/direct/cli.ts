@@ -1,0 +1,112 @@
+/**
+ * Provisions a direct-mode app's Google Pay recipient keys, for the whole
+ * fleet at once (they live in the store):
+ *   npm run direct-keys -- create --app ID       prints the public key to register with Google
+ *   npm run direct-keys -- register --app ID --key KEY_ID
+ *   npm run direct-keys -- retire --app ID --key KEY_ID
+ *   npm run direct-keys -- list --app ID
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { getApp } from '../apps';
+import { loadConfig } from '../config';
+import { createDataCipher, loadDataKey } from '../lib/data-cipher';
+import { openStore } from '../store';
+import { createDirectKeys, type DirectKey } from '.';
+
+const usage = `Usage: npm run direct-keys -- COMMAND --app APP_ID [--key KEY_ID] [--force]
+  create    a new key (pending): prints the public key to register in Google's Pay & Wallet Console
+  register  --key KEY_ID: Google has the key; from now on it goes into Google Pay requests
+  retire    --key KEY_ID: it no longer opens tokens (--force to retire the last registered key)
+  list      the app's keys, newest first`;
+
+const commands = ['create', 'register', 'retire', 'list'] as const;
+type Command = (typeof commands)[number];
+
+function fail(message: string): never {
+  console.error(`${message}\n${usage}`);
+  process.exit(2);
+}
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: { app: { type: 'string' }, key: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    // parseArgs says which option it did not understand; the stack trace would only hide it.
+    return fail((error as Error).message);
+  }
+}
+
+const { values, positionals } = parseCommandLine();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const [command, ...extra] = positionals;
+if (!commands.includes(command as Command) || extra.length > 0) fail(command ? `Unknown command: ${positionals.join(' ')}` : 'A command is required');
+if (!values.app) fail('--app is required');
+if ((command === 'register' || command === 'retire') && !values.key) fail(`${command} needs --key KEY_ID (npm run direct-keys -- list --app ${values.app})`);
+
+const loaded = loadConfig();
+if (!loaded.ok) {
+  console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
+  process.exit(2);
+}
+const { config } = loaded;
+const store = await openStore(config.dataDir, config.databaseUrl);
+// The same key as the server's: every instance must be able to open what this seals.
+const keys = createDirectKeys(store, createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key'))));
+const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+const line = (key: DirectKey) => `${key.id}  ${key.status.padEnd(10)}  created ${when(key.created)}  registered ${when(key.registered)}  retired ${when(key.retired)}\n  ${key.publicKey}`;
+
+async function run(appId: string, keyId: string | undefined): Promise<number> {
+  const app = await getApp(store, appId);
+  if (!app) {
+    console.error(`No application ${appId}`);
+    return 2;
+  }
+  switch (command as Command) {
+    case 'create': {
+      const key = await keys.create(app.id);
+      console.log(`Key ${key.id} created for ${app.id} (${app.name}); pending: Google Pay requests do not carry it yet.`);
+      console.log("Register this public key in Google's Pay & Wallet Console (direct integration):");
+      console.log(key.publicKey);
+      console.log(`Once Google has it: npm run direct-keys -- register --app ${app.id} --key ${key.id}`);
+      if (app.decryptionMode !== 'direct') console.log(`Note: ${app.id} is in ${app.decryptionMode} mode; its requests use no key of its own until it is in direct mode.`);
+      return 0;
+    }
+    case 'register': {
+      const registered = await keys.register(app.id, keyId as string);
+      if (!registered.ok) return report(registered.error.message);
+      console.log(`Key ${keyId} registered: new Google Pay requests of ${app.id} carry it; keys registered before it still open tokens until retired.`);
+      return 0;
+    }
+    case 'retire': {
+      const registered = (await keys.list(app.id)).filter((key) => key.status === 'registered');
+      if (!values.force && registered.length === 1 && registered[0]?.id === keyId) {
+        return report(`Key ${keyId} is the only registered key of ${app.id}: retiring it stops every payment (register a new one first, or --force)`);
+      }
+      const retired = await keys.retire(app.id, keyId as string);
+      if (!retired.ok) return report(retired.error.message);
+      console.log(`Key ${keyId} retired: tokens sealed to it are refused from now on.`);
+      return 0;
+    }
+    case 'list': {
+      const all = await keys.list(app.id);
+      console.log(all.length > 0 ? all.map(line).join('\n') : `${app.id} has no direct-mode keys: npm run direct-keys -- create --app ${app.id}`);
+      return 0;
+    }
+  }
+}
+
+function report(message: string): number {
+  console.error(message);
+  return 2;
+}
+
+const status = await run(values.app, values.key);
+await store.destroy();
+process.exit(status);
