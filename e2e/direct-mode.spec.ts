@@ -55,7 +55,7 @@ const directKeyOf = (request: PaymentDataRequest) => {
 
 test('direct mode: a key rotation never stops a shopper paying, and the retired key leaves the requests', async ({ shop, ledger, server }) => {
   // The app starts with one registered key, as `npm run direct-keys -- create` then `register` leave it.
-  const first = await shop.open({ app: { decryption_mode: 'direct' } });
+  const first = await shop.open({ app: { decryption_mode: 'direct', google_merchant_id: GOOGLE_MERCHANT_ID } });
   const [oldKey] = await server.directKeys.list(first.app.appId);
   const paid = await first.checkout.payWith('visa-success-3ds');
   expect(directKeyOf(paid.request)).toBe(oldKey?.publicKey);

@@ -82,7 +82,6 @@ describe('configuration', () => {
     ['a public URL with a query', { PUBLIC_URL: 'https://checkout.example.com/?x=1' }, 'PUBLIC_URL'],
     ['a public URL with an empty query', { PUBLIC_URL: 'https://checkout.example.com?' }, 'PUBLIC_URL'],
     ['a JWKS over plain http', { OAUTH_JWKS: 'http://auth.example.com/jwks.json' }, 'OAUTH_JWKS'],
-    ["Google's root keys over plain http", { GOOGLE_ROOT_KEYS: 'http://keys.example.com/keys.json' }, 'GOOGLE_ROOT_KEYS'],
     ['a data key of one repeated byte', { DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }, 'DATA_ENCRYPTION_KEY'],
     ['a data key typed as text', { DATA_ENCRYPTION_KEY: Buffer.from('passwordpasswordpasswordpassword').toString('base64') }, 'DATA_ENCRYPTION_KEY'],
   ])('production refuses %s, naming %s', (_what, change, variable) => {

@@ -158,9 +158,8 @@ function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   else if (!https(env.PUBLIC_URL) || new URL(env.PUBLIC_URL).hostname.includes('*')) problems.push(['PUBLIC_URL', 'must be one https origin, without wildcards']);
   else if (!isBareOrigin(env.PUBLIC_URL)) problems.push(['PUBLIC_URL', 'must be an origin only (https://host[:port]): no user or password, path, query or fragment']);
   // A file path is fine; a URL must be https, or whoever is on the network path chooses which keys we trust.
-  for (const variable of ['OAUTH_JWKS', 'GOOGLE_ROOT_KEYS'] as const) {
-    if (/^http:/i.test(env[variable] ?? '')) problems.push([variable, 'a URL must be https: these keys decide which tokens and payloads are trusted']);
-  }
+  // (GOOGLE_ROOT_KEYS has the same rule in every mode, above.)
+  if (/^http:/i.test(env.OAUTH_JWKS ?? '')) problems.push(['OAUTH_JWKS', 'a URL must be https: these keys decide which access tokens are trusted']);
   if (env.GATEWAY_NAME === PLACEHOLDER_GATEWAY) problems.push(['GATEWAY_NAME', `"${PLACEHOLDER_GATEWAY}" is a placeholder: set the gateway id Google lists for your payment service`]);
   if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
   if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);

@@ -224,7 +224,7 @@ describe('direct mode', () => {
 
 describe('direct mode keys and replays', () => {
   it('answers direct_key_not_registered until the app has a registered key, then asks the wallet for that key', async () => {
-    const created = await createApp(server.store, { name: 'PCI shop', merchant_id: 'pci_keys', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
+    const created = await createApp(server.store, { name: 'PCI shop', merchant_id: 'pci_keys', google_merchant_id: '01234567890123456789', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
     if (!created.ok) throw new Error(created.error.message);
     const session = await server.createSession(created.value.secretKey);
     const view = await fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } });
@@ -237,7 +237,7 @@ describe('direct mode keys and replays', () => {
   });
 
   it('refuses a token it has already opened as replayed_token, and charges it once', async () => {
-    const direct = await server.merchant({ merchant_id: 'pci_replay', decryption_mode: 'direct' });
+    const direct = await server.merchant({ merchant_id: 'pci_replay', google_merchant_id: '01234567890123456789', decryption_mode: 'direct' });
     const [first, second] = [await server.createSession(direct.secretKey), await server.createSession(direct.secretKey)];
     const paymentData = await server.walletPaymentData(first, 'visa-success-3ds');
     expect((await (await server.pay(first, { payment_data: paymentData })).json()).outcome.status).toBe('succeeded');

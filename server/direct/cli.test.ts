@@ -17,7 +17,7 @@ let appId: string;
 
 beforeAll(async () => {
   const store = await openStore(dataDir);
-  const created = await createApp(store, { name: 'PCI shop', merchant_id: 'pci1', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
+  const created = await createApp(store, { name: 'PCI shop', merchant_id: 'pci1', google_merchant_id: '01234567890123456789', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
   await store.destroy();
   if (!created.ok) throw new Error(created.error.message);
   appId = created.value.app.id;

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 const newDirectApp = async (): Promise<App> => {
-  const created = await createApp(store, { name: 'PCI shop', merchant_id: 'pci1', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
+  const created = await createApp(store, { name: 'PCI shop', merchant_id: 'pci1', google_merchant_id: '01234567890123456789', allowed_origins: ['https://shop.example'], decryption_mode: 'direct' });
   if (!created.ok) throw new Error(created.error.message);
   return created.value.app;
 };
@@ -196,7 +196,7 @@ describe("each app's root keys", () => {
 });
 
 describe('the network_token of a CRYPTOGRAM_3DS token', () => {
-  const app = { id: 'app_eci', merchantId: 'pci1', decryptionMode: 'direct', environment: 'TEST' } as App;
+  const app = { id: 'app_eci', merchantId: 'pci1', googleMerchantId: '01234567890123456789', decryptionMode: 'direct', environment: 'TEST' } as App;
   const root = generateSigningKey();
   const recipient = generateRecipientKeyPair();
   const direct: DirectDecryption = {
@@ -212,7 +212,7 @@ describe('the network_token of a CRYPTOGRAM_3DS token', () => {
         paymentMethod: 'CARD',
         paymentMethodDetails: { pan: '5105105105105100', expirationMonth: 4, expirationYear: 2031, authMethod: 'CRYPTOGRAM_3DS', cryptogram: 'AgAAAAAAAIR8CQrXcIhbQAAAAAA=', ...details },
       },
-      { recipientId: 'merchant:pci1', recipientPublicKey: recipient.publicKey, intermediate: createIntermediateSigningKey(root.privateKey, Date.now() + 3_600_000) },
+      { recipientId: 'merchant:01234567890123456789', recipientPublicKey: recipient.publicKey, intermediate: createIntermediateSigningKey(root.privateKey, Date.now() + 3_600_000) },
     );
 
   it("carries the token's eciIndicator as three_ds.eci", async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   parent = mkdtempSync(join(tmpdir(), 'wallet-checkout-modes-'));
   dataDir = join(parent, 'data');
   server = await startTestServer({ DATA_DIR: dataDir, DEMO: 'on' });
-  // A payment in direct mode: the store and the sandbox write their WAL, and the app's direct-mode key is made.
+  // A payment in direct mode: the store and the sandbox write their WAL (direct-mode keys live sealed in the store).
   const { secretKey } = await server.merchant({ decryption_mode: 'direct', google_merchant_id: '01234567890123456789' });
   const session = await server.createSession(secretKey);
   expect((await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') })).status).toBe(200);
@@ -38,7 +38,7 @@ describe('DATA_DIR', () => {
   it('is 0700, its directories 0700 and its files 0600', () => {
     const found = modes(dataDir);
     expect(Object.keys(found)).toEqual(
-      expect.arrayContaining(['checkout.db', 'checkout.db-wal', 'checkout.db-shm', 'sandbox/sandbox.db', 'sandbox/sandbox.db-wal', 'sandbox/keys.json', 'secrets/data.key', 'direct-keys', 'dev-issuer', 'demo-merchant.json']),
+      expect.arrayContaining(['checkout.db', 'checkout.db-wal', 'checkout.db-shm', 'sandbox/sandbox.db', 'sandbox/sandbox.db-wal', 'sandbox/keys.json', 'secrets/data.key', 'dev-issuer', 'demo-merchant.json']),
     );
     for (const [path, mode] of Object.entries(found)) expect(mode, path).toBe(statSync(join(dataDir, path)).isDirectory() ? '700' : '600');
   });
