@@ -9,6 +9,7 @@ import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import { checkoutRoutes } from './checkout/routes';
+import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import { demoRoutes, type DemoMerchant } from './demo';
@@ -33,6 +34,7 @@ export interface AppDependencies {
   walletEnvironment: WalletEnvironment;
   direct: DirectDecryption | undefined;
   directPublicKeyFor(app: App): string | undefined;
+  platformSigner: PlatformSigner | undefined;
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: { payPerMinute: number; readsPerMinute: number };

@@ -22,6 +22,14 @@ export type DecryptionMode = z.infer<typeof DecryptionMode>;
 export const ThreeDsPolicy = z.enum(['if_required', 'always_for_pan_only']);
 export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
 
+/**
+ * Whose Google merchant account asks Google Pay for the payment: `merchant`,
+ * the merchant's own; `platform`, ours (Google Pay for platforms: our Google
+ * merchant id and a signed authJwt vouching for the merchant's site, docs/platform.md).
+ */
+export const GooglePayMode = z.enum(['merchant', 'platform']);
+export type GooglePayMode = z.infer<typeof GooglePayMode>;
+
 const Origin = z.url().transform((url) => new URL(url).origin);
 const WebUrl = z.url({ protocol: /^https?$/ });
 
@@ -30,7 +38,8 @@ export const IconCategory = z.enum(['application']);
 export const AppIcon = z.strictObject({ category: IconCategory, icon_url: WebUrl, size: z.int().min(1).max(1024) });
 export type AppIcon = z.infer<typeof AppIcon>;
 
-export const NewApp = z.strictObject({
+export const NewApp = z
+  .strictObject({
   name: z.string().trim().min(1).max(100),
   merchant_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'merchant_id: letters, digits, _ and - only'),
   allowed_origins: z.array(Origin).min(1),
@@ -44,7 +53,13 @@ export const NewApp = z.strictObject({
   product_url: WebUrl.optional(),
   icons: z.array(AppIcon).max(10).default([]),
   security_assessment_passed: z.boolean().default(false),
-});
+  google_pay_mode: GooglePayMode.default('merchant'),
+})
+  // A platform's token is addressed to the platform; direct mode decrypts with the merchant's own key.
+  .refine((a) => !(a.google_pay_mode === 'platform' && a.decryption_mode === 'direct'), {
+    message: 'google_pay_mode platform works with decryption_mode gateway only',
+    path: ['google_pay_mode'],
+  });
 export type NewApp = z.input<typeof NewApp>;
 
 export interface App {
@@ -57,6 +72,7 @@ export interface App {
   environment: WalletEnvironment;
   decryptionMode: DecryptionMode;
   threeDs: ThreeDsPolicy;
+  googlePayMode: GooglePayMode;
   created: number;
 }
 
@@ -87,6 +103,7 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
     environment: WalletEnvironment.parse(row.environment),
     decryptionMode: DecryptionMode.parse(row.decryption_mode),
     threeDs: ThreeDsPolicy.parse(row.three_ds),
+    googlePayMode: GooglePayMode.parse(row.google_pay_mode),
     created: row.created,
   };
 }
@@ -117,6 +134,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     environment: a.environment,
     decryption_mode: a.decryption_mode,
     three_ds: a.three_ds,
+    google_pay_mode: a.google_pay_mode,
     created: Date.now(),
     short_description: a.short_description,
     long_description: a.long_description,

@@ -11,12 +11,16 @@ import { exponentOf } from '../contracts/currency';
 import { bearerCredential } from '../http/auth';
 import { errorBody, jsonBody, sendFailure, statusFor } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
-import type { Failure, Result } from '../lib/result';
+import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
+import type { PlatformSigner } from './platform';
 import { clientSecretOpens, createSession, findSession, merchantView, outcomeOf, type SessionRow } from './sessions';
+
+/** Sent by the widget in our frame (frame mode): the origin of the page that embeds the frame. */
+export const EMBEDDER_ORIGIN_HEADER = 'checkout-embedder-origin';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -25,6 +29,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
   directPublicKeyFor(app: App): string | undefined;
+  /** Signs platform-mode apps' authJwt; absent when no platform is configured. */
+  platformSigner: PlatformSigner | undefined;
   /** Requests per minute per client address. */
   rateLimits: { payPerMinute: number; readsPerMinute: number };
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
@@ -119,17 +125,29 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return locals.widgetSession;
   }
 
+  const originNotAllowed: Failure = { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' };
+
   /**
    * The widget's routes answer only the app's allowed origins (and our own):
    * the session named in the path tells which app, so preflights work too.
+   * The widget in our frame (frame mode) runs on our origin and names the page
+   * that embeds it, which must be allowed as well.
    */
   const widgetCors = async (req: Request, res: Response, next: express.NextFunction) => {
     const origin = req.get('origin');
-    if (!origin || origin === options.ownOrigin()) return next();
+    if (!origin || origin === options.ownOrigin()) {
+      const embedder = req.get(EMBEDDER_ORIGIN_HEADER);
+      if (embedder === undefined || embedder === options.ownOrigin()) return next();
+      const { app } = await namedSession(req, res);
+      return app?.allowedOrigins.includes(embedder) ? next() : sendFailure(res, originNotAllowed);
+    }
     const { app } = await namedSession(req, res);
-    if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
+    if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, originNotAllowed);
     cors({ origin, methods: ['GET', 'POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 })(req, res, next);
   };
+
+  /** The page the shopper sees (widgetCors checked it): the frame's embedder, else the request's origin, else ours. */
+  const pageOrigin = (req: Request): string => req.get(EMBEDDER_ORIGIN_HEADER) ?? req.get('origin') ?? options.ownOrigin();
 
   async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
     const secret = bearerCredential(req);
@@ -141,10 +159,15 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return { session, app };
   }
 
-  const publicView = (session: SessionRow, app: App): PublicSession => {
+  /** The session as the widget on `page` sees it; a platform app's request carries an authJwt for that page's site. */
+  const publicView = async (session: SessionRow, app: App, page: string): Promise<Result<PublicSession, Failure>> => {
     const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: options.directPublicKeyFor(app) };
+    if (app.googlePayMode === 'platform') {
+      if (!options.platformSigner) return err({ code: 'platform_not_configured', message: 'This checkout uses platform mode, which is not configured on this server' });
+      context.platform = await options.platformSigner(page);
+    }
     const environment = app.environment === 'SANDBOX' ? options.walletEnvironment : app.environment;
-    return {
+    return ok({
       id: session.id,
       status: merchantView(session).status,
       amount: session.amount,
@@ -153,16 +176,19 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },
-      payment_data_request: buildPaymentDataRequest(app, { amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
+      payment_data_request: buildPaymentDataRequest(app, { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
       outcome: outcomeOf(session),
-    };
+    });
   };
 
   router.options('/api/sessions/:id/{*action}', widgetCors);
 
   router.get('/api/sessions/:id/public', widgetCors, reads, async (req, res) => {
     const found = await widgetSession(req, res);
-    if (found) res.json(publicView(found.session, found.app));
+    if (!found) return;
+    const view = await publicView(found.session, found.app, pageOrigin(req));
+    if (view.ok) res.json(view.value);
+    else sendFailure(res, view.error);
   });
 
   router.post('/api/sessions/:id/pay', widgetCors, payments, json, async (req, res) => {
@@ -170,20 +196,22 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!found) return;
     // The page the widget runs on (CORS let it in above): a 3-D Secure challenge reports to it.
     const paid = await pay(options, found.app, found.session, req.body, req.get('origin') ?? options.ownOrigin());
-    await sendPayReply(res, found, paid);
+    await sendPayReply(req, res, found, paid);
   });
 
   router.post('/api/sessions/:id/authenticate', widgetCors, payments, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    await sendPayReply(res, found, await authenticate(options, found.app, found.session, req.body));
+    await sendPayReply(req, res, found, await authenticate(options, found.app, found.session, req.body));
   });
 
-  async function sendPayReply(res: Response, found: { session: SessionRow; app: App }, paid: Result<PaymentOutcome, Failure>): Promise<void> {
+  async function sendPayReply(req: Request, res: Response, found: { session: SessionRow; app: App }, paid: Result<PaymentOutcome, Failure>): Promise<void> {
     if (!paid.ok) return sendFailure(res, paid.error);
     const session = await findSession(store, found.session.id);
     if (!session) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
-    const reply: PayReply = { outcome: paid.value, session: publicView(session, found.app) };
+    const view = await publicView(session, found.app, pageOrigin(req));
+    if (!view.ok) return sendFailure(res, view.error);
+    const reply: PayReply = { outcome: paid.value, session: view.value };
     res.json(reply);
   }
 

@@ -82,7 +82,7 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     return scenario && AMOUNTS[currency] ? { id: String(req.params.id), currency, amount: AMOUNTS[currency], ...scenario } : undefined;
   };
   const view = (s: NonNullable<ReturnType<typeof scenarioOf>>, status: SessionStatus, outcome: PaymentOutcome | null): PublicSession => {
-    const request = buildPaymentDataRequest(galleryApp, { amount: s.amount, currency: s.currency, countryCode: 'US' }, { gatewayName: options.gatewayName });
+    const request = buildPaymentDataRequest(galleryApp, { id: s.id, amount: s.amount, currency: s.currency, countryCode: 'US' }, { gatewayName: options.gatewayName });
     return {
       id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
       wallet: { environment: 'SANDBOX', sandbox_script: `${options.checkoutOrigin()}/sandbox/wallet.js` },

@@ -40,6 +40,7 @@ const statusByCode: Record<string, number> = {
   service_unavailable: 502,
   root_keys_unavailable: 503,
   direct_mode_unavailable: 503,
+  platform_not_configured: 503,
 };
 
 export const statusFor = (failure: Failure): number => statusByCode[failure.code] ?? 500;

@@ -87,5 +87,10 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('charge_attempts').addColumn('authentication_session', 'text').execute();
       await db.schema.alterTable('charge_attempts').addColumn('payment_method', 'text').execute();
     },
+  },  '0005_google_pay_mode': {
+    async up(db: Kysely<unknown>) {
+      // Whose Google merchant account asks for the payment; existing apps keep their own.
+      await db.schema.alterTable('apps').addColumn('google_pay_mode', 'text', (c) => c.notNull().defaultTo('merchant')).execute();
+    },
   },
 };

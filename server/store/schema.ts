@@ -22,6 +22,8 @@ export interface AppsTable {
   security_assessment_passed: Generated<number>;
   /** ThreeDsPolicy: `if_required` or `always_for_pan_only`. */
   three_ds: Generated<string>;
+  /** GooglePayMode: `merchant` or `platform`. */
+  google_pay_mode: Generated<string>;
 }
 
 export interface SessionsTable {
