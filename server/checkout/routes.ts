@@ -19,9 +19,6 @@ import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-r
 import type { PlatformSigner } from './platform';
 import { clientSecretOpens, createSession, findSession, merchantView, outcomeOf, type SessionRow } from './sessions';
 
-/** Sent by the widget in our frame (frame mode): the origin of the page that embeds the frame. */
-export const EMBEDDER_ORIGIN_HEADER = 'checkout-embedder-origin';
-
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
   /** Our own origin: the demo store and same-origin pages are always allowed. */
@@ -125,29 +122,20 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return locals.widgetSession;
   }
 
-  const originNotAllowed: Failure = { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' };
-
   /**
    * The widget's routes answer only the app's allowed origins (and our own):
    * the session named in the path tells which app, so preflights work too.
-   * The widget in our frame (frame mode) runs on our origin and names the page
-   * that embeds it, which must be allowed as well.
    */
   const widgetCors = async (req: Request, res: Response, next: express.NextFunction) => {
     const origin = req.get('origin');
-    if (!origin || origin === options.ownOrigin()) {
-      const embedder = req.get(EMBEDDER_ORIGIN_HEADER);
-      if (embedder === undefined || embedder === options.ownOrigin()) return next();
-      const { app } = await namedSession(req, res);
-      return app?.allowedOrigins.includes(embedder) ? next() : sendFailure(res, originNotAllowed);
-    }
+    if (!origin || origin === options.ownOrigin()) return next();
     const { app } = await namedSession(req, res);
-    if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, originNotAllowed);
+    if (!app?.allowedOrigins.includes(origin)) return sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
     cors({ origin, methods: ['GET', 'POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 })(req, res, next);
   };
 
-  /** The page the shopper sees (widgetCors checked it): the frame's embedder, else the request's origin, else ours. */
-  const pageOrigin = (req: Request): string => req.get(EMBEDDER_ORIGIN_HEADER) ?? req.get('origin') ?? options.ownOrigin();
+  /** The page the widget is on (widgetCors checked it): the request's origin; ours for a same-origin page, whose reads carry none. */
+  const pageOrigin = (req: Request): string => req.get('origin') ?? options.ownOrigin();
 
   async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
     const secret = bearerCredential(req);

@@ -270,6 +270,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (!sessionId) return;
     decidedInSheet.current = false;
     if (viewRef.current.state === 'processing') setView({ state: 'ready' });
+    // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
+    if (viewRef.current.state === 'declined') root.current?.querySelector<HTMLElement>('.retry')?.focus();
     emit('checkout:cancel', { sessionId });
   }
 
