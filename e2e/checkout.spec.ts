@@ -50,25 +50,32 @@ test('a shopper pays on the demo store and the merchant confirms the order', asy
   expect(charge?.currency).toMatch(/^[a-z]{3}$/);
   expect(charge?.billing_details).toEqual(billingDetailsOf(sandboxWallet.billingAddress));
   expect(session.outcome?.charge_id).toBe(charge?.id);
+  // What Google Pay verified of the card reaches the merchant: a device token's holder was authenticated.
+  expect(session.outcome?.assurance_details).toEqual({ account_verified: true, card_holder_authenticated: true });
   expect(await checkout.events('checkout:success')).toEqual([{ sessionId: session.id, chargeId: charge?.id, status: 'succeeded' }]);
 });
 
-test('a declined card shows the issuer message, and Try again pays with another card', async ({ shop, ledger }) => {
+test('a declined card is told in the wallet\'s sheet, which stays open, and another card in it pays', async ({ shop, ledger }) => {
   const { checkout } = await shop.open();
 
-  await checkout.payWith(DECLINE_CARD);
-  await checkout.expectState('declined');
+  const { request } = await checkout.payWith(DECLINE_CARD);
+  // The sheet says what happens: Pay (not Continue), for this session.
+  expect(request.transactionInfo).toMatchObject({ checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE', transactionId: checkout.merchant.sessionId });
   const [declined] = await ledger.newEntries();
   expect(declined?.charge.status).toBe('failed');
-  // The shopper reads the service's reason, not a generic error.
+  // The shopper reads the service's reason in the sheet, not a generic error, and the sheet stays open.
+  const { sheet, message, pay } = checkout.sheet();
+  await expect(message).toHaveText(declined?.charge.failure_message ?? 'a failure message');
+  await expect(sheet).toBeVisible();
+  await expect(pay).toHaveText('Pay');
+  await checkout.expectState('declined');
   await expect(checkout.testId('status')).toHaveText(declined?.charge.failure_message ?? 'a failure message');
   expect(await checkout.events('checkout:decline')).toEqual([
     { sessionId: checkout.merchant.sessionId, chargeId: declined?.charge.id, code: declined?.charge.failure_code, message: declined?.charge.failure_message },
   ]);
 
-  await checkout.testId('retry').click();
-  await checkout.expectState('ready');
-  await checkout.payWith(SUCCESS_CARD);
+  await checkout.payInOpenSheet(SUCCESS_CARD);
+  await expect(sheet).toBeHidden();
   await checkout.expectState('paid');
 
   const entries = await ledger.newEntries();

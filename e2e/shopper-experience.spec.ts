@@ -126,9 +126,13 @@ test('a shopper pays with the keyboard alone, and each step is announced', async
   await page.keyboard.press('Enter');
 
   await checkout.expectState('declined');
-  // The outcome is in the polite live region, and focus waits on "Try again".
+  // The decline is announced in the sheet (an alert), which keeps the focus; the page's polite live region says it too.
+  await expect(checkout.sheet().message).toHaveText(/declined/i);
   await expect(checkout.testId('status')).toHaveAttribute('aria-live', 'polite');
   await expect(checkout.testId('status')).toHaveText(/declined/i);
+  await expect.poll(() => focused(page)).toBe('INPUT');
+  // Closing the sheet leaves the focus on "Try again".
+  await page.keyboard.press('Escape');
   await expect.poll(() => focused(page)).toBe('retry');
   await page.keyboard.press('Enter');
   await checkout.expectState('ready');

@@ -10,6 +10,7 @@ import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutRoutes, type RateLimits } from './checkout/routes';
+import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from './lib/result';
@@ -37,6 +38,7 @@ export interface AppDependencies {
   walletEnvironment: WalletEnvironment;
   direct: DirectDecryption | undefined;
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
+  platformSigner: PlatformSigner | undefined;
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: RateLimits;

@@ -3,7 +3,7 @@
  * refuses each default that is only safe on a developer's machine.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,26 @@ describe('configuration', () => {
     const found = problems({ [variable]: value });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(new RegExp(`^${variable}: `));
+  });
+
+  it('platform mode: a Google merchant id and a P-256 private key, as PEM or a path, both or neither', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-platform-'));
+    try {
+      const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      writeFileSync(join(dir, 'platform.pem'), pem);
+      for (const key of [pem, join(dir, 'platform.pem'), pem.replace(/\n/g, '\\n')]) {
+        const loaded = loadConfig({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000', PLATFORM_SIGNING_KEY: key });
+        expect(loaded.ok && loaded.config.platform?.signingKey.asymmetricKeyDetails).toEqual({ namedCurve: 'prime256v1' });
+      }
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000', PLATFORM_SIGNING_KEY: rsa })).toEqual(['PLATFORM_SIGNING_KEY: must be a P-256 (ES256) private key']);
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000', PLATFORM_SIGNING_KEY: join(dir, 'missing.pem') })[0]).toMatch(/^PLATFORM_SIGNING_KEY: a PEM private key or the path of one/);
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000' })[0]).toMatch(/^PLATFORM_GOOGLE_MERCHANT_ID: .*set together/);
+      const development = loadConfig({});
+      expect(development.ok && development.config.platform).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('.env.example documents every variable, and its values load', () => {

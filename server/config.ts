@@ -2,7 +2,8 @@
  * Every setting comes from the environment, validated once at start so a bad
  * value fails loudly, naming the variable, instead of surfacing mid-payment.
  */
-import { existsSync } from 'node:fs';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DecryptionMode } from './apps/registry';
@@ -55,6 +56,26 @@ const TrustProxy = z
 /** The default gateway name: a placeholder until Google lists the payment service's own. */
 const PLACEHOLDER_GATEWAY = 'walletcheckout';
 
+/**
+ * The platform's ES256 signing key: a PEM, or the path of a PEM file. Only a
+ * P-256 private key will do, since Google verifies the authJwt as ES256.
+ */
+const SigningKey = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((value, ctx) => {
+    try {
+      const pem = value.startsWith('-----BEGIN') ? value.replace(/\\n/g, '\n') : readFileSync(value, 'utf8');
+      const key = createPrivateKey(pem);
+      if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return key;
+      ctx.addIssue({ code: 'custom', message: 'must be a P-256 (ES256) private key' });
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `a PEM private key or the path of one: ${(error as Error).message}` });
+    }
+    return z.NEVER;
+  });
+
 /** Secret keys of the embedded sandbox service (`sk_sandbox_`) and of test merchants' services (`sk_test_`). */
 const SANDBOX_KEY = /^sk_(sandbox|test)_/;
 
@@ -82,6 +103,9 @@ const Env = z
     /** Whose signatures are trusted: fetched only over an authenticated channel, or read from a local file. */
     GOOGLE_ROOT_KEYS: optionalString.refine((value) => value === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^https:\/\//i.test(value), 'a path or an https:// URL of a keys.json'),
     DECRYPTION_MODE: DecryptionMode.default('gateway'),
+    /** Google Pay for platforms: our Google merchant id, and the key whose public half Google holds. */
+    PLATFORM_GOOGLE_MERCHANT_ID: z.string().trim().regex(/^[A-Za-z0-9]{1,64}$/, 'a Google merchant id: letters and digits').optional(),
+    PLATFORM_SIGNING_KEY: SigningKey.optional(),
     DATA_ENCRYPTION_KEY: z
       .string()
       .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
@@ -118,6 +142,10 @@ const Env = z
   .refine((env) => !(env.WALLET_ENVIRONMENT && env.WALLET_ENVIRONMENT !== 'SANDBOX' && !env.PAYMENT_SERVICE_URL), {
     message: "Google's TEST and PRODUCTION wallets seal tokens for a real payment service, which the embedded sandbox cannot open: set PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY, or use SANDBOX",
     path: ['WALLET_ENVIRONMENT'],
+  })
+  .refine((env) => !env.PLATFORM_GOOGLE_MERCHANT_ID === !env.PLATFORM_SIGNING_KEY, {
+    message: 'PLATFORM_GOOGLE_MERCHANT_ID and PLATFORM_SIGNING_KEY are set together (platform mode available) or not at all',
+    path: ['PLATFORM_GOOGLE_MERCHANT_ID'],
   })
   .refine((env) => [0, 3].includes([env.OAUTH_ISSUER, env.OAUTH_AUDIENCE, env.OAUTH_JWKS].filter((v) => v !== undefined).length), {
     message: 'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS are set together (a real issuer) or not at all (the development issuer)',
@@ -188,6 +216,13 @@ export interface AppLookupConfig {
   realm: string;
 }
 
+/** Google Pay for platforms (docs/platform.md): who we are to Google, and how we vouch for a merchant's site. */
+export interface PlatformConfig {
+  googleMerchantId: string;
+  /** Signs each session's authJwt (ES256). */
+  signingKey: KeyObject;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -209,6 +244,8 @@ export interface Config {
   googleRootKeys: string | undefined;
   /** The integration mode of the demo application and the default of `npm run app:create`. */
   decryptionMode: DecryptionMode;
+  /** Absent: apps in platform mode cannot be paid (their public view answers platform_not_configured). */
+  platform: PlatformConfig | undefined;
   /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
   dataEncryptionKey: string | undefined;
   reconcileIntervalMs: number;
@@ -260,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       walletEnvironment: e.WALLET_ENVIRONMENT ?? (e.PAYMENT_SERVICE_URL ? 'TEST' : 'SANDBOX'),
       googleRootKeys: e.GOOGLE_ROOT_KEYS,
       decryptionMode: e.DECRYPTION_MODE,
+      platform: e.PLATFORM_GOOGLE_MERCHANT_ID && e.PLATFORM_SIGNING_KEY ? { googleMerchantId: e.PLATFORM_GOOGLE_MERCHANT_ID, signingKey: e.PLATFORM_SIGNING_KEY } : undefined,
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
       sandboxAuthenticationTtlMs: e.SANDBOX_AUTHENTICATION_TTL_MS,

@@ -3,6 +3,7 @@
  * one is configured, the demo merchant, and the HTTP server. Used by `npm
  * start` and by every test that needs a real server.
  */
+import { createPublicKey } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { createLogger, type Logger } from './logging';
 import { createMetrics } from './metrics';
 import { startHeartbeat, trackRequests } from './ops';
 import type { AbandonedAttempts } from './checkout/pay';
+import { createPlatformSigner } from './checkout/platform';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, loadDataKey } from './lib/data-cipher';
 import { ok } from './lib/result';
@@ -63,7 +65,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   metrics.watchStore(store);
   const sandbox = config.paymentService
     ? undefined
-    : await createSandboxService({ dataDir: config.dataDir, gatewayName: config.gatewayName, authenticationTtlMs: config.sandboxAuthenticationTtlMs });
+    : await createSandboxService({
+        dataDir: config.dataDir,
+        gatewayName: config.gatewayName,
+        authenticationTtlMs: config.sandboxAuthenticationTtlMs,
+        // The sandbox wallet plays Google: it holds the public half of our platform key, as Google would once registered.
+        platform: config.platform && { googleMerchantId: config.platform.googleMerchantId, publicKey: createPublicKey(config.platform.signingKey) },
+      });
 
   const http = createServer();
   const requests = trackRequests(http);
@@ -112,6 +120,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     walletEnvironment: config.walletEnvironment,
     direct,
     directPublicKeyFor: async (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : ok(undefined)),
+    platformSigner: config.platform && createPlatformSigner(config.platform),
     sandbox,
     demo,
     rateLimits: config.rateLimits,

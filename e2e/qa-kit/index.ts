@@ -48,8 +48,13 @@ export interface WalletCheckoutKit {
    * and refuses every other request to Google.
    */
   install(page: Page, options: { checkoutOrigin: string }): Promise<void>;
-  /** Pays with a test card (docs/test-cards.md) once the widget is ready. */
+  /**
+   * Pays with a test card (docs/test-cards.md) once the widget is ready.
+   * A decline is shown in the wallet's sheet, which stays open: `payAgain` pays there with another card.
+   */
   pay(scope: Scope, options: { card: string } & WidgetOption): Promise<void>;
+  /** In the sheet left open by a decline, pays with another test card. */
+  payAgain(scope: Scope, options: { card: string }): Promise<void>;
   /** Closes the wallet sheet without paying. */
   cancel(scope: Scope, options?: WidgetOption): Promise<void>;
   /**
@@ -78,6 +83,14 @@ async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
 
 const challengeButtons: Record<Exclude<ChallengeAnswer, 'cancel'>, string> = { complete: 'Complete authentication', fail: 'Fail authentication' };
 
+/** Pays in the open sheet; done when the sheet closes, or shows the decline the widget sent back into it. */
+async function payInSheet(sheet: Locator, card: string): Promise<void> {
+  await sheet.locator(`input[name=sandbox-card][value="${card}"]`).check();
+  await sheet.locator('[data-testid=sandbox-pay]').click();
+  // Neither call waits for an element, so a sheet closing between them cannot stall the poll.
+  await expect.poll(async () => (await sheet.getByRole('alert').allTextContents()).join('') !== '' || (await sheet.count()) === 0).toBe(true);
+}
+
 const kit: WalletCheckoutKit = {
   async install(page, { checkoutOrigin }) {
     const origin = checkoutOrigin.replace(/\/+$/, '');
@@ -90,10 +103,10 @@ const kit: WalletCheckoutKit = {
     });
   },
   async pay(scope, { card, widget }) {
-    const sheet = await openSheet(scope, widget);
-    await sheet.locator(`input[name=sandbox-card][value="${card}"]`).check();
-    await sheet.locator('[data-testid=sandbox-pay]').click();
-    await expect(sheet).toBeHidden();
+    await payInSheet(await openSheet(scope, widget), card);
+  },
+  async payAgain(scope, { card }) {
+    await payInSheet(scope.locator('[data-testid=sandbox-wallet]'), card);
   },
   async cancel(scope, { widget } = {}) {
     const sheet = await openSheet(scope, widget);

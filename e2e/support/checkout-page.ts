@@ -81,6 +81,11 @@ export class CheckoutPage {
   /** Pays with a sandbox card, returning the token the wallet minted and the backend's answer to /pay. */
   async payWith(cardId: string): Promise<WalletPayment> {
     await this.openWallet();
+    return this.payInOpenSheet(cardId);
+  }
+
+  /** The sheet the wallet keeps open (after a decline shown in it): pays again with another card. */
+  async payInOpenSheet(cardId: string): Promise<WalletPayment> {
     await this.page.locator(`input[name=sandbox-card][value="${cardId}"]`).check();
     const minted = this.page.waitForResponse((r) => r.url().endsWith('/sandbox/wallet/tokens') && r.request().method() === 'POST');
     const paid = this.page.waitForResponse((r) => r.url().endsWith(`/api/sessions/${this.merchant.sessionId}/pay`) && r.request().method() === 'POST');
@@ -95,6 +100,12 @@ export class CheckoutPage {
   challenge(): { dialog: Locator; frame: FrameLocator; cancel: Locator } {
     const dialog = this.page.locator('[data-testid=challenge]');
     return { dialog, frame: this.page.frameLocator('[data-testid=challenge-frame]'), cancel: dialog.locator('[data-testid=challenge-cancel]') };
+  }
+
+  /** The open sheet, and the message the wallet shows in it (a decline the widget sent back into it). */
+  sheet(): { sheet: Locator; message: Locator; pay: Locator } {
+    const sheet = this.page.locator('[data-testid=sandbox-wallet]');
+    return { sheet, message: sheet.getByRole('alert'), pay: sheet.locator('[data-testid=sandbox-pay]') };
   }
 
   async cancelWallet(): Promise<void> {

@@ -13,7 +13,7 @@ import { describeIssues } from '../http/errors';
 import { createApp, NewApp } from './registry';
 
 const usage =
-  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--google-merchant-id ID] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only]';
+  'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--google-merchant-id ID] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only] [--google-pay-mode merchant|platform]';
 
 function parseOptions() {
   try {
@@ -28,6 +28,7 @@ function parseOptions() {
         environment: { type: 'string' },
         'decryption-mode': { type: 'string' },
         'three-ds': { type: 'string' },
+        'google-pay-mode': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -59,6 +60,7 @@ const input = NewApp.safeParse({
   environment: values.environment,
   decryption_mode: values['decryption-mode'] ?? loaded.config.decryptionMode,
   three_ds: values['three-ds'],
+  google_pay_mode: values['google-pay-mode'],
 });
 if (!input.success) {
   console.error(`Could not create the application: ${describeIssues(input.error)}\n${usage}`);

@@ -22,6 +22,14 @@ export type DecryptionMode = z.infer<typeof DecryptionMode>;
 export const ThreeDsPolicy = z.enum(['if_required', 'always_for_pan_only']);
 export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
 
+/**
+ * Whose Google merchant account asks Google Pay for the payment: `merchant`,
+ * the merchant's own; `platform`, ours (Google Pay for platforms: our Google
+ * merchant id and a signed authJwt vouching for the merchant's site, docs/platform.md).
+ */
+export const GooglePayMode = z.enum(['merchant', 'platform']);
+export type GooglePayMode = z.infer<typeof GooglePayMode>;
+
 const Origin = z.url().transform((url) => new URL(url).origin);
 const WebUrl = z.url({ protocol: /^https?$/ });
 
@@ -36,7 +44,9 @@ export type AppIcon = z.infer<typeof AppIcon>;
  * direct-mode token is sealed to `merchant:<Google merchant id>`. Undefined
  * when the app may do without one.
  */
-export function googleMerchantIdNeed(app: { environment: WalletEnvironment; decryptionMode: DecryptionMode }): string | undefined {
+export function googleMerchantIdNeed(app: { environment: WalletEnvironment; decryptionMode: DecryptionMode; googlePayMode: GooglePayMode }): string | undefined {
+  // A platform's requests carry the platform's own Google merchant id (docs/platform.md).
+  if (app.googlePayMode === 'platform') return undefined;
   if (app.environment === 'PRODUCTION') return 'the PRODUCTION environment needs the Google merchant id';
   if (app.decryptionMode === 'direct') return 'direct mode seals tokens to merchant:<Google merchant id>';
   return undefined;
@@ -60,9 +70,15 @@ export const NewApp = z
     product_url: WebUrl.optional(),
     icons: z.array(AppIcon).max(10).default([]),
     security_assessment_passed: z.boolean().default(false),
+    google_pay_mode: GooglePayMode.default('merchant'),
+  })
+  // A platform's token is addressed to the platform; direct mode decrypts with the merchant's own key.
+  .refine((a) => !(a.google_pay_mode === 'platform' && a.decryption_mode === 'direct'), {
+    message: 'google_pay_mode platform works with decryption_mode gateway only',
+    path: ['google_pay_mode'],
   })
   .superRefine((app, ctx) => {
-    const need = googleMerchantIdNeed({ environment: app.environment, decryptionMode: app.decryption_mode });
+    const need = googleMerchantIdNeed({ environment: app.environment, decryptionMode: app.decryption_mode, googlePayMode: app.google_pay_mode });
     if (need && !app.google_merchant_id) ctx.addIssue({ code: 'custom', path: ['google_merchant_id'], message: `google_merchant_id is required: ${need}` });
   });
 export type NewApp = z.input<typeof NewApp>;
@@ -80,6 +96,7 @@ export interface App {
   environment: WalletEnvironment;
   decryptionMode: DecryptionMode;
   threeDs: ThreeDsPolicy;
+  googlePayMode: GooglePayMode;
   created: number;
 }
 
@@ -118,6 +135,7 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
     environment: WalletEnvironment.parse(row.environment),
     decryptionMode: DecryptionMode.parse(row.decryption_mode),
     threeDs: ThreeDsPolicy.parse(row.three_ds),
+    googlePayMode: GooglePayMode.parse(row.google_pay_mode),
     created: row.created,
   };
 }
@@ -149,6 +167,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     environment: a.environment,
     decryption_mode: a.decryption_mode,
     three_ds: a.three_ds,
+    google_pay_mode: a.google_pay_mode,
     created: Date.now(),
     short_description: a.short_description,
     long_description: a.long_description,
@@ -204,5 +223,8 @@ export async function appsLackingGoogleMerchantId(store: Store): Promise<{ app: 
     .where('google_merchant_id', 'is', null)
     .where((eb) => eb.or([eb('environment', '=', 'PRODUCTION'), eb('decryption_mode', '=', 'direct')]))
     .execute();
-  return rows.map(toApp).map((app) => ({ app, need: googleMerchantIdNeed(app) ?? '' }));
+  return rows.map(toApp).flatMap((app) => {
+    const need = googleMerchantIdNeed(app);
+    return need ? [{ app, need }] : [];
+  });
 }

@@ -72,7 +72,14 @@ describe("the widget's view of a session", () => {
     const session = await server.createSession(secretKey, { amount: 500, currency: 'JPY', country_code: 'JP' });
     const view = await server.publicSession(session);
     expect(view).toMatchObject({ id: session.id, amount: 500, currency: 'JPY', currency_exponent: 0, merchant_name: 'Test Shop', wallet: { environment: 'SANDBOX' } });
-    expect(view.payment_data_request.transactionInfo).toEqual({ totalPriceStatus: 'FINAL', totalPrice: '500', currencyCode: 'JPY', countryCode: 'JP' });
+    expect(view.payment_data_request.transactionInfo).toEqual({
+      totalPriceStatus: 'FINAL',
+      totalPrice: '500',
+      currencyCode: 'JPY',
+      countryCode: 'JP',
+      transactionId: session.id,
+      checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE',
+    });
     expect(view.payment_data_request.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({
       type: 'PAYMENT_GATEWAY',
       parameters: { gateway: 'walletcheckout', gatewayMerchantId: 'mrchnt_shop42' },

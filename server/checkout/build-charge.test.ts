@@ -16,6 +16,7 @@ const app: App = {
   environment: 'SANDBOX',
   decryptionMode: 'gateway',
   threeDs: 'if_required',
+  googlePayMode: 'merchant',
   created: 0,
 };
 
@@ -27,7 +28,7 @@ const token: EcV2Token = {
 };
 
 describe('the Google Pay request built for a session', () => {
-  const request = buildPaymentDataRequest(app, { amount: 2400, currency: 'USD', countryCode: 'US' }, { gatewayName: 'walletcheckout' });
+  const request = buildPaymentDataRequest(app, { id: 'cs_1', amount: 2400, currency: 'USD', countryCode: 'US' }, { gatewayName: 'walletcheckout' });
   const card = request.allowedPaymentMethods[0];
 
   it('is a valid PaymentDataRequest with the gateway and mrchnt_ merchant id', () => {
@@ -43,14 +44,14 @@ describe('the Google Pay request built for a session', () => {
   });
 
   it('states the final total in major units with the country code', () => {
-    expect(request.transactionInfo).toEqual({ totalPriceStatus: 'FINAL', totalPrice: '24.00', currencyCode: 'USD', countryCode: 'US' });
+    expect(request.transactionInfo).toMatchObject({ totalPriceStatus: 'FINAL', totalPrice: '24.00', currencyCode: 'USD', countryCode: 'US' });
     expect(request.merchantInfo).toEqual({ merchantName: 'Coffee Roasters' });
   });
 
   it('follows the app: configured auth methods and networks, and its Google merchant id (not the service\'s) in merchantInfo', () => {
     const production = buildPaymentDataRequest(
       { ...app, environment: 'PRODUCTION', googleMerchantId: 'BCR2DN4TWXYZ1234', authMethods: ['CRYPTOGRAM_3DS'], cardNetworks: ['VISA'] },
-      { amount: 1, currency: 'EUR', countryCode: 'FR' },
+      { id: 'cs_1', amount: 1, currency: 'EUR', countryCode: 'FR' },
       { gatewayName: 'g' },
     );
     expect(production.merchantInfo.merchantId).toBe('BCR2DN4TWXYZ1234');
@@ -60,7 +61,7 @@ describe('the Google Pay request built for a session', () => {
   });
 
   it('uses DIRECT tokenization with the merchant public key in direct mode', () => {
-    const direct = buildPaymentDataRequest({ ...app, decryptionMode: 'direct' }, { amount: 1, currency: 'USD', countryCode: 'US' }, { gatewayName: 'g', directPublicKey: 'BPUB' });
+    const direct = buildPaymentDataRequest({ ...app, decryptionMode: 'direct' }, { id: 'cs_1', amount: 1, currency: 'USD', countryCode: 'US' }, { gatewayName: 'g', directPublicKey: 'BPUB' });
     expect(direct.allowedPaymentMethods[0]?.tokenizationSpecification).toEqual({ type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: 'BPUB' } });
   });
 });

@@ -6,7 +6,7 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { AuthenticateBody, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
+import { type AssuranceDetails, AuthenticateBody, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
@@ -51,6 +51,7 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const source = await chargeSourceFor(app, token.value, deps.direct);
   if (!source.ok) return source;
 
+  const assurance = assuranceOf(paymentMethod.info.assuranceDetails);
   const billingAddress = paymentMethod.info.billingAddress;
   const request = buildCharge(session, source.value, billingAddress && billingDetailsFrom(billingAddress), { requireAuthentication: app.threeDs === 'always_for_pan_only' });
   // Claimed from the status the session was read in: if it moved since, someone else got there first.
@@ -59,7 +60,7 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const { attempt: claimed, reply } = attempt.value;
   return ok(
     await abandonedIfStoreFails(deps, claimed.id, () =>
-      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, returnOrigin) : settle(deps.store, session.id, claimed.id, reply),
+      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, returnOrigin, assurance) : settle(deps.store, session.id, claimed.id, reply, assurance),
     ),
   );
 }
@@ -72,6 +73,13 @@ async function abandonedIfStoreFails<T>(deps: PayDependencies, attemptId: string
     if (storeFailureOf(error)) deps.abandoned.add(attemptId);
     throw error;
   }
+}
+
+type Assurance = PaymentOutcome['assurance_details'];
+
+/** The wallet's assuranceDetails, for the merchant's view of the outcome; absent when the wallet sent none. */
+function assuranceOf(details: AssuranceDetails | undefined): Assurance {
+  return details && { account_verified: details.accountVerified ?? null, card_holder_authenticated: details.cardHolderAuthenticated ?? null };
 }
 
 /**
@@ -102,7 +110,7 @@ export async function authenticate(deps: PayDependencies, app: App, session: Ses
     case 'expired':
       return declineAuthentication('authentication_abandoned');
     case 'authenticated':
-      return payAuthenticated(deps, app, session, { paymentMethod: attempt.payment_method, authenticationSession: attempt.authentication_session });
+      return payAuthenticated(deps, app, session, { paymentMethod: attempt.payment_method, authenticationSession: attempt.authentication_session }, outcomeOf(session)?.assurance_details);
   }
 }
 
@@ -199,13 +207,21 @@ const needsAuthentication = (charge: Charge): boolean =>
  * Nothing was charged whatever happens here, so a failure to start 3-D Secure
  * is `failed` (pay again), never `pending`.
  */
-async function startAuthentication(deps: PayDependencies, app: App, session: SessionRow, attempt: ClaimedAttempt, charge: Charge, returnOrigin: string): Promise<PaymentOutcome> {
+async function startAuthentication(
+  deps: PayDependencies,
+  app: App,
+  session: SessionRow,
+  attempt: ClaimedAttempt,
+  charge: Charge,
+  returnOrigin: string,
+  assurance: Assurance,
+): Promise<PaymentOutcome> {
   const paymentMethod = charge.payment_method ?? '';
   const created = await deps.service.createAuthenticationSession(
     { payment_method: paymentMethod, amount: session.amount, currency: session.currency.toLowerCase(), return_origin: returnOrigin },
     { merchantId: app.merchantId, idempotencyKey: `${attempt.idempotencyKey}:authentication` },
   );
-  const declined = outcomeOfCharge(charge);
+  const declined = outcomeOfCharge(charge, assurance);
   if (!created.ok) {
     const outcome: PaymentOutcome = { ...declined, status: 'failed', failure_code: 'authentication_unavailable', failure_message: 'The card needs 3-D Secure, which could not be started; nothing was charged' };
     await recordOutcome(deps.store, session.id, attempt.id, outcome);
@@ -221,7 +237,7 @@ async function startAuthentication(deps: PayDependencies, app: App, session: Ses
   }
   await recordOutcome(deps.store, session.id, attempt.id, challenge, { attempt: ids });
   if (authentication.status === 'challenge_required') return challenge;
-  const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id });
+  const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id }, assurance);
   // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request.
   return paid.ok ? paid.value : challenge;
 }
@@ -232,12 +248,13 @@ async function payAuthenticated(
   app: App,
   session: SessionRow,
   authenticated: { paymentMethod: string; authenticationSession: string },
+  assurance: Assurance,
 ): Promise<Result<PaymentOutcome, Failure>> {
   const request = buildCharge(session, { type: 'payment_method', payment_method: authenticated.paymentMethod }, undefined, { authenticationSession: authenticated.authenticationSession });
   const attempt = await chargeAttempt(deps, app, session.id, ['requires_authentication'], request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
-  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps.store, session.id, claimed.id, reply)));
+  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps.store, session.id, claimed.id, reply, assurance)));
 }
 
 /** 3-D Secure ended without authentication: a decline the shopper may retry, with this card or another. */
@@ -259,19 +276,20 @@ async function endAuthentication(
   return moved ? ok(outcome) : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
 }
 
-async function settle(store: Store, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>): Promise<PaymentOutcome> {
-  const outcome = reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
+async function settle(store: Store, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<PaymentOutcome> {
+  const outcome = reply.ok ? outcomeOfCharge(reply.value, assurance) : outcomeOfFailure(reply.error);
   await recordOutcome(store, sessionId, attemptId, outcome);
   return outcome;
 }
 
-function outcomeOfCharge(charge: Charge): PaymentOutcome {
+function outcomeOfCharge(charge: Charge, assurance?: Assurance): PaymentOutcome {
   return {
     status: charge.status === 'succeeded' ? 'succeeded' : charge.status === 'held' ? 'authorized' : 'declined',
     charge_id: charge.id,
     card: charge.card,
     failure_code: charge.failure_code,
     failure_message: charge.failure_message,
+    ...(assurance && { assurance_details: assurance }),
   };
 }
 

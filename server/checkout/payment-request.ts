@@ -1,14 +1,19 @@
 import { amountToDecimal } from '../contracts/currency';
 import { gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
 import type { App } from '../apps';
+import type { PlatformAuthorization } from './platform';
 
 export interface PaymentRequestContext {
   gatewayName: string;
   /** For direct-mode apps: the merchant's ECv2 public key, as Google's DIRECT tokenization wants it. */
   directPublicKey?: string;
+  /** For platform-mode apps: our Google merchant id and the authJwt vouching for the page's site. */
+  platform?: PlatformAuthorization;
 }
 
 export interface SessionAmount {
+  /** The checkout session's id: Google's transactionId. */
+  id: string;
   amount: number;
   currency: string;
   countryCode: string;
@@ -38,20 +43,36 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
           allowedCardNetworks: app.cardNetworks,
           billingAddressRequired: true,
           billingAddressParameters: { format: 'FULL' },
+          assuranceDetailsRequired: true,
         },
         tokenizationSpecification: tokenization(app, context),
       },
     ],
-    merchantInfo: {
-      merchantName: app.name,
-      // Google's id, never the payment service's: required in PRODUCTION and for DIRECT tokens (NewApp checks it).
-      ...(app.googleMerchantId && { merchantId: app.googleMerchantId }),
-    },
+    merchantInfo: merchantInfo(app, context),
     transactionInfo: {
       totalPriceStatus: 'FINAL',
       totalPrice: amountToDecimal(session.amount, session.currency),
       currencyCode: session.currency,
       countryCode: session.countryCode,
+      transactionId: session.id,
+      // The widget charges as soon as the sheet returns: nothing is left to confirm on the page.
+      checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE',
     },
+    // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
+    callbackIntents: ['PAYMENT_AUTHORIZATION'],
+  };
+}
+
+function merchantInfo(app: App, context: PaymentRequestContext): PaymentDataRequest['merchantInfo'] {
+  if (app.googlePayMode === 'platform') {
+    // The route refuses a platform app's session before this when no platform is configured.
+    if (!context.platform) throw new Error(`app ${app.id} is in platform mode but no platform authorization was given`);
+    const { merchantId, merchantOrigin, authJwt } = context.platform;
+    return { merchantName: app.name, merchantId, merchantOrigin, authJwt };
+  }
+  return {
+    merchantName: app.name,
+    // Google's id, never the payment service's: required in PRODUCTION and for DIRECT tokens (NewApp checks it).
+    ...(app.googleMerchantId && { merchantId: app.googleMerchantId }),
   };
 }

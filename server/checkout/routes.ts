@@ -11,11 +11,12 @@ import { exponentOf } from '../contracts/currency';
 import { bearerCredential } from '../http/auth';
 import { errorBody, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
-import { type Failure, type Result, ok } from '../lib/result';
+import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
+import type { PlatformSigner } from './platform';
 import { clientSecretOpens, createSession, findSession, merchantView, outcomeOf, type SessionRow } from './sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
@@ -26,6 +27,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   walletEnvironment: WalletEnvironment;
   /** The app's DIRECT tokenization key; undefined for a gateway-mode app. */
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
+  /** Signs platform-mode apps' authJwt; absent when no platform is configured. */
+  platformSigner: PlatformSigner | undefined;
   /** Requests per minute per client address (as `trust proxy` derives it: `req.ip`). */
   rateLimits: RateLimits;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
@@ -185,6 +188,9 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     refuse();
   };
 
+  /** The page the widget is on (widgetCors checked it): the request's origin; ours for a same-origin page, whose reads carry none. */
+  const pageOrigin = (req: Request): string => req.get('origin') ?? options.ownOrigin();
+
   async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
     const secret = bearerCredential(req);
     const { session, app } = secret ? await namedSession(req, res) : {};
@@ -195,11 +201,16 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return { session, app };
   }
 
-  const publicView = async (session: SessionRow, app: App): Promise<Result<PublicSession, Failure>> => {
+  /** The session as the widget on `page` sees it; a platform app's request carries an authJwt for that page's site. */
+  const publicView = async (session: SessionRow, app: App, page: string): Promise<Result<PublicSession, Failure>> => {
     // A direct-mode app without a registered key cannot be paid: its shoppers are told so before the wallet opens.
     const directPublicKey = await options.directPublicKeyFor(app);
     if (!directPublicKey.ok) return directPublicKey;
     const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: directPublicKey.value };
+    if (app.googlePayMode === 'platform') {
+      if (!options.platformSigner) return err({ code: 'platform_not_configured', message: 'This checkout uses platform mode, which is not configured on this server' });
+      context.platform = await options.platformSigner(page);
+    }
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
     return ok({
       id: session.id,
@@ -211,7 +222,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },
-      payment_data_request: buildPaymentDataRequest(app, { amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
+      payment_data_request: buildPaymentDataRequest(app, { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
       outcome: outcomeOf(session),
     });
   };
@@ -221,7 +232,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.get('/api/sessions/:id/public', widgetCors, reads, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    const view = await publicView(found.session, found.app);
+    const view = await publicView(found.session, found.app, pageOrigin(req));
     if (view.ok) res.json(view.value);
     else sendFailure(res, view.error);
   });
@@ -231,21 +242,21 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!found) return;
     // The page the widget runs on (CORS let it in above): a 3-D Secure challenge reports to it.
     const paid = await pay(options, found.app, found.session, req.body, req.get('origin') ?? options.ownOrigin());
-    await sendPayReply(res, found, paid);
+    await sendPayReply(req, res, found, paid);
   });
 
   router.post('/api/sessions/:id/authenticate', widgetCors, payments, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    await sendPayReply(res, found, await authenticate(options, found.app, found.session, req.body));
+    await sendPayReply(req, res, found, await authenticate(options, found.app, found.session, req.body));
   });
 
-  async function sendPayReply(res: Response, found: { session: SessionRow; app: App }, paid: Result<PaymentOutcome, Failure>): Promise<void> {
+  async function sendPayReply(req: Request, res: Response, found: { session: SessionRow; app: App }, paid: Result<PaymentOutcome, Failure>): Promise<void> {
     if (!paid.ok) return sendFailure(res, paid.error);
     const session = await findSession(store, found.session.id);
     if (!session) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
     // Only if every key of a direct-mode app was retired during the payment: the outcome stands, the merchant's server confirms it.
-    const view = await publicView(session, found.app);
+    const view = await publicView(session, found.app, pageOrigin(req));
     if (!view.ok) return sendFailure(res, view.error);
     const reply: PayReply = { outcome: paid.value, session: view.value };
     res.json(reply);

@@ -48,7 +48,7 @@ describe('the currency table (ISO 4217 list one)', () => {
     for (const currency of paymentCurrencyCodes) {
       const exponent = currencyExponent(currency)!;
       for (const amount of [1, 5, 99, 100, 123456, 99_999_999_999]) {
-        const { totalPrice, currencyCode } = buildPaymentDataRequest(app, { amount, currency, countryCode: 'US' }, { gatewayName: 'g' }).transactionInfo;
+        const { totalPrice, currencyCode } = buildPaymentDataRequest(app, { id: 'cs_1', amount, currency, countryCode: 'US' }, { gatewayName: 'g' }).transactionInfo;
         expect(currencyCode).toBe(currency);
         expect(totalPrice.split('.')[1]?.length ?? 0, `${currency} decimals`).toBe(exponent);
         expect(decimalToMinorUnits(totalPrice, exponent), `${amount} ${currency}`).toBe(amount);

@@ -47,24 +47,68 @@ export const CardPaymentMethod = z.object({
     allowedCardNetworks: z.array(CardNetwork).min(1),
     billingAddressRequired: z.boolean(),
     billingAddressParameters: z.object({ format: z.enum(['MIN', 'FULL']), phoneNumberRequired: z.boolean().optional() }).optional(),
+    /** Asks the wallet for `info.assuranceDetails`: what it verified about the card and its holder. */
+    assuranceDetailsRequired: z.boolean().optional(),
   }),
   tokenizationSpecification: TokenizationSpecification,
 });
 export type CardPaymentMethod = z.infer<typeof CardPaymentMethod>;
 
+/**
+ * Google's MerchantInfo. A platform (Google Pay for platforms) names itself
+ * with its own `merchantId` and vouches for the merchant's site with
+ * `merchantOrigin` and `authJwt` (docs/platform.md).
+ */
+export const MerchantInfo = z.object({
+  merchantName: z.string(),
+  merchantId: z.string().optional(),
+  merchantOrigin: z.string().optional(),
+  authJwt: z.string().optional(),
+});
+export type MerchantInfo = z.infer<typeof MerchantInfo>;
+
+/**
+ * The payment data callbacks the request declares. PAYMENT_AUTHORIZATION keeps
+ * the sheet open while the backend charges, so a decline is shown in the sheet.
+ */
+export const CallbackIntent = z.literal('PAYMENT_AUTHORIZATION');
+
 export const PaymentDataRequest = z.object({
   apiVersion: z.literal(2),
   apiVersionMinor: z.literal(0),
   allowedPaymentMethods: z.array(CardPaymentMethod).min(1),
-  merchantInfo: z.object({ merchantName: z.string(), merchantId: z.string().optional() }),
+  merchantInfo: MerchantInfo,
   transactionInfo: z.object({
     totalPriceStatus: z.literal('FINAL'),
     totalPrice: z.string(),
     currencyCode: z.string(),
     countryCode: z.string(),
+    /** Our checkout session's id: the same payment in Google's records and ours. */
+    transactionId: z.string().optional(),
+    /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". */
+    checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
   }),
+  callbackIntents: z.array(CallbackIntent).optional(),
 });
 export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;
+
+/**
+ * The claims of a platform's `merchantInfo.authJwt` (ES256): the platform's
+ * Google merchant id and the merchant's origin it vouches for, and its life.
+ * The platform signs them (server/checkout/platform.ts); the wallet checks them
+ * (server/sandbox/platform-check.ts, as Google does).
+ */
+export const PlatformAuthClaims = z.object({
+  merchantId: z.string().min(1),
+  merchantOrigin: z.string().min(1),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+export type PlatformAuthClaims = z.infer<typeof PlatformAuthClaims>;
+
+/** What the wallet verified about the card (`assuranceDetailsRequired`), as Google returns it. */
+export const AssuranceDetails = z.object({ accountVerified: z.boolean().optional(), cardHolderAuthenticated: z.boolean().optional() });
+export type AssuranceDetails = z.infer<typeof AssuranceDetails>;
 
 /** The wallet's billing address (format FULL). Every field but the country may be absent. */
 export const WalletAddress = z.object({
@@ -96,9 +140,7 @@ export const PaymentData = z.object({
     info: z.object({
       cardNetwork: CardNetwork,
       cardDetails: z.string().regex(/^\d{4}$/),
-      assuranceDetails: z
-        .object({ accountVerified: z.boolean().optional(), cardHolderAuthenticated: z.boolean().optional() })
-        .optional(),
+      assuranceDetails: AssuranceDetails.optional(),
       billingAddress: WalletAddress.optional(),
     }),
     tokenizationData: z.object({

@@ -57,6 +57,12 @@ export const PaymentOutcome = z.object({
   failure_message: z.string().nullable(),
   /** requires_authentication: the 3-D Secure challenge page to show the shopper in a frame. */
   challenge_url: ChallengeUrl.optional(),
+  /**
+   * What Google Pay verified about the card, as its `assuranceDetails` said
+   * (absent when the wallet said nothing): `card_holder_authenticated` true
+   * means the wallet already authenticated the holder (docs/holds-and-3ds.md).
+   */
+  assurance_details: z.object({ account_verified: z.boolean().nullable(), card_holder_authenticated: z.boolean().nullable() }).optional(),
 });
 export type PaymentOutcome = z.infer<typeof PaymentOutcome>;
 

@@ -33,10 +33,11 @@ const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_gallery', car
 const held: PaymentOutcome = { ...paid, status: 'authorized' };
 
 /** Per state: the session as the fake API shows it. `hold`: that call never answers, so the widget stays put. */
-const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; noCardMethod?: true }> = {
+const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; noCardMethod?: true; sheetCallbacks?: false }> = {
   loading: { status: 'open', hold: 'public' },
   ready: { status: 'open' },
-  processing: { status: 'open', hold: 'pay' },
+  // As a wallet without callbacks shows it: with them, the sheet stays open over the page while paying.
+  processing: { status: 'open', hold: 'pay', sheetCallbacks: false },
   paid: { status: 'succeeded', outcome: paid },
   declined: {
     status: 'declined',
@@ -95,7 +96,9 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     return scenario && AMOUNTS[currency] ? { id: String(req.params.id), currency, amount: AMOUNTS[currency], ...scenario } : undefined;
   };
   const view = (s: NonNullable<ReturnType<typeof scenarioOf>>, status: SessionStatus, outcome: PaymentOutcome | null): PublicSession => {
-    const request = buildPaymentDataRequest(galleryApp, { amount: s.amount, currency: s.currency, countryCode: 'US' }, { gatewayName: options.gatewayName });
+    const built = buildPaymentDataRequest(galleryApp, { id: s.id, amount: s.amount, currency: s.currency, countryCode: 'US' }, { gatewayName: options.gatewayName });
+    const { callbackIntents: _inSheet, ...withoutCallbacks } = built;
+    const request = s.sheetCallbacks === false ? withoutCallbacks : built;
     return {
       id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), amount_captured: status === 'captured' ? s.amount : null, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
       wallet: { environment: 'SANDBOX', sandbox_script: `${options.checkoutOrigin()}/sandbox/wallet.js` },

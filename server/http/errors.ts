@@ -41,6 +41,7 @@ const statusByCode: Record<string, number> = {
   service_unavailable: 502,
   root_keys_unavailable: 503,
   direct_mode_unavailable: 503,
+  platform_not_configured: 503,
   direct_key_not_registered: 503,
   store_unavailable: 503,
 };

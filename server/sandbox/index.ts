@@ -18,6 +18,7 @@ import { releaseUnfinishedIdempotencyKeys } from '../store/idempotency';
 import { allLedgerEntries, openSandboxDb } from './store';
 import type { LedgerEntry } from './store';
 import { walletRouter } from './wallet-api';
+import type { RegisteredPlatform } from './platform-check';
 
 export type { LedgerEntry } from './store';
 export { FaultKind, FaultPlan, faultKinds } from './faults';
@@ -36,6 +37,8 @@ export interface SandboxOptions {
   faults?: FaultPlanInput;
   /** How long a 3-D Secure challenge stays open before it is `expired`; 5 minutes by default. */
   authenticationTtlMs?: number;
+  /** The platform whose authJwt the sandbox wallet accepts (what Google holds once a platform registered). */
+  platform?: RegisteredPlatform | undefined;
 }
 
 export interface SandboxService {
@@ -67,7 +70,7 @@ export async function createSandboxService(options: SandboxOptions): Promise<San
 
   const router = express.Router();
   router.use('/service', serviceRouter({ ...context, db, faults, authenticationTtlMs: options.authenticationTtlMs ?? DEFAULT_AUTHENTICATION_TTL_MS }));
-  router.use('/wallet', walletRouter(context));
+  router.use('/wallet', walletRouter({ ...context, platform: options.platform }));
 
   return {
     router,

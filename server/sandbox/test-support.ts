@@ -52,7 +52,7 @@ export function paymentDataRequest(overrides: {
     authMethods: overrides.authMethods ?? ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
     cardNetworks: overrides.networks ?? ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
   } as App;
-  const request = buildPaymentDataRequest(app, { amount: 1234, currency: 'USD', countryCode: 'US' }, { gatewayName: overrides.gateway ?? GATEWAY });
+  const request = buildPaymentDataRequest(app, { id: 'cs_test', amount: 1234, currency: 'USD', countryCode: 'US' }, { gatewayName: overrides.gateway ?? GATEWAY });
   for (const method of request.allowedPaymentMethods) method.parameters.billingAddressParameters = { format: overrides.format ?? 'FULL' };
   return request;
 }

@@ -11,7 +11,7 @@ import cors from 'cors';
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { PaymentDataRequest } from '../contracts';
+import { MerchantInfo, PaymentDataRequest } from '../contracts';
 import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
@@ -21,12 +21,15 @@ import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '..
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import { cardDescription, walletCards, type WalletCardsReply } from './test-cards';
+import { checkPlatformRequest, type RegisteredPlatform } from './platform-check';
 
 export interface WalletApiContext {
   keys: SandboxKeys;
   gatewayName: string;
   rootKeys: RootSigningKey[];
   now: () => number;
+  /** The platform registered with "Google" (the sandbox wallet); absent: every platform request is refused. */
+  platform: RegisteredPlatform | undefined;
 }
 
 const HOUR = 3_600_000;
@@ -49,6 +52,13 @@ const sandboxBillingAddress: WalletAddress = {
   countryCode: 'US',
   phoneNumber: '+1 415-555-0100',
 };
+
+/** The sheet, as it opens: may this merchant ask for a payment on this page? */
+const SheetRequest = z.strictObject({
+  merchant_info: MerchantInfo,
+  /** The top-level page's origin, as the wallet's script sees it. */
+  page_origin: z.string().max(2048),
+});
 
 const TokenRequest = z.strictObject({
   card_id: z.string().min(1).max(100),
@@ -124,7 +134,13 @@ function mintPaymentData(
     paymentMethodData: {
       type: 'CARD',
       description: cardDescription(card.network, card.last4),
-      info: { cardNetwork: card.network, cardDetails: card.last4, ...(billingAddress ? { billingAddress } : {}) },
+      info: {
+        cardNetwork: card.network,
+        cardDetails: card.last4,
+        // As Google says of its own: a device token's holder was authenticated on the device; a card on file's was not.
+        ...(method.parameters.assuranceDetailsRequired && { assuranceDetails: { accountVerified: true, cardHolderAuthenticated: card.auth_method === 'CRYPTOGRAM_3DS' } }),
+        ...(billingAddress ? { billingAddress } : {}),
+      },
       tokenizationData: { type: spec.type, token: JSON.stringify(token) },
     },
   });
@@ -155,6 +171,14 @@ export function walletRouter(ctx: WalletApiContext): Router {
 
   router.get('/root-keys.json', (_req, res) => {
     res.json({ keys: ctx.rootKeys });
+  });
+
+  router.post('/sheets', jsonBody('16kb'), async (req, res) => {
+    const parsed = SheetRequest.safeParse(req.body);
+    if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
+    const checked = await checkPlatformRequest(ctx.platform, parsed.data.merchant_info, parsed.data.page_origin, ctx.now);
+    if (!checked.ok) return sendError(res, httpError(403, checked.error.code, checked.error.message));
+    res.json({ open: true });
   });
 
   router.post('/tokens', jsonBody('64kb'), (req, res) => {

@@ -138,4 +138,10 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX wallet_messages_expires ON wallet_messages (expires)`.execute(db);
     },
   },
+  '0008_google_pay_mode': {
+    async up(db: Kysely<unknown>) {
+      // Whose Google merchant account asks for the payment; existing apps keep their own.
+      await db.schema.alterTable('apps').addColumn('google_pay_mode', 'text', (c) => c.notNull().defaultTo('merchant')).execute();
+    },
+  },
 };

@@ -25,6 +25,8 @@ export interface AppsTable {
   three_ds: Generated<string>;
   /** The merchant id Google issued (`merchantInfo.merchantId`), unrelated to merchant_id. */
   google_merchant_id: string | null;
+  /** GooglePayMode: `merchant` or `platform`. */
+  google_pay_mode: Generated<string>;
 }
 
 export interface SessionsTable {

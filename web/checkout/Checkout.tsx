@@ -21,7 +21,7 @@ import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
 import { declineMessage, messagesFor } from './locales';
 import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, CheckoutState, MountOptions } from './types';
-import { WalletButton, type WalletError } from './WalletButton';
+import { type SheetResult, WalletButton, type WalletError } from './WalletButton';
 
 const POLL_MS = 2000;
 /**
@@ -76,6 +76,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const viewRef = useRef(view);
   const alive = useRef(true);
   const announcedReady = useRef(false);
+  /** The wallet's sheet is deciding the payment (onPaymentAuthorized ran): its result is shown there, and its return needs no second payment. */
+  const decidedInSheet = useRef(false);
   const root = useRef<HTMLDivElement>(null);
   const previousState = useRef(view.state);
   const clientSecret = options.clientSecret;
@@ -267,11 +269,11 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   useEffect(() => {
     const before = previousState.current;
     previousState.current = view.state;
-    if (before === 'processing' && (view.state === 'declined' || view.state === 'error')) root.current?.querySelector<HTMLElement>('.retry')?.focus();
+    if (before === 'processing' && (view.state === 'declined' || view.state === 'error') && !decidedInSheet.current) root.current?.querySelector<HTMLElement>('.retry')?.focus();
     if ((before === 'declined' || before === 'error') && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
   }, [view.state]);
 
-  function onReady(ready: boolean) {
+  function onReady(ready: boolean, paymentMethodPresent: boolean | null) {
     if (!sessionId) return;
     if (!ready) {
       if (viewRef.current.state === 'loading') setView({ state: 'unavailable' });
@@ -280,7 +282,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
     if (!announcedReady.current) {
       announcedReady.current = true;
-      emit('checkout:ready', { sessionId });
+      emit('checkout:ready', { sessionId, paymentMethodPresent });
     }
   }
 
@@ -289,22 +291,43 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
    * click got there first (in progress, or already paid): confirming reads the
    * session's own outcome rather than reporting an error for a paid order.
    */
-  async function submit(call: (id: string) => Promise<PayResponse>) {
-    if (!sessionId) return;
+  async function submit(call: (id: string) => Promise<PayResponse>): Promise<PaymentOutcome | null> {
+    if (!sessionId) return null;
     setView({ state: 'processing' });
     try {
       const res = await call(sessionId);
-      if (!alive.current) return;
+      if (!alive.current) return null;
       setSession(res.session);
       showOutcome(res.outcome);
+      return res.outcome;
     } catch (err) {
-      if (!alive.current) return;
+      if (!alive.current) return null;
       if (err instanceof CheckoutApiError && err.status === 409 && (err.code === 'payment_in_progress' || err.code === 'session_completed')) setView({ state: 'confirming' });
       else failCall(err, 'payment_failed');
+      return null;
     }
   }
 
+  /**
+   * The sheet stays open while the backend charges. A decline goes back into
+   * it (the shopper picks another card there); anything else closes it and
+   * the page shows the rest: paid, a 3-D Secure challenge, confirming, an error.
+   */
+  async function onPaymentAuthorized(data: PaymentData): Promise<SheetResult> {
+    decidedInSheet.current = true;
+    const state = viewRef.current.state;
+    if (state !== 'ready' && state !== 'declined') return { transactionState: 'SUCCESS' };
+    const outcome = await submit((id) => postPayment(apiBase, id, clientSecret, data));
+    if (outcome?.status !== 'declined') return { transactionState: 'SUCCESS' };
+    const message = declineMessage(t, outcome.failure_code, outcome.failure_message);
+    return { transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID', intent: 'PAYMENT_AUTHORIZATION', message } };
+  }
+
   function onPaymentData(data: PaymentData) {
+    if (decidedInSheet.current) {
+      decidedInSheet.current = false;
+      return;
+    }
     if (viewRef.current.state === 'ready') void submit((id) => postPayment(apiBase, id, clientSecret, data));
   }
 
@@ -333,7 +356,10 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
 
   function onCancel() {
     if (!sessionId) return;
+    decidedInSheet.current = false;
     if (viewRef.current.state === 'processing') setView({ state: 'ready' });
+    // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
+    if (viewRef.current.state === 'declined') root.current?.querySelector<HTMLElement>('.retry')?.focus();
     emit('checkout:cancel', { sessionId });
   }
 
@@ -375,7 +401,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           options={options}
           language={locale.split(/[-_]/)[0] ?? 'en'}
           hidden={state !== 'ready'}
+          knowsPaymentMethods={session.wallet.environment !== 'TEST'}
           onReady={onReady}
+          onPaymentAuthorized={onPaymentAuthorized}
           onPaymentData={onPaymentData}
           onCancel={onCancel}
           onError={onWalletError}

@@ -7,9 +7,17 @@
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
+import { googleButtonOptions } from './button-options';
+import { paymentMethodPresent } from './readiness';
 import { BUTTON_ELEMENT_CSS } from './styles';
 import type { MountOptions } from './types';
 import './register-button';
+
+/** Google's PaymentAuthorizationResult: SUCCESS closes the sheet, ERROR shows `message` in it. */
+export interface SheetResult {
+  transactionState: 'SUCCESS' | 'ERROR';
+  error?: { reason: 'PAYMENT_DATA_INVALID' | 'OTHER_ERROR'; intent: 'PAYMENT_AUTHORIZATION'; message: string };
+}
 
 export interface WalletError {
   statusCode?: string;
@@ -26,6 +34,7 @@ interface GooglePayButtonElement extends HTMLElement {
   buttonRadius?: number;
   buttonSizeMode?: string;
   onReadyToPayChange?: (r: { isReadyToPay: boolean; isButtonVisible: boolean }) => void;
+  onPaymentAuthorized?: (data: PaymentData) => Promise<SheetResult>;
   onLoadPaymentData?: (data: PaymentData) => void;
   onCancel?: (reason: WalletError) => void;
   onError?: (error: WalletError) => void;
@@ -38,13 +47,19 @@ export interface WalletButtonProps {
   /** The widget's language (primary subtag): the button's, unless options.buttonLocale says otherwise. */
   language: string;
   hidden: boolean;
-  onReady(ready: boolean): void;
+  /** Whether the wallet can say if the shopper has a card in it (existingPaymentMethodRequired): PRODUCTION and the sandbox. */
+  knowsPaymentMethods: boolean;
+  /** `paymentMethodPresent`: null where the wallet cannot say. */
+  onReady(ready: boolean, paymentMethodPresent: boolean | null): void;
+  /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
+  onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
+  /** The sheet returned: without the callback (a wallet that has none), the payment is made now. */
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
   onError(error: WalletError): void;
 }
 
-const buttonLocale = (p: WalletButtonProps) => p.options.buttonLocale ?? p.language;
+const buttonLocale = (p: WalletButtonProps) => googleButtonOptions(p.options).buttonLocale ?? p.language;
 
 function configure(el: GooglePayButtonElement, p: WalletButtonProps): void {
   const set = <K extends keyof GooglePayButtonElement>(key: K, value: GooglePayButtonElement[K]) => {
@@ -52,12 +67,12 @@ function configure(el: GooglePayButtonElement, p: WalletButtonProps): void {
   };
   set('environment', p.environment);
   set('paymentRequest', p.paymentRequest);
-  set('buttonType', p.options.buttonType ?? 'pay');
-  // Google's guidance: a white button on a dark background.
-  set('buttonColor', p.options.buttonColor ?? (p.options.theme === 'dark' ? 'white' : 'default'));
-  set('buttonSizeMode', p.options.buttonSizeMode ?? 'static');
+  const button = googleButtonOptions(p.options);
+  set('buttonType', button.buttonType);
+  set('buttonColor', button.buttonColor);
+  set('buttonSizeMode', button.buttonSizeMode);
   // Attribute-backed: the element reads these back as strings.
-  const radius = p.options.buttonRadius;
+  const radius = button.buttonRadius;
   if (String(el.buttonRadius ?? '') !== String(radius ?? '')) el.buttonRadius = radius;
   if (el.buttonLocale !== buttonLocale(p)) el.buttonLocale = buttonLocale(p);
 }
@@ -70,7 +85,12 @@ export function WalletButton(props: WalletButtonProps) {
 
   useLayoutEffect(() => {
     const el = document.createElement('google-pay-button') as GooglePayButtonElement;
-    el.onReadyToPayChange = (r) => latest.current.onReady(r.isReadyToPay);
+    el.onReadyToPayChange = (r) => {
+      const p = latest.current;
+      if (!r.isReadyToPay || !p.knowsPaymentMethods) return p.onReady(r.isReadyToPay, null);
+      void paymentMethodPresent(p.environment, p.paymentRequest).then((present) => latest.current.onReady(true, present));
+    };
+    el.onPaymentAuthorized = (data) => latest.current.onPaymentAuthorized(data);
     el.onLoadPaymentData = (data) => latest.current.onPaymentData(data);
     el.onCancel = () => latest.current.onCancel();
     el.onError = (err) => latest.current.onError(err ?? {});

@@ -4,6 +4,7 @@
  * this file), so this file holds types only and imports nothing.
  */
 
+/** Google's brand guidelines' eight labels; `long` and `short` are Google's legacy names for `buy` and `plain`. */
 export type ButtonType = 'book' | 'buy' | 'checkout' | 'donate' | 'order' | 'pay' | 'plain' | 'subscribe' | 'long' | 'short';
 export type ButtonColor = 'default' | 'black' | 'white';
 export type ButtonSizeMode = 'static' | 'fill';
@@ -25,7 +26,7 @@ export interface MountOptions {
   buttonColor?: ButtonColor;
   /** Locale of the Google Pay button, e.g. 'en', 'fr'. Default: the widget's locale. */
   buttonLocale?: string;
-  /** Corner radius of the button, in px. */
+  /** Corner radius of the button, in px (0 to 100). */
   buttonRadius?: number;
   buttonSizeMode?: ButtonSizeMode;
   theme?: Theme;
@@ -85,7 +86,12 @@ export type CheckoutErrorCode =
 
 /** `detail` of each CustomEvent dispatched (bubbling, composed) on the mount element. */
 export interface CheckoutEventDetails {
-  'checkout:ready': { sessionId: string };
+  /**
+   * The button is shown. `paymentMethodPresent`: whether the shopper already has a card in
+   * Google Pay (isReadyToPay with existingPaymentMethodRequired), null where the wallet
+   * cannot say (Google's TEST environment).
+   */
+  'checkout:ready': { sessionId: string; paymentMethodPresent: boolean | null };
   /** `status`: `succeeded` (charged), or `authorized` (a hold, which the merchant captures later). */
   'checkout:success': { sessionId: string; chargeId: string | null; status: 'succeeded' | 'authorized' };
   /** `code` and `message`: the payment service's failure code and (English) reason. */

@@ -9,6 +9,13 @@
  * `{card_id, payment_data_request}` -> `{payment_data}`. walletOrigin is the
  * origin this script was loaded from.
  *
+ * As pay.js: a platform's request is checked as the sheet opens (`POST
+ * /sandbox/wallet/sheets`: the authJwt against the top-level page's site);
+ * the Pay button reads "Pay" for COMPLETE_IMMEDIATE_PURCHASE, "Continue"
+ * otherwise; with the PAYMENT_AUTHORIZATION intent the client's
+ * `paymentDataCallbacks.onPaymentAuthorized` decides in the sheet: SUCCESS
+ * closes it, ERROR shows `error.message` and lets the shopper choose again.
+ *
  * Test hooks (for Playwright; the sheet lives in an open shadow root on <body>):
  *   [data-testid=sandbox-wallet]             the sheet (role=dialog)
  *   input[name=sandbox-card][value=<card id>] one radio per test card
@@ -20,6 +27,13 @@ import type { PaymentData, PaymentDataRequest, WalletAddress } from '../../serve
 import { googleMerchantIdPattern } from '../../server/contracts/google-merchant-id';
 import type { WalletCardsReply } from '../../server/sandbox/test-cards';
 
+interface PaymentAuthorizationResult {
+  transactionState: 'SUCCESS' | 'ERROR';
+  error?: { reason: string; intent: string; message: string };
+}
+interface PaymentDataCallbacks {
+  onPaymentAuthorized?: (data: PaymentData) => Promise<PaymentAuthorizationResult> | PaymentAuthorizationResult;
+}
 interface PaymentsError {
   statusCode: 'CANCELED' | 'DEVELOPER_ERROR' | 'INTERNAL_ERROR' | 'BUYER_ACCOUNT_ERROR';
   statusMessage: string;
@@ -83,10 +97,12 @@ class PaymentsClient {
   readonly environment: string;
   /** The page's CSP nonce, as Google's client takes it: the sheet's styles carry it. */
   readonly nonce: string | undefined;
+  readonly callbacks: PaymentDataCallbacks;
 
-  constructor(options: { environment?: string; nonce?: string } = {}) {
+  constructor(options: { environment?: string; nonce?: string; paymentDataCallbacks?: PaymentDataCallbacks } = {}) {
     this.environment = options.environment ?? 'TEST';
     this.nonce = options.nonce;
+    this.callbacks = options.paymentDataCallbacks ?? {};
     if (!['TEST', 'PRODUCTION'].includes(this.environment)) throw new Error(`Unsupported environment: ${this.environment}`);
   }
 
@@ -98,10 +114,23 @@ class PaymentsClient {
   }
 
   loadPaymentData(request: AnyRequest): Promise<PaymentData> {
-    const problem = requestProblem(request, true) ?? (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods') ?? merchantIdProblem(request, this.environment);
+    const wantsAuthorization = request.callbackIntents?.includes('PAYMENT_AUTHORIZATION') ?? false;
+    const problem =
+      requestProblem(request, true) ??
+      (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods') ??
+      (wantsAuthorization && !this.callbacks.onPaymentAuthorized ? 'callbackIntents PAYMENT_AUTHORIZATION needs paymentDataCallbacks.onPaymentAuthorized' : null) ??
+      merchantIdProblem(request, this.environment);
     if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
     if (sheetOpen) return Promise.reject(paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open'));
-    return openSheet(request, this.nonce);
+    sheetOpen = true;
+    const authorize = wantsAuthorization ? this.callbacks.onPaymentAuthorized : undefined;
+    return mayOpen(request).then(
+      () => openSheet(request, this.nonce, authorize),
+      (refusal: PaymentsError) => {
+        sheetOpen = false;
+        throw refusal;
+      },
+    );
   }
 
   createButton(options: ButtonOptions): HTMLElement {
@@ -206,8 +235,27 @@ async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
-function openSheet(request: AnyRequest, nonce: string | undefined): Promise<PaymentData> {
-  sheetOpen = true;
+/** The page the shopper sees, as Google would: the top-level one, when the wallet runs in a frame. */
+function topLevelOrigin(): string {
+  const ancestors = location.ancestorOrigins;
+  return ancestors && ancestors.length > 0 ? (ancestors[ancestors.length - 1] ?? location.origin) : location.origin;
+}
+
+/** Google's check of the merchant as the sheet opens: a platform's authJwt must vouch for this site. */
+async function mayOpen(request: AnyRequest): Promise<void> {
+  const res = await fetch(`${walletOrigin}/sandbox/wallet/sheets`, {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ merchant_info: request.merchantInfo ?? {}, page_origin: topLevelOrigin() }),
+  }).catch(() => null);
+  if (!res) throw paymentsError('INTERNAL_ERROR', 'The sandbox wallet server could not be reached');
+  if (res.ok) return;
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  throw paymentsError('DEVELOPER_ERROR', body?.error?.message ?? `The sandbox wallet refused the merchant (${res.status})`);
+}
+
+function openSheet(request: AnyRequest, nonce: string | undefined, authorize: PaymentDataCallbacks['onPaymentAuthorized']): Promise<PaymentData> {
   const returnFocus = deepActiveElement();
   const host = el('div', { 'data-sandbox-wallet-host': '' });
   const root = host.attachShadow({ mode: 'open' });
@@ -216,7 +264,9 @@ function openSheet(request: AnyRequest, nonce: string | undefined): Promise<Paym
   const list = el('fieldset', {}, el('legend', {}, 'Test card'), 'Loading test cards…');
   const address = el('address');
   const cancel = el('button', { type: 'button', 'data-testid': 'sandbox-cancel' }, 'Cancel');
-  const pay = el('button', { type: 'button', class: 'pay', 'data-testid': 'sandbox-pay', disabled: '' }, 'Pay');
+  // Google's wording: "Pay" when the merchant completes the purchase at once, "Continue" when the page has a step left.
+  const payLabel = request.transactionInfo?.checkoutOption === 'COMPLETE_IMMEDIATE_PURCHASE' ? 'Pay' : 'Continue';
+  const pay = el('button', { type: 'button', class: 'pay', 'data-testid': 'sandbox-pay', disabled: '' }, payLabel);
   const merchant = request.merchantInfo?.merchantName;
   const sheet = el(
     'div',
@@ -279,16 +329,32 @@ function openSheet(request: AnyRequest, nonce: string | undefined): Promise<Paym
       pay.disabled = true;
       cancel.disabled = true;
       pay.textContent = 'Paying…';
+      status.textContent = '';
+      let data: PaymentData;
       try {
         const body = await fetchJson<{ payment_data: PaymentData }>(`${walletOrigin}/sandbox/wallet/tokens`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ card_id: chosen.value, payment_data_request: request }),
         });
-        finish({ data: body.payment_data });
+        data = body.payment_data;
       } catch (err) {
-        finish({ error: paymentsError('INTERNAL_ERROR', (err as Error).message || 'The sandbox wallet could not create a token') });
+        return finish({ error: paymentsError('INTERNAL_ERROR', (err as Error).message || 'The sandbox wallet could not create a token') });
       }
+      if (!authorize) return finish({ data });
+      let result: PaymentAuthorizationResult;
+      try {
+        result = await authorize(data);
+      } catch {
+        result = { transactionState: 'ERROR', error: { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: 'The merchant could not complete the payment' } };
+      }
+      if (result.transactionState === 'SUCCESS') return finish({ data });
+      // As Google's sheet: the merchant's message, and the shopper may choose again.
+      status.textContent = result.error?.message ?? 'The payment could not be completed';
+      pay.textContent = payLabel;
+      pay.disabled = false;
+      cancel.disabled = false;
+      chosen.focus();
     });
 
     fetchJson<WalletCardsReply>(`${walletOrigin}/sandbox/wallet/cards`).then(
