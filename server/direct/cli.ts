@@ -81,7 +81,7 @@ async function run(appId: string, keyId: string | undefined): Promise<number> {
     case 'register': {
       const registered = await keys.register(app.id, keyId as string);
       if (!registered.ok) return report(registered.error.message);
-      console.log(`Key ${keyId} registered: new Google Pay requests of ${app.id} carry it; keys registered before it still open tokens until retired.`);
+      console.log(`Key ${keyId} registered: new Google Pay requests of ${app.id} carry it; keys registered before it still open what was sealed to them until retired.`);
       return 0;
     }
     case 'retire': {
@@ -91,7 +91,7 @@ async function run(appId: string, keyId: string | undefined): Promise<number> {
       }
       const retired = await keys.retire(app.id, keyId as string);
       if (!retired.ok) return report(retired.error.message);
-      console.log(`Key ${keyId} retired: tokens sealed to it are refused from now on.`);
+      console.log(`Key ${keyId} retired: what the wallet sealed to it is refused from now on.`);
       return 0;
     }
     case 'list': {
