@@ -112,6 +112,8 @@ test('a shopper pays with the keyboard alone, and each step is announced', async
   /** The sheet opens on its first card, focused: arrows move the choice along the list. */
   const chooseCard = async (id: string) => {
     await expect(page.locator('[data-testid=sandbox-wallet]')).toBeVisible();
+    // The list arrives from the wallet's server after the sheet shows: arrows pressed before the first card has the focus would be lost.
+    await expect.poll(() => page.locator(`input[name=sandbox-card][value="${sandboxWallet.cards[0]?.id}"]`).evaluate((input) => input.matches(':focus'))).toBe(true);
     const index = sandboxWallet.cards.findIndex((card) => card.id === id);
     for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
     await expect(page.locator(`input[name=sandbox-card][value="${id}"]`)).toBeChecked();
