@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
  * environment per bundle (lib mode emits a single IIFE per build):
  *   checkout.js        IIFE, the script-tag entry (global WalletCheckout)
  *   checkout.mjs       ESM, `import { mount } from '.../checkout.mjs'`
+ *   checkout-frame.js  IIFE, the checkout frame's script (iframe mode, GET /frame)
  *   sandbox-wallet.js  IIFE, the stand-in for Google's pay.js
  * then publishes them (see `publish`): a content-versioned copy of each, the
  * manifest naming those copies with their SRI hashes, and checkout.d.ts.
@@ -19,6 +20,7 @@ const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
 const bundles: Record<string, { entry: string; format: LibraryFormats; fileName: string }> = {
   checkout: { entry: 'web/checkout/script-tag.ts', format: 'iife', fileName: 'checkout.js' },
   checkout_esm: { entry: 'web/checkout/index.ts', format: 'es', fileName: 'checkout.mjs' },
+  checkout_frame: { entry: 'web/checkout/frame.ts', format: 'iife', fileName: 'checkout-frame.js' },
   sandbox_wallet: { entry: 'web/sandbox-wallet/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
 };
 

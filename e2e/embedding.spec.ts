@@ -7,26 +7,9 @@
  * shadow root except through the documented custom properties.
  */
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { CheckoutPage } from './support/checkout-page';
-import { bundleManifest, expect, test } from './support/merchant-site';
-import { escapeHtml } from '../server/lib/html';
+import { bundleManifest, expect, NONCE, recordCspViolations, scriptTag, shopPage, test } from './support/merchant-site';
 import { en } from '../web/checkout/locales/en';
-
-const NONCE = 'r4nd0m-n0nce';
-const shopPage = (head: string, body: string, lang = 'en') =>
-  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>My shop</title>${head}</head><body>${body}</body></html>`;
-const scriptTag = (src: string, attributes: Record<string, string>) =>
-  `<script src="${escapeHtml(src)}" ${Object.entries(attributes).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')} defer></script>`;
-
-/** Every CSP violation the page reports, from its first script on. */
-async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-  return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
-}
 
 test('a merchant page on another origin, under a strict nonce CSP, embeds the SRI-pinned bundle and a shopper pays', async ({ page, server, site, ledger }) => {
   const { session, secretKey } = await site.checkout(server);
@@ -63,7 +46,7 @@ test('a bundle whose SRI hash does not match is not run', async ({ page, server,
 
 test('versioned bundles are immutable, the plain names short-lived, and the manifest names both', async ({ server }) => {
   const manifest = await bundleManifest(server);
-  expect(Object.keys(manifest).sort()).toEqual(['checkout.js', 'checkout.mjs', 'sandbox-wallet.js']);
+  expect(Object.keys(manifest).sort()).toEqual(['checkout-frame.js', 'checkout.js', 'checkout.mjs', 'sandbox-wallet.js']);
   for (const [file, { src, integrity }] of Object.entries(manifest)) {
     expect(src).toMatch(/^\/[\w-]+\.[0-9a-f]{12}\.m?js$/);
     const versioned = await fetch(server.url + src);

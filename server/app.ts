@@ -4,6 +4,7 @@
  */
 import express, { type ErrorRequestHandler } from 'express';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
@@ -63,7 +64,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(openApiRoutes(deps.ownOrigin));
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   app.use(checkoutRoutes(deps));
-  app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined }));
+  app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined, frameHeaders }));
   if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);
   if (deps.demo) app.use(demoRoutes(deps.demo));
   // The gallery's widgets pay with the sandbox wallet, so it exists only beside the sandbox.
@@ -76,37 +77,51 @@ export function createApp(deps: AppDependencies): express.Express {
 }
 
 /**
- * helmet's headers. Our only HTML is the demo store: its inline script runs by
- * a per-response nonce; Google's pay.js and its frames are allowed for the
- * TEST and PRODUCTION wallets. The bundles override the resource policy so
- * that merchants' pages on any origin can load them.
+ * The policy of our pages. Our only HTML is the demo store and the checkout
+ * frame: their scripts run by a per-response nonce; Google's pay.js and its
+ * frames are allowed for the TEST and PRODUCTION wallets.
  */
+const PAGE_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", 'https://pay.google.com', (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https://www.gstatic.com'],
+  connectSrc: ["'self'", 'https://pay.google.com'],
+  // 'self': the embedded sandbox's 3-D Secure challenge page, which the widget frames.
+  frameSrc: ["'self'", 'https://pay.google.com'],
+  frameAncestors: ["'self'"],
+  // Our pages are served over http on a developer's machine: frames inherit the upgrade, which
+  // sent the sandbox 3-D Secure challenge's form to an https address that is not there.
+  upgradeInsecureRequests: null,
+};
+
+/**
+ * The checkout frame's policy (iframe mode, docs/embedding.md): any page may
+ * frame it, since which pages may is the session's app's to say, and the frame
+ * checks that once the client secret arrives; and it frames the bank's 3-D
+ * Secure challenge, whose https origin is the payment service's to choose.
+ */
+const FRAME_CSP = { ...PAGE_CSP, frameSrc: [...PAGE_CSP.frameSrc, 'https:'], frameAncestors: ['*'] };
+
+/** helmet's headers. The bundles override the resource policy so that merchants' pages on any origin can load them. */
 function securityHeaders(): express.RequestHandler[] {
   return [
     (_req, res, next) => {
       res.locals.cspNonce = randomBytes(16).toString('base64');
       next();
     },
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://pay.google.com', (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'https://www.gstatic.com'],
-          connectSrc: ["'self'", 'https://pay.google.com'],
-          // 'self': the embedded sandbox's 3-D Secure challenge page, which the widget frames.
-          frameSrc: ["'self'", 'https://pay.google.com'],
-          frameAncestors: ["'self'"],
-          // Our only page, the demo store, is served over http on a developer's machine: frames inherit
-          // the upgrade, which sent the sandbox 3-D Secure challenge's form to an https address that is not there.
-          upgradeInsecureRequests: null,
-        },
-      },
-      crossOriginResourcePolicy: { policy: 'same-site' },
-    }),
+    helmet({ contentSecurityPolicy: { directives: PAGE_CSP }, crossOriginResourcePolicy: { policy: 'same-site' } }),
   ];
 }
+
+/** Replaces the page policy securityHeaders() set with the checkout frame's, and lets other sites frame it. */
+const frameHeaders: express.RequestHandler[] = [
+  helmet.contentSecurityPolicy({ directives: FRAME_CSP }),
+  (_req, res, next) => {
+    res.removeHeader('X-Frame-Options');
+    next();
+  },
+];
 
 /**
  * A store that is down (store/failures.ts) is answered as such, 503 with

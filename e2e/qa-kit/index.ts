@@ -68,6 +68,11 @@ export interface WalletCheckoutKit {
   tryAgain(scope: Scope, options?: WidgetOption): Promise<void>;
   /** Waits until the widget shows `state` (paid, declined, error, ...). */
   expectOutcome(scope: Scope, state: CheckoutState, options?: WidgetOption): Promise<void>;
+  /**
+   * Iframe mode (`data-mode="iframe"`): the checkout frame on `page`, the scope
+   * to give every other function. `index`: which, when the page has several.
+   */
+  frame(page: Page, index?: number): FrameLocator;
 }
 
 const widgetIn = (scope: Scope, widget?: Locator) => widget ?? scope.locator('[data-wallet-checkout]');
@@ -131,6 +136,9 @@ const kit: WalletCheckoutKit = {
   },
   async expectOutcome(scope, state, { widget } = {}) {
     await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', state);
+  },
+  frame(page, index = 0) {
+    return page.locator('iframe[data-wallet-checkout-frame]').nth(index).contentFrame();
   },
 };
 

@@ -5,6 +5,8 @@
  * that is not ours embedding the widget from the checkout host.
  */
 import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { escapeHtml } from '../../server/lib/html';
 import type { CreatedSession } from '../../server/contracts';
 import type { TestServer } from '../../server/testing/harness';
 import { listen } from '../../server/testing/listen';
@@ -49,4 +51,22 @@ export { expect } from './fixtures';
 /** The bundles' versioned names and SRI hashes, as a merchant reads them from the checkout host. */
 export async function bundleManifest(server: TestServer): Promise<Record<string, { src: string; integrity: string }>> {
   return (await (await fetch(`${server.url}/checkout/manifest.json`)).json()) as Record<string, { src: string; integrity: string }>;
+}
+
+/** The nonce of the merchant's pages' strict CSPs. */
+export const NONCE = 'r4nd0m-n0nce';
+
+export const shopPage = (head: string, body: string, lang = 'en') =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>My shop</title>${head}</head><body>${body}</body></html>`;
+
+export const scriptTag = (src: string, attributes: Record<string, string>) =>
+  `<script src="${escapeHtml(src)}" ${Object.entries(attributes).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')} defer></script>`;
+
+/** Every CSP violation the page reports, from its first script on. */
+export async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 }

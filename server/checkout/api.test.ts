@@ -114,6 +114,34 @@ describe("the widget's view of a session", () => {
   });
 });
 
+describe('the checkout frame (iframe mode): the embedding page named by Checkout-Embedder-Origin', () => {
+  const read = (session: { id: string; client_secret: string }, headers: Record<string, string>) =>
+    fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}`, ...headers } });
+
+  it('serves the frame embedded by an allowed origin, and refuses one embedded by any other', async () => {
+    const session = await server.createSession(secretKey);
+    // The frame is on our origin: a same-origin read carries no Origin, a POST carries ours.
+    expect((await read(session, { 'checkout-embedder-origin': 'https://shop.example' })).status).toBe(200);
+    expect((await read(session, { origin: server.url, 'checkout-embedder-origin': 'https://shop.example' })).status).toBe(200);
+    for (const embedder of ['https://evil.example', 'null', 'not an origin']) {
+      const refused = await read(session, { 'checkout-embedder-origin': embedder });
+      expect(refused.status, embedder).toBe(403);
+      expect(await refused.json()).toEqual({ error: { code: 'origin_not_allowed', message: "This page's origin is not allowed to use this checkout" } });
+    }
+  });
+
+  it('is no way around the Origin check for a page on another origin', async () => {
+    const session = await server.createSession(secretKey);
+    const reply = await read(session, { origin: 'https://evil.example', 'checkout-embedder-origin': 'https://shop.example' });
+    expect(reply.status).toBe(403);
+    const preflight = await fetch(`${server.url}/api/sessions/${session.id}/public`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,checkout-embedder-origin' },
+    });
+    expect(preflight.headers.get('access-control-allow-headers') ?? '').not.toContain('checkout-embedder-origin');
+  });
+});
+
 describe('paying', () => {
   it('charges the session amount once, with the seed walletpay source and the wallet billing address', async () => {
     const session = await server.createSession(secretKey, { amount: 2400, currency: 'USD', country_code: 'US' });

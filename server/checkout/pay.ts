@@ -6,7 +6,7 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AssuranceDetails, AuthenticateBody, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
+import { type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
@@ -41,8 +41,8 @@ export type AbandonedAttempts = Set<string>;
 /** The service's idempotency key for one attempt: derived from the session, so a retry of it can never charge twice. */
 export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string => `${sessionId}:attempt:${attemptNo}`;
 
-/** `returnOrigin`: the page the widget runs on, which a 3-D Secure challenge reports to. */
-export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, returnOrigin: string): Promise<Result<PaymentOutcome, Failure>> {
+/** `framing`: the page the widget runs on, which a 3-D Secure challenge reports to, and the pages that frame it (iframe mode). */
+export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<PaymentOutcome, Failure>> {
   const parsed = PayBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const paymentMethod = parsed.data.payment_data.paymentMethodData;
@@ -60,7 +60,7 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const { attempt: claimed, reply } = attempt.value;
   return ok(
     await abandonedIfStoreFails(deps, claimed.id, () =>
-      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, returnOrigin, assurance) : settle(deps.store, session.id, claimed.id, reply, assurance),
+      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, framing, assurance) : settle(deps.store, session.id, claimed.id, reply, assurance),
     ),
   );
 }
@@ -213,12 +213,12 @@ async function startAuthentication(
   session: SessionRow,
   attempt: ClaimedAttempt,
   charge: Charge,
-  returnOrigin: string,
+  framing: ChallengeFraming,
   assurance: Assurance,
 ): Promise<PaymentOutcome> {
   const paymentMethod = charge.payment_method ?? '';
   const created = await deps.service.createAuthenticationSession(
-    { payment_method: paymentMethod, amount: session.amount, currency: session.currency.toLowerCase(), return_origin: returnOrigin },
+    { payment_method: paymentMethod, amount: session.amount, currency: session.currency.toLowerCase(), ...framing },
     { merchantId: app.merchantId, idempotencyKey: `${attempt.idempotencyKey}:authentication` },
   );
   const declined = outcomeOfCharge(charge, assurance);

@@ -27,6 +27,16 @@ describe('the public view of a platform-mode app', () => {
     expect((await publicView(platform.url, session, 'https://evil.example')).status).toBe(403);
   });
 
+  it('signs for the page that embeds the checkout frame (iframe mode), not for the frame\'s own origin', async () => {
+    const { secretKey } = await platform.merchant({ merchant_id: 'shop4', allowed_origins: ['https://shop.example'], google_pay_mode: 'platform' });
+    const session = await platform.createSession(secretKey);
+    const reply = await fetch(`${platform.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}`, 'checkout-embedder-origin': 'https://shop.example' } });
+    expect(reply.status).toBe(200);
+    const { merchantInfo } = ((await reply.json()) as { payment_data_request: { merchantInfo: { merchantOrigin: string; authJwt: string } } }).payment_data_request;
+    expect(merchantInfo.merchantOrigin).toBe('shop.example');
+    expect((await jwtVerify(merchantInfo.authJwt, keys.publicKey)).payload).toMatchObject({ merchantOrigin: 'shop.example' });
+  });
+
   it('is refused with platform_not_configured on a server without the platform settings', async () => {
     const { secretKey } = await plain.merchant({ merchant_id: 'shop2', allowed_origins: ['https://shop.example'], google_pay_mode: 'platform' });
     const reply = await publicView(plain.url, await plain.createSession(secretKey), 'https://shop.example');

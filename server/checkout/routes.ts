@@ -8,6 +8,8 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, SessionId, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
+import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
+import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
 import { errorBody, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
@@ -62,16 +64,6 @@ const limiter = (perMinute: number) =>
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
 const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
-
-/** A cross-origin page's origin worth naming in a CORS header: an http(s) origin, not `null` (sandboxed frames, files). */
-function webOrigin(origin: string): boolean {
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
-  } catch {
-    return false;
-  }
-}
 
 export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
@@ -179,17 +171,36 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    */
   const widgetCors = async (req: Request, res: Response, next: express.NextFunction) => {
     const origin = req.get('origin');
-    if (!origin || origin === options.ownOrigin()) return next();
-    if (req.method === 'OPTIONS') return webOrigin(origin) ? corsFor(origin)(req, res, next) : sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
-    const { app } = await namedSession(req, res);
-    if (app?.allowedOrigins.includes(origin)) return corsFor(origin)(req, res, next);
     const refuse = () => sendFailure(res, { code: 'origin_not_allowed', message: 'This page\'s origin is not allowed to use this checkout' });
-    if (webOrigin(origin)) return corsFor(origin)(req, res, refuse);
+    const allows = async (page: string) => isWebOrigin(page) && !!(await namedSession(req, res)).app?.allowedOrigins.includes(page);
+    if (!origin || origin === options.ownOrigin()) {
+      const embedder = embedderOf(req);
+      return !embedder || (await allows(embedder)) ? next() : refuse();
+    }
+    if (req.method === 'OPTIONS') return isWebOrigin(origin) ? corsFor(origin)(req, res, next) : refuse();
+    if (await allows(origin)) return corsFor(origin)(req, res, next);
+    if (isWebOrigin(origin)) return corsFor(origin)(req, res, refuse);
     refuse();
   };
 
-  /** The page the widget is on (widgetCors checked it): the request's origin; ours for a same-origin page, whose reads carry none. */
-  const pageOrigin = (req: Request): string => req.get('origin') ?? options.ownOrigin();
+  /**
+   * Iframe mode: the page that embeds our checkout frame, which the frame
+   * learnt from the browser (the init message's `event.origin`) and names in
+   * EMBEDDER_ORIGIN_HEADER. Believed only from our own origin, where only our frame
+   * code runs; a page on another origin cannot send it (CORS does not allow
+   * the header) and is judged by its Origin. Our own origin is no embedder.
+   */
+  const embedderOf = (req: Request): string | undefined => {
+    const origin = req.get('origin');
+    const embedder = req.get(EMBEDDER_ORIGIN_HEADER);
+    return (!origin || origin === options.ownOrigin()) && embedder !== undefined && embedder !== options.ownOrigin() ? embedder : undefined;
+  };
+
+  /**
+   * The page the shopper is on (widgetCors checked it): the page embedding our
+   * frame; else the request's origin; ours for a same-origin page, whose reads carry none.
+   */
+  const pageOrigin = (req: Request): string => embedderOf(req) ?? req.get('origin') ?? options.ownOrigin();
 
   async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
     const secret = bearerCredential(req);
@@ -240,8 +251,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.post('/api/sessions/:id/pay', widgetCors, payments, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    // The page the widget runs on (CORS let it in above): a 3-D Secure challenge reports to it.
-    const paid = await pay(options, found.app, found.session, req.body, req.get('origin') ?? options.ownOrigin());
+    // The page the widget runs on (CORS let it in above; in iframe mode, our frame): a 3-D Secure challenge reports to it.
+    const embedder = embedderOf(req);
+    const framing = { return_origin: req.get('origin') ?? options.ownOrigin(), ...(embedder ? { ancestor_origins: [embedder] } : {}) };
+    const paid = await pay(options, found.app, found.session, req.body, framing);
     await sendPayReply(req, res, found, paid);
   });
 

@@ -52,6 +52,16 @@ describe('a PAN_ONLY card that needs 3-D Secure', () => {
     expect(outcome.charge_id).toBe(paid?.id);
   });
 
+  it('iframe mode: the challenge reports to our checkout frame, and may be framed under the merchant page around it', async () => {
+    const session = await server.createSession(secretKey);
+    // Our frame's POST: our origin, naming the page that embeds it.
+    const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-3ds-required-pan') }, { origin: server.url, 'checkout-embedder-origin': SHOP });
+    const { challenge_url } = ((await reply.json()) as PayReply).outcome;
+    const page = await fetch(challenge_url ?? '');
+    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors ${server.url} ${SHOP}`);
+    expect(await page.text()).toContain(`data-return-origin="${server.url}"`);
+  });
+
   it('challenge completed: the shopper is sent to the challenge, then the payment goes through', async () => {
     const session = await server.createSession(secretKey);
     const challenge = await payWith(server, session, 'visa-3ds-required-pan');

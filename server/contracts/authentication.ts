@@ -16,8 +16,16 @@ export const CreateAuthenticationSession = z.strictObject({
   currency: Currency,
   /** The origin of the page that frames the challenge: the only one told its result. */
   return_origin: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin),
+  /**
+   * Where the page at `return_origin` is itself framed (iframe mode: the merchant's page around
+   * our checkout frame), the origins above it: a browser checks `frame-ancestors` against every
+   * ancestor, so the challenge page lets these frame it too. They are told nothing.
+   */
+  ancestor_origins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).max(4).optional(),
 });
 export type CreateAuthenticationSession = z.infer<typeof CreateAuthenticationSession>;
+/** Who may frame a 3-D Secure challenge, and who hears its result. */
+export type ChallengeFraming = Pick<CreateAuthenticationSession, 'return_origin' | 'ancestor_origins'>;
 
 /**
  * authenticated: the charge may go ahead (frictionless, or a completed

@@ -19,3 +19,16 @@ export function isFrameableUrl(url: string): boolean {
 }
 
 export const FRAMEABLE_URL_MESSAGE = 'must be an https URL (http only on a loopback host)';
+
+/**
+ * An http(s) origin exactly as a browser writes it; not `null` (a sandboxed
+ * frame, a file), which names no page to answer or to check.
+ */
+export function isWebOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
+  } catch {
+    return false;
+  }
+}

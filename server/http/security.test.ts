@@ -33,6 +33,18 @@ describe('security headers', () => {
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('lets any page frame the checkout frame (iframe mode), which runs only our scripts and never caches', async () => {
+    const reply = await fetch(`${server.url}/frame`);
+    expect(reply.status).toBe(200);
+    const csp = reply.headers.get('content-security-policy') ?? '';
+    // Which page may embed it is decided when the client secret arrives (docs/embedding.md).
+    expect(csp).toContain('frame-ancestors *');
+    expect(csp).toMatch(/script-src 'self' https:\/\/pay\.google\.com 'nonce-[^']+'/);
+    expect(reply.headers.get('x-frame-options')).toBeNull();
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+    expect(await reply.text()).toMatch(/<script src="\/checkout-frame(\.[0-9a-f]{12})?\.js"/);
+  });
+
   it('uses a fresh nonce for every page', async () => {
     const nonces = await Promise.all([0, 1].map(async () => (await fetch(`${server.url}/`)).headers.get('content-security-policy')));
     expect(nonces[0]).not.toBe(nonces[1]);

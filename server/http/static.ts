@@ -5,10 +5,13 @@
  * content-versioned name the build's manifest gives it (`/checkout.<hash>.js`,
  * cached for a year: its content never changes, so a merchant can pin it with
  * an SRI `integrity`). `/checkout/manifest.json` tells merchants both.
+ * `/frame` is the checkout frame of iframe mode (docs/embedding.md): a page
+ * holding the widget, which the merchant's page embeds instead of our script.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { escapeHtml } from '../lib/html';
 
 const bundleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
@@ -26,7 +29,7 @@ function readManifest(): Manifest {
 const SHORT_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function staticRoutes(options: { sandboxWallet: boolean }): express.Router {
+export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: express.RequestHandler[] }): express.Router {
   const router = express.Router();
   const manifest = readManifest();
   const send = (file: string, cacheControl: string) => (_req: express.Request, res: express.Response) => {
@@ -43,8 +46,17 @@ export function staticRoutes(options: { sandboxWallet: boolean }): express.Route
   };
   publish('/checkout.js', 'checkout.js');
   publish('/checkout.mjs', 'checkout.mjs');
+  publish('/checkout-frame.js', 'checkout-frame.js');
   router.get('/checkout.d.ts', send('checkout.d.ts', SHORT_CACHE));
   if (options.sandboxWallet) publish('/sandbox/wallet.js', 'sandbox-wallet.js');
+
+  // Never cached: a fixed widget reaches every embedding page at once, and the page names the bundle by its content.
+  const frameScript = `/${manifest['checkout-frame.js']?.file ?? 'checkout-frame.js'}`;
+  router.get('/frame', ...options.frameHeaders, (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.set('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.type('html').send(framePage(frameScript, String(res.locals.cspNonce)));
+  });
 
   router.get('/checkout/manifest.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*');
@@ -54,3 +66,10 @@ export function staticRoutes(options: { sandboxWallet: boolean }): express.Route
   });
   return router;
 }
+
+/** The checkout frame: a transparent page with the widget's mount element; the script mounts it once the embedding page sends the client secret. */
+const framePage = (script: string, nonce: string) => `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Wallet Checkout</title>
+<style nonce="${escapeHtml(nonce)}">html, body { margin: 0; background: transparent; overflow: hidden; }</style></head>
+<body><div id="checkout"></div><script src="${escapeHtml(script)}" nonce="${escapeHtml(nonce)}"></script></body></html>
+`;

@@ -84,12 +84,12 @@ function page(session: StoredAuthenticationSession, card: string, now: number): 
 </body></html>`;
 }
 
-/** Only the merchant page that asked for the challenge may frame it. */
-function frameableBy(res: Response, origin: string): void {
+/** Only the merchant page that asked for the challenge may frame it (and, in iframe mode, the pages around it). */
+function frameableBy(res: Response, origins: string[]): void {
   res.removeHeader('X-Frame-Options');
   res.set(
     'Content-Security-Policy',
-    `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors ${origin}`,
+    `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors ${origins.join(' ')}`,
   );
 }
 
@@ -106,7 +106,7 @@ export function challengeRoutes(ctx: ChallengeContext): Router {
     if (!session) return sendError(res, httpError(404, 'resource_missing', 'no such authentication session'));
     const method = await findPaymentMethod(ctx.db, session.merchant_account, session.payment_method);
     const card = method ? cardDescription(method.card.network, method.card.last4) : 'your card';
-    frameableBy(res, session.return_origin);
+    frameableBy(res, [session.return_origin, ...session.ancestor_origins]);
     res.set('Cache-Control', 'no-store').type('html').send(page(session, card, now));
   });
 

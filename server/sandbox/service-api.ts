@@ -275,6 +275,7 @@ async function processAuthenticationSession(
       created: Math.floor(now / 1000),
       merchant_account: merchantAccount,
       return_origin: request.return_origin,
+      ancestor_origins: request.ancestor_origins ?? [],
       charge_id: null,
     };
     await insertAuthenticationSession(ctx.db, session);
@@ -284,7 +285,7 @@ async function processAuthenticationSession(
 }
 
 /** What the API shows of a session: not whose it is, whom the challenge reports to, nor which charge used it. */
-const publicAuthenticationSession = ({ merchant_account: _merchant, return_origin: _origin, charge_id: _charge, ...session }: StoredAuthenticationSession): AuthenticationSession => session;
+const publicAuthenticationSession = ({ merchant_account: _merchant, return_origin: _origin, ancestor_origins: _ancestors, charge_id: _charge, ...session }: StoredAuthenticationSession): AuthenticationSession => session;
 
 const sendReply = (res: Response, reply: StoredReply) => res.status(reply.status).type('application/json').send(reply.body);
 

@@ -46,6 +46,8 @@ interface AuthenticationSessionsTable {
   amount: number;
   currency: string;
   return_origin: string;
+  /** Space-separated: `ancestor_origins` of the request. */
+  ancestor_origins: string;
   /** As stored: a challenge past `expires_at` is reported `expired` without a write. */
   status: string;
   challenge_url: string | null;
@@ -160,6 +162,11 @@ const migrations: Record<string, Migration> = {
             'billing_details', json(billing_details), 'failure_code', failure_code, 'failure_message', failure_message, 'created', created),
           created
         FROM charges ORDER BY seq`.execute(db);
+    },
+  },
+  '0003_challenge_ancestor_origins': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('authentication_sessions').addColumn('ancestor_origins', 'text', (c) => c.notNull().defaultTo('')).execute();
     },
   },
 };
@@ -279,7 +286,7 @@ export async function findPaymentMethod(db: Db, merchantAccount: string, id: str
   return row && { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer: JSON.parse(row.issuer) as IssuerProfile };
 }
 
-export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; charge_id: string | null };
+export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; ancestor_origins: string[]; charge_id: string | null };
 
 export async function insertAuthenticationSession(db: Db, session: StoredAuthenticationSession): Promise<void> {
   await db
@@ -291,6 +298,7 @@ export async function insertAuthenticationSession(db: Db, session: StoredAuthent
       amount: session.amount,
       currency: session.currency,
       return_origin: session.return_origin,
+      ancestor_origins: session.ancestor_origins.join(' '),
       status: session.status,
       challenge_url: session.challenge_url,
       charge_id: null,
@@ -319,6 +327,7 @@ export async function findAuthenticationSession(db: Db, id: string, now: number,
     created: row.created,
     merchant_account: row.merchant_account,
     return_origin: row.return_origin,
+    ancestor_origins: row.ancestor_origins.split(' ').filter(Boolean),
     charge_id: row.charge_id,
   };
 }

@@ -15,7 +15,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { isFrameableUrl } from '../../server/contracts/urls';
-import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl } from './api';
+import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
 import { Challenge } from './Challenge';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
@@ -92,7 +92,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   }
   function fail(code: CheckoutErrorCode, reason: string | null) {
     // The shopper can do nothing about it; the merchant reads the console while integrating.
-    if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(location.origin));
+    if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(shopperPageOrigin()));
     setView({ state: 'error', code });
     emit('checkout:error', { sessionId, code, reason, message: t.errors[code] });
   }

@@ -1,5 +1,6 @@
 /** The widget's calls to our backend. Types only from the contracts: no zod in the bundle. */
 import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
+import { EMBEDDER_ORIGIN_HEADER } from '../../server/contracts/embedder';
 import type { CheckoutErrorCode } from './types';
 
 export class CheckoutApiError extends Error {
@@ -37,6 +38,20 @@ export interface PayResponse {
   session: PublicSession;
 }
 
+/**
+ * Iframe mode, in our checkout frame: the origin of the page embedding it,
+ * which every call names so that the backend judges that page, not the frame.
+ */
+let embedderOrigin: string | undefined;
+
+/** Called once by the checkout frame (frame.ts), with the origin its init message came from. */
+export function setEmbedderOrigin(origin: string): void {
+  embedderOrigin = origin;
+}
+
+/** The origin of the page the shopper sees: the embedding page's in iframe mode, else this page's. */
+export const shopperPageOrigin = (): string => embedderOrigin ?? location.origin;
+
 async function call<T>(url: string, clientSecret: string, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
@@ -49,6 +64,7 @@ async function call<T>(url: string, clientSecret: string, init: RequestInit = {}
         Accept: 'application/json',
         Authorization: `Bearer ${clientSecret}`,
         ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+        ...(embedderOrigin ? { [EMBEDDER_ORIGIN_HEADER]: embedderOrigin } : {}),
       },
     });
   } catch (err) {

@@ -1,7 +1,8 @@
-/** mount(): one widget in a shadow root inside the merchant's element. */
+/** mount(): one widget in a shadow root inside the merchant's element, or (iframe mode) a frame that holds it. */
 import { h, render } from 'preact';
 import { normalizeApiBase, parseClientSecret } from './api';
 import { Checkout } from './Checkout';
+import { mountFrame } from './frame-host';
 import { CSS } from './styles';
 import type { Mount, MountOptions } from './types';
 
@@ -21,6 +22,11 @@ export const mount: Mount = (element, options) => {
   if (!(element instanceof HTMLElement)) throw new TypeError('WalletCheckout.mount: element must be an HTMLElement');
   if (!options || typeof options.clientSecret !== 'string' || !options.clientSecret) {
     throw new TypeError('WalletCheckout.mount: options.clientSecret is required');
+  }
+
+  if (options.mode === 'iframe') {
+    const apiBase = normalizeApiBase(options.apiBase || entryDefaults.apiBase || location.origin);
+    return mountFrame(element, options, { apiBase, localeFor: (o) => localeOf(element, o) });
   }
 
   const host = document.createElement('div');

@@ -5,7 +5,7 @@
  *   <script src="https://CHECKOUT_HOST/checkout.js" data-client-secret="cs_..._secret_..."
  *           data-target="#pay" data-button-type="buy" data-button-color="black"
  *           data-button-locale="en" data-button-radius="8" data-button-size-mode="fill"
- *           data-theme="dark" data-locale="fr" nonce="..." defer></script>
+ *           data-theme="dark" data-locale="fr" data-mode="iframe" nonce="..." defer></script>
  * apiBase is the origin of the tag's src; the tag's CSP nonce goes to everything the widget injects.
  */
 import { mount, setEntryDefaults } from './mount';
@@ -44,6 +44,7 @@ function optionsFrom(script: HTMLScriptElement): MountOptions {
   if (radius !== undefined && Number.isFinite(radius)) o.buttonRadius = radius;
   if (d.buttonSizeMode) o.buttonSizeMode = d.buttonSizeMode as ButtonSizeMode;
   if (d.theme === 'dark' || d.theme === 'light') o.theme = d.theme;
+  if (d.mode === 'iframe' || d.mode === 'inline') o.mode = d.mode;
   return o;
 }
 

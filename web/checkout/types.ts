@@ -31,6 +31,13 @@ export interface MountOptions {
   buttonSizeMode?: ButtonSizeMode;
   theme?: Theme;
   /**
+   * `inline` (default): the widget, and the wallet's script, run in the page. `iframe`: the page
+   * gets only a frame from the checkout's origin, which runs the widget and the wallet and
+   * relays the same events; for PCI DSS v4 6.4.3, no payment script runs in the page
+   * (docs/embedding.md). Fixed at mount: `update` cannot change it, nor `apiBase`, in this mode.
+   */
+  mode?: 'inline' | 'iframe';
+  /**
    * The page's CSP nonce, given to everything the widget injects (its stylesheet, the
    * wallet's script and styles). Default: the nonce of the script tag that loaded checkout.js.
    */

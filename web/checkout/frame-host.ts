@@ -1,0 +1,87 @@
+/**
+ * Iframe mode on the merchant's page (docs/embedding.md): instead of the
+ * widget, one sandboxed frame from the checkout's origin (GET /frame), which
+ * runs the widget and the wallet's script there. The client secret goes to it
+ * by postMessage, addressed to the checkout's origin only (never in its URL,
+ * so it stays out of logs and Referer); the frame relays the widget's events,
+ * which are dispatched on the mount element as the inline widget would, and
+ * its layout, which sizes the frame.
+ */
+import { type FrameOptions, frameMessageOf, type HostMessage } from './frame-messages';
+import type { CheckoutHandle, MountOptions } from './types';
+
+/** Scripts and its own origin's storage and calls; the wallet's popup and the 3-D Secure challenge's form. Nothing may navigate the merchant's page. */
+const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-forms';
+
+/** Above everything on the page, as the inline widget's dialogs are. */
+const TOP_LAYER_Z_INDEX = '2147483647';
+
+export interface FrameContext {
+  /** The checkout's base URL (normalized): the frame is its `/frame`. */
+  apiBase: string;
+  /** The widget's language for these options, as the host page would resolve it (the frame cannot see the page's `lang`). */
+  localeFor(options: MountOptions): string;
+}
+
+export function mountFrame(element: HTMLElement, options: MountOptions, context: FrameContext): CheckoutHandle {
+  const checkoutOrigin = new URL(context.apiBase).origin;
+  // The box keeps the widget's place in the page while a dialog takes the frame to the whole viewport.
+  const box = document.createElement('div');
+  box.setAttribute('data-wallet-checkout-frame-box', '');
+  Object.assign(box.style, { height: '0px', position: 'relative' });
+  const frame = document.createElement('iframe');
+  frame.setAttribute('data-wallet-checkout-frame', '');
+  frame.setAttribute('sandbox', FRAME_SANDBOX);
+  frame.allow = 'payment';
+  frame.title = 'Checkout';
+  // colorScheme: the frame's own (light): a frame whose scheme differs from its element's is painted opaque, not transparent.
+  Object.assign(frame.style, { display: 'block', width: '100%', height: '100%', border: '0', colorScheme: 'normal' });
+  frame.src = `${context.apiBase}/frame`;
+  box.append(frame);
+
+  let current = options;
+  let loaded = false;
+  const frameOptions = (o: MountOptions): FrameOptions => {
+    const { apiBase: _apiBase, nonce: _nonce, mode: _mode, ...rest } = o;
+    return { ...rest, locale: context.localeFor(o) };
+  };
+  const send = (message: HostMessage) => frame.contentWindow?.postMessage(message, checkoutOrigin);
+
+  const onMessage = (event: MessageEvent) => {
+    const message = frameMessageOf(event, frame.contentWindow, checkoutOrigin);
+    if (!message) return;
+    if (message.type === 'wallet-checkout:event') {
+      element.dispatchEvent(new CustomEvent(message.name, { bubbles: true, composed: true, detail: message.detail }));
+      return;
+    }
+    box.style.height = `${message.height}px`;
+    Object.assign(
+      frame.style,
+      message.overlay
+        ? { position: 'fixed', inset: '0', width: '100vw', height: '100vh', zIndex: TOP_LAYER_Z_INDEX }
+        : { position: '', inset: '', width: '100%', height: '100%', zIndex: '' },
+    );
+  };
+  window.addEventListener('message', onMessage);
+  // A (re)loaded frame is a new document, waiting for its init message.
+  frame.addEventListener('load', () => {
+    loaded = true;
+    send({ type: 'wallet-checkout:init', options: frameOptions(current) });
+  });
+  element.appendChild(box);
+
+  let mounted = true;
+  return {
+    update(partial) {
+      if (!mounted) return;
+      current = { ...current, ...partial, apiBase: current.apiBase, mode: 'iframe' };
+      if (loaded) send({ type: 'wallet-checkout:update', options: frameOptions(current) });
+    },
+    unmount() {
+      if (!mounted) return;
+      mounted = false;
+      window.removeEventListener('message', onMessage);
+      box.remove();
+    },
+  };
+}
