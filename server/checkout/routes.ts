@@ -52,14 +52,14 @@ export interface RateLimits {
  * counts, refused ones too: a guesser of secrets is refused by its own bucket,
  * never by another client's. Behind a load balancer, each instance counts its own share.
  */
-const limiter = (perMinute: number) =>
+const limiter = (perMinute: number, answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send()) =>
   rateLimit({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
-    handler: (_req, res) => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' }),
+    handler: (req, res) => answer(req, res, () => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' })),
   });
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
@@ -69,8 +69,14 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
   const json = jsonBody('32kb');
-  const reads = limiter(options.rateLimits.readsPerMinute);
-  const payments = limiter(options.rateLimits.payPerMinute);
+  // The widget's limits are counted before its CORS check, which reads the store: a page on a
+  // refused origin spends its own budget too. Their 429 is readable by the page (it tells nothing).
+  const readableByPage = (req: Request, res: Response, send: () => void) => {
+    const origin = req.get('origin');
+    return origin && isWebOrigin(origin) ? corsFor(origin)(req, res, send) : send();
+  };
+  const reads = limiter(options.rateLimits.readsPerMinute, readableByPage);
+  const payments = limiter(options.rateLimits.payPerMinute, readableByPage);
   const merchantCalls = limiter(options.rateLimits.merchantPerMinute);
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
@@ -240,7 +246,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
 
   router.options(WIDGET_ROUTES, widgetCors);
 
-  router.get('/api/sessions/:id/public', widgetCors, reads, async (req, res) => {
+  router.get('/api/sessions/:id/public', reads, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
     const view = await publicView(found.session, found.app, pageOrigin(req));
@@ -248,7 +254,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     else sendFailure(res, view.error);
   });
 
-  router.post('/api/sessions/:id/pay', widgetCors, payments, json, async (req, res) => {
+  router.post('/api/sessions/:id/pay', payments, widgetCors, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
     // The page the widget runs on (CORS let it in above; in iframe mode, our frame): a 3-D Secure challenge reports to it.
@@ -258,7 +264,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     await sendPayReply(req, res, found, paid);
   });
 
-  router.post('/api/sessions/:id/authenticate', widgetCors, payments, json, async (req, res) => {
+  router.post('/api/sessions/:id/authenticate', payments, widgetCors, json, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
     await sendPayReply(req, res, found, await authenticate(options, found.app, found.session, req.body));

@@ -93,6 +93,17 @@ describe('rate limits behind a proxy (TRUST_PROXY)', () => {
     expect(shopper.status).toBe(200);
   });
 
+  it('counts a page on a refused origin too, before its CORS check reads the store, and lets that page read its 429', async () => {
+    const fromElsewhere = () =>
+      fetch(`${proxied.url}/api/sessions/${session.id}/public`, {
+        headers: { authorization: `Bearer ${session.client_secret}`, origin: 'https://elsewhere.example', 'x-forwarded-for': '203.0.113.9' },
+      });
+    const replies = [];
+    for (let i = 0; i < 4; i++) replies.push(await fromElsewhere());
+    expect(replies.map((reply) => reply.status)).toEqual([403, 403, 403, 429]);
+    expect(replies[3]?.headers.get('access-control-allow-origin')).toBe('https://elsewhere.example');
+  });
+
   it('limits the secret-key routes too, per client', async () => {
     const createAs = (client: string) =>
       fetch(`${proxied.url}/api/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_wrong', 'content-type': 'application/json', 'x-forwarded-for': client }, body: '{}' });
