@@ -3,6 +3,7 @@
  * does: `{appId}` is a single-segment variable, exactly one non-empty segment,
  * percent-decoded. A decoded slash would make it two segments, so it is refused.
  */
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../contracts';
 import { type Result, err, ok } from '../lib/result';
 import type { LookupFailure } from './google-errors';
 
@@ -22,9 +23,12 @@ export function matchAppsPath(path: string, basePaths: readonly string[]): PathM
 export function decodeAppId(segment: string): Result<string, LookupFailure> {
   const invalid = (message: string) => err<LookupFailure>({ code: 'invalid_app_id', message, location: { name: 'appId', type: 'parameter' } });
   if (/%2f/i.test(segment)) return invalid('appId is one path segment: an encoded "/" is not allowed');
+  let appId: string;
   try {
-    return ok(decodeURIComponent(segment));
+    appId = decodeURIComponent(segment);
   } catch {
     return invalid('appId is not correctly percent-encoded');
   }
+  // Refused before the store is asked: PostgreSQL cannot hold a NUL (server/contracts/text.ts).
+  return isStorableText(appId) ? ok(appId) : invalid(`appId: ${UNSTORABLE_TEXT_MESSAGE}`);
 }

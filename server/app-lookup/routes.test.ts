@@ -125,8 +125,8 @@ describe('GET {base_url}/v3/apps/{appId} with the development issuer', () => {
     expect((await call(`${s.url}/v3/applications/${appId}`)).text).toBe('not the apps router');
   });
 
-  it('refuses an encoded slash and broken percent-encoding in appId with 400', async () => {
-    for (const id of [`${appId}%2Fx`, `a%2fb`, '%E0%A4%A', '%zz']) {
+  it('refuses an encoded slash, broken percent-encoding and text no store can keep (NUL) in appId with 400', async () => {
+    for (const id of [`${appId}%2Fx`, `a%2fb`, '%E0%A4%A', '%zz', `${appId}%00`]) {
       const reply = await call(`${s.url}/v3/apps/${id}`, { headers: auth() });
       expect([id, reply.status, reasonOf(reply), reply.json.error.errors[0]?.location]).toEqual([id, 400, 'invalidParameter', 'appId']);
     }
