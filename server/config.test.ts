@@ -59,13 +59,15 @@ describe('configuration', () => {
       const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
       writeFileSync(join(dir, 'platform.pem'), pem);
       for (const key of [pem, join(dir, 'platform.pem'), pem.replace(/\n/g, '\\n')]) {
-        const loaded = loadConfig({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000', PLATFORM_SIGNING_KEY: key });
+        const loaded = loadConfig({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T00000000', PLATFORM_SIGNING_KEY: key });
         expect(loaded.ok && loaded.config.platform?.signingKey.asymmetricKeyDetails).toEqual({ namedCurve: 'prime256v1' });
       }
       const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000', PLATFORM_SIGNING_KEY: rsa })).toEqual(['PLATFORM_SIGNING_KEY: must be a P-256 (ES256) private key']);
-      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000', PLATFORM_SIGNING_KEY: join(dir, 'missing.pem') })[0]).toMatch(/^PLATFORM_SIGNING_KEY: a PEM private key or the path of one/);
-      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T0000' })[0]).toMatch(/^PLATFORM_GOOGLE_MERCHANT_ID: .*set together/);
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T00000000', PLATFORM_SIGNING_KEY: rsa })).toEqual(['PLATFORM_SIGNING_KEY: must be a P-256 (ES256) private key']);
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T00000000', PLATFORM_SIGNING_KEY: join(dir, 'missing.pem') })[0]).toMatch(/^PLATFORM_SIGNING_KEY: a PEM private key or the path of one/);
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4T00000000' })[0]).toMatch(/^PLATFORM_GOOGLE_MERCHANT_ID: .*set together/);
+      // Only an id of the form Google issues, as for an app's own (the wallet refuses any other).
+      expect(problems({ PLATFORM_GOOGLE_MERCHANT_ID: 'platform1', PLATFORM_SIGNING_KEY: pem })).toEqual([expect.stringMatching(/^PLATFORM_GOOGLE_MERCHANT_ID: a Google merchant id/)]);
       const development = loadConfig({});
       expect(development.ok && development.config.platform).toBeUndefined();
     } finally {

@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DecryptionMode } from './apps/registry';
 import type { RateLimits } from './checkout/routes';
-import { WalletEnvironment } from './contracts';
+import { GoogleMerchantId, WalletEnvironment } from './contracts';
 import { defaultStoreLimits, type StoreLimits } from './store/limits';
 
 const optionalString = z.string().trim().min(1).optional();
@@ -104,7 +104,7 @@ const Env = z
     GOOGLE_ROOT_KEYS: optionalString.refine((value) => value === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^https:\/\//i.test(value), 'a path or an https:// URL of a keys.json'),
     DECRYPTION_MODE: DecryptionMode.default('gateway'),
     /** Google Pay for platforms: our Google merchant id, and the key whose public half Google holds. */
-    PLATFORM_GOOGLE_MERCHANT_ID: z.string().trim().regex(/^[A-Za-z0-9]{1,64}$/, 'a Google merchant id: letters and digits').optional(),
+    PLATFORM_GOOGLE_MERCHANT_ID: GoogleMerchantId.optional(),
     PLATFORM_SIGNING_KEY: SigningKey.optional(),
     DATA_ENCRYPTION_KEY: z
       .string()

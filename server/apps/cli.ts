@@ -67,7 +67,7 @@ if (!input.success) {
   process.exit(2);
 }
 const { dataDir, databaseUrl, walletEnvironment } = loaded.config;
-const store = await openStore(dataDir, databaseUrl);
+const store = await openStore(dataDir, databaseUrl, { limits: loaded.config.storeLimits });
 const created = await createApp(store, input.data);
 const servers = await liveServerUrls(store, Date.now());
 await store.destroy();

@@ -32,7 +32,7 @@ if (!loaded.ok) {
   console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
   process.exit(2);
 }
-const store = await openStore(loaded.config.dataDir, loaded.config.databaseUrl);
+const store = await openStore(loaded.config.dataDir, loaded.config.databaseUrl, { limits: loaded.config.storeLimits });
 const updated = await setGoogleMerchantId(store, values.app, values['google-merchant-id']);
 await store.destroy();
 if (!updated.ok) {

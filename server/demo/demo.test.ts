@@ -117,6 +117,8 @@ describe("the demo store's back office", () => {
     const session = await heldOrder(server);
     const captured = await captureFrom(server, session, { 'sec-fetch-site': 'same-origin', origin: server.url });
     expect(captured.status).toBe(200);
+    // The order's state, like its GET: no cache keeps it.
+    expect(captured.headers.get('cache-control')).toBe('no-store');
     expect(await captured.json()).toMatchObject({ status: 'captured' });
   });
 });

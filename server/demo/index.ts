@@ -164,7 +164,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     const id = encodeURIComponent(req.params.id);
     const reply = await call(`/api/sessions/${id}/capture`, { method: 'POST', body: '{}', headers: { 'idempotency-key': `demo-capture-${id}` } });
     if (!reply.ok) return res.status(reply.status).json(await reply.json());
-    res.json(orderOf(Session.parse(await reply.json())));
+    res.set('Cache-Control', 'no-store').json(orderOf(Session.parse(await reply.json())));
   });
 
   return router;

@@ -56,7 +56,7 @@ if (!loaded.ok) {
   process.exit(2);
 }
 const { config } = loaded;
-const store = await openStore(config.dataDir, config.databaseUrl);
+const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits });
 // The same key as the server's: every instance must be able to open what this seals.
 const keys = createDirectKeys(store, createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key'))));
 const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
