@@ -32,7 +32,7 @@ test('a page on an origin the app does not allow sees origin_not_allowed, not a 
   const help = consoleErrors.filter((text) => text.startsWith('Wallet Checkout:'));
   expect(help).toHaveLength(1);
   expect(help[0]).toContain(`this page's origin (${site.origin})`);
-  expect(help[0]).toContain(`--origin ${site.origin}`);
+  expect(help[0]).toContain(`npm run app:update -- --app APP_ID --origin ${site.origin}`);
 });
 
 test('a challenge URL that is not an https page is not framed: the widget reports an error and nothing runs', async ({ page, server, site }) => {

@@ -75,6 +75,10 @@ describe('a store from before the two ids were apart', () => {
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/a Google merchant id/) });
     expect((await update('--app', 'app_live_service', '--google-merchant-id', 'BCR2DN4TLIVE0002')).stdout).toMatch(/Google merchant BCR2DN4TLIVE0002/);
     await update('--app', 'app_direct', '--google-merchant-id', '01234567890123456789');
+    // The same command lets an existing app be embedded on one more site (what the widget's origin_not_allowed help says).
+    expect((await update('--app', 'app_test', '--origin', 'https://second.example/')).stdout).toMatch(/allowed origins https:\/\/shop\.example https:\/\/second\.example$/m);
+    const nothing = await update('--app', 'app_test').catch((error: { code: number; stderr: string }) => error);
+    expect(nothing).toMatchObject({ code: 2, stderr: expect.stringMatching(/nothing to change/) });
 
     const server = await startTestServer({ DATA_DIR: dataDir });
     await server.close();

@@ -4,8 +4,7 @@ export {
   getApp,
   getAppProfile,
   findAppBySecretKey,
-  googleMerchantIdNeed,
   reconfigureApp,
-  setGoogleMerchantId,
+  updateApp,
   walletEnvironmentOf,
   NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';

@@ -204,13 +204,33 @@ export async function reconfigureApp(store: Store, id: string, changes: { allowe
     .execute();
 }
 
-/** Sets the merchant id Google issued to an app (`npm run app:update`). */
-export async function setGoogleMerchantId(store: Store, id: string, googleMerchantId: string): Promise<Result<App, Failure<'invalid_app' | 'not_found'>>> {
-  const parsed = GoogleMerchantId.safeParse(googleMerchantId);
+/** What `npm run app:update` may change on an existing app. */
+export const AppChanges = z
+  .strictObject({
+    google_merchant_id: GoogleMerchantId.optional(),
+    /** Origins allowed from now on, besides the app's own. */
+    add_origins: z.array(Origin).default([]),
+  })
+  .refine((changes) => changes.google_merchant_id !== undefined || changes.add_origins.length > 0, 'nothing to change: give a Google merchant id or an origin');
+export type AppChanges = z.input<typeof AppChanges>;
+
+export async function updateApp(store: Store, id: string, input: AppChanges): Promise<Result<App, Failure<'invalid_app' | 'not_found'>>> {
+  const parsed = AppChanges.safeParse(input);
   if (!parsed.success) return err({ code: 'invalid_app', message: describeIssues(parsed.error) });
-  const updated = await store.updateTable('apps').set({ google_merchant_id: parsed.data }).where('id', '=', id).executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) return err({ code: 'not_found', message: `No application ${id}` });
-  return ok((await getApp(store, id))!);
+  const changes = parsed.data;
+  return store.transaction().execute(async (trx) => {
+    const app = await getApp(trx, id);
+    if (!app) return err({ code: 'not_found', message: `No application ${id}` });
+    await trx
+      .updateTable('apps')
+      .set({
+        allowed_origins: JSON.stringify([...new Set([...app.allowedOrigins, ...changes.add_origins])]),
+        ...(changes.google_merchant_id && { google_merchant_id: changes.google_merchant_id }),
+      })
+      .where('id', '=', id)
+      .execute();
+    return ok((await getApp(trx, id))!);
+  });
 }
 
 /**

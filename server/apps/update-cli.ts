@@ -1,19 +1,19 @@
 /**
- * Sets what an existing application lacks. So far: the merchant id Google
- * issued, which a store created before it was kept apart from the payment
- * service's merchant id may miss (the server names such apps at start).
- *   npm run app:update -- --app app_... --google-merchant-id BCR2DN4T...
+ * Changes an existing application: the merchant id Google issued (a store
+ * created before it was kept apart from the payment service's may miss it; the
+ * server names such apps at start), and more origins allowed to embed it.
+ *   npm run app:update -- --app app_... --google-merchant-id BCR2DN4T... --origin https://shop.example
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { openStore } from '../store';
-import { setGoogleMerchantId } from './registry';
+import { updateApp } from './registry';
 
-const usage = 'Usage: npm run app:update -- --app APP_ID --google-merchant-id ID';
+const usage = 'Usage: npm run app:update -- --app APP_ID [--google-merchant-id ID] [--origin https://shop.example ...]';
 
 const values = (() => {
   try {
-    return parseArgs({ options: { app: { type: 'string' }, 'google-merchant-id': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+    return parseArgs({ options: { app: { type: 'string' }, 'google-merchant-id': { type: 'string' }, origin: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } }).values;
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
     process.exit(2);
@@ -23,8 +23,8 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-if (!values.app || !values['google-merchant-id']) {
-  console.error(`--app and --google-merchant-id are required.\n${usage}`);
+if (!values.app) {
+  console.error(`--app is required.\n${usage}`);
   process.exit(2);
 }
 const loaded = loadConfig();
@@ -33,10 +33,10 @@ if (!loaded.ok) {
   process.exit(2);
 }
 const store = await openStore(loaded.config.dataDir, loaded.config.databaseUrl, { limits: loaded.config.storeLimits });
-const updated = await setGoogleMerchantId(store, values.app, values['google-merchant-id']);
+const updated = await updateApp(store, values.app, { google_merchant_id: values['google-merchant-id'], add_origins: values.origin });
 await store.destroy();
 if (!updated.ok) {
   console.error(`Could not update the application: ${updated.error.message}`);
   process.exit(2);
 }
-console.log(`Application updated: ${updated.value.id} (${updated.value.name}), Google merchant ${updated.value.googleMerchantId}`);
+console.log(`Application updated: ${updated.value.id} (${updated.value.name}), Google merchant ${updated.value.googleMerchantId ?? 'none'}, allowed origins ${updated.value.allowedOrigins.join(' ')}`);

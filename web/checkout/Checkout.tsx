@@ -63,7 +63,7 @@ const hasPaymentsClient = () =>
 /** For the merchant's console: which origin was refused, and how to allow it. */
 export const originNotAllowedHelp = (origin: string) =>
   `Wallet Checkout: this page's origin (${origin}) is not one of the allowed origins of the checkout's application, so the checkout refused it. ` +
-  `Add ${origin} to the application's allowed origins (npm run app:create -- --origin ${origin}); see docs/embedding.md.`;
+  `Add ${origin} to the application's allowed origins (npm run app:update -- --app APP_ID --origin ${origin}); see docs/embedding.md.`;
 
 const asApiError = (err: unknown) => (err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err)));
 
