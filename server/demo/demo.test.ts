@@ -119,6 +119,7 @@ describe("the demo store's back office", () => {
     expect(captured.status).toBe(200);
     // The order's state, like its GET: no cache keeps it.
     expect(captured.headers.get('cache-control')).toBe('no-store');
-    expect(await captured.json()).toMatchObject({ status: 'captured' });
+    // Shown to the store's staff as money, never as minor units.
+    expect(await captured.json()).toMatchObject({ status: 'captured', price: '$24.00', price_captured: '$24.00' });
   });
 });

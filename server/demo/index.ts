@@ -96,6 +96,9 @@ const DemoOrder = z.object({
 });
 
 /** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
+/** A price as the page shows it: the widget's formatting, the currency's ISO 4217 exponent, in English like the page. */
+const priceOf = (amount: number, currency: string) => formatAmount(amount, currency, exponentOf(currency), 'en');
+
 const orderOf = (session: Session) => ({
   id: session.id,
   status: session.status,
@@ -103,6 +106,9 @@ const orderOf = (session: Session) => ({
   amount: session.amount,
   currency: session.currency,
   amount_captured: session.amount_captured,
+  /** The amounts formatted for the page, so that it never shows minor units. */
+  price: priceOf(session.amount, session.currency),
+  price_captured: session.amount_captured === null ? null : priceOf(session.amount_captured, session.currency),
   card: session.outcome?.card ?? null,
 });
 
@@ -137,7 +143,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     // The price is the session's, formatted as the widget formats it (the page is in English).
     const placeholders: Record<string, string> = {
       CLIENT_SECRET: escapeHtml(session.client_secret),
-      PRICE: escapeHtml(formatAmount(session.amount, session.currency, exponentOf(session.currency), 'en')),
+      PRICE: escapeHtml(priceOf(session.amount, session.currency)),
       ORDER_REFERENCE: escapeHtml(session.reference ?? ''),
       CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,
       NONCE: String(res.locals.cspNonce),
