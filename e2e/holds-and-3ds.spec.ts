@@ -22,6 +22,8 @@ test('the demo store places a hold, and its back office captures it', async ({ s
 
   await checkout.page.getByRole('button', { name: 'Capture payment' }).click();
   await expect(status).toHaveAttribute('data-order-status', 'captured');
+  // The demo's default order, 24.00 USD, read as money by the store's staff.
+  await expect(status).toHaveText('Payment captured by the store: $24.00 of $24.00.');
   const session = await checkout.merchantView();
   expect(session).toMatchObject({ status: 'captured', intent: 'hold', amount_captured: session.amount });
   expect((await ledger.newEntries()).map((entry) => [entry.operation, entry.charge.status, entry.charge.amount_captured])).toEqual([
