@@ -4,7 +4,7 @@
  *
  * Source: ISO 4217 List One, the XML that the ISO 4217 maintenance agency
  * publishes, as shipped (and kept current) by the npm package `currency-codes`
- * (`iso-4217-list-one.xml`; its publication date is `currencyTablePublished`).
+ * (`iso-4217-list-one.xml`; its publication date is the package's `publishDate`).
  * The XML is read rather than the package's JavaScript data, because only the
  * XML keeps two facts the data drops: the `IsFund` mark (BOV, CLF, COU, MXV,
  * USN, UYI, UYW, CHE, CHW are accounting units, not money a shopper pays in)
@@ -17,7 +17,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { publishDate } from 'currency-codes';
 import { minorUnitsToDecimal } from './money';
 
 const listOne = readFileSync(createRequire(import.meta.url).resolve('currency-codes/iso-4217-list-one.xml'), 'utf8');
@@ -35,9 +34,6 @@ function paymentCurrencies(xml: string): Map<string, number> {
 
 const exponents = paymentCurrencies(listOne);
 if (exponents.size < 150) throw new Error(`ISO 4217 list one yielded only ${exponents.size} currencies: is currency-codes' XML intact?`);
-
-/** The date of the ISO 4217 list the table was read from. */
-export const currencyTablePublished: string = publishDate;
 
 /** Every active ISO 4217 currency a payment can be made in, upper case, sorted. */
 export const paymentCurrencyCodes: readonly string[] = [...exponents.keys()].sort();

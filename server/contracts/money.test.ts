@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { currencyExponent, paymentCurrencyCodes } from './currency';
 import { formatAmount, minorUnitsToDecimal } from './money';
 
-const intl = (value: number, currency: string, digits: number, locale = 'en-US') =>
-  new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+/** Intl puts a no-break space between amount and symbol in some locales: compared as a plain space. */
+const plain = (text: string) => text.replace(/\u00a0/g, ' ');
 
 describe('formatAmount', () => {
   it('formats integer minor units with the exponent it is given', () => {
     expect(formatAmount(1234, 'USD', 2, 'en-US')).toBe('$12.34');
-    expect(formatAmount(500, 'JPY', 0, 'en-US')).toBe(intl(500, 'JPY', 0));
-    expect(formatAmount(1234, 'KWD', 3, 'en-US')).toBe(intl(1.234, 'KWD', 3));
+    expect(formatAmount(500, 'JPY', 0, 'en-US')).toBe('¥500');
+    expect(plain(formatAmount(1234, 'KWD', 3, 'en-US'))).toBe('KWD 1.234');
   });
 
   it('shows ISO decimals where ICU has others: 123456 IQD is 123.456, 123456 COP is 1,234.56', () => {
@@ -29,7 +29,7 @@ describe('formatAmount', () => {
 
   it('accepts lowercase currency codes and keeps trailing zeros', () => {
     expect(formatAmount(1000, 'usd', 2, 'en-US')).toBe('$10.00');
-    expect(formatAmount(5, 'EUR', 2, 'de-DE')).toBe(intl(0.05, 'EUR', 2, 'de-DE'));
+    expect(plain(formatAmount(5, 'EUR', 2, 'de-DE'))).toBe('0,05 €');
   });
 
   it('does not throw on a bad locale or currency', () => {
