@@ -6,7 +6,7 @@ import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, SessionId, type WalletEnvironment } from '../contracts';
+import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, SessionId, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
@@ -19,7 +19,7 @@ import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
 import type { PlatformSigner } from './platform';
-import { clientSecretOpens, createSession, findSession, merchantView, outcomeOf, type SessionRow } from './sessions';
+import { clientSecretOpens, createSession, findSession, listAppSessions, merchantView, outcomeOf, type SessionRow } from './sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -114,6 +114,17 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       const created = await createSession(store, app, req.body);
       return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
     });
+  });
+
+  router.get('/api/sessions', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    // As a JSON body is (jsonBody): text the store cannot hold is refused before it reaches a query.
+    const unstorable = unstorableTextPath(req.query);
+    if (unstorable) return sendError(res, unstorableText(unstorable));
+    const listed = await listAppSessions(store, app, req.query);
+    if (listed.ok) res.json(listed.value);
+    else sendFailure(res, listed.error);
   });
 
   async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {

@@ -144,4 +144,12 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('apps').addColumn('google_pay_mode', 'text', (c) => c.notNull().defaultTo('merchant')).execute();
     },
   },
+  '0009_session_listing': {
+    // GET /api/sessions (store/session-list.ts): newest first per app, optionally by status; by the merchant's reference.
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE INDEX sessions_app_created ON sessions (app_id, created, id)`.execute(db);
+      await sql`CREATE INDEX sessions_app_status_created ON sessions (app_id, status, created, id)`.execute(db);
+      await sql`CREATE INDEX sessions_app_reference ON sessions (app_id, reference)`.execute(db);
+    },
+  },
 };
