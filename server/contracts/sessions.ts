@@ -101,12 +101,12 @@ const QueryInteger = z
  * silently ignored.
  */
 export const ListSessionsQuery = z.strictObject({
-  status: SessionStatus.optional(),
-  reference: z.string().min(1).max(200).optional(),
-  created_gte: QueryInteger.optional(),
-  created_lt: QueryInteger.optional(),
-  limit: QueryInteger.pipe(z.number().min(1).max(100)).default(10),
-  starting_after: SessionId.optional(),
+  status: SessionStatus.optional().meta({ description: 'Only sessions in this status' }),
+  reference: z.string().min(1).max(200).optional().meta({ description: 'Only sessions created with this reference' }),
+  created_gte: QueryInteger.optional().meta({ description: 'Only sessions created at or after this time (ms since the epoch)' }),
+  created_lt: QueryInteger.optional().meta({ description: 'Only sessions created before this time (ms since the epoch)' }),
+  limit: QueryInteger.pipe(z.number().min(1).max(100)).default(10).meta({ description: 'Sessions per page, 1 to 100; 10 when absent' }),
+  starting_after: SessionId.optional().meta({ description: "The id of the previous page's last session: the page starts after it" }),
 });
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 

@@ -79,6 +79,12 @@ describe('/openapi.json', () => {
     await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()));
     await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/cs_nope`, merchant()));
 
+    const listed = (await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?limit=1&status=open`, merchant()))) as { data: { id: string }[] };
+    expect(listed.data.map((listedSession) => listedSession.id)).toEqual([session.id]);
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?starting_after=${session.id}&reference=none`, merchant()));
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?limit=0`, merchant()));
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions`));
+
     const widget = { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' };
     await conforms('/api/sessions/{id}/public', 'get', await fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: widget }));
     await conforms('/api/sessions/{id}/public', 'get', await fetch(`${server.url}/api/sessions/${session.id}/public`));

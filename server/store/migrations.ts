@@ -146,10 +146,11 @@ export const backendMigrations: Record<string, Migration> = {
   },
   '0009_session_listing': {
     // GET /api/sessions (store/session-list.ts): newest first per app, optionally by status; by the merchant's reference.
+    // IF NOT EXISTS: an operator of a large PostgreSQL store may build them CONCURRENTLY first (docs/operations.md).
     async up(db: Kysely<unknown>) {
-      await sql`CREATE INDEX sessions_app_created ON sessions (app_id, created, id)`.execute(db);
-      await sql`CREATE INDEX sessions_app_status_created ON sessions (app_id, status, created, id)`.execute(db);
-      await sql`CREATE INDEX sessions_app_reference ON sessions (app_id, reference)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_created ON sessions (app_id, created, id)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_status_created ON sessions (app_id, status, created, id)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_reference ON sessions (app_id, reference)`.execute(db);
     },
   },
 };
