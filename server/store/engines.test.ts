@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../apps';
+import { createApp, findAppBySecretKey } from '../apps';
+import { hashSecret } from '../lib/secrets';
 import { clientSecretOpens, createSession, findSession } from '../checkout/sessions';
 import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
 import { startTestServer } from '../testing/harness';
@@ -17,7 +18,8 @@ import { type DirectKeyStatus, directKeysOf, insertDirectKey, moveDirectKey, pur
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency';
 import { backendMigrations } from './migrations';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
-import { openStore, type Store } from '.';
+import { openPostgres } from './postgres';
+import { type BackendDatabase, defaultStoreLimits, openDatabase, openStore, sqliteFile, type Store } from '.';
 
 interface Engine {
   name: string;
@@ -226,6 +228,31 @@ for (const engine of engines) {
       });
       expect(plan).toMatch(/sessions_app_(created|status_created|reference)/);
       expect(plan).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
+    });
+
+    it("carries each app's secret key over to app_secret_keys: it keeps working, without expiry", async () => {
+      const database = await engine.provision();
+      const upTo0009 = Object.fromEntries(Object.entries(backendMigrations).filter(([name]) => name < '0010'));
+      const open = (migrations: typeof backendMigrations) =>
+        database.databaseUrl
+          ? openPostgres<BackendDatabase>(database.databaseUrl, migrations, { limits: defaultStoreLimits, onError: () => undefined })
+          : openDatabase<BackendDatabase>(sqliteFile(database.dataDir), migrations);
+      try {
+        const before = await open(upTo0009);
+        const app = { id: 'app_before0010', name: 'Old Shop', merchant_id: 'old_1', secret_key_hash: hashSecret('sk_test_old'), allowed_origins: '["https://old.example"]', auth_methods: '["PAN_ONLY"]', card_networks: '["VISA"]', environment: 'SANDBOX', decryption_mode: 'gateway', created: 1_000 };
+        await before.insertInto('apps').values(app).execute();
+        await before.destroy();
+        const after = await open(backendMigrations);
+        try {
+          expect(await findAppBySecretKey(after, 'sk_test_old')).toMatchObject({ id: app.id, name: 'Old Shop' });
+          expect(await findAppBySecretKey(after, 'sk_test_other')).toBeUndefined();
+          expect(await after.selectFrom('app_secret_keys').selectAll().execute()).toEqual([{ hash: app.secret_key_hash, app_id: app.id, created: 1_000, expires: null }]);
+        } finally {
+          await after.destroy();
+        }
+      } finally {
+        await database.remove();
+      }
     });
 
     it('lets one of three concurrent payments of a session claim it: one charge', async () => {
