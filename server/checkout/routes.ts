@@ -137,7 +137,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!app) return;
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
       const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
-      if (!parsed.success) return { status: 400, body: errorBody(invalidRequest(parsed.error)), record: false };
+      if (!parsed.success) {
+        const refused = invalidRequest(parsed.error);
+        return { status: statusFor(refused), body: errorBody(refused), record: false };
+      }
       const rolled = await rollSecretKey(store, app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds, rolledKey: bearerCredential(req) });
       return { status: 201, body: rolled, record: true };
     });
