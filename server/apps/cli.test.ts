@@ -92,3 +92,44 @@ describe('npm run app:create', () => {
     expect((await cli('--help')).stdout).toMatch(/^Usage: npm run app:create -- --name NAME/);
   });
 });
+
+describe('npm run app:roll-key', () => {
+  const rollKey = (...args: string[]) => {
+    const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
+    return run(process.execPath, ['--import', 'tsx', 'server/apps/roll-key-cli.ts', ...args], { env: { ...inherited, DATA_DIR: dataDir } });
+  };
+  const failure = (error: { code: number; stderr: string }) => error;
+
+  it('prints a new key that works, and stops the app\'s keys at the time given (0: now)', async () => {
+    const { stdout } = await cli(...shop);
+    const appId = /Application created: (app_\S+)/.exec(stdout)![1]!;
+    const oldKey = /Secret key .*: (sk_test_\S+)/.exec(stdout)![1]!;
+
+    const kept = await rollKey('--app', appId, '--expire-current-in-seconds', '600');
+    const keptKey = /New secret key .*: (sk_test_\S+)/.exec(kept.stdout)?.[1];
+    const stopsAt = Date.parse(/^Previous keys stop working at (\S+)$/m.exec(kept.stdout)![1]!);
+    expect(stopsAt - Date.now()).toBeGreaterThan(590_000);
+    expect(stopsAt - Date.now()).toBeLessThanOrEqual(600_000);
+
+    const stopped = await rollKey('--app', appId, '--expire-current-in-seconds', '0');
+    const newKey = /New secret key .*: (sk_test_\S+)/.exec(stopped.stdout)?.[1];
+    const store = await openStore(dataDir);
+    try {
+      expect(await findAppBySecretKey(store, newKey!)).toMatchObject({ id: appId });
+      // Every key of the app live until then, not only the newest.
+      expect(await findAppBySecretKey(store, oldKey)).toBeUndefined();
+      expect(await findAppBySecretKey(store, keptKey!)).toBeUndefined();
+      expect(JSON.stringify(await store.selectFrom('app_secret_keys').selectAll().execute())).not.toContain(newKey);
+    } finally {
+      await store.destroy();
+    }
+  });
+
+  it('explains what is wrong and exits 2', async () => {
+    expect(await rollKey('--expire-current-in-seconds', '5').catch(failure)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--app is required/) });
+    expect(await rollKey('--app', 'app_missing').catch(failure)).toMatchObject({ code: 2, stderr: expect.stringMatching(/No application app_missing/) });
+    expect(await rollKey('--app', 'app_x', '--expire-current-in-seconds', '604801').catch(failure)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--expire-current-in-seconds: .*604800/) });
+    expect(await rollKey('--app', 'app_x', '--expire-current-in-seconds', 'soon').catch(failure)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--expire-current-in-seconds/) });
+    expect((await rollKey('--help')).stdout).toMatch(/^Usage: npm run app:roll-key -- --app APP_ID/);
+  });
+});

@@ -5,6 +5,7 @@ export {
   getAppProfile,
   findAppBySecretKey,
   reconfigureApp,
+  rollSecretKey,
   updateApp,
   walletEnvironmentOf,
   NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';

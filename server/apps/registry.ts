@@ -4,12 +4,13 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { AuthMethod, authMethods, CardNetwork, cardNetworks, GoogleMerchantId, WalletEnvironment } from '../contracts';
+import { AuthMethod, authMethods, CardNetwork, cardNetworks, GoogleMerchantId, type RolledSecretKey, WalletEnvironment } from '../contracts';
 import { describeIssues } from '../http/errors';
 import { type Result, ok, err, type Failure } from '../lib/result';
-import { hashSecret, randomId, secretMatches } from '../lib/secrets';
+import { hashSecret, randomId } from '../lib/secrets';
 import type { Store } from '../store';
 import type { AppsTable } from '../store/schema';
+import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
 export const DecryptionMode = z.enum(['gateway', 'direct']);
 export type DecryptionMode = z.infer<typeof DecryptionMode>;
@@ -154,7 +155,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
   const parsed = NewApp.safeParse(input);
   if (!parsed.success) return err({ code: 'invalid_app', message: describeIssues(parsed.error) });
   const a = parsed.data;
-  const secretKey = `sk_${a.environment === 'PRODUCTION' ? 'live' : 'test'}_${randomId(24)}`;
+  const secretKey = newSecretKey(a.environment);
   const row = {
     id: `app_${randomId(12)}`,
     name: a.name,
@@ -175,9 +176,15 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     icons: JSON.stringify(a.icons),
     security_assessment_passed: a.security_assessment_passed ? 1 : 0,
   };
-  await store.insertInto('apps').values(row).execute();
+  await store.transaction().execute(async (trx) => {
+    await trx.insertInto('apps').values(row).execute();
+    await insertSecretKey(trx, { hash: row.secret_key_hash, app_id: row.id, created: row.created, expires: null });
+  });
   return ok({ app: toApp(row), secretKey });
 }
+
+/** `sk_live_` for a PRODUCTION app, `sk_test_` otherwise, so a test key is told apart at a glance. */
+const newSecretKey = (environment: WalletEnvironment): string => `sk_${environment === 'PRODUCTION' ? 'live' : 'test'}_${randomId(24)}`;
 
 export async function getApp(store: Store, id: string): Promise<App | undefined> {
   const row = await selectApps(store).where('id', '=', id).executeTakeFirst();
@@ -189,10 +196,33 @@ export async function getAppProfile(store: Store, id: string): Promise<{ app: Ap
   return row && { app: toApp(row), profile: toProfile(row) };
 }
 
-/** The app a merchant's secret key belongs to, if any. */
+/**
+ * The app a merchant's secret key belongs to, if the key has not expired. The
+ * lookup is by the key's digest, so comparing the key itself in constant time
+ * adds nothing: timing can only tell a digest, which is no use without the key.
+ */
 export async function findAppBySecretKey(store: Store, secretKey: string): Promise<App | undefined> {
-  const row = await selectApps(store).where('secret_key_hash', '=', hashSecret(secretKey)).executeTakeFirst();
-  return row && secretMatches(secretKey, row.secret_key_hash) ? toApp(row) : undefined;
+  const row = await appOfLiveSecretKey(store, hashSecret(secretKey), Date.now());
+  return row && toApp(row);
+}
+
+/**
+ * A new secret key for the app, live at once. The keys live until now (only
+ * `rolledKey`, the key that asked, when given; every one otherwise, as an
+ * operator rolling a lost or leaked key wants) expire in `expireCurrentInSeconds`.
+ */
+export async function rollSecretKey(store: Store, app: App, roll: { expireCurrentInSeconds: number; rolledKey?: string }): Promise<RolledSecretKey> {
+  const secret = newSecretKey(app.environment);
+  const hash = hashSecret(secret);
+  const now = Date.now();
+  const expires = await store.transaction().execute(async (trx) => {
+    const previous = await expireSecretKeys(trx, { appId: app.id, hash: roll.rolledKey && hashSecret(roll.rolledKey), now, expires: now + roll.expireCurrentInSeconds * 1000 });
+    await insertSecretKey(trx, { hash, app_id: app.id, created: now, expires: null });
+    await trx.updateTable('apps').set({ secret_key_hash: hash }).where('id', '=', app.id).execute();
+    return previous;
+  });
+  // With no key live before (an operator's roll after every key expired), nothing was left to expire: "now".
+  return { object: 'secret_key', secret, created: now, previous_key_expires: Math.max(now, ...expires) };
 }
 
 /** Changes an app's origins and integration mode (the demo app follows its server's settings). */

@@ -288,7 +288,9 @@ describe('POST /api/sessions (secret key)', () => {
 
 describe('GET /api/sessions/{id} (secret key)', () => {
   it('answers 404 for any other id (400 for one with a NUL), and 401 for any other key', async () => {
-    await assertAsync(sessionIds(), (id) => refusedUnchanged({ method: 'GET', path: `/api/sessions/${id}`, headers: merchantAuth() }, [400, 404]));
+    // An id of dot segments (`.`, `cs_.../..`) is resolved by the client itself to /api/sessions/: that is the listing, GET /api/sessions (session-list.test.ts).
+    const namesASession = (id: string) => new URL(`/api/sessions/${id}`, server.url).pathname !== '/api/sessions/';
+    await assertAsync(sessionIds().filter(namesASession), (id) => refusedUnchanged({ method: 'GET', path: `/api/sessions/${id}`, headers: merchantAuth() }, [400, 404]));
     await assertAsync(wrongAuthorization(secretKey, [session.client_secret]), (authorization) =>
       refusedUnchanged({ method: 'GET', path: `/api/sessions/${session.id}`, headers: { authorization } }, [401]),
     );

@@ -5,13 +5,13 @@
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, findAppBySecretKey, getApp, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, SessionId, type WalletEnvironment } from '../contracts';
+import { type App, findAppBySecretKey, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
+import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
-import { errorBody, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
+import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Store } from '../store';
@@ -19,7 +19,7 @@ import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
 import type { PlatformSigner } from './platform';
-import { clientSecretOpens, createSession, findSession, merchantView, outcomeOf, type SessionRow } from './sessions';
+import { clientSecretOpens, createSession, findSession, listAppSessions, merchantView, outcomeOf, type SessionRow } from './sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -40,7 +40,7 @@ export interface CheckoutRoutesOptions extends PayDependencies {
 export interface RateLimits {
   payPerMinute: number;
   readsPerMinute: number;
-  /** Every secret-key route: create, read, capture, release. */
+  /** Every secret-key route: create, list, read, capture, release, roll the key. */
   merchantPerMinute: number;
 }
 
@@ -80,8 +80,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const merchantCalls = limiter(options.rateLimits.merchantPerMinute);
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
-  // Every reply here carries a secret (a client secret, a payment's state) or is one a shared cache must not keep.
-  router.use('/api/sessions', (_req, res, next) => {
+  // Every reply here carries a secret (a client secret, a secret key, a payment's state) or is one a shared cache must not keep.
+  router.use(['/api/sessions', '/api/keys'], (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();
   });
@@ -113,6 +113,36 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     await respondIdempotently(keys, app.id, req, res, async () => {
       const created = await createSession(store, app, req.body);
       return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
+    });
+  });
+
+  router.get('/api/sessions', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    // As a JSON body is (jsonBody): text the store cannot hold is refused before it reaches a query.
+    const unstorable = unstorableTextPath(req.query);
+    if (unstorable) return sendError(res, unstorableText(unstorable));
+    const listed = await listAppSessions(store, app, req.query);
+    if (listed.ok) res.json(listed.value);
+    else sendFailure(res, listed.error);
+  });
+
+  /**
+   * A new secret key; the key that asks keeps working for `expire_current_in_seconds`.
+   * Under an Idempotency-Key a retry replays the same new key (kept sealed), as
+   * long as the calling key still works: with 0, a lost reply cannot be replayed.
+   */
+  router.post('/api/keys/roll', merchantCalls, json, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
+      const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
+      if (!parsed.success) {
+        const refused = invalidRequest(parsed.error);
+        return { status: statusFor(refused), body: errorBody(refused), record: false };
+      }
+      const rolled = await rollSecretKey(store, app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds, rolledKey: bearerCredential(req) });
+      return { status: 201, body: rolled, record: true };
     });
   });
 

@@ -4,12 +4,13 @@
  */
 import type { Selectable } from 'kysely';
 import type { App } from '../apps';
-import { CreateSessionBody, PaymentOutcome, type CreatedSession, type Session, SessionStatus } from '../contracts';
+import { CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Session, type SessionList, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { hashSecret, randomId, secretMatches } from '../lib/secrets';
 import type { Store } from '../store';
 import type { SessionsTable } from '../store/schema';
+import { listSessions } from '../store/session-list';
 
 export type SessionRow = Selectable<SessionsTable>;
 
@@ -45,6 +46,21 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/**
+ * GET /api/sessions: a page of the app's sessions. `starting_after` must be
+ * one of this app's sessions: another's, or none, is the caller's mistake
+ * (400), never an empty page that would read as "no more".
+ */
+export async function listAppSessions(store: Store, app: App, query: unknown): Promise<Result<SessionList, Failure>> {
+  const parsed = ListSessionsQuery.safeParse(query);
+  if (!parsed.success) return err(invalidRequest(parsed.error, '(query)'));
+  const { status, reference, created_gte, created_lt, limit, starting_after } = parsed.data;
+  const cursor = starting_after === undefined ? undefined : await findSession(store, starting_after);
+  if (starting_after !== undefined && cursor?.app_id !== app.id) return err({ code: 'invalid_request', message: 'starting_after: no session of this application has this id' });
+  const page = await listSessions(store, { appId: app.id, status, reference, createdGte: created_gte, createdLt: created_lt, after: cursor, limit });
+  return ok({ object: 'list', data: page.rows.map(merchantView), has_more: page.hasMore });
+}
 
 /** Whether a client secret opens this session: it names the session and matches its digest. */
 export function clientSecretOpens(session: SessionRow, clientSecret: string): boolean {

@@ -4,6 +4,7 @@ export * from './charges';
 export * from './country';
 export * from './ecv2';
 export * from './google-pay';
+export * from './keys';
 export * from './sessions';
 export * from './text';
 export * from './urls';

@@ -69,14 +69,15 @@ export function sendFailure(res: Response, failure: Failure): void {
  * Names the fields at fault and what was wrong, never the values (they may be
  * payment data): zod 4's messages state expectations, and unknown keys are field names.
  */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError, whole = '(body)'): string {
   return error.issues
     .slice(0, 5)
-    .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+    .map((issue) => `${issue.path.map(String).join('.') || whole}: ${issue.message}`)
     .join('; ');
 }
 
-export const invalidRequest = (error: z.ZodError): Failure => ({ code: 'invalid_request', message: describeIssues(error) });
+/** `whole`: what an issue of no one field is about (an unknown key), the body unless said otherwise. */
+export const invalidRequest = (error: z.ZodError, whole?: string): Failure => ({ code: 'invalid_request', message: describeIssues(error, whole) });
 
 /** The exact bytes each JSON body arrived as: idempotency fingerprints hash them, not a re-serialisation. */
 const rawBodies = new WeakMap<IncomingMessage, Buffer>();

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PayReply } from '../contracts';
+import type { PayReply, RolledSecretKey } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 let logDir: string;
@@ -45,5 +45,14 @@ describe('request logs', () => {
       expect.objectContaining({ method: 'POST', path: '/sandbox/service/challenge/[redacted]' }),
     ]);
     expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+  });
+
+  it('carry neither secret key of a roll, nor the filters of a listing', async () => {
+    const { secretKey } = await server.merchant();
+    const rolled = (await (await server.merchantPost(secretKey, '/api/keys/roll', { expire_current_in_seconds: 60 })).json()) as RolledSecretKey;
+    expect((await fetch(`${server.url}/api/sessions?reference=order-secretive-42`, { headers: { authorization: `Bearer ${rolled.secret}` } })).status).toBe(200);
+    const log = readFileSync(logFile, 'utf8');
+    expect(log).toContain('/api/keys/roll');
+    for (const text of [secretKey, rolled.secret, 'order-secretive-42']) expect(log).not.toContain(text);
   });
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { AppRecord } from '../app-lookup/app-record';
 import { GoogleErrorBody } from '../app-lookup/google-errors';
-import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateSessionBody, PayBody, PayReply, PublicSession, Session } from '../contracts';
+import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, RolledSecretKey, RollSecretKeyBody, Session, SessionList } from '../contracts';
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
@@ -55,6 +55,18 @@ const paths: ZodOpenApiObject['paths'] = {
         '400': apiError('invalid_json or invalid_request'),
         '401': apiError('unauthenticated: a valid secret key is required'),
         '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+        '503': storeDown(),
+      },
+    },
+    get: {
+      operationId: 'listSessions',
+      summary: "The application's sessions, newest first, a page at a time (starting_after: the last id of the previous page)",
+      security: [{ merchantSecretKey: [] }],
+      requestParams: { query: ListSessionsQuery },
+      responses: {
+        '200': reply('One page; has_more says whether another follows', SessionList),
+        '400': apiError('invalid_request, naming the parameter (starting_after must be one of this application\'s sessions)'),
+        '401': apiError('unauthenticated: a valid secret key is required'),
         '503': storeDown(),
       },
     },
@@ -124,6 +136,22 @@ const paths: ZodOpenApiObject['paths'] = {
   },
   ...holdOperation('capture', 'Capture a hold, all of it or `amount` of it', CaptureSessionBody),
   ...holdOperation('release', 'Release a hold: nothing is charged'),
+  '/api/keys/roll': {
+    post: {
+      operationId: 'rollSecretKey',
+      summary: 'A new secret key, working at once; the key that calls keeps working for expire_current_in_seconds',
+      security: [{ merchantSecretKey: [] }],
+      requestParams: { header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+      requestBody: { required: false, ...json(RollSecretKeyBody) },
+      responses: {
+        '201': reply('The new key (shown only here) and when the calling key stops working', RolledSecretKey),
+        '400': apiError('invalid_json or invalid_request'),
+        '401': apiError('unauthenticated: a valid, unexpired secret key is required'),
+        '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+        '503': storeDown(),
+      },
+    },
+  },
   '/v3/apps/{appId}': {
     get: {
       operationId: 'getApp',
@@ -183,7 +211,7 @@ export function openApiDocument(serverUrl: string): ReturnType<typeof createDocu
         oauth2AccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth 2.0 access token with an apps scope' },
         serviceKey: { type: 'http', scheme: 'bearer', description: "The payment service's secret key" },
       },
-      schemas: { ApiErrorBody, GoogleErrorBody, Session, CreatedSession, PublicSession, PayReply, AppRecord, ChargeRequest, Charge },
+      schemas: { ApiErrorBody, GoogleErrorBody, Session, SessionList, CreatedSession, RolledSecretKey, PublicSession, PayReply, AppRecord, ChargeRequest, Charge },
     },
   });
 }

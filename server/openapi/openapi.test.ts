@@ -63,6 +63,7 @@ describe('/openapi.json', () => {
         '/api/sessions/{id}/authenticate',
         '/api/sessions/{id}/capture',
         '/api/sessions/{id}/release',
+        '/api/keys/roll',
         '/v3/apps/{appId}',
         '/sandbox/service/api/v1/charges',
       ].sort(),
@@ -78,6 +79,12 @@ describe('/openapi.json', () => {
 
     await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()));
     await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/cs_nope`, merchant()));
+
+    const listed = (await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?limit=1&status=open`, merchant()))) as { data: { id: string }[] };
+    expect(listed.data.map((listedSession) => listedSession.id)).toEqual([session.id]);
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?starting_after=${session.id}&reference=none`, merchant()));
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?limit=0`, merchant()));
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions`));
 
     const widget = { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' };
     await conforms('/api/sessions/{id}/public', 'get', await fetch(`${server.url}/api/sessions/${session.id}/public`, { headers: widget }));
@@ -111,6 +118,15 @@ describe('/openapi.json', () => {
     const abandoned = (await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }))) as { outcome: { status: string } };
     expect(abandoned.outcome.status).toBe('declined');
     await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }));
+  });
+
+  it('describes key rotation as it answers', async () => {
+    const { secretKey: rolledKey } = await server.merchant();
+    const roll = (body: unknown, key = rolledKey) => fetch(`${server.url}/api/keys/roll`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await conforms('/api/keys/roll', 'post', await roll({ expire_current_in_seconds: 604_801 }));
+    const rolled = (await conforms('/api/keys/roll', 'post', await roll({ expire_current_in_seconds: 0 }))) as { secret: string };
+    await conforms('/api/keys/roll', 'post', await roll({}));
+    await conforms('/api/keys/roll', 'post', await roll({}, rolled.secret));
   });
 
   it('describes the apps API and the sandbox charge API as they answer', async () => {

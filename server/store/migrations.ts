@@ -144,4 +144,27 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('apps').addColumn('google_pay_mode', 'text', (c) => c.notNull().defaultTo('merchant')).execute();
     },
   },
+  '0009_session_listing': {
+    // GET /api/sessions (store/session-list.ts): newest first per app, optionally by status; by the merchant's reference.
+    // IF NOT EXISTS: an operator of a large PostgreSQL store may build them CONCURRENTLY first (docs/operations.md).
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_created ON sessions (app_id, created, id)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_status_created ON sessions (app_id, status, created, id)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_reference ON sessions (app_id, reference)`.execute(db);
+    },
+  },
+  '0010_app_secret_keys': {
+    // Several live keys per app, so a merchant rolls its key without an outage; each app's key so far carries over.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('app_secret_keys')
+        .addColumn('hash', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('expires', 'bigint')
+        .execute();
+      await sql`CREATE INDEX app_secret_keys_app ON app_secret_keys (app_id)`.execute(db);
+      await sql`INSERT INTO app_secret_keys (hash, app_id, created, expires) SELECT secret_key_hash, id, created, NULL FROM apps`.execute(db);
+    },
+  },
 };

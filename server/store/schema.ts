@@ -7,6 +7,7 @@ export interface AppsTable {
   id: string;
   name: string;
   merchant_id: string;
+  /** The digest of the app's newest secret key; keys are checked against app_secret_keys, which also keeps older live ones. */
   secret_key_hash: string;
   allowed_origins: string;
   auth_methods: string;
@@ -27,6 +28,16 @@ export interface AppsTable {
   google_merchant_id: string | null;
   /** GooglePayMode: `merchant` or `platform`. */
   google_pay_mode: Generated<string>;
+}
+
+/** Every secret key of every app (store/secret-keys.ts): a key works while `expires` is null or in the future. */
+export interface AppSecretKeysTable {
+  /** SHA-256 of the key (lib/secrets.ts); the key itself is never stored. */
+  hash: string;
+  app_id: string;
+  created: number;
+  /** ms since epoch; null: until the key is rolled. */
+  expires: number | null;
 }
 
 export interface SessionsTable {
@@ -90,6 +101,7 @@ export interface WalletMessagesTable {
 
 export interface BackendDatabase {
   apps: AppsTable;
+  app_secret_keys: AppSecretKeysTable;
   sessions: SessionsTable;
   charge_attempts: ChargeAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;

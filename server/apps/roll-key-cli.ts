@@ -1,0 +1,55 @@
+/**
+ * Rolls an application's secret key from the operator's side: when the
+ * merchant lost every key, or one leaked and must stop now. Prints the new key
+ * once; every key of the app live until now expires in the given time.
+ *   npm run app:roll-key -- --app app_... [--expire-current-in-seconds 0]
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { DEFAULT_KEY_OVERLAP_SECONDS, KeyOverlapSeconds } from '../contracts';
+import { describeIssues } from '../http/errors';
+import { describeStoreLocation, openStore } from '../store';
+import { getApp, rollSecretKey } from './registry';
+
+const usage = `Usage: npm run app:roll-key -- --app APP_ID [--expire-current-in-seconds N] (0 to 604800; default ${DEFAULT_KEY_OVERLAP_SECONDS}, 0 stops the current keys now)`;
+
+const values = (() => {
+  try {
+    return parseArgs({ options: { app: { type: 'string' }, 'expire-current-in-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (!values.app) {
+  console.error(`--app is required.\n${usage}`);
+  process.exit(2);
+}
+const given = values['expire-current-in-seconds'];
+const overlap = KeyOverlapSeconds.safeParse(given === undefined ? DEFAULT_KEY_OVERLAP_SECONDS : /^\d+$/.test(given) ? Number(given) : given);
+if (!overlap.success) {
+  console.error(`--expire-current-in-seconds: ${describeIssues(overlap.error, 'a whole number of seconds')}\n${usage}`);
+  process.exit(2);
+}
+const loaded = loadConfig();
+if (!loaded.ok) {
+  console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
+  process.exit(2);
+}
+const { dataDir, databaseUrl } = loaded.config;
+const store = await openStore(dataDir, databaseUrl, { limits: loaded.config.storeLimits });
+const app = await getApp(store, values.app);
+if (!app) {
+  await store.destroy();
+  console.error(`No application ${values.app} in ${describeStoreLocation(dataDir, databaseUrl)}`);
+  process.exit(2);
+}
+const rolled = await rollSecretKey(store, app, { expireCurrentInSeconds: overlap.data });
+await store.destroy();
+console.log(`New secret key for ${app.id} (${app.name}) (shown once, keep it on your server): ${rolled.secret}`);
+console.log(`Previous keys stop working at ${new Date(rolled.previous_key_expires).toISOString()}`);
+console.log(`Store: ${describeStoreLocation(dataDir, databaseUrl)}`);

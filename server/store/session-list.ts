@@ -1,0 +1,38 @@
+/**
+ * An app's sessions, one page at a time, newest first. Keyset pagination on
+ * (created, id): a page costs the same however deep it is, and sessions
+ * created meanwhile never shift a page (an offset would repeat or skip
+ * them). Migration 0009 indexes every filter combination this serves.
+ */
+import type { Selectable, Transaction } from 'kysely';
+import type { BackendDatabase, SessionsTable } from './schema';
+import type { Store } from '.';
+
+export interface SessionListFilter {
+  appId: string;
+  status?: string;
+  reference?: string;
+  createdGte?: number;
+  createdLt?: number;
+  /** The last session of the previous page: only sessions after it (older, in this order) are listed. */
+  after?: { created: number; id: string };
+  limit: number;
+}
+
+/** The query of one page, one more row than the page; on `db`, which may be a transaction. */
+export function sessionPageQuery(db: Store | Transaction<BackendDatabase>, filter: SessionListFilter) {
+  let query = db.selectFrom('sessions').selectAll().where('app_id', '=', filter.appId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
+  if (filter.createdGte !== undefined) query = query.where('created', '>=', filter.createdGte);
+  if (filter.createdLt !== undefined) query = query.where('created', '<', filter.createdLt);
+  const after = filter.after;
+  if (after) query = query.where(({ eb, or, and }) => or([eb('created', '<', after.created), and([eb('created', '=', after.created), eb('id', '<', after.id)])]));
+  // One more than the page: whether it exists is `has_more`, without a count.
+  return query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1);
+}
+
+export async function listSessions(store: Store, filter: SessionListFilter): Promise<{ rows: Selectable<SessionsTable>[]; hasMore: boolean }> {
+  const rows = await sessionPageQuery(store, filter).execute();
+  return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
+}
