@@ -5,8 +5,7 @@
  * from a 401 (docs/operations.md, "Creating applications").
  *   npm run app:create -- --name "My shop" --merchant-id 4242 --origin https://shop.example
  */
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { type CommandLine, commandLine } from '../lib/command-line';
 import { describeStoreLocation, openStore } from '../store';
 import { HEARTBEAT_STALE_AFTER_MS, liveServerUrls } from '../store/heartbeats';
 import { describeIssues } from '../http/errors';
@@ -15,41 +14,23 @@ import { createApp, NewApp } from './registry';
 const usage =
   'Usage: npm run app:create -- --name NAME --merchant-id ID --origin https://shop.example [--origin ...] [--google-merchant-id ID] [--auth-method PAN_ONLY|CRYPTOGRAM_3DS ...] [--network VISA ...] [--environment SANDBOX|TEST|PRODUCTION] [--decryption-mode gateway|direct] [--three-ds if_required|always_for_pan_only] [--google-pay-mode merchant|platform]';
 
-function parseOptions() {
-  try {
-    return parseArgs({
-      options: {
-        name: { type: 'string' },
-        'merchant-id': { type: 'string' },
-        'google-merchant-id': { type: 'string' },
-        origin: { type: 'string', multiple: true },
-        'auth-method': { type: 'string', multiple: true },
-        network: { type: 'string', multiple: true },
-        environment: { type: 'string' },
-        'decryption-mode': { type: 'string' },
-        'three-ds': { type: 'string' },
-        'google-pay-mode': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    // parseArgs says which option it did not understand; the stack trace would only hide it.
-    console.error(`${(error as Error).message}\n${usage}`);
-    process.exit(2);
-  }
-}
-
-const values = parseOptions();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-
-const loaded = loadConfig();
-if (!loaded.ok) {
-  console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
-  process.exit(2);
-}
+const command: CommandLine = commandLine(usage);
+const { values } = command.parse({
+  options: {
+    name: { type: 'string' },
+    'merchant-id': { type: 'string' },
+    'google-merchant-id': { type: 'string' },
+    origin: { type: 'string', multiple: true },
+    'auth-method': { type: 'string', multiple: true },
+    network: { type: 'string', multiple: true },
+    environment: { type: 'string' },
+    'decryption-mode': { type: 'string' },
+    'three-ds': { type: 'string' },
+    'google-pay-mode': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const config = command.config();
 const input = NewApp.safeParse({
   name: values.name,
   merchant_id: values['merchant-id'],
@@ -58,16 +39,13 @@ const input = NewApp.safeParse({
   auth_methods: values['auth-method'],
   card_networks: values.network,
   environment: values.environment,
-  decryption_mode: values['decryption-mode'] ?? loaded.config.decryptionMode,
+  decryption_mode: values['decryption-mode'] ?? config.decryptionMode,
   three_ds: values['three-ds'],
   google_pay_mode: values['google-pay-mode'],
 });
-if (!input.success) {
-  console.error(`Could not create the application: ${describeIssues(input.error)}\n${usage}`);
-  process.exit(2);
-}
-const { dataDir, databaseUrl, walletEnvironment } = loaded.config;
-const store = await openStore(dataDir, databaseUrl, { limits: loaded.config.storeLimits });
+if (!input.success) command.fail(`Could not create the application: ${describeIssues(input.error)}`);
+const { dataDir, databaseUrl, walletEnvironment } = config;
+const store = await openStore(dataDir, databaseUrl, { limits: config.storeLimits });
 const created = await createApp(store, input.data);
 const servers = await liveServerUrls(store, Date.now());
 await store.destroy();

@@ -4,8 +4,7 @@
  * once; every key of the app live until now expires in the given time.
  *   npm run app:roll-key -- --app app_... [--expire-current-in-seconds 0]
  */
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { type CommandLine, commandLine } from '../lib/command-line';
 import { DEFAULT_KEY_OVERLAP_SECONDS, KeyOverlapSeconds } from '../contracts';
 import { describeIssues } from '../http/errors';
 import { describeStoreLocation, openStore } from '../store';
@@ -13,35 +12,15 @@ import { getApp, rollSecretKey } from './registry';
 
 const usage = `Usage: npm run app:roll-key -- --app APP_ID [--expire-current-in-seconds N] (0 to 604800; default ${DEFAULT_KEY_OVERLAP_SECONDS}, 0 stops the current keys now)`;
 
-const values = (() => {
-  try {
-    return parseArgs({ options: { app: { type: 'string' }, 'expire-current-in-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    process.exit(2);
-  }
-})();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-if (!values.app) {
-  console.error(`--app is required.\n${usage}`);
-  process.exit(2);
-}
+const command: CommandLine = commandLine(usage);
+const { values } = command.parse({ options: { app: { type: 'string' }, 'expire-current-in-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+if (!values.app) command.fail('--app is required.');
 const given = values['expire-current-in-seconds'];
 const overlap = KeyOverlapSeconds.safeParse(given === undefined ? DEFAULT_KEY_OVERLAP_SECONDS : /^\d+$/.test(given) ? Number(given) : given);
-if (!overlap.success) {
-  console.error(`--expire-current-in-seconds: ${describeIssues(overlap.error, 'a whole number of seconds')}\n${usage}`);
-  process.exit(2);
-}
-const loaded = loadConfig();
-if (!loaded.ok) {
-  console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
-  process.exit(2);
-}
-const { dataDir, databaseUrl } = loaded.config;
-const store = await openStore(dataDir, databaseUrl, { limits: loaded.config.storeLimits });
+if (!overlap.success) command.fail(`--expire-current-in-seconds: ${describeIssues(overlap.error, 'a whole number of seconds')}`);
+const config = command.config();
+const { dataDir, databaseUrl } = config;
+const store = await openStore(dataDir, databaseUrl, { limits: config.storeLimits });
 const app = await getApp(store, values.app);
 if (!app) {
   await store.destroy();

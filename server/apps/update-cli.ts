@@ -4,35 +4,19 @@
  * server names such apps at start), and more origins allowed to embed it.
  *   npm run app:update -- --app app_... --google-merchant-id BCR2DN4T... --origin https://shop.example
  */
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { type CommandLine, commandLine } from '../lib/command-line';
 import { openStore } from '../store';
 import { updateApp } from './registry';
 
 const usage = 'Usage: npm run app:update -- --app APP_ID [--google-merchant-id ID] [--origin https://shop.example ...]';
 
-const values = (() => {
-  try {
-    return parseArgs({ options: { app: { type: 'string' }, 'google-merchant-id': { type: 'string' }, origin: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    process.exit(2);
-  }
-})();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-if (!values.app) {
-  console.error(`--app is required.\n${usage}`);
-  process.exit(2);
-}
-const loaded = loadConfig();
-if (!loaded.ok) {
-  console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
-  process.exit(2);
-}
-const store = await openStore(loaded.config.dataDir, loaded.config.databaseUrl, { limits: loaded.config.storeLimits });
+const command: CommandLine = commandLine(usage);
+const { values } = command.parse({
+  options: { app: { type: 'string' }, 'google-merchant-id': { type: 'string' }, origin: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+});
+if (!values.app) command.fail('--app is required.');
+const config = command.config();
+const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits });
 const updated = await updateApp(store, values.app, { google_merchant_id: values['google-merchant-id'], add_origins: values.origin });
 await store.destroy();
 if (!updated.ok) {

@@ -7,9 +7,8 @@
  *   npm run direct-keys -- list --app ID
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { getApp } from '../apps';
-import { loadConfig } from '../config';
+import { type CommandLine, commandLine } from '../lib/command-line';
 import { createDataCipher, loadDataKey } from '../lib/data-cipher';
 import { openStore } from '../store';
 import { createDirectKeys, type DirectKey } from '.';
@@ -23,39 +22,17 @@ const usage = `Usage: npm run direct-keys -- COMMAND --app APP_ID [--key KEY_ID]
 const commands = ['create', 'register', 'retire', 'list'] as const;
 type Command = (typeof commands)[number];
 
-function fail(message: string): never {
-  console.error(`${message}\n${usage}`);
-  process.exit(2);
-}
-
-function parseCommandLine() {
-  try {
-    return parseArgs({
-      allowPositionals: true,
-      options: { app: { type: 'string' }, key: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    // parseArgs says which option it did not understand; the stack trace would only hide it.
-    return fail((error as Error).message);
-  }
-}
-
-const { values, positionals } = parseCommandLine();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const cli: CommandLine = commandLine(usage);
+const { values, positionals } = cli.parse({
+  allowPositionals: true,
+  options: { app: { type: 'string' }, key: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+});
 const [command, ...extra] = positionals;
-if (!commands.includes(command as Command) || extra.length > 0) fail(command ? `Unknown command: ${positionals.join(' ')}` : 'A command is required');
-if (!values.app) fail('--app is required');
-if ((command === 'register' || command === 'retire') && !values.key) fail(`${command} needs --key KEY_ID (npm run direct-keys -- list --app ${values.app})`);
+if (!commands.includes(command as Command) || extra.length > 0) cli.fail(command ? `Unknown command: ${positionals.join(' ')}` : 'A command is required');
+if (!values.app) cli.fail('--app is required');
+if ((command === 'register' || command === 'retire') && !values.key) cli.fail(`${command} needs --key KEY_ID (npm run direct-keys -- list --app ${values.app})`);
 
-const loaded = loadConfig();
-if (!loaded.ok) {
-  console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
-  process.exit(2);
-}
-const { config } = loaded;
+const config = cli.config();
 const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits });
 // The same key as the server's: every instance must be able to open what this seals.
 const keys = createDirectKeys(store, createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key'))));
