@@ -33,7 +33,7 @@ export interface DirectModeOptions {
 export interface DirectMode extends DirectDecryption {
   /** The public key the wallet encrypts to, as Google's DIRECT tokenization parameters want it. */
   publicKeyFor(app: App): Promise<Result<string, Failure>>;
-  /** Resolves when no root-key refresh is under way. */
+  /** Resolves when no root-key refresh or message-id purge is under way (before the store closes). */
   settled(): Promise<void>;
 }
 
@@ -63,6 +63,7 @@ export function createDirectMode(options: DirectModeOptions): DirectMode {
     return sandboxRoot ? ok(sandboxRoot) : err({ code: 'root_keys_unavailable', message: 'A SANDBOX application is only paid through the embedded sandbox, which is not running' });
   };
   let lastPurge = now();
+  let purging: Promise<unknown> = Promise.resolve();
 
   return {
     openingKeysFor: (app) => options.keys.openingKeysFor(app),
@@ -76,12 +77,13 @@ export function createDirectMode(options: DirectModeOptions): DirectMode {
       const first = await rememberMessageId(options.store, messageId, expiresAt);
       if (now() - lastPurge >= PURGE_EVERY_MS) {
         lastPurge = now();
-        await purgeMessageIds(options.store, lastPurge - CLOCK_SKEW_MS);
+        // Housekeeping, off the payment's path: the shopper does not wait for it, and a purge that fails is done at the next one.
+        purging = purgeMessageIds(options.store, lastPurge - CLOCK_SKEW_MS).catch(() => undefined);
       }
       return first;
     },
     async settled() {
-      await Promise.all([...sources.values()].map((source) => source.settled()));
+      await Promise.all([...[...sources.values()].map((source) => source.settled()), purging]);
     },
   };
 }
