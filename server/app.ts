@@ -37,7 +37,7 @@ export interface AppDependencies {
   ownOrigin: () => string;
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
-  direct: DirectDecryption | undefined;
+  direct: DirectDecryption;
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   platformSigner: PlatformSigner | undefined;
   sandbox: SandboxService | undefined;

@@ -22,7 +22,7 @@ import { moveSession } from './states';
 export interface PayDependencies {
   store: Store;
   service: ServiceClient;
-  direct: DirectDecryption | undefined;
+  direct: DirectDecryption;
   /** Seals the charge request kept while an attempt's outcome is unknown. */
   cipher: DataCipher;
   /** Shared with this instance's reconciler (startReconciler). */

@@ -34,9 +34,8 @@ export function parseWalletToken(tokenJson: string): Result<EcV2Token, Failure> 
   return ok(token.data);
 }
 
-export async function chargeSourceFor(app: App, token: EcV2Token, direct: DirectDecryption | undefined): Promise<Result<ChargeSource, Failure>> {
+export async function chargeSourceFor(app: App, token: EcV2Token, direct: DirectDecryption): Promise<Result<ChargeSource, Failure>> {
   if (app.decryptionMode === 'gateway') return ok({ type: 'walletpay', walletpay: token });
-  if (!direct) return err({ code: 'direct_mode_unavailable', message: 'This application decrypts tokens itself, but no merchant keys are configured' });
   const [privateKeys, rootKeys] = await Promise.all([direct.openingKeysFor(app), direct.rootKeys(app)]);
   if (!privateKeys.ok) return privateKeys;
   if (!rootKeys.ok) return rootKeys;
