@@ -4,9 +4,10 @@
  * does not allow. docs/holds-and-3ds.md draws it.
  */
 import type { Updateable } from 'kysely';
-import { SessionStatus } from '../contracts';
-import type { Store } from '../store';
+import { type EventType, SessionStatus } from '../contracts';
+import { recordEvent, type StoreTransaction } from '../store/events';
 import type { SessionsTable } from '../store/schema';
+import { findSession, merchantView } from './sessions';
 
 /** From each status, the statuses a session may move to. */
 export const transitions: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
@@ -32,16 +33,32 @@ export const canTransition = (from: SessionStatus, to: SessionStatus): boolean =
 /** The statuses a session can be in and still take `to`. */
 export const statusesLeadingTo = (to: SessionStatus): SessionStatus[] => SessionStatus.options.filter((from) => canTransition(from, to));
 
-type Db = Pick<Store, 'updateTable'>;
+/**
+ * The event a move to each status tells the merchant of; none for the steps
+ * in between, which the merchant's server cannot act on.
+ */
+export const eventOnEntering: Readonly<Record<SessionStatus, EventType | null>> = {
+  open: null,
+  processing: null,
+  pending: null,
+  requires_authentication: null,
+  succeeded: 'session.succeeded',
+  authorized: 'session.authorized',
+  captured: 'session.captured',
+  released: 'session.released',
+  declined: 'session.payment_failed',
+  failed: 'session.payment_failed',
+};
 
 /**
  * Moves a session to `to` if it is in one of `from` and the machine allows it,
  * with `changes` to its other columns; false when it was not (someone else
  * moved it first, or the move is not allowed): a compare-and-set, so of two
- * concurrent moves only one happens.
+ * concurrent moves only one happens. The move's event is recorded in the same
+ * transaction (the outbox).
  */
 export async function moveSession(
-  db: Db,
+  trx: StoreTransaction,
   sessionId: string,
   from: readonly SessionStatus[],
   to: SessionStatus,
@@ -49,11 +66,15 @@ export async function moveSession(
 ): Promise<boolean> {
   const allowed = from.filter((status) => canTransition(status, to));
   if (allowed.length === 0) return false;
-  const moved = await db
+  const moved = await trx
     .updateTable('sessions')
     .set({ ...changes, status: to, updated: Date.now() })
     .where('id', '=', sessionId)
     .where('status', 'in', allowed)
     .executeTakeFirst();
-  return Number(moved.numUpdatedRows) === 1;
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  const type = eventOnEntering[to];
+  const session = type && (await findSession(trx, sessionId));
+  if (type && session) await recordEvent(trx, session.app_id, type, merchantView(session));
+  return true;
 }

@@ -3,6 +3,7 @@ export * from './authentication';
 export * from './charges';
 export * from './country';
 export * from './ecv2';
+export * from './events';
 export * from './google-pay';
 export * from './keys';
 export * from './sessions';

@@ -167,4 +167,49 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`INSERT INTO app_secret_keys (hash, app_id, created, expires) SELECT secret_key_hash, id, created, NULL FROM apps`.execute(db);
     },
   },
+  '0011_events_and_webhooks': {
+    // The outbox: an event is written in the transaction of the change it tells of, with one delivery per
+    // endpoint that listens to it; deliveries are leased (lease_until) so one instance at a time sends each.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX events_app_created ON events (app_id, created, id)`.execute(db);
+      await db.schema
+        .createTable('webhook_endpoints')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('events', 'text')
+        .addColumn('secret_sealed', 'text', (c) => c.notNull())
+        .addColumn('previous_secret_sealed', 'text')
+        .addColumn('previous_secret_expires', 'bigint')
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('deleted', 'bigint')
+        .execute();
+      await sql`CREATE INDEX webhook_endpoints_app ON webhook_endpoints (app_id)`.execute(db);
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('event_id', 'text', (c) => c.notNull().references('events.id'))
+        .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id'))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt', 'bigint', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint')
+        .addColumn('last_status_code', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('delivered', 'bigint')
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('webhook_deliveries_event_endpoint', ['event_id', 'endpoint_id'])
+        .execute();
+      await sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt)`.execute(db);
+    },
+  },
 };

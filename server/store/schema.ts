@@ -99,7 +99,54 @@ export interface WalletMessagesTable {
   expires: number;
 }
 
+/** The outbox (store/events.ts): every event, as the JSON the API and the webhooks send. */
+export interface EventsTable {
+  id: string;
+  app_id: string;
+  type: string;
+  created: number;
+  /** The event object, serialized once: what is delivered is byte for byte what was recorded. */
+  body: string;
+}
+
+/** An app's webhook endpoints; a deleted one keeps its row (`deleted` set) so its deliveries stay readable. */
+export interface WebhookEndpointsTable {
+  id: string;
+  app_id: string;
+  url: string;
+  /** JSON array of event types; null: every type. */
+  events: string | null;
+  /** The signing secret, sealed with the data cipher (DATA_ENCRYPTION_KEY). */
+  secret_sealed: string;
+  /** While a secret is being rolled, the one before it: deliveries carry a signature by each. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires: number | null;
+  created: number;
+  deleted: number | null;
+}
+
+/** One event to one endpoint: written with the event, then sent (and retried) by whichever instance leases it. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  /** `pending` (to send, now or at next_attempt), `delivered`, `failed` (gave up; redeliver starts it again). */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt: number;
+  /** ms; an instance holds the delivery until then (compare-and-set), so two never send it at once. */
+  lease_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered: number | null;
+  created: number;
+  updated: number;
+}
+
 export interface BackendDatabase {
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   apps: AppsTable;
   app_secret_keys: AppSecretKeysTable;
   sessions: SessionsTable;

@@ -1,0 +1,46 @@
+/**
+ * The outbox. `recordEvent` runs inside the transaction of the change the
+ * event tells of: the event and its deliveries commit with it or not at all,
+ * so no event is lost and none is sent for a change that rolled back.
+ */
+import type { Transaction } from 'kysely';
+import type { Event, EventType } from '../contracts';
+import { randomId } from '../lib/secrets';
+import type { BackendDatabase } from './schema';
+
+export type StoreTransaction = Transaction<BackendDatabase>;
+
+/** Whether an endpoint listening to `events` (JSON array, or null for all) takes `type`. */
+export function endpointListensTo(events: string | null, type: EventType): boolean {
+  return events === null || (JSON.parse(events) as string[]).includes(type);
+}
+
+/** Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that listens to its type. */
+export async function recordEvent(trx: StoreTransaction, appId: string, type: EventType, object: Event['data']['object']): Promise<Event> {
+  const now = Date.now();
+  const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
+  await trx.insertInto('events').values({ id: event.id, app_id: appId, type, created: now, body: JSON.stringify(event) }).execute();
+  const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
+  const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
+  if (listening.length > 0) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(
+        listening.map((endpoint) => ({
+          id: `whd_${randomId(16)}`,
+          event_id: event.id,
+          endpoint_id: endpoint.id,
+          status: 'pending',
+          next_attempt: now,
+          lease_until: null,
+          last_status_code: null,
+          last_error: null,
+          delivered: null,
+          created: now,
+          updated: now,
+        })),
+      )
+      .execute();
+  }
+  return event;
+}
