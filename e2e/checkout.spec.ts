@@ -10,7 +10,7 @@ import { expect, test } from './support/fixtures';
 const SUCCESS_CARD = 'visa-success-3ds';
 const DECLINE_CARD = 'visa-decline-3ds';
 
-/** Seed rule 2: the wallet's billing address fills the charge's billing fields, field by field. */
+/** The charge API's rule 2: the wallet's billing address fills the charge's billing fields, field by field. */
 const billingDetailsOf = (address: WalletAddress): BillingDetails => ({
   name: address.name,
   address: {

@@ -1,5 +1,5 @@
 /**
- * The two integration modes of the seed, side by side, through the same
+ * The two integration modes of the charge API, side by side, through the same
  * browser flow: gateway mode forwards the wallet's token (`walletpay`); a PCI
  * Level 1 app in direct mode has the backend decrypt it and send a
  * `network_token`, with the card's auth method carried through. Then a

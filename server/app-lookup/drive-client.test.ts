@@ -1,6 +1,6 @@
 /**
  * Google's own Node client for Drive (@googleapis/drive), whose scopes the
- * seed's are, pointed at our server as its root URL: `drive.apps.get`
+ * apps API document's are, pointed at our server as its root URL: `drive.apps.get`
  * requests `{rootUrl}drive/v3/apps/{appId}`, served by the `/drive` base path.
  */
 import { auth, drive } from '@googleapis/drive';

@@ -1,2 +1,2 @@
-/** The apps API (`apps.get` of the first seed): one Express router to mount. */
+/** The apps API (`apps.get`, its one operation): one Express router to mount. */
 export { appLookupRoutes, type AppLookupOptions } from './routes';

@@ -1,6 +1,6 @@
 /**
- * The seed's eight scopes. `storage` is the seed's stand-in for the product's
- * name (Drive's scopes, `drive` → `storage`); names are kept as the seed writes them.
+ * The apps API document's eight scopes. `storage` is its stand-in for the product's
+ * name (Drive's scopes, `drive` → `storage`); names are kept as the document writes them.
  */
 const scopeNames = [
   'docs',

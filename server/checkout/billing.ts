@@ -1,7 +1,7 @@
 import type { BillingDetails, WalletAddress } from '../contracts';
 
 /**
- * The wallet's billing address fills the charge's billing fields (seed rule 2).
+ * The wallet's billing address fills the charge's billing fields (rule 2 of the charge API's document).
  * Only the billing address: a shipping address never stands in for it.
  */
 export function billingDetailsFrom(address: WalletAddress): BillingDetails {

@@ -69,7 +69,7 @@ describe('the Google Pay request built for a session', () => {
 describe('the charge sent to the service', () => {
   const session = { id: 'cs_1', amount: 2400, currency: 'USD', description: 'Kit', reference: 'order-9', intent: 'charge' };
 
-  it('has the seed shape: walletpay source forwarded as the wallet returned it, integer amount, lowercase currency', () => {
+  it('has the shape of the charge API: walletpay source forwarded as the wallet returned it, integer amount, lowercase currency', () => {
     const charge = buildCharge(session, { type: 'walletpay', walletpay: token }, undefined);
     expect(ChargeRequest.parse(charge)).toEqual(charge);
     expect(charge.source_data).toEqual({ type: 'walletpay', walletpay: token });

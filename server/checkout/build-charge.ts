@@ -1,5 +1,5 @@
 /**
- * Where a charge is built: the seed's request, from the session's amount and
+ * Where a charge is built: the request of the charge API's document, from the session's amount and
  * currency (never the browser's), the wallet's token and its billing address;
  * a hold for a session with intent `hold`.
  */
@@ -14,7 +14,7 @@ export interface ChargeSession {
   intent: string;
 }
 
-/** The wallet's two sources (the seed's), or, after 3-D Secure, the payment method the service made from one. */
+/** The wallet's two sources (the charge API's), or, after 3-D Secure, the payment method the service made from one. */
 export type ChargeSource = SourceData;
 
 export interface ChargeOptions {

@@ -1,6 +1,6 @@
 /**
  * Turns the wallet's token into the charge's `source_data`, by the app's
- * integration mode (seed): forwarded as is (`walletpay`), or decrypted here by
+ * integration mode (the charge API's document): forwarded as is (`walletpay`), or decrypted here by
  * a PCI Level 1 merchant and sent as a `network_token`.
  */
 import type { KeyObject } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * 3-D Secure Authentication Sessions on a PAN_ONLY payment method (seed rule
- * 3). The seed names them without their path or payload: these shapes are the
+ * 3-D Secure Authentication Sessions on a PAN_ONLY payment method (rule 3 of
+ * the charge API's document). It names them without their path or payload: these shapes are the
  * sandbox's conventions (docs/service-conventions.md).
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * Google Pay's ECv2 payment method token and the message sealed inside it.
  * Reference: https://developers.google.com/pay/api/web/guides/resources/payment-data-cryptography
- * The token fields are exactly the seed's `walletpay` object.
+ * The token fields are exactly the charge API's `walletpay` object.
  */
 import { z } from 'zod';
 
