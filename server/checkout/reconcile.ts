@@ -3,7 +3,8 @@
  * process killed mid-call) is settled by replaying its sealed request with its
  * own idempotency key. The service answers with the charge the first request
  * created, or creates it now if the first never arrived: either way exactly
- * one outcome, and never a guess.
+ * one outcome, and never a guess. Pending refunds are settled the same way
+ * (checkout/refunds.ts).
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
@@ -11,6 +12,7 @@ import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import type { DataCipher } from '../lib/data-cipher';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
+import { reconcileRefunds, type RefundReconcileReport } from './refunds';
 
 export interface ReconcileDependencies {
   store: Store;
@@ -25,6 +27,8 @@ export interface ReconcileReport {
   examined: number;
   settled: number;
   stillPending: number;
+  /** Pending refunds, replayed the same way. */
+  refunds: RefundReconcileReport;
 }
 
 /**
@@ -69,7 +73,7 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     if (outcome.status !== 'pending') settled++;
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }
-  return { examined: attempts.length, settled, stillPending: attempts.length - settled };
+  return { examined: attempts.length, settled, stillPending: attempts.length - settled, refunds: await reconcileRefunds(deps) };
 }
 
 export interface Reconciler {

@@ -6,7 +6,7 @@ import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, findAppBySecretKey, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, unstorableTextPath, type WalletEnvironment } from '../contracts';
+import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
@@ -19,7 +19,8 @@ import { operateHold, type HoldOperation } from './holds';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
 import type { PlatformSigner } from './platform';
-import { clientSecretOpens, createSession, findSession, listAppSessions, merchantView, outcomeOf, type SessionRow } from './sessions';
+import { createRefund } from './refunds';
+import { clientSecretOpens, createSession, findSession, listAppSessions, outcomeOf, type SessionRow, sessionView } from './sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -40,7 +41,7 @@ export interface CheckoutRoutesOptions extends PayDependencies {
 export interface RateLimits {
   payPerMinute: number;
   readsPerMinute: number;
-  /** Every secret-key route: create, list, read, capture, release, roll the key. */
+  /** Every secret-key route: create, list, read, capture, release, refund, roll the key. */
   merchantPerMinute: number;
 }
 
@@ -159,7 +160,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
 
   router.get('/api/sessions/:id', merchantCalls, async (req, res) => {
     const found = await merchantSession(req, res);
-    if (found) res.json(merchantView(found.session));
+    if (found) res.json(await sessionView(store, found.session));
   });
 
   /**
@@ -172,7 +173,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!found) return;
     await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
       const done = await operateHold(options, found.app, found.session, operation, req.body);
-      if (done.ok) return { status: 200, body: merchantView(done.value), record: true };
+      if (done.ok) return { status: 200, body: await sessionView(store, done.value), record: true };
       // A refused body never ran, and an unavailable service may answer a retry: neither is kept against the key.
       const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
       return { status: statusFor(done.error), body: errorBody(done.error), record };
@@ -180,6 +181,21 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   };
   router.post('/api/sessions/:id/capture', merchantCalls, json, holdRoute('capture'));
   router.post('/api/sessions/:id/release', merchantCalls, json, holdRoute('release'));
+
+  /**
+   * A refund, all that is left or part of it. Without an Idempotency-Key each
+   * request is a new refund (the sum stays capped); with one, a retry replays
+   * the first reply, pending included: the refund object's status is read on the session.
+   */
+  router.post('/api/sessions/:id/refunds', merchantCalls, json, async (req, res) => {
+    const found = await merchantSession(req, res);
+    if (!found) return;
+    await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
+      const refunded = await createRefund(options, found.app, found.session, req.body);
+      if (refunded.ok) return { status: 201, body: refunded.value, record: true };
+      return { status: statusFor(refunded.error), body: errorBody(refunded.error), record: refunded.error.code !== 'invalid_request' };
+    });
+  });
 
   /**
    * The session the widget's request names, and its app: read once per
@@ -261,7 +277,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
     return ok({
       id: session.id,
-      status: merchantView(session).status,
+      status: SessionStatus.parse(session.status),
       amount: session.amount,
       currency: session.currency,
       currency_exponent: exponentOf(session.currency),

@@ -2,14 +2,15 @@
  * Checkout sessions: created by the merchant's server, read by it with the
  * secret key and by the widget with the client secret.
  */
-import type { Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { App } from '../apps';
-import { CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Session, type SessionList, SessionStatus } from '../contracts';
+import { CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, type Session, type SessionList, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { hashSecret, randomId, secretMatches } from '../lib/secrets';
 import type { Store } from '../store';
-import type { SessionsTable } from '../store/schema';
+import { refundsOfSessions } from '../store/refunds';
+import type { BackendDatabase, SessionsTable } from '../store/schema';
 import { listSessions } from '../store/session-list';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -37,11 +38,12 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
     attempts: 0,
     outcome: null,
     amount_captured: null,
+    amount_refunded: 0,
     created: now,
     updated: now,
   };
   await store.insertInto('sessions').values(row).execute();
-  return ok({ ...merchantView(row), client_secret: clientSecret });
+  return ok({ ...merchantView(row, []), client_secret: clientSecret });
 }
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
@@ -59,7 +61,8 @@ export async function listAppSessions(store: Store, app: App, query: unknown): P
   const cursor = starting_after === undefined ? undefined : await findSession(store, starting_after);
   if (starting_after !== undefined && cursor?.app_id !== app.id) return err({ code: 'invalid_request', message: 'starting_after: no session of this application has this id' });
   const page = await listSessions(store, { appId: app.id, status, reference, createdGte: created_gte, createdLt: created_lt, after: cursor, limit });
-  return ok({ object: 'list', data: page.rows.map(merchantView), has_more: page.hasMore });
+  const refunds = await refundsOfSessions(store, page.rows.map((row) => row.id));
+  return ok({ object: 'list', data: page.rows.map((row) => merchantView(row, refunds.get(row.id) ?? [])), has_more: page.hasMore });
 }
 
 /** Whether a client secret opens this session: it names the session and matches its digest. */
@@ -70,7 +73,13 @@ export function clientSecretOpens(session: SessionRow, clientSecret: string): bo
 
 export const outcomeOf = (row: SessionRow): PaymentOutcome | null => (row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null);
 
-export function merchantView(row: SessionRow): Session {
+/** The merchant's view of a session, its refunds read from `db` (which may be the transaction that just changed it). */
+export async function sessionView(db: Store | Transaction<BackendDatabase>, row: SessionRow): Promise<Session> {
+  return merchantView(row, (await refundsOfSessions(db, [row.id])).get(row.id) ?? []);
+}
+
+/** `refunds`: the session's, oldest first. */
+export function merchantView(row: SessionRow, refunds: Refund[]): Session {
   return {
     id: row.id,
     object: 'checkout_session',
@@ -85,6 +94,8 @@ export function merchantView(row: SessionRow): Session {
     attempts: row.attempts,
     outcome: outcomeOf(row),
     amount_captured: row.amount_captured,
+    amount_refunded: row.amount_refunded,
+    refunds,
     created: row.created,
     updated: row.updated,
   };

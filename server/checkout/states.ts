@@ -7,7 +7,7 @@ import type { Updateable } from 'kysely';
 import { type EventType, SessionStatus } from '../contracts';
 import { recordEvent, type StoreTransaction } from '../store/events';
 import type { SessionsTable } from '../store/schema';
-import { findSession, merchantView } from './sessions';
+import { findSession, sessionView } from './sessions';
 
 /** From each status, the statuses a session may move to. */
 export const transitions: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
@@ -75,6 +75,6 @@ export async function moveSession(
   if (Number(moved.numUpdatedRows) !== 1) return false;
   const type = eventOnEntering[to];
   const session = type && (await findSession(trx, sessionId));
-  if (type && session) await recordEvent(trx, session.app_id, type, merchantView(session));
+  if (type && session) await recordEvent(trx, session.app_id, type, await sessionView(trx, session));
   return true;
 }

@@ -5,6 +5,7 @@
  * the moment of the change.
  */
 import { z } from 'zod';
+import { Refund } from './refunds';
 import { Session } from './sessions';
 
 export const EventType = z.enum([
@@ -28,6 +29,6 @@ export const Event = z.object({
   /** ms since the epoch, like every timestamp of the API. */
   created: z.number().int(),
   app_id: z.string(),
-  data: z.object({ object: Session }),
+  data: z.object({ object: z.discriminatedUnion('object', [Session, Refund]) }),
 });
 export type Event = z.infer<typeof Event>;

@@ -6,6 +6,7 @@ export * from './ecv2';
 export * from './events';
 export * from './google-pay';
 export * from './keys';
+export * from './refunds';
 export * from './sessions';
 export * from './text';
 export * from './urls';

@@ -8,6 +8,7 @@ import { CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
+import { Refund } from './refunds';
 
 /**
  * `cs_` and 16 random bytes in base64url (server/checkout/sessions.ts makes
@@ -82,6 +83,10 @@ export const Session = z.object({
   outcome: PaymentOutcome.nullable(),
   /** captured: how much of the hold was taken (the rest was released); null otherwise. */
   amount_captured: z.number().int().nullable(),
+  /** The sum of the refunds that succeeded or are pending: never more than what was taken (amount, or amount_captured). */
+  amount_refunded: z.number().int(),
+  /** Oldest first. */
+  refunds: z.array(Refund),
   created: z.number().int(),
   updated: z.number().int(),
 });

@@ -33,6 +33,7 @@ const statusByCode: Record<string, number> = {
   payment_in_progress: 409,
   session_completed: 409,
   invalid_state: 409,
+  amount_exceeds_refundable: 409,
   authentication_pending: 409,
   replayed_token: 409,
   payload_too_large: 413,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { AppRecord } from '../app-lookup/app-record';
 import { GoogleErrorBody } from '../app-lookup/google-errors';
-import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, RolledSecretKey, RollSecretKeyBody, Session, SessionList } from '../contracts';
+import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList } from '../contracts';
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
@@ -136,6 +136,23 @@ const paths: ZodOpenApiObject['paths'] = {
   },
   ...holdOperation('capture', 'Capture a hold, all of it or `amount` of it', CaptureSessionBody),
   ...holdOperation('release', 'Release a hold: nothing is charged'),
+  '/api/sessions/{id}/refunds': {
+    post: {
+      operationId: 'refundSession',
+      summary: 'Refund a succeeded or captured session: all that is left to refund, or `amount` of it; several refunds add up to at most what was taken',
+      security: [{ merchantSecretKey: [] }],
+      requestParams: { path: sessionId, header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+      requestBody: { required: false, ...json(CreateRefundBody) },
+      responses: {
+        '201': reply('The refund: succeeded, failed (nothing refunded), or pending while the service has not answered (reconciliation settles it)', Refund),
+        '400': apiError('invalid_json or invalid_request'),
+        '401': apiError('unauthenticated'),
+        '404': apiError('not_found'),
+        '409': apiError('invalid_state: the session took no money (an uncaptured hold is released instead); amount_exceeds_refundable: more than is left to refund; or idempotency_key_reused or idempotency_key_in_use'),
+        '503': storeDown(),
+      },
+    },
+  },
   '/api/keys/roll': {
     post: {
       operationId: 'rollSecretKey',
@@ -196,6 +213,27 @@ const paths: ZodOpenApiObject['paths'] = {
       },
     },
   },
+  '/sandbox/service/api/v1/refunds': {
+    post: {
+      operationId: 'createRefund',
+      summary: "The embedded sandbox payment service's refund call, a convention of ours (docs/service-conventions.md)",
+      security: [{ serviceKey: [] }],
+      requestParams: {
+        header: z.object({
+          'merchant-account': z.string().meta({ description: 'The merchant the refund is for' }),
+          'idempotency-key': idempotencyKey.optional(),
+        }),
+      },
+      requestBody: { required: true, ...json(ServiceRefundRequest) },
+      responses: {
+        '201': reply('The refund', ServiceRefund),
+        '400': apiError('invalid_request, or amount_too_large: more than is left of the captured amount'),
+        '401': apiError('unauthenticated: a valid service key is required'),
+        '404': apiError('resource_missing: no such charge for this merchant'),
+        '409': apiError('invalid_state: the charge is not captured (a hold is released, not refunded); or idempotency_key_reused or idempotency_key_in_use'),
+      },
+    },
+  },
 };
 
 export function openApiDocument(serverUrl: string): ReturnType<typeof createDocument> {
@@ -211,7 +249,7 @@ export function openApiDocument(serverUrl: string): ReturnType<typeof createDocu
         oauth2AccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth 2.0 access token with an apps scope' },
         serviceKey: { type: 'http', scheme: 'bearer', description: "The payment service's secret key" },
       },
-      schemas: { ApiErrorBody, GoogleErrorBody, Session, SessionList, CreatedSession, RolledSecretKey, PublicSession, PayReply, AppRecord, ChargeRequest, Charge },
+      schemas: { ApiErrorBody, GoogleErrorBody, Session, SessionList, CreatedSession, Refund, RolledSecretKey, PublicSession, PayReply, AppRecord, ChargeRequest, Charge, ServiceRefund },
     },
   });
 }

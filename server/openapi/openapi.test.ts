@@ -63,9 +63,11 @@ describe('/openapi.json', () => {
         '/api/sessions/{id}/authenticate',
         '/api/sessions/{id}/capture',
         '/api/sessions/{id}/release',
+        '/api/sessions/{id}/refunds',
         '/api/keys/roll',
         '/v3/apps/{appId}',
         '/sandbox/service/api/v1/charges',
+        '/sandbox/service/api/v1/refunds',
       ].sort(),
     );
     expect(document.servers).toEqual([{ url: server.url }]);
@@ -118,6 +120,27 @@ describe('/openapi.json', () => {
     const abandoned = (await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }))) as { outcome: { status: string } };
     expect(abandoned.outcome.status).toBe('declined');
     await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }));
+  });
+
+  it('describes refunds as they answer, and a session with its refunds', async () => {
+    const create = async (body: object) => (await (await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify(body) }))).json()) as CreatedSession;
+    const session = await create({ amount: 3000, currency: 'usd', country_code: 'us' });
+    const refund = (body: object, key = secretKey) => fetch(`${server.url}/api/sessions/${session.id}/refunds`, merchant({ method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${key}` } }));
+    await conforms('/api/sessions/{id}/refunds', 'post', await refund({}));
+    await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+    const partial = (await conforms('/api/sessions/{id}/refunds', 'post', await refund({ amount: 1000, reason: 'duplicate' }))) as { status: string };
+    expect(partial.status).toBe('succeeded');
+    await conforms('/api/sessions/{id}/refunds', 'post', await refund({ amount: 2001 }));
+    await conforms('/api/sessions/{id}/refunds', 'post', await refund({ amount: -1 }));
+    await conforms('/api/sessions/{id}/refunds', 'post', await refund({}, 'sk_test_nope'));
+    const read = (await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()))) as { amount_refunded: number };
+    expect(read.amount_refunded).toBe(1000);
+    await conforms('/api/sessions', 'get', await fetch(`${server.url}/api/sessions?limit=1`, merchant()));
+
+    const refunds = `${server.url}/sandbox/service/api/v1/refunds`;
+    const headers = { authorization: `Bearer ${server.sandbox!.serviceSecretKey}`, 'content-type': 'application/json', 'merchant-account': 'm_test' };
+    await conforms('/sandbox/service/api/v1/refunds', 'post', await fetch(refunds, { method: 'POST', headers, body: JSON.stringify({ charge: 'ch_0', amount: 1 }) }));
+    await conforms('/sandbox/service/api/v1/refunds', 'post', await fetch(refunds, { method: 'POST', headers, body: JSON.stringify({ charge: 'nope', amount: 1 }) }));
   });
 
   it('describes key rotation as it answers', async () => {

@@ -1,5 +1,5 @@
 /**
- * Fault injection for the sandbox's charge endpoint: the failures a real
+ * Fault injection for the sandbox's charge and refund endpoints: the failures a real
  * payment service and the network between us produce (slowness, timeouts,
  * 5xx, dropped connections, a charge made whose reply never arrives), so the
  * backend's handling of an unknown outcome can be tested. Asked for per
@@ -23,7 +23,7 @@ export type FaultKind = z.infer<typeof FaultKind>;
  * so the client gives up first, as the fault intends.
  */
 export const FaultPlan = z.strictObject({
-  /** The share of charge requests that meet a fault, 0 to 1. */
+  /** The share of charge and refund requests that meet a fault, 0 to 1. */
   rate: z.number().min(0).max(1),
   /** One is picked uniformly for each faulted request. */
   kinds: z.array(FaultKind).min(1).default([...faultKinds]),

@@ -33,7 +33,7 @@ export interface SandboxOptions {
   gatewayName: string;
   /** Clock in ms since epoch, injectable so expiries are testable. */
   now?: () => number;
-  /** Faults injected into a share of charge requests from the start; none by default. */
+  /** Faults injected into a share of charge and refund requests from the start; none by default. */
   faults?: FaultPlanInput;
   /** How long a 3-D Secure challenge stays open before it is `expired`; 5 minutes by default. */
   authenticationTtlMs?: number;
@@ -46,7 +46,7 @@ export interface SandboxService {
   router: Router;
   /** What a service client sends as `Authorization: Bearer`. */
   serviceSecretKey: string;
-  /** Every operation on money (charge, capture, release), oldest first, with the charge as it left it. */
+  /** Every operation on money (charge, capture, release, refund), oldest first, with the charge as it left it (and a refund's refund). */
   ledger(): Promise<LedgerEntry[]>;
   /** The sandbox root, as keys.json entries: direct decryption trusts it in sandbox mode. */
   rootKeys: RootSigningKey[];

@@ -1,6 +1,6 @@
 /**
  * The sandbox payment service's API: create, read and list charges, capture
- * and release holds, 3-D Secure Authentication Sessions and their challenge
+ * and release holds, refund captured charges, 3-D Secure Authentication Sessions and their challenge
  * page, plus the gateway's public key. Conventions (auth, Merchant-Account,
  * idempotency, errors) are documented in docs/service-conventions.md.
  */
@@ -8,8 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, gatewayMerchantId } from '../contracts';
-import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey } from '../contracts';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, gatewayMerchantId, ServiceRefundRequest } from '../contracts';
+import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { openToken, publicKeyToUncompressedBase64 } from '../wallet';
@@ -27,10 +27,13 @@ import {
   findAuthenticationSession,
   findCharge,
   findPaymentMethod,
+  findRefund,
   insertAuthenticationSession,
   insertCharge,
   insertPaymentMethod,
+  insertRefund,
   listCharges,
+  refundableAmount,
   updateCharge,
   useAuthentication,
 } from './store';
@@ -247,6 +250,38 @@ async function processHoldOperation(
   });
 }
 
+/**
+ * Refunds part or all of what a charge captured. A hold is released, not
+ * refunded; what is asked must fit in what is left of the capture (the
+ * charge's row is read in the transaction that writes the refund, which the
+ * sandbox's single SQLite writer serializes).
+ */
+async function processRefund(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: ServiceRefundRequest): Promise<StoredReply> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const charge = await findCharge(trx, merchantAccount, request.charge);
+    let reply: StoredReply;
+    if (!charge) reply = errorReply(httpError(404, 'resource_missing', 'no such charge for this merchant'));
+    else if (charge.status === 'held') reply = errorReply(httpError(409, 'invalid_state', 'the charge is an uncaptured hold: release it instead of refunding it'));
+    else if (charge.status !== 'succeeded') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a captured charge can be refunded`));
+    else if (request.amount > (await refundableAmount(trx, charge.id))) reply = errorReply(httpError(400, 'amount_too_large', 'amount: more than is left to refund of the captured amount'));
+    else {
+      const refund: ServiceRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        charge: charge.id,
+        amount: request.amount,
+        currency: charge.currency,
+        status: 'succeeded',
+        failure_code: null,
+        created: Math.floor(ctx.now() / 1000),
+      };
+      await insertRefund(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge, refund });
+      reply = { status: 201, body: JSON.stringify(refund) };
+    }
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
+  });
+}
+
 /** Frictionless cards are authenticated at once; the others wait for the shopper at the challenge page. */
 async function processAuthenticationSession(
   ctx: ServiceApiContext,
@@ -354,16 +389,17 @@ function parseBody<T>(req: Request, res: Response, schema: z.ZodType<T>): T | un
   return parsed.data;
 }
 
-function createChargeHandler(ctx: ServiceApiContext) {
+/** A POST that moves money (a charge, a refund): validated, then met by the fault plan, then run once per Idempotency-Key. */
+function faultedHandler<T>(ctx: ServiceApiContext, schema: z.ZodType<T>, process: (merchantAccount: string, key: string | undefined, request: T) => Promise<StoredReply>) {
   return async (req: Request, res: Response) => {
-    const request = parseBody(req, res, ChargeRequest);
+    const request = parseBody(req, res, schema);
     if (request === undefined) return;
     const fault = ctx.faults.pick(req);
     if (!fault.ok) return sendError(res, fault.error);
     // Before the idempotency claim: nothing was processed, so a retry with the key runs once.
     if (fault.value === 'error') return sendError(res, httpError(500, 'service_error', 'injected fault: the service failed before processing the request'));
     if (fault.value === 'reset') return void req.socket.destroy();
-    await respondOnce(ctx, req, res, fault.value, (key) => processCharge(ctx, merchantOf(res), key, request));
+    await respondOnce(ctx, req, res, fault.value, (key) => process(merchantOf(res), key, request));
   };
 }
 
@@ -381,7 +417,14 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
   });
 
   const merchantCall = [auth, requireMerchantAccount];
-  router.post('/api/v1/charges', ...merchantCall, idempotencyKeyHeader, jsonBody('64kb'), createChargeHandler(ctx));
+  router.post('/api/v1/charges', ...merchantCall, idempotencyKeyHeader, jsonBody('64kb'), faultedHandler(ctx, ChargeRequest, (merchant, key, request) => processCharge(ctx, merchant, key, request)));
+  router.post('/api/v1/refunds', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), faultedHandler(ctx, ServiceRefundRequest, (merchant, key, request) => processRefund(ctx, merchant, key, request)));
+
+  router.get('/api/v1/refunds/:id', ...merchantCall, async (req, res) => {
+    const refund = await findRefund(ctx.db, merchantOf(res), String(req.params.id));
+    if (!refund) return sendError(res, httpError(404, 'resource_missing', 'no such refund for this merchant'));
+    res.json(refund);
+  });
 
   router.post('/api/v1/charges/:id/capture', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), async (req, res) => {
     const request = parseBody(req, res, CaptureRequest);

@@ -6,7 +6,7 @@
  * cryptogram is ever written here.
  */
 import { sql, type Generated, type Kysely, type Migration, type Transaction } from 'kysely';
-import type { AuthenticationSession, AuthenticationStatus, CardSummary, Charge } from '../contracts';
+import type { AuthenticationSession, AuthenticationStatus, CardSummary, Charge, ServiceRefund } from '../contracts';
 import { openDatabase } from '../store/database';
 import type { IssuerProfile } from './test-cards';
 import { createIdempotencyKeysTable, type IdempotencyKeysTable } from '../store/idempotency';
@@ -28,6 +28,8 @@ interface ChargesTable {
   created: number;
   amount_captured: number;
   payment_method: string | null;
+  /** What its refunds gave back: never more than amount_captured. */
+  amount_refunded: Generated<number>;
 }
 
 /** A card the service keeps for later charges: its summary and what the issuer knows of it (IssuerProfile), never its number. */
@@ -57,7 +59,7 @@ interface AuthenticationSessionsTable {
   created: number;
 }
 
-export type LedgerOperation = 'charge' | 'capture' | 'release';
+export type LedgerOperation = 'charge' | 'capture' | 'release' | 'refund';
 
 /** The ledger: one row per operation on money, with the charge as that operation left it. */
 interface OperationsTable {
@@ -67,6 +69,20 @@ interface OperationsTable {
   merchant_account: string;
   idempotency_key: string | null;
   charge: string;
+  /** A refund operation's refund object. */
+  refund: string | null;
+  created: number;
+}
+
+interface RefundsTable {
+  id: string;
+  merchant_account: string;
+  charge_id: string;
+  idempotency_key: string | null;
+  amount: number;
+  currency: string;
+  status: string;
+  failure_code: string | null;
   created: number;
 }
 
@@ -83,6 +99,7 @@ export interface SandboxDatabase {
   payment_methods: PaymentMethodsTable;
   authentication_sessions: AuthenticationSessionsTable;
   operations: OperationsTable;
+  refunds: RefundsTable;
 }
 
 export type SandboxDb = Kysely<SandboxDatabase>;
@@ -169,6 +186,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('authentication_sessions').addColumn('ancestor_origins', 'text', (c) => c.notNull().defaultTo('')).execute();
     },
   },
+  '0004_refunds': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('charges').addColumn('amount_refunded', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('operations').addColumn('refund', 'text').execute();
+      await db.schema
+        .createTable('refunds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('failure_code', 'text')
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const openSandboxDb = (file: string) => openDatabase<SandboxDatabase>(file, migrations);
@@ -178,9 +213,11 @@ export interface LedgerEntry {
   merchant_account: string;
   idempotency_key: string | null;
   charge: Charge;
+  /** The refund a `refund` operation made. */
+  refund?: ServiceRefund;
 }
 
-type ChargeRow = Omit<ChargesTable, 'seq'> & { seq: number };
+type ChargeRow = Omit<ChargesTable, 'seq' | 'amount_refunded'> & { seq: number };
 
 function toCharge(row: ChargeRow): Charge {
   return {
@@ -203,10 +240,18 @@ function toCharge(row: ChargeRow): Charge {
 type Db = SandboxDb | Transaction<SandboxDatabase>;
 
 async function appendOperation(db: Db, operation: LedgerOperation, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
-  const { charge } = entry;
+  const { charge, refund } = entry;
   await db
     .insertInto('operations')
-    .values({ operation, charge_id: charge.id, merchant_account: entry.merchant_account, idempotency_key: entry.idempotency_key, charge: JSON.stringify(charge), created: charge.created })
+    .values({
+      operation,
+      charge_id: charge.id,
+      merchant_account: entry.merchant_account,
+      idempotency_key: entry.idempotency_key,
+      charge: JSON.stringify(charge),
+      refund: refund ? JSON.stringify(refund) : null,
+      created: refund?.created ?? charge.created,
+    })
     .execute();
 }
 
@@ -265,7 +310,58 @@ export async function listCharges(db: SandboxDb, merchantAccount: string, limit:
 
 export async function allLedgerEntries(db: SandboxDb): Promise<LedgerEntry[]> {
   const rows = await db.selectFrom('operations').selectAll().orderBy('seq', 'asc').execute();
-  return rows.map((row) => ({ operation: row.operation, merchant_account: row.merchant_account, idempotency_key: row.idempotency_key, charge: JSON.parse(row.charge) as Charge }));
+  return rows.map((row) => ({
+    operation: row.operation,
+    merchant_account: row.merchant_account,
+    idempotency_key: row.idempotency_key,
+    charge: JSON.parse(row.charge) as Charge,
+    ...(row.refund !== null && { refund: JSON.parse(row.refund) as ServiceRefund }),
+  }));
+}
+
+/** What is left to refund of a charge: its captured amount less its refunds so far. */
+export async function refundableAmount(db: Transaction<SandboxDatabase>, chargeId: string): Promise<number> {
+  const row = await db.selectFrom('charges').select(['amount_captured', 'amount_refunded']).where('id', '=', chargeId).executeTakeFirstOrThrow();
+  return row.amount_captured - row.amount_refunded;
+}
+
+/** A refund of a charge, what it leaves refunded on the charge, and its ledger entry, in the caller's transaction. */
+export async function insertRefund(db: Transaction<SandboxDatabase>, entry: Omit<LedgerEntry, 'operation' | 'refund'> & { refund: ServiceRefund }): Promise<void> {
+  const { refund } = entry;
+  await db
+    .insertInto('refunds')
+    .values({
+      id: refund.id,
+      merchant_account: entry.merchant_account,
+      charge_id: refund.charge,
+      idempotency_key: entry.idempotency_key,
+      amount: refund.amount,
+      currency: refund.currency,
+      status: refund.status,
+      failure_code: refund.failure_code,
+      created: refund.created,
+    })
+    .execute();
+  if (refund.status === 'succeeded') {
+    await db.updateTable('charges').set((eb) => ({ amount_refunded: eb('amount_refunded', '+', refund.amount) })).where('id', '=', refund.charge).execute();
+  }
+  await appendOperation(db, 'refund', entry);
+}
+
+export async function findRefund(db: Db, merchantAccount: string, id: string): Promise<ServiceRefund | undefined> {
+  const row = await db.selectFrom('refunds').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      object: 'refund',
+      charge: row.charge_id,
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status as ServiceRefund['status'],
+      failure_code: row.failure_code,
+      created: row.created,
+    }
+  );
 }
 
 export interface PaymentMethod {

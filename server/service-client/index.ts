@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import { ApiErrorBody, AuthenticationSession, type CaptureRequest, Charge, ChargeRequest, type CreateAuthenticationSession } from '../contracts';
+import { ApiErrorBody, AuthenticationSession, type CaptureRequest, Charge, ChargeRequest, type CreateAuthenticationSession, ServiceRefund, type ServiceRefundRequest } from '../contracts';
 import { type Failure, type Result, err, ok } from '../lib/result';
 
 export interface RetryPolicy {
@@ -77,7 +77,17 @@ export interface ServiceClient {
   /** Starts 3-D Secure on a PAN_ONLY payment method; idempotent under the call's key. */
   createAuthenticationSession(request: CreateAuthenticationSession, call: ChargeCall): Promise<Result<AuthenticationSession, ServiceFailure>>;
   getAuthenticationSession(id: string, merchantId: string): Promise<Result<AuthenticationSession, ServiceFailure>>;
+  /**
+   * Refunds part or all of a captured charge. Called again with the same key
+   * and body (refundBody makes the bytes), it returns the refund the first
+   * call made: the service replays it.
+   */
+  createRefund(request: ServiceRefundRequest, call: ChargeCall): Promise<Result<ServiceRefund, ServiceFailure>>;
 }
+
+/** A refund request's bytes, the same for the same fields whoever builds them, so that a replay matches the first request. */
+export const refundBody = (request: ServiceRefundRequest): string =>
+  JSON.stringify({ charge: request.charge, amount: request.amount, ...(request.reason !== undefined && { reason: request.reason }) });
 
 export const defaultRetryPolicy: RetryPolicy = { maxTries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 
@@ -105,6 +115,7 @@ const paths = {
   release: (chargeId: string) => `/api/v1/charges/${encodeURIComponent(chargeId)}/release`,
   authenticationSessions: '/api/v1/authentication_sessions',
   authenticationSession: (id: string) => `/api/v1/authentication_sessions/${encodeURIComponent(id)}`,
+  refunds: '/api/v1/refunds',
 };
 
 interface Call<T> {
@@ -170,5 +181,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     createAuthenticationSession: (request, call) =>
       send({ method: 'POST', path: paths.authenticationSessions, ...call, body: JSON.stringify(request), reply: AuthenticationSession, what: 'authentication session' }),
     getAuthenticationSession: (id, merchantId) => send({ method: 'GET', path: paths.authenticationSession(id), merchantId, reply: AuthenticationSession, what: 'authentication session' }),
+    createRefund: (request, call) => send({ method: 'POST', path: paths.refunds, ...call, body: refundBody(request), reply: ServiceRefund, what: 'refund' }),
   };
 }

@@ -273,5 +273,25 @@ for (const engine of engines) {
         await database.remove();
       }
     });
+
+    it('lets concurrent refunds of a session give back no more than was paid: each reservation is a compare-and-set', async () => {
+      const database = await engine.provision();
+      const server = await startTestServer({ ...(database.databaseUrl && { DATABASE_URL: database.databaseUrl }) });
+      try {
+        const { secretKey } = await server.merchant();
+        const session = await server.createSession(secretKey, { amount: 2400 });
+        await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+        // Slow refunds, so that all of them are reserved while the first are still at the service.
+        server.sandbox!.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 100 });
+        const replies = await Promise.all(Array.from({ length: 12 }, () => server.merchantPost(secretKey, `/api/sessions/${session.id}/refunds`, { amount: 500 })));
+        expect(replies.map((reply) => reply.status).sort()).toEqual([...Array<number>(4).fill(201), ...Array<number>(8).fill(409)]);
+        expect(await findSession(server.store, session.id)).toMatchObject({ amount_refunded: 2000 });
+        const refunds = (await server.sandbox!.ledger()).filter((entry) => entry.operation === 'refund' && entry.idempotency_key?.startsWith(`${session.id}:`));
+        expect(refunds.reduce((sum, entry) => sum + (entry.refund?.amount ?? 0), 0)).toBe(2000);
+      } finally {
+        await server.close();
+        await database.remove();
+      }
+    });
   });
 }

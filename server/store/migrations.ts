@@ -212,4 +212,30 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt)`.execute(db);
     },
   },
+  '0012_refunds': {
+    // A session's refunds reserve their amount on `sessions.amount_refunded` (a compare-and-set, store/refunds.ts),
+    // so concurrent refunds cannot give back more than was taken; a failed refund gives its amount back.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sessions').addColumn('amount_refunded', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('refunds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('session_id', 'text', (c) => c.notNull().references('sessions.id'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('amount', 'bigint', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('service_refund_id', 'text')
+        .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
+        .addColumn('failure_code', 'text')
+        .addColumn('failure_message', 'text')
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX refunds_session_created ON refunds (session_id, created, id)`.execute(db);
+      await sql`CREATE INDEX refunds_status ON refunds (status)`.execute(db);
+    },
+  },
 };

@@ -55,6 +55,28 @@ export interface SessionsTable {
   outcome: string | null;
   /** Set when a hold is captured. */
   amount_captured: number | null;
+  /** The refunds pending or succeeded: reserved before the service is asked, given back when a refund fails (store/refunds.ts). */
+  amount_refunded: Generated<number>;
+  created: number;
+  updated: number;
+}
+
+/** A session's refunds (checkout/refunds.ts); the service's idempotency key is derived from `id`. */
+export interface RefundsTable {
+  id: string;
+  session_id: string;
+  app_id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  /** `pending` (sent, outcome unknown: reconciliation replays it), `succeeded`, `failed`. */
+  status: string;
+  /** The service's charge refunded: with amount and reason, the request is rebuilt byte for byte to replay it. */
+  charge_id: string;
+  service_refund_id: string | null;
+  idempotency_key: string;
+  failure_code: string | null;
+  failure_message: string | null;
   created: number;
   updated: number;
 }
@@ -151,6 +173,7 @@ export interface BackendDatabase {
   app_secret_keys: AppSecretKeysTable;
   sessions: SessionsTable;
   charge_attempts: ChargeAttemptsTable;
+  refunds: RefundsTable;
   idempotency_keys: IdempotencyKeysTable;
   server_heartbeats: ServerHeartbeatsTable;
   direct_keys: DirectKeysTable;

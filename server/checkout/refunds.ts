@@ -1,0 +1,127 @@
+/**
+ * Refunds of a paid session, by the merchant's server: all that is left, or
+ * part of it, as many times as the money allows. Each refund is written
+ * `pending` with its amount reserved on the session before the service is
+ * asked (under an idempotency key derived from the refund's id), then settled
+ * by the service's answer, its event in the same transaction. An unknown
+ * answer leaves it pending: reconciliation replays the same request with the
+ * same key, never guesses (docs/reliability.md).
+ */
+import type { App } from '../apps';
+import { CreateRefundBody, type Refund, RefundReason, type ServiceRefund, type SessionStatus } from '../contracts';
+import { invalidRequest } from '../http/errors';
+import { type Failure, type Result, err, ok } from '../lib/result';
+import { randomId } from '../lib/secrets';
+import type { Logger } from '../logging';
+import type { ServiceClient, ServiceFailure } from '../service-client';
+import type { Store } from '../store';
+import { recordEvent } from '../store/events';
+import { findRefund, pendingRefunds, type RefundRow, type RefundSettlement, reserveRefund, settleRefund, toRefund } from '../store/refunds';
+import { findSession, outcomeOf, type SessionRow } from './sessions';
+
+export interface RefundDependencies {
+  store: Store;
+  service: ServiceClient;
+}
+
+/** The statuses whose money can be given back, and how much was taken in each. */
+const takenIn: Partial<Record<SessionStatus, (session: SessionRow) => number>> = {
+  succeeded: (session) => session.amount,
+  captured: (session) => session.amount_captured ?? 0,
+};
+const REFUNDABLE_FROM = Object.keys(takenIn);
+
+/** The service's key for one refund: derived from our refund's id, so every replay of it is the same refund. */
+export const refundIdempotencyKey = (sessionId: string, refundId: string): string => `${sessionId}:refund:${refundId}`;
+
+function notRefundable(session: SessionRow): Failure {
+  const why = session.status === 'authorized' ? ': an uncaptured hold is released (POST .../release), not refunded' : ': only a succeeded or captured checkout is';
+  return { code: 'invalid_state', message: `A ${session.status} checkout cannot be refunded${why}` };
+}
+
+const exceeds = (left: number): Failure => ({ code: 'amount_exceeds_refundable', message: `amount: more than is left to refund of this checkout (${left} in minor units)` });
+
+export async function createRefund(deps: RefundDependencies, app: App, session: SessionRow, body: unknown): Promise<Result<Refund, Failure>> {
+  const parsed = CreateRefundBody.safeParse(body ?? {});
+  if (!parsed.success) return err(invalidRequest(parsed.error));
+  const taken = takenIn[session.status as SessionStatus]?.(session);
+  const chargeId = outcomeOf(session)?.charge_id;
+  if (taken === undefined || !chargeId) return err(notRefundable(session));
+  const amount = parsed.data.amount ?? taken - session.amount_refunded;
+  if (amount <= 0) return err(exceeds(0));
+
+  const now = Date.now();
+  const id = `re_${randomId(16)}`;
+  const row: RefundRow = {
+    id,
+    session_id: session.id,
+    app_id: app.id,
+    amount,
+    currency: session.currency,
+    reason: parsed.data.reason ?? null,
+    status: 'pending',
+    charge_id: chargeId,
+    service_refund_id: null,
+    idempotency_key: refundIdempotencyKey(session.id, id),
+    failure_code: null,
+    failure_message: null,
+    created: now,
+    updated: now,
+  };
+  if (!(await deps.store.transaction().execute((trx) => reserveRefund(trx, row, REFUNDABLE_FROM, taken)))) {
+    const current = await findSession(deps.store, session.id);
+    return err(exceeds(current ? taken - current.amount_refunded : 0));
+  }
+  return ok(await send(deps, row, app.merchantId));
+}
+
+/** Asks the service for the refund (again, under its own key) and records what it said; the refund as it now is. */
+async function send(deps: RefundDependencies, row: RefundRow, merchantId: string): Promise<Refund> {
+  const reply = await deps.service.createRefund(
+    { charge: row.charge_id, amount: row.amount, ...(row.reason !== null && { reason: RefundReason.parse(row.reason) }) },
+    { merchantId, idempotencyKey: row.idempotency_key },
+  );
+  const settlement = settlementOf(reply);
+  if (settlement) {
+    await deps.store.transaction().execute(async (trx) => {
+      const settled = await settleRefund(trx, row.id, settlement);
+      if (settled) await recordEvent(trx, settled.app_id, settled.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', toRefund(settled));
+    });
+  }
+  const current = await findRefund(deps.store, row.id);
+  return toRefund(current ?? row);
+}
+
+/** What the service's answer settles; undefined when it leaves the outcome unknown (no reply, a 5xx): the refund stays pending. */
+function settlementOf(reply: Result<ServiceRefund, ServiceFailure>): RefundSettlement | undefined {
+  if (reply.ok) {
+    const refund = reply.value;
+    const failed = refund.status === 'failed';
+    return { status: refund.status, service_refund_id: refund.id, failure_code: refund.failure_code, failure_message: failed ? 'The payment service could not refund the payment' : null };
+  }
+  if (reply.error.outcomeUnknown) return undefined;
+  // A refusal: nothing was refunded.
+  return { status: 'failed', service_refund_id: null, failure_code: reply.error.serviceCode ?? reply.error.code, failure_message: reply.error.message };
+}
+
+export interface RefundReconcileReport {
+  examined: number;
+  settled: number;
+  stillPending: number;
+}
+
+/**
+ * Replays every pending refund with its own key and body. One still in
+ * flight may be replayed too: the service runs a key once, so the replay
+ * either meets it (idempotency_key_in_use: still pending) or is it.
+ */
+export async function reconcileRefunds(deps: RefundDependencies & { logger: Logger }): Promise<RefundReconcileReport> {
+  const pending = await pendingRefunds(deps.store);
+  let settled = 0;
+  for (const { merchant_id: merchantId, ...row } of pending) {
+    const refund = await send(deps, row, merchantId);
+    if (refund.status !== 'pending') settled++;
+    deps.logger.info({ refund: refund.id, session: refund.session_id, status: refund.status }, 'refund reconciled');
+  }
+  return { examined: pending.length, settled, stillPending: pending.length - settled };
+}
