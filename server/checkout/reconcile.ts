@@ -3,13 +3,16 @@
  * process killed mid-call) is settled by replaying its sealed request with its
  * own idempotency key. The service answers with the charge the first request
  * created, or creates it now if the first never arrived: either way exactly
- * one outcome, and never a guess.
+ * one outcome, and never a guess. Each pass then expires the sessions whose
+ * time is up (expiry.ts), after settling: a session whose attempt has just come
+ * back unpaid expires in the same pass.
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import type { DataCipher } from '../lib/data-cipher';
+import { expirePastDueSessions } from './expiry';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 
 export interface ReconcileDependencies {
@@ -25,12 +28,14 @@ export interface ReconcileReport {
   examined: number;
   settled: number;
   stillPending: number;
+  /** Sessions this pass moved to `expired`. */
+  expired: number;
 }
 
 /**
  * Settles `pending` attempts, and `in_flight` ones started before
  * `inFlightBefore` (a live request younger than that is left to finish) or
- * abandoned by their request.
+ * abandoned by their request; then expires the sessions past due.
  */
 export async function reconcile(deps: ReconcileDependencies, inFlightBefore: number): Promise<ReconcileReport> {
   const abandoned = [...deps.abandoned];
@@ -69,7 +74,9 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     if (outcome.status !== 'pending') settled++;
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }
-  return { examined: attempts.length, settled, stillPending: attempts.length - settled };
+  const expired = await expirePastDueSessions(deps.store);
+  if (expired > 0) deps.logger.info({ expired }, 'sessions expired');
+  return { examined: attempts.length, settled, stillPending: attempts.length - settled, expired };
 }
 
 export interface Reconciler {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { App } from '../apps';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
-import type { PaymentOutcome, PublicSession, SessionStatus } from '../contracts';
+import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, type SessionStatus } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/gallery.html', import.meta.url)), 'utf8');
@@ -105,6 +105,7 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
       // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
       payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,
       outcome,
+      expires_at: Date.now() + SESSION_LIFETIME.defaultMs,
     };
   };
   const notFound = (res: express.Response) => res.status(404).json({ error: { code: 'not_found', message: 'No such checkout session' } });

@@ -57,6 +57,8 @@ export interface SessionsTable {
   amount_captured: number | null;
   created: number;
   updated: number;
+  /** When an unpaid session expires (ms since the epoch). */
+  expires_at: number;
 }
 
 export interface ChargeAttemptsTable {
