@@ -5,7 +5,7 @@
  * created, or creates it now if the first never arrived: either way exactly
  * one outcome, and never a guess. Each pass then expires the sessions whose
  * time is up (expiry.ts), after settling: a session whose attempt has just come
- * back unpaid expires in the same pass.
+ * back unpaid expires in the same pass; and releases the holds that lapsed (holds.ts).
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
@@ -13,6 +13,7 @@ import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import type { DataCipher } from '../lib/data-cipher';
 import { expirePastDueSessions } from './expiry';
+import { releaseLapsedHolds } from './holds';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 
 export interface ReconcileDependencies {
@@ -30,6 +31,8 @@ export interface ReconcileReport {
   stillPending: number;
   /** Sessions this pass moved to `expired`. */
   expired: number;
+  /** Holds this pass released because they had lapsed at the service (holds.ts). */
+  lapsedHoldsReleased: number;
 }
 
 /**
@@ -75,8 +78,9 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }
   const expired = await expirePastDueSessions(deps.store);
-  if (expired > 0) deps.logger.info({ expired }, 'sessions expired');
-  return { examined: attempts.length, settled, stillPending: attempts.length - settled, expired };
+  const lapsedHoldsReleased = await releaseLapsedHolds(deps);
+  if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
+  return { examined: attempts.length, settled, stillPending: attempts.length - settled, expired, lapsedHoldsReleased };
 }
 
 export interface Reconciler {

@@ -80,6 +80,14 @@ export const ChargeRequest = z.strictObject({
 export type ChargeRequest = z.infer<typeof ChargeRequest>;
 
 /** succeeded: captured (at once, or a hold later); held: authorized, not captured; released: a hold let go. */
+/**
+ * How long a hold (`capture: false`) can be captured: an authorization the
+ * card networks let lapse after about a week (the sandbox's convention,
+ * docs/service-conventions.md). After it the service refuses a capture with
+ * `hold_expired`; a release still ends the hold.
+ */
+export const HOLD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
 export const ChargeStatus = z.enum(['succeeded', 'failed', 'held', 'released']);
 export type ChargeStatus = z.infer<typeof ChargeStatus>;
 

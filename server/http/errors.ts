@@ -34,6 +34,7 @@ const statusByCode: Record<string, number> = {
   session_completed: 409,
   invalid_state: 409,
   authentication_pending: 409,
+  hold_expired: 409,
   replayed_token: 409,
   // Gone for good: an expired checkout never takes a payment again (the merchant creates a new one).
   session_expired: 410,
