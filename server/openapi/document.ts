@@ -37,7 +37,7 @@ function holdOperation(operation: 'capture' | 'release', summary: string, body?:
           '400': apiError('invalid_json or invalid_request'),
           '401': apiError('unauthenticated'),
           '404': apiError('not_found'),
-          '409': apiError('invalid_state: the session holds no authorized payment to ' + operation + '; or idempotency_key_reused'),
+          '409': apiError(`invalid_state: the session holds no authorized payment to ${operation}; ${operation === 'capture' ? 'hold_expired: the hold lapsed 7 days after it was placed; ' : ''}or idempotency_key_reused`),
           '503': storeDown(`service_unavailable: the service could not ${operation} the hold; retry with the same request`),
         },
       },
