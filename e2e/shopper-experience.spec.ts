@@ -17,7 +17,7 @@ import { CheckoutPage } from './support/checkout-page';
 import { listen } from '../server/testing/listen';
 import { expect, test } from './support/merchant-site';
 
-const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'captured', 'released', 'declined', 'error', 'unavailable', 'confirming'];
+const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'captured', 'released', 'declined', 'error', 'unavailable', 'confirming', 'expired'];
 const THEMES = ['light', 'dark'] as const;
 
 test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
@@ -97,6 +97,38 @@ test('on a page in Arabic the widget and the button follow <html lang>, right to
   await expect(checkout.testId('retry')).toHaveText(ar.retry);
   // The merchant's event keeps the service's code and reason, whatever the shopper read.
   expect((await checkout.events('checkout:decline'))[0]).toMatchObject({ code: 'insufficient_funds', message: expect.stringMatching(/insufficient funds/) });
+});
+
+test('a session that expired shows the shopper a calm final state, in their language, and tells the merchant', async ({ page, server, site }) => {
+  const pastDue = (sessionId: string) => server.store.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('id', '=', sessionId).execute();
+  const shopAt = (path: string, clientSecret: string, lang: string) =>
+    site.page(path, `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Shop</title></head><body><div id="pay"></div>
+      <script src="${server.url}/checkout.js" data-client-secret="${clientSecret}" data-target="#pay" defer></script></body></html>`);
+
+  // Expired before the page opens: no button, no "Try again", the words of the page's language.
+  const late = await site.checkout(server);
+  await pastDue(late.session.id);
+  await page.goto(shopAt('/late', late.session.client_secret, 'fr'));
+  const lateCheckout = new CheckoutPage(page, server, { sessionId: late.session.id, secretKey: late.secretKey });
+  await lateCheckout.expectState('expired');
+  await expect(lateCheckout.testId('status')).toHaveText(fr.errors.session_expired);
+  await expect(lateCheckout.testId('retry')).toHaveCount(0);
+  await expect(page.locator('[data-testid=sandbox-gpay-button]')).toHaveCount(0);
+  expect(await lateCheckout.events('checkout:error')).toEqual([{ sessionId: late.session.id, code: 'session_expired', reason: 'session_expired', message: fr.errors.session_expired }]);
+  expect((await lateCheckout.merchantView()).status).toBe('expired');
+
+  // Expired while the shopper chose a card: the payment is refused, nothing is charged, the same final state.
+  const slow = await site.checkout(server);
+  await page.goto(shopAt('/slow', slow.session.client_secret, 'en'));
+  const slowCheckout = new CheckoutPage(page, server, { sessionId: slow.session.id, secretKey: slow.secretKey });
+  await slowCheckout.openWallet();
+  await pastDue(slow.session.id);
+  expect((await slowCheckout.payInOpenSheet('visa-success-3ds')).payStatus).toBe(410);
+  await slowCheckout.expectState('expired');
+  await expect(page.locator('[data-testid=sandbox-wallet]')).toBeHidden();
+  await expect(slowCheckout.testId('status')).toHaveText(/expired, and nothing was charged/);
+  await expect(page.locator('[data-testid=sandbox-gpay-button]')).toHaveCount(0);
+  expect((await slowCheckout.merchantView()).status).toBe('expired');
 });
 
 /** The focused element, through open shadow roots. */

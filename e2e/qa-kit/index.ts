@@ -25,7 +25,7 @@ export { expect };
  * declared here so the kit needs no download. The checkout's own suite checks
  * the two stay the same.
  */
-export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming';
+export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming' | 'expired';
 
 /** How the shopper answers the bank's 3-D Secure challenge. */
 export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';

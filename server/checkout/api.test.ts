@@ -143,7 +143,7 @@ describe('the checkout frame (iframe mode): the embedding page named by Checkout
 });
 
 describe('paying', () => {
-  it('charges the session amount once, with the seed walletpay source and the wallet billing address', async () => {
+  it('charges the session amount once, with the charge API walletpay source and the wallet billing address', async () => {
     const session = await server.createSession(secretKey, { amount: 2400, currency: 'USD', country_code: 'US' });
     const paymentData = await server.walletPaymentData(session, 'visa-success-3ds');
     const reply = await server.pay(session, { payment_data: paymentData });

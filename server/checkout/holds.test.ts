@@ -4,8 +4,10 @@
  * each once, whatever the retries; the sandbox ledger shows each operation once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession, PayReply, Session } from '../contracts';
+import { type CreatedSession, HOLD_LIFETIME_MS, type PayReply, type Session } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
+import { createServiceClient } from '../service-client';
+import { releaseLapsedHolds } from './holds';
 
 let server: TestServer;
 let secretKey: string;
@@ -118,5 +120,27 @@ describe('a hold', () => {
     const reply = await capture(session);
     expect(reply.status).toBe(409);
     expect((await reply.json()).error.message).toContain('not a hold');
+  });
+});
+
+describe('a hold left uncaptured', () => {
+  it('is released once it lapses at the service, 7 days after it was placed: one release, one session.released', async () => {
+    const lapsed = await authorizedHold();
+    const recent = await authorizedHold();
+    // As the clock would make it: authorized a week ago (and a second ago).
+    await server.store.updateTable('sessions').set({ updated: Date.now() - HOLD_LIFETIME_MS - 1000 }).where('id', '=', lapsed.id).execute();
+
+    // This instance's pass and two more releasers, as other instances would run them, at once.
+    const anotherInstance = { store: server.store, service: createServiceClient({ baseUrl: `${server.url}/sandbox/service`, secretKey: server.sandbox!.serviceSecretKey, timeoutMs: 5000 }) };
+    await Promise.all([server.reconcile(), releaseLapsedHolds(anotherInstance), releaseLapsedHolds(anotherInstance)]);
+    await server.reconcile();
+
+    const read = async (session: CreatedSession) => (await (await fetch(`${server.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as Session;
+    expect(await read(lapsed)).toMatchObject({ status: 'released', amount_captured: null });
+    expect((await ledgerFor(lapsed)).map((entry) => entry.operation)).toEqual(['charge', 'release']);
+    const events = await server.store.selectFrom('events').select('type').where('body', 'like', `%"id":"${lapsed.id}"%`).execute();
+    expect(events.map((event) => event.type)).toEqual(['session.authorized', 'session.released']);
+    expect(await read(recent)).toMatchObject({ status: 'authorized' });
+    expect((await capture(lapsed)).status).toBe(409);
   });
 });

@@ -5,12 +5,13 @@
  * session, so a retry after an unknown outcome is safe; the session then
  * moves as the state machine allows (server/checkout/states.ts).
  */
-import type { App } from '../apps';
-import { CaptureSessionBody, type Charge, SessionStatus } from '../contracts';
+import { type App, getApp } from '../apps';
+import { CaptureSessionBody, type Charge, HOLD_LIFETIME_MS, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
+import { lapsedHoldIds } from '../store/session-expiry';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
 import { canTransition, moveSession } from './states';
 
@@ -48,6 +49,7 @@ export async function operateHold(deps: HoldDependencies, app: App, session: Ses
 
 function failureOf(failure: ServiceFailure, session: SessionRow, operation: HoldOperation): Failure {
   if (failure.serviceCode === 'invalid_state') return invalidState(session, operation);
+  if (failure.serviceCode === 'hold_expired') return { code: 'hold_expired', message: 'The hold lapsed 7 days after it was placed and can no longer be captured; it is released by the next sweep (or release it now), and the shopper pays again' };
   return { code: 'service_unavailable', message: `The payment service could not ${operation} the hold (${failure.serviceCode ?? failure.code}); retry with the same request: it is idempotent` };
 }
 
@@ -58,4 +60,23 @@ async function record(store: Store, session: SessionRow, operation: HoldOperatio
   // A concurrent identical request moved it first: the same result, once.
   if (current && (moved || current.status === to)) return ok(current);
   return err(invalidState(current ?? session, operation));
+}
+
+/**
+ * Releases every hold that lapsed at the service (HOLD_LIFETIME_MS after the
+ * session became authorized): the money is no longer held for the merchant,
+ * so the session says so (`released`, the event `session.released`) rather
+ * than offer a capture the service would refuse. Each is an ordinary release,
+ * under its idempotency key and the state machine's compare-and-set, so
+ * several instances releasing at once release each hold once; one the service
+ * cannot release now is left for the next pass. Returns how many this call released.
+ */
+export async function releaseLapsedHolds(deps: HoldDependencies, now = Date.now()): Promise<number> {
+  let released = 0;
+  for (const id of await lapsedHoldIds(deps.store, now - HOLD_LIFETIME_MS)) {
+    const session = await findSession(deps.store, id);
+    const app = session && (await getApp(deps.store, session.app_id));
+    if (session && app && (await operateHold(deps, app, session, 'release', {})).ok) released++;
+  }
+  return released;
 }

@@ -15,6 +15,7 @@ import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailu
 import { type Store, storeFailureOf } from '../store';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
+import { sessionExpired } from './expiry';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './source';
 import { moveSession } from './states';
@@ -190,6 +191,7 @@ function conflictFor(status: string | undefined, otherwise: string): Failure {
     return { code: 'session_completed', message: 'This checkout has already been paid' };
   }
   if (status === 'processing' || status === 'pending') return { code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' };
+  if (status === 'expired') return sessionExpired;
   return { code: 'invalid_state', message: otherwise };
 }
 

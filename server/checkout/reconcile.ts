@@ -4,13 +4,17 @@
  * own idempotency key. The service answers with the charge the first request
  * created, or creates it now if the first never arrived: either way exactly
  * one outcome, and never a guess. Pending refunds are settled the same way
- * (checkout/refunds.ts).
+ * (checkout/refunds.ts). Each pass then expires the sessions whose time is up
+ * (expiry.ts), after settling: a session whose attempt has just come back
+ * unpaid expires in the same pass; and releases the holds that lapsed (holds.ts).
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import type { DataCipher } from '../lib/data-cipher';
+import { expirePastDueSessions } from './expiry';
+import { releaseLapsedHolds } from './holds';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 import { reconcileRefunds, type RefundReconcileReport } from './refunds';
 
@@ -29,12 +33,16 @@ export interface ReconcileReport {
   stillPending: number;
   /** Pending refunds, replayed the same way. */
   refunds: RefundReconcileReport;
+  /** Sessions this pass moved to `expired`. */
+  expired: number;
+  /** Holds this pass released because they had lapsed at the service (holds.ts). */
+  lapsedHoldsReleased: number;
 }
 
 /**
  * Settles `pending` attempts, and `in_flight` ones started before
  * `inFlightBefore` (a live request younger than that is left to finish) or
- * abandoned by their request.
+ * abandoned by their request; then expires the sessions past due.
  */
 export async function reconcile(deps: ReconcileDependencies, inFlightBefore: number): Promise<ReconcileReport> {
   const abandoned = [...deps.abandoned];
@@ -73,7 +81,11 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     if (outcome.status !== 'pending') settled++;
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }
-  return { examined: attempts.length, settled, stillPending: attempts.length - settled, refunds: await reconcileRefunds(deps) };
+  const refunds = await reconcileRefunds(deps);
+  const expired = await expirePastDueSessions(deps.store);
+  const lapsedHoldsReleased = await releaseLapsedHolds(deps);
+  if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
+  return { examined: attempts.length, settled, stillPending: attempts.length - settled, refunds, expired, lapsedHoldsReleased };
 }
 
 export interface Reconciler {

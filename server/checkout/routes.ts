@@ -16,6 +16,7 @@ import { respondIdempotently } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
+import { expiredIfPastDue, sessionExpired } from './expiry';
 import { authenticate, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
 import type { PlatformSigner } from './platform';
@@ -155,7 +156,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
       return undefined;
     }
-    return { session, app };
+    return { session: await expiredIfPastDue(store, session), app };
   }
 
   router.get('/api/sessions/:id', merchantCalls, async (req, res) => {
@@ -261,7 +262,13 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       sendFailure(res, { code: 'unauthenticated', message: 'A valid client secret for this session is required' });
       return undefined;
     }
-    return { session, app };
+    // Every widget call refuses an expired session: it shows the shopper its expired state, nothing to pay.
+    const current = await expiredIfPastDue(store, session);
+    if (current.status === 'expired') {
+      sendFailure(res, sessionExpired);
+      return undefined;
+    }
+    return { session: current, app };
   }
 
   /** The session as the widget on `page` sees it; a platform app's request carries an authJwt for that page's site. */
@@ -287,6 +294,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },
       payment_data_request: buildPaymentDataRequest(app, { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
       outcome: outcomeOf(session),
+      expires_at: session.expires_at,
     });
   };
 

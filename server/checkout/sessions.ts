@@ -4,7 +4,7 @@
  */
 import type { Selectable, Transaction } from 'kysely';
 import type { App } from '../apps';
-import { CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, type Session, type SessionList, SessionStatus } from '../contracts';
+import { CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { hashSecret, randomId, secretMatches } from '../lib/secrets';
@@ -21,9 +21,13 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
+  const now = Date.now();
+  const expiresAt = input.expires_at ?? now + SESSION_LIFETIME.defaultMs;
+  if (expiresAt < now + SESSION_LIFETIME.minMs || expiresAt > now + SESSION_LIFETIME.maxMs) {
+    return err({ code: 'invalid_request', message: 'expires_at: must be from 30 minutes to 7 days from now (ms since the epoch)' });
+  }
   const id = `cs_${randomId(16)}`;
   const clientSecret = `${id}${CLIENT_SECRET_SEPARATOR}${randomId(24)}`;
-  const now = Date.now();
   const row: SessionRow = {
     id,
     app_id: app.id,
@@ -41,6 +45,7 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
     amount_refunded: 0,
     created: now,
     updated: now,
+    expires_at: expiresAt,
   };
   await store.insertInto('sessions').values(row).execute();
   return ok({ ...merchantView(row, []), client_secret: clientSecret });
@@ -98,5 +103,6 @@ export function merchantView(row: SessionRow, refunds: Refund[]): Session {
     refunds,
     created: row.created,
     updated: row.updated,
+    expires_at: row.expires_at,
   };
 }

@@ -11,6 +11,7 @@ const valid = new Set([
   'requires_authentication -> declined',
   'authorized -> captured',
   'authorized -> released',
+  ...['open', 'declined', 'failed', 'requires_authentication'].map((from) => `${from} -> expired`),
   ...['processing', 'pending'].flatMap((from) => ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'].map((to) => `${from} -> ${to}`)),
 ]);
 
@@ -25,8 +26,8 @@ describe('the session state machine', () => {
     expect(canTransition(from, to)).toBe(false);
   });
 
-  it('ends in succeeded, captured and released', () => {
-    for (const status of ['succeeded', 'captured', 'released'] as const) {
+  it('ends in succeeded, captured, released and expired', () => {
+    for (const status of ['succeeded', 'captured', 'released', 'expired'] as const) {
       expect(SessionStatus.options.filter((to) => canTransition(status, to))).toEqual([]);
     }
   });
@@ -34,5 +35,9 @@ describe('the session state machine', () => {
   it('captures and releases only authorized sessions', () => {
     expect(statusesLeadingTo('captured')).toEqual(['authorized']);
     expect(statusesLeadingTo('released')).toEqual(['authorized']);
+  });
+
+  it('expires only unpaid sessions with no attempt in flight', () => {
+    expect(statusesLeadingTo('expired')).toEqual(['open', 'requires_authentication', 'declined', 'failed']);
   });
 });

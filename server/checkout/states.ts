@@ -11,21 +11,24 @@ import { findSession, sessionView } from './sessions';
 
 /** From each status, the statuses a session may move to. */
 export const transitions: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
-  // A payment attempt is claimed (pay); declined and failed sessions may be paid again.
-  open: ['processing'],
-  declined: ['processing'],
-  failed: ['processing'],
-  // The attempt's outcome; pending until an unknown one is known (reconciliation).
+  // A payment attempt is claimed (pay); declined and failed sessions may be paid again. Any of them,
+  // unpaid and with no attempt in flight, expires once its expires_at has passed (checkout/expiry.ts).
+  open: ['processing', 'expired'],
+  declined: ['processing', 'expired'],
+  failed: ['processing', 'expired'],
+  // The attempt's outcome; pending until an unknown one is known (reconciliation). Never expired while
+  // in flight: the card may have been charged, so the attempt settles first, and expires after if unpaid.
   processing: ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'],
   pending: ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'],
   // The shopper completes the challenge (a new attempt charges the payment method), or it ends without:
   // failed, cancelled or expired. Paying again (another card) abandons it too.
-  requires_authentication: ['processing', 'declined'],
+  requires_authentication: ['processing', 'declined', 'expired'],
   // A hold: the merchant captures (all or part) or releases it.
   authorized: ['captured', 'released'],
   succeeded: [],
   captured: [],
   released: [],
+  expired: [],
 };
 
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => transitions[from].includes(to);
@@ -48,6 +51,7 @@ export const eventOnEntering: Readonly<Record<SessionStatus, EventType | null>> 
   released: 'session.released',
   declined: 'session.payment_failed',
   failed: 'session.payment_failed',
+  expired: 'session.expired',
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The payment service's charge API: the request exactly as the seed writes it
+ * The payment service's charge API: the request exactly as its document writes it
  * (`source_data` with `walletpay` or `network_token`, integer `amount`,
- * lowercase `currency`), plus the conventions the seed leaves unshown and
+ * lowercase `currency`), plus the conventions the document leaves unshown and
  * the sandbox owns (billing fields, the charge object, the error shape).
  * See docs/service-conventions.md.
  */
@@ -30,7 +30,7 @@ export const PaymentMethodId = z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/, 'a pay
 export const AuthenticationSessionId = z.string().regex(/^as_[A-Za-z0-9]{1,64}$/, 'an authentication session id (as_...)');
 
 /**
- * The seed's two wallet sources, and a third of the sandbox's conventions:
+ * The charge API's two wallet sources, and a third of the sandbox's conventions:
  * `payment_method`, to charge a card the service already holds once a 3-D
  * Secure Authentication Session has been run on it (docs/service-conventions.md).
  */
@@ -41,7 +41,7 @@ export const SourceData = z.discriminatedUnion('type', [
 ]);
 export type SourceData = z.infer<typeof SourceData>;
 
-/** Billing fields filled from the wallet's billing address (seed rule 2). */
+/** Billing fields filled from the wallet's billing address (rule 2 of the charge API's document). */
 export const BillingDetails = z.strictObject({
   name: z.string().max(300).optional(),
   phone: z.string().max(40).optional(),
@@ -80,6 +80,14 @@ export const ChargeRequest = z.strictObject({
 export type ChargeRequest = z.infer<typeof ChargeRequest>;
 
 /** succeeded: captured (at once, or a hold later); held: authorized, not captured; released: a hold let go. */
+/**
+ * How long a hold (`capture: false`) can be captured: an authorization the
+ * card networks let lapse after about a week (the sandbox's convention,
+ * docs/service-conventions.md). After it the service refuses a capture with
+ * `hold_expired`; a release still ends the hold.
+ */
+export const HOLD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
 export const ChargeStatus = z.enum(['succeeded', 'failed', 'held', 'released']);
 export type ChargeStatus = z.infer<typeof ChargeStatus>;
 

@@ -17,6 +17,9 @@ import { Refund } from './refunds';
  */
 export const SessionId = z.string().regex(/^cs_[A-Za-z0-9_-]{22}$/, 'a checkout session id (cs_...)');
 
+/** How long a session takes payments: 24 hours unless the merchant says otherwise, from 30 minutes to 7 days. */
+export const SESSION_LIFETIME = { defaultMs: 24 * 60 * 60 * 1000, minMs: 30 * 60 * 1000, maxMs: 7 * 24 * 60 * 60 * 1000 } as const;
+
 export const CreateSessionBody = z.strictObject({
   amount: z.number().int().positive().max(99_999_999_999),
   /** An active ISO 4217 currency (server/contracts/currency.ts), any case; stored upper case. */
@@ -31,6 +34,12 @@ export const CreateSessionBody = z.strictObject({
   description: z.string().max(500).optional(),
   reference: z.string().max(200).optional(),
   intent: z.enum(['charge', 'hold']).default('charge'),
+  /**
+   * When the session stops taking payments (ms since the epoch): from
+   * SESSION_LIFETIME.minMs to SESSION_LIFETIME.maxMs after its creation
+   * (checked against the clock when it is created), SESSION_LIFETIME.defaultMs when absent.
+   */
+  expires_at: z.number().int().positive().optional().meta({ description: 'ms since the epoch, 30 minutes to 7 days from now; 24 hours from now when absent' }),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
@@ -40,10 +49,11 @@ export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
  * succeeded / declined / failed: the last attempt's outcome (declined and
  * failed sessions may be paid again); authorized: a hold was placed (intent
  * `hold`), then captured or released by the merchant; pending: the outcome of
- * an attempt is unknown and is being confirmed. The transitions between them
+ * an attempt is unknown and is being confirmed; expired: `expires_at`
+ * passed before it was paid (final). The transitions between them
  * are server/checkout/states.ts (docs/holds-and-3ds.md).
  */
-export const SessionStatus = z.enum(['open', 'processing', 'requires_authentication', 'succeeded', 'authorized', 'captured', 'released', 'declined', 'failed', 'pending']);
+export const SessionStatus = z.enum(['open', 'processing', 'requires_authentication', 'succeeded', 'authorized', 'captured', 'released', 'declined', 'failed', 'pending', 'expired']);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
 /** What one payment attempt came to; a capture or release later changes the session's status, not this. */
@@ -89,6 +99,8 @@ export const Session = z.object({
   refunds: z.array(Refund),
   created: z.number().int(),
   updated: z.number().int(),
+  /** When the session stops taking payments (ms since the epoch); an unpaid session then becomes `expired`. */
+  expires_at: z.number().int(),
 });
 export type Session = z.infer<typeof Session>;
 
@@ -146,6 +158,8 @@ export const PublicSession = z.object({
   }),
   payment_data_request: PaymentDataRequest,
   outcome: PaymentOutcome.nullable(),
+  /** When the session stops taking payments (ms since the epoch); past it, this view answers 410 `session_expired`. */
+  expires_at: z.number().int(),
 });
 export type PublicSession = z.infer<typeof PublicSession>;
 

@@ -11,8 +11,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { App } from '../apps';
+import { sessionExpired } from '../checkout/expiry';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
-import type { PaymentOutcome, PublicSession, SessionStatus } from '../contracts';
+import { errorBody, statusFor } from '../http/errors';
+import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, type SessionStatus } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/gallery.html', import.meta.url)), 'utf8');
@@ -33,7 +35,7 @@ const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_gallery', car
 const held: PaymentOutcome = { ...paid, status: 'authorized' };
 
 /** Per state: the session as the fake API shows it. `hold`: that call never answers, so the widget stays put. */
-const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; noCardMethod?: true; sheetCallbacks?: false }> = {
+const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; gone?: true; noCardMethod?: true; sheetCallbacks?: false }> = {
   loading: { status: 'open', hold: 'public' },
   ready: { status: 'open' },
   // As a wallet without callbacks shows it: with them, the sheet stays open over the page while paying.
@@ -50,6 +52,8 @@ const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcom
     status: 'pending',
     outcome: { status: 'pending', charge_id: null, card: null, failure_code: null, failure_message: 'We are confirming your payment with the payment service' },
   },
+  // Answered as the real API answers an expired session: 410 session_expired.
+  expired: { status: 'expired', gone: true },
   captured: { status: 'captured', outcome: held },
   released: { status: 'released', outcome: held },
 };
@@ -105,13 +109,16 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
       // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
       payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,
       outcome,
+      expires_at: Date.now() + SESSION_LIFETIME.defaultMs,
     };
   };
   const notFound = (res: express.Response) => res.status(404).json({ error: { code: 'not_found', message: 'No such checkout session' } });
+  const expired = (res: express.Response) => res.status(statusFor(sessionExpired)).json(errorBody(sessionExpired));
 
   router.get('/demo/gallery/api/sessions/:id/public', (req, res) => {
     const s = scenarioOf(req);
     if (!s || s.missing) return notFound(res);
+    if (s.gone) return expired(res);
     if (s.hold === 'public') return; // loading: never answered
     res.json(view(s, s.status, s.outcome ?? null));
   });

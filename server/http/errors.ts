@@ -35,7 +35,10 @@ const statusByCode: Record<string, number> = {
   invalid_state: 409,
   amount_exceeds_refundable: 409,
   authentication_pending: 409,
+  hold_expired: 409,
   replayed_token: 409,
+  // Gone for good: an expired checkout never takes a payment again (the merchant creates a new one).
+  session_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

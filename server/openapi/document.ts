@@ -16,6 +16,9 @@ const apiError = (description: string) => reply(description, ApiErrorBody);
 const STORE_DOWN = 'store_unavailable: the store is briefly unavailable (a restart, a failover); retry after the Retry-After header';
 const storeDown = (otherwise?: string) => apiError(otherwise ? `${otherwise}; or ${STORE_DOWN}` : STORE_DOWN);
 
+/** The widget's routes on a session whose expires_at has passed (docs/api.md, "Expiry"). */
+const SESSION_EXPIRED = apiError('session_expired: the session expired unpaid; it never takes a payment again (the shopper starts again from the store)');
+
 const sessionId = z.object({ id: z.string().meta({ description: 'The checkout session id (cs_...)' }) });
 const idempotencyKey = z.string().min(1).max(255).meta({ description: 'Makes a retry of this request return the first reply instead of acting twice' });
 
@@ -34,7 +37,7 @@ function holdOperation(operation: 'capture' | 'release', summary: string, body?:
           '400': apiError('invalid_json or invalid_request'),
           '401': apiError('unauthenticated'),
           '404': apiError('not_found'),
-          '409': apiError('invalid_state: the session holds no authorized payment to ' + operation + '; or idempotency_key_reused'),
+          '409': apiError(`invalid_state: the session holds no authorized payment to ${operation}; ${operation === 'capture' ? 'hold_expired: the hold lapsed 7 days after it was placed; ' : ''}or idempotency_key_reused`),
           '503': storeDown(`service_unavailable: the service could not ${operation} the hold; retry with the same request`),
         },
       },
@@ -95,6 +98,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '200': reply('The public view of the session', PublicSession),
         '401': apiError('unauthenticated: a valid client secret for this session is required'),
         '403': apiError("origin_not_allowed: the page's origin is not one of the app's"),
+        '410': SESSION_EXPIRED,
         '503': storeDown('direct_key_not_registered (direct mode: the app has no registered key, docs/direct-mode.md)'),
       },
     },
@@ -112,6 +116,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '401': apiError('unauthenticated'),
         '403': apiError('origin_not_allowed'),
         '409': apiError('payment_in_progress, session_completed, or replayed_token (direct mode: the token was already used)'),
+        '410': SESSION_EXPIRED,
         '413': apiError('payload_too_large'),
         '503': storeDown('root_keys_unavailable, direct_key_not_registered or direct_mode_unavailable (direct mode)'),
       },
@@ -130,6 +135,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '401': apiError('unauthenticated'),
         '403': apiError('origin_not_allowed'),
         '409': apiError('authentication_pending, or no authentication to complete (session_completed, payment_in_progress, invalid_state)'),
+        '410': SESSION_EXPIRED,
         '503': storeDown('service_unavailable: the authentication could not be confirmed; retry'),
       },
     },

@@ -120,6 +120,16 @@ describe('/openapi.json', () => {
     const abandoned = (await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }))) as { outcome: { status: string } };
     expect(abandoned.outcome.status).toBe('declined');
     await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({ cancel: true }));
+
+    // Expired: every widget route answers 410, the merchant reads the session as expired.
+    await server.pay(challenged, { payment_data: await server.walletPaymentData(challenged, 'visa-3ds-required-pan') });
+    const anotherCard = await server.walletPaymentData(challenged, 'visa-success-3ds');
+    await server.store.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('id', '=', challenged.id).execute();
+    await conforms('/api/sessions/{id}/authenticate', 'post', await authenticate({}));
+    await conforms('/api/sessions/{id}/pay', 'post', await server.pay(challenged, { payment_data: anotherCard }));
+    await conforms('/api/sessions/{id}/public', 'get', await fetch(`${server.url}/api/sessions/${challenged.id}/public`, { headers: { authorization: `Bearer ${challenged.client_secret}` } }));
+    const expired = (await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${challenged.id}`, merchant()))) as { status: string };
+    expect(expired.status).toBe('expired');
   });
 
   it('describes refunds as they answer, and a session with its refunds', async () => {

@@ -4,7 +4,7 @@
  * refusals the backend's flows never provoke.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuthenticationSession, Charge } from '../contracts';
+import { AuthenticationSession, Charge, HOLD_LIFETIME_MS } from '../contracts';
 import { networkTokenCharge, postCharge, postJson, serviceHeaders, startSandbox } from './test-support';
 
 const sandbox = await startSandbox();
@@ -44,6 +44,26 @@ describe('holds', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(errorCode((await postJson(api(`/charges/${held.id}/release`), {}, serviceHeaders(sandbox, key))).body)).toBe('idempotency_key_reused');
     expect((await sandbox.service.ledger()).filter((entry) => entry.charge.id === held.id).map((entry) => entry.operation)).toEqual(['charge', 'capture']);
+  });
+
+  it('lapses 7 days after it is placed: a capture is refused with hold_expired, a release still ends it', async () => {
+    let now = Date.now();
+    const clocked = await startSandbox({ now: () => now });
+    try {
+      const place = async () => Charge.parse((await postCharge(clocked, { ...networkTokenCharge('4111111111111111', { three_ds: CRYPTOGRAM }), capture: false }, serviceHeaders(clocked))).body);
+      const operate = (held: Charge, path: string) => postJson(`${clocked.baseUrl}/service/api/v1/charges/${held.id}/${path}`, {}, serviceHeaders(clocked));
+      const young = await place();
+      const old = await place();
+      now += HOLD_LIFETIME_MS - 1000;
+      expect((await operate(young, 'capture')).body).toMatchObject({ status: 'succeeded', amount_captured: young.amount });
+      now += 1000;
+      const refused = await operate(old, 'capture');
+      expect([refused.status, errorCode(refused.body)]).toEqual([409, 'hold_expired']);
+      expect((await operate(old, 'release')).body).toMatchObject({ status: 'released', amount_captured: 0 });
+      expect((await clocked.service.ledger()).filter((entry) => entry.charge.id === old.id).map((entry) => entry.operation)).toEqual(['charge', 'release']);
+    } finally {
+      await clocked.close();
+    }
   });
 
   it('answers 404 for another merchant\'s charge', async () => {

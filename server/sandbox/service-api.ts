@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, gatewayMerchantId, ServiceRefundRequest } from '../contracts';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, gatewayMerchantId, HOLD_LIFETIME_MS, ServiceRefundRequest } from '../contracts';
 import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
@@ -226,7 +226,11 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
   });
 }
 
-/** Capture (all or part) or release a held charge; anything but `held` is refused with invalid_state. */
+/**
+ * Capture (all or part) or release a held charge; anything but `held` is
+ * refused with invalid_state, and a capture once the hold has lapsed
+ * (HOLD_LIFETIME_MS after it was placed) with hold_expired.
+ */
 async function processHoldOperation(
   ctx: ServiceApiContext,
   merchantAccount: string,
@@ -239,6 +243,7 @@ async function processHoldOperation(
     let reply: StoredReply;
     if (!charge) reply = errorReply(httpError(404, 'resource_missing', 'no such charge for this merchant'));
     else if (charge.status !== 'held') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a held charge can be ${operation.kind}d`));
+    else if (operation.kind === 'capture' && charge.created * 1000 + HOLD_LIFETIME_MS <= ctx.now()) reply = errorReply(httpError(409, 'hold_expired', 'the hold lapsed 7 days after it was placed: it can no longer be captured, only released'));
     else if (operation.kind === 'capture' && (operation.amount ?? 0) > charge.amount) reply = errorReply(httpError(400, 'invalid_request', 'amount: more than the held amount'));
     else {
       const updated: Charge =

@@ -18,6 +18,7 @@ import { type DirectKeyStatus, directKeysOf, insertDirectKey, moveDirectKey, pur
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency';
 import { backendMigrations } from './migrations';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
+import { pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
 import { openPostgres } from './postgres';
 import { type BackendDatabase, defaultStoreLimits, openDatabase, openStore, sqliteFile, type Store } from '.';
 
@@ -187,7 +188,7 @@ for (const engine of engines) {
       const app = await newApp();
       const other = await newApp();
       const row = (id: string, appId: string, created: number, status: string, reference: string | null) =>
-        ({ id, app_id: appId, status, amount: 100, currency: 'USD', country_code: 'US', description: null, reference, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created, updated: created });
+        ({ id, app_id: appId, status, amount: 100, currency: 'USD', country_code: 'US', description: null, reference, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created, updated: created, expires_at: created + 60_000 });
       await store
         .insertInto('sessions')
         .values([
@@ -253,6 +254,48 @@ for (const engine of engines) {
       } finally {
         await database.remove();
       }
+    });
+
+    it('gives every session made before 0013 the 24 hours a session lives by default', async () => {
+      const database = await engine.provision();
+      const upTo0012 = Object.fromEntries(Object.entries(backendMigrations).filter(([name]) => name < '0013'));
+      const open = (migrations: typeof backendMigrations) =>
+        database.databaseUrl
+          ? openPostgres<BackendDatabase>(database.databaseUrl, migrations, { limits: defaultStoreLimits, onError: () => undefined })
+          : openDatabase<BackendDatabase>(sqliteFile(database.dataDir), migrations);
+      try {
+        const before = await open(upTo0012);
+        const app = { id: 'app_before0013', name: 'Old Shop', merchant_id: 'old_1', secret_key_hash: hashSecret('sk_test_old'), allowed_origins: '[]', auth_methods: '["PAN_ONLY"]', card_networks: '["VISA"]', environment: 'SANDBOX', decryption_mode: 'gateway', created: 1_000 };
+        await before.insertInto('apps').values(app).execute();
+        const session = { id: 'cs_before0013', app_id: app.id, status: 'open', amount: 100, currency: 'USD', country_code: 'US', intent: 'charge', client_secret_hash: 'x', created: 5_000_000_000_000, updated: 5_000_000_000_000 };
+        await before.insertInto('sessions').values(session as never).execute();
+        await before.destroy();
+        const after = await open(backendMigrations);
+        try {
+          expect(await findSession(after, session.id)).toMatchObject({ id: session.id, expires_at: session.created + 24 * 60 * 60 * 1000 });
+        } finally {
+          await after.destroy();
+        }
+      } finally {
+        await database.remove();
+      }
+    });
+
+    it('finds the sessions past due in the given statuses, oldest due first, from an index', async () => {
+      const app = await newApp();
+      const row = (id: string, status: string, expiresAt: number) =>
+        ({ id, app_id: app.id, status, amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created: 1, updated: 1, expires_at: expiresAt });
+      await store.insertInto('sessions').values([row('cs_due_late', 'open', 3000), row('cs_due_early', 'declined', 2000), row('cs_due_paid', 'succeeded', 1000), row('cs_due_busy', 'processing', 1000), row('cs_not_due', 'open', 9000)]).execute();
+      expect(await pastDueSessionIds(store, ['open', 'declined'], 5000, 10)).toEqual(['cs_due_early', 'cs_due_late']);
+      expect(await pastDueSessionIds(store, ['open', 'declined'], 5000, 1)).toEqual(['cs_due_early']);
+      const query = pastDueSessionsQuery(store, ['open', 'declined'], 5000, 10).compile();
+      const plan = await store.transaction().execute(async (trx) => {
+        if (engine.name === 'PostgreSQL') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+        const explain = engine.name === 'PostgreSQL' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
+        return JSON.stringify((await trx.executeQuery(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]))).rows);
+      });
+      expect(plan).toMatch(/sessions_status_expires/);
+      expect(plan).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
     });
 
     it('lets one of three concurrent payments of a session claim it: one charge', async () => {

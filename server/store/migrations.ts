@@ -238,4 +238,14 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX refunds_status ON refunds (status)`.execute(db);
     },
   },
+  '0013_session_expiry': {
+    async up(db: Kysely<unknown>) {
+      // SQLite adds a NOT NULL column only with a default: every session gets its real one at once,
+      // the 24 hours a session has always been meant to live, and every new one is inserted with it.
+      await db.schema.alterTable('sessions').addColumn('expires_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await sql`UPDATE sessions SET expires_at = created + ${24 * 60 * 60 * 1000}`.execute(db);
+      // The expiry sweep (checkout/expiry.ts): the sessions of a few statuses whose time is up, oldest first.
+      await sql`CREATE INDEX IF NOT EXISTS sessions_status_expires ON sessions (status, expires_at)`.execute(db);
+    },
+  },
 };

@@ -57,4 +57,18 @@ describe.skipIf(testDatabaseServer === undefined)('two instances on one PostgreS
     expect(paid.status).toBe(200);
     expect((await paid.json()).outcome.status).toBe('succeeded');
   });
+
+  it('expire a past-due session once when both sweep at the same time: one session.expired', async () => {
+    const { secretKey } = await a.merchant();
+    const sessions = await Promise.all([1, 2, 3].map(() => a.createSession(secretKey)));
+    await a.store.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('id', 'in', sessions.map((session) => session.id)).execute();
+
+    const reports = await Promise.all([a.reconcile(), b.reconcile()]);
+    expect(reports[0].expired + reports[1].expired).toBe(3);
+    for (const session of sessions) {
+      expect(await findSession(b.store, session.id)).toMatchObject({ status: 'expired' });
+      const events = await a.store.selectFrom('events').select('id').where('type', '=', 'session.expired').where('body', 'like', `%"id":"${session.id}"%`).execute();
+      expect(events).toHaveLength(1);
+    }
+  });
 });

@@ -59,6 +59,8 @@ export interface SessionsTable {
   amount_refunded: Generated<number>;
   created: number;
   updated: number;
+  /** When an unpaid session expires (ms since the epoch). */
+  expires_at: number;
 }
 
 /** A session's refunds (checkout/refunds.ts); the service's idempotency key is derived from `id`. */

@@ -8,6 +8,7 @@
  *   authenticating -> error (challenge_blocked: the page's CSP refused the challenge's frame)
  *   loading -> unavailable (isReadyToPay false) | error (session load failed)
  *   paid (a hold) -> captured | released (by the merchant's server)
+ *   loading | confirming | processing -> expired (the backend answered session_expired: final, no button)
  *   confirming polls the session every 2 s until the outcome is final; paid (a hold)
  *   checks it now and then for a capture or release (HOLD_CHECK_*).
  * The view keeps codes, not words, so a change of locale re-words every state.
@@ -98,7 +99,13 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   }
   function failCall(err: unknown, otherwise: CheckoutErrorCode) {
     const e = asApiError(err);
+    if (e.code === 'session_expired') return expire();
     fail(errorCodeOf(e, otherwise), e.status === 0 ? null : e.code);
+  }
+  /** The session's time ran out unpaid: a calm final state, not an error to retry; the merchant is told as of an error. */
+  function expire() {
+    setView({ state: 'expired' });
+    emit('checkout:error', { sessionId, code: 'session_expired', reason: 'session_expired', message: t.errors.session_expired });
   }
 
   /**
@@ -209,7 +216,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         }
       } catch (err) {
         if (ctl.signal.aborted) return;
-        if (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404)) return failCall(err, 'server_error');
+        if (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404 || err.status === 410)) return failCall(err, 'server_error');
         // transient: keep polling
       }
       timer = setTimeout(tick, POLL_MS);
@@ -375,7 +382,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
 
   const { state } = view;
   const card = view.outcome?.card;
-  const showButton = !!session && walletLoaded && !DONE.includes(session.status) && state !== 'paid';
+  const showButton = !!session && walletLoaded && !DONE.includes(session.status) && state !== 'paid' && state !== 'expired';
   const spinner = <span class="spinner" aria-hidden="true" />;
 
   return (
@@ -423,6 +430,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         {state === 'declined' && declineMessage(t, view.outcome?.failure_code ?? null, view.outcome?.failure_message ?? null)}
         {state === 'error' && view.code && t.errors[view.code]}
         {state === 'unavailable' && t.unavailable}
+        {state === 'expired' && t.errors.session_expired}
       </p>
       {state === 'authenticating' && view.outcome?.challenge_url && (
         <Challenge

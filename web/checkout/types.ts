@@ -57,8 +57,9 @@ export type Mount = (element: HTMLElement, options: MountOptions) => CheckoutHan
 /**
  * `authenticating`: the bank's 3-D Secure challenge is open in a dialog over the page.
  * `captured` / `released`: a hold the shopper placed (`paid`) was since captured or released by the merchant's server.
+ * `expired`: the session's time ran out unpaid (final: the shopper goes back to the store to start again).
  */
-export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming';
+export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming' | 'expired';
 
 /**
  * `code` of `checkout:error` (docs/embedding.md lists what to do about each):
@@ -66,7 +67,9 @@ export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating
  * - `session_unauthorized`: the backend refused the client secret.
  * - `origin_not_allowed`: this page's origin is not one of the application's allowed origins
  *   (the console says which origin, and how to allow it).
- * - `session_not_found`: no such session (expired, or another environment's).
+ * - `session_not_found`: no such session (another environment's, or a mistyped secret).
+ * - `session_expired`: the session's `expires_at` passed before it was paid; the widget shows its
+ *   `expired` state. Create a new session if the shopper wants to pay.
  * - `network_error`: the backend could not be reached.
  * - `server_error`: the backend answered with an unexpected error.
  * - `store_unavailable`: the backend's database is briefly unavailable (a restart, a failover): try again shortly.
@@ -82,6 +85,7 @@ export type CheckoutErrorCode =
   | 'session_unauthorized'
   | 'origin_not_allowed'
   | 'session_not_found'
+  | 'session_expired'
   | 'network_error'
   | 'server_error'
   | 'store_unavailable'

@@ -19,6 +19,7 @@ export const de: Messages = {
     session_unauthorized: 'Diese Zahlung konnte nicht überprüft werden. Laden Sie die Seite neu oder beginnen Sie im Shop von vorn.',
     origin_not_allowed: 'Diese Zahlung ist für diese Website nicht eingerichtet. Bitte wenden Sie sich an den Shop.',
     session_not_found: 'Diese Zahlung wurde nicht gefunden. Sie ist vielleicht abgelaufen: Bitte beginnen Sie im Shop von vorn.',
+    session_expired: 'Diese Zahlung ist abgelaufen, es wurde nichts abgebucht. Bitte kehren Sie zum Shop zurück und beginnen Sie von vorn.',
     network_error: 'Der Zahlungsserver ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
     server_error: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',
     store_unavailable: 'Der Checkout ist kurz nicht verfügbar. Bitte versuchen Sie es in ein paar Sekunden erneut: Sie werden nicht doppelt belastet.',

@@ -19,6 +19,7 @@ export const en: Messages = {
     session_unauthorized: "This checkout couldn't be verified. Please reload the page, or go back to the store and start again.",
     origin_not_allowed: "This checkout isn't set up for this website. Please contact the store.",
     session_not_found: "This checkout wasn't found. It may have expired: please go back to the store and start again.",
+    session_expired: 'This checkout has expired, and nothing was charged. Please go back to the store to start again.',
     network_error: "We couldn't reach the payment server. Check your connection and try again.",
     server_error: 'Something went wrong on our side. Please try again.',
     store_unavailable: "Checkout is briefly unavailable. Please try again in a few seconds: you won't be charged twice.",

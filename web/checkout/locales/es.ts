@@ -19,6 +19,7 @@ export const es: Messages = {
     session_unauthorized: 'No se pudo verificar este pago. Recarga la página o vuelve a la tienda para empezar de nuevo.',
     origin_not_allowed: 'Este pago no está configurado para este sitio web. Ponte en contacto con la tienda.',
     session_not_found: 'No se encontró este pago. Puede que haya caducado: vuelve a la tienda para empezar de nuevo.',
+    session_expired: 'Este pago ha caducado y no se ha cobrado nada. Vuelve a la tienda para empezar de nuevo.',
     network_error: 'No pudimos conectar con el servidor de pagos. Revisa tu conexión e inténtalo de nuevo.',
     server_error: 'Algo salió mal por nuestra parte. Inténtalo de nuevo.',
     store_unavailable: 'El pago no está disponible por un momento. Inténtalo de nuevo en unos segundos: no se te cobrará dos veces.',

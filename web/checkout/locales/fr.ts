@@ -19,6 +19,7 @@ export const fr: Messages = {
     session_unauthorized: "Ce paiement n'a pas pu être vérifié. Rechargez la page, ou revenez à la boutique pour recommencer.",
     origin_not_allowed: "Ce paiement n'est pas configuré pour ce site. Veuillez contacter la boutique.",
     session_not_found: 'Ce paiement est introuvable. Il a peut-être expiré : revenez à la boutique pour recommencer.',
+    session_expired: "Ce paiement a expiré, et rien n'a été débité. Revenez à la boutique pour recommencer.",
     network_error: 'Impossible de joindre le serveur de paiement. Vérifiez votre connexion et réessayez.',
     server_error: 'Une erreur est survenue de notre côté. Réessayez.',
     store_unavailable: 'Le paiement est momentanément indisponible. Réessayez dans quelques secondes : vous ne serez pas débité deux fois.',

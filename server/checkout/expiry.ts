@@ -1,0 +1,52 @@
+/**
+ * Expiry: an unpaid session stops taking payments at its `expires_at`, and
+ * becomes `expired` (final; the event `session.expired`). Two ways get it
+ * there, both through `moveSession`, a compare-and-set, so whichever comes
+ * first moves it and the event is written once: the request that finds it past
+ * due (the widget's calls, the merchant's read), and the sweep of every
+ * reconciliation pass, which moves the sessions nobody asks about.
+ *
+ * A session with an attempt in flight (processing, pending) is not expired: the
+ * card may have been charged. Its attempt settles first; if it comes back
+ * unpaid, the next sweep expires it.
+ */
+import { SessionStatus } from '../contracts';
+import type { Failure } from '../lib/result';
+import type { Store } from '../store';
+import { pastDueSessionIds } from '../store/session-expiry';
+import { findSession, type SessionRow } from './sessions';
+import { moveSession, statusesLeadingTo } from './states';
+
+/** The statuses a session expires from: unpaid, nothing in flight. */
+const EXPIRABLE = statusesLeadingTo('expired');
+
+/** What the widget's calls answer for an expired session (410: it will not take a payment again). */
+export const sessionExpired: Failure = { code: 'session_expired', message: 'This checkout has expired; go back to the store to start again' };
+
+const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
+
+const expire = (store: Store, sessionId: string): Promise<boolean> => store.transaction().execute((trx) => moveSession(trx, sessionId, EXPIRABLE, 'expired'));
+
+/** The session as it stands, expired first if its time is up (by this request, or by whoever got there first). */
+export async function expiredIfPastDue(store: Store, session: SessionRow): Promise<SessionRow> {
+  if (!isPastDue(session, Date.now())) return session;
+  await expire(store, session.id);
+  return (await findSession(store, session.id)) ?? session;
+}
+
+/** Sessions read per query of a sweep: each is one small transaction, and a large backlog is read in batches. */
+const SWEEP_BATCH = 100;
+
+/**
+ * Expires every session past due at `now`; returns how many this call moved.
+ * Safe to run on several instances at once: a session another moved first is
+ * no longer in an expirable status, so it is neither moved nor read again.
+ */
+export async function expirePastDueSessions(store: Store, now = Date.now()): Promise<number> {
+  let expired = 0;
+  for (;;) {
+    const due = await pastDueSessionIds(store, EXPIRABLE, now, SWEEP_BATCH);
+    for (const id of due) if (await expire(store, id)) expired++;
+    if (due.length < SWEEP_BATCH) return expired;
+  }
+}
