@@ -107,6 +107,15 @@ const rows: [string, string | number][] = [
   ['lost (must be 0)', audit.lost.length],
   ['mismatched amount or outcome (must be 0)', audit.mismatched.length],
   ['pending after reconciliation (must be 0)', audit.pending.length],
+  [
+    'refund requests answered: pending / succeeded / failed',
+    `${report.refundReplies.pending} / ${report.refundReplies.succeeded} / ${report.refundReplies.failed}`,
+  ],
+  ['  refund requests sent again or refused, by code', Object.entries(report.refundErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
+  ['refunds at the service', audit.refunds.count],
+  ['refunds duplicated (must be 0)', audit.refunds.duplicates.length],
+  ['refunds lost (must be 0)', audit.refunds.lost.length],
+  ['sessions refunded above what they took (must be 0)', audit.refunds.overRefunded.length],
   ['reconciliation drained in', ms(report.drainedMs)],
   ['pay latency p50 / p99 / max', `${ms(percentile(50))} / ${ms(percentile(99))} / ${ms(latencies.at(-1) ?? NaN)}`],
 ];
@@ -119,4 +128,4 @@ if (problems.length > 0) {
   process.exit(1);
 }
 rmSync(server.dataDir, { recursive: true, force: true });
-console.log('\nOK: the server stayed up; no duplicate, nothing lost, nothing pending.');
+console.log('\nOK: the server stayed up; no payment or refund duplicated or lost, nothing pending.');

@@ -126,6 +126,20 @@ describe('a refund', () => {
     expect((await read(session)).amount_refunded).toBe(500);
   });
 
+  it('retried with the same Idempotency-Key after the first request died before answering is still the same refund', async () => {
+    const session = await paidSession();
+    const key = { 'idempotency-key': `refund-died-${session.id}` };
+    const first = (await (await refund(session, { amount: 700 }, key)).json()) as Refund;
+    // The process died after the refund and before the key's reply was stored: the key is free again
+    // (an abandoned claim), so the retry runs the request a second time.
+    await server.store.deleteFrom('idempotency_keys').where('key', '=', key['idempotency-key']).execute();
+    const retry = await refund(session, { amount: 700 }, key);
+    expect(retry.status).toBe(201);
+    expect(((await retry.json()) as Refund).id).toBe(first.id);
+    expect((await refundsAtService(session)).map((entry) => entry.refund?.amount)).toEqual([700]);
+    expect(await read(session)).toMatchObject({ amount_refunded: 700, refunds: [first] });
+  });
+
   it('that the service refuses is failed, gives its amount back and says so in an event', async () => {
     const session = await paidSession();
     const chargeId = (await read(session)).outcome?.charge_id;

@@ -7,6 +7,7 @@
  * answer leaves it pending: reconciliation replays the same request with the
  * same key, never guesses (docs/reliability.md).
  */
+import { createHash } from 'node:crypto';
 import type { App } from '../apps';
 import { CreateRefundBody, type Refund, RefundReason, type ServiceRefund, type SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
@@ -34,6 +35,17 @@ const REFUNDABLE_FROM = Object.keys(takenIn);
 /** The service's key for one refund: derived from our refund's id, so every replay of it is the same refund. */
 export const refundIdempotencyKey = (sessionId: string, refundId: string): string => `${sessionId}:refund:${refundId}`;
 
+/**
+ * A refund's id: derived from the merchant's Idempotency-Key when it sent one,
+ * so that a retry whose first request died before its reply was stored (the
+ * key then runs the request again) finds the refund it made instead of making
+ * a second; random otherwise, where each request is a new refund.
+ */
+function refundIdFor(app: App, session: SessionRow, merchantKey: string | undefined): string {
+  if (merchantKey === undefined) return `re_${randomId(16)}`;
+  return `re_${createHash('sha256').update(`${app.id}\0${session.id}\0${merchantKey}`).digest('base64url').slice(0, 22)}`;
+}
+
 function notRefundable(session: SessionRow): Failure {
   const why = session.status === 'authorized' ? ': an uncaptured hold is released (POST .../release), not refunded' : ': only a succeeded or captured checkout is';
   return { code: 'invalid_state', message: `A ${session.status} checkout cannot be refunded${why}` };
@@ -41,9 +53,14 @@ function notRefundable(session: SessionRow): Failure {
 
 const exceeds = (left: number): Failure => ({ code: 'amount_exceeds_refundable', message: `amount: more than is left to refund of this checkout (${left} in minor units)` });
 
-export async function createRefund(deps: RefundDependencies, app: App, session: SessionRow, body: unknown): Promise<Result<Refund, Failure>> {
+/** `merchantKey`: the request's Idempotency-Key, if it had one. */
+export async function createRefund(deps: RefundDependencies, app: App, session: SessionRow, body: unknown, merchantKey?: string): Promise<Result<Refund, Failure>> {
   const parsed = CreateRefundBody.safeParse(body ?? {});
   if (!parsed.success) return err(invalidRequest(parsed.error));
+  const id = refundIdFor(app, session, merchantKey);
+  const made = await findRefund(deps.store, id);
+  // Made by an earlier run of this request: sent again if its outcome is still unknown (the same key at the service), else as it is.
+  if (made) return ok(made.status === 'pending' ? await send(deps, made, app.merchantId) : toRefund(made));
   const taken = takenIn[session.status as SessionStatus]?.(session);
   const chargeId = outcomeOf(session)?.charge_id;
   if (taken === undefined || !chargeId) return err(notRefundable(session));
@@ -51,7 +68,6 @@ export async function createRefund(deps: RefundDependencies, app: App, session: 
   if (amount <= 0) return err(exceeds(0));
 
   const now = Date.now();
-  const id = `re_${randomId(16)}`;
   const row: RefundRow = {
     id,
     session_id: session.id,

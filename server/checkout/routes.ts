@@ -187,12 +187,13 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    * A refund, all that is left or part of it. Without an Idempotency-Key each
    * request is a new refund (the sum stays capped); with one, a retry replays
    * the first reply, pending included: the refund object's status is read on the session.
+   * The key also names the refund, so a retry after a crash that lost the reply finds it.
    */
   router.post('/api/sessions/:id/refunds', merchantCalls, json, async (req, res) => {
     const found = await merchantSession(req, res);
     if (!found) return;
     await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
-      const refunded = await createRefund(options, found.app, found.session, req.body);
+      const refunded = await createRefund(options, found.app, found.session, req.body, req.get('idempotency-key'));
       if (refunded.ok) return { status: 201, body: refunded.value, record: true };
       return { status: statusFor(refunded.error), body: errorBody(refunded.error), record: refunded.error.code !== 'invalid_request' };
     });

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { idempotencyKeyFor } from '../checkout/pay';
-import type { Charge, CreatedSession, PaymentData, PaymentOutcome, PublicSession, Session } from '../contracts';
+import { refundIdempotencyKey } from '../checkout/refunds';
+import type { Charge, CreatedSession, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
 import { mintPaymentData } from '../sandbox/test-support';
@@ -151,6 +152,8 @@ export interface ShopClient {
   pay(session: CreatedSession, paymentData: PaymentData): Promise<{ status: number; body: { outcome?: PaymentOutcome; error?: { code: string } } }>;
   /** The merchant's view, which is the store's. */
   session(id: string): Promise<Session>;
+  /** POST /api/sessions/{id}/refunds under `idempotencyKey`, as the merchant's server would; the reply's status and body. */
+  refund(sessionId: string, body: { amount?: number }, idempotencyKey: string): Promise<{ status: number; body: { id?: string; status?: Refund['status']; error?: { code: string } } }>;
   /** PUT /sandbox/service/faults, as an operator would. */
   setFaults(plan: FaultPlanInput): Promise<void>;
   /** The demo merchant's latest charges at the service (its list API: at most 100, newest first). */
@@ -182,6 +185,14 @@ export function shopClient(server: ChildServer): ShopClient {
       return { status: response.status, body: (await response.json()) as { outcome?: PaymentOutcome; error?: { code: string } } };
     },
     session: (id) => call(`/api/sessions/${id}`, { bearer: merchant }),
+    async refund(sessionId, body, idempotencyKey) {
+      const response = await fetch(`${server.url}/api/sessions/${sessionId}/refunds`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${merchant}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as { id?: string; status?: Refund['status']; error?: { code: string } } };
+    },
     async setFaults(plan) {
       await call('/sandbox/service/faults', { method: 'PUT', bearer: server.serviceKey, body: JSON.stringify(plan) });
     },
@@ -197,6 +208,8 @@ export function shopClient(server: ChildServer): ShopClient {
 
 /** Neither known nor given up: reconciliation still owes these an outcome. */
 const UNSETTLED: ReadonlySet<Session['status']> = new Set(['processing', 'pending']);
+/** A session whose payment, or one of whose refunds, reconciliation still owes an outcome. */
+const unsettled = (session: Session): boolean => UNSETTLED.has(session.status) || session.refunds.some((refund) => refund.status === 'pending');
 const POLL_CONCURRENCY = 50;
 
 /**
@@ -210,14 +223,14 @@ export async function settledSessions(shop: ShopClient, ids: readonly string[], 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = ids.filter((id) => {
-      const status = latest.get(id)?.status;
-      return status === undefined || UNSETTLED.has(status);
+      const session = latest.get(id);
+      return session === undefined || unsettled(session);
     });
     // In slices: thousands of requests at once would cost more sockets than they save time.
     for (let i = 0; i < open.length; i += POLL_CONCURRENCY) {
       await Promise.all(open.slice(i, i + POLL_CONCURRENCY).map((id) => shop.session(id).then((s) => latest.set(id, s), () => latest.delete(id))));
     }
-    const waiting = open.some((id) => !latest.has(id) || UNSETTLED.has(latest.get(id)!.status));
+    const waiting = open.some((id) => !latest.has(id) || unsettled(latest.get(id)!));
     if (!waiting || Date.now() >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
@@ -252,8 +265,20 @@ export interface LedgerAudit {
   lost: string[];
   /** A charge whose amount or outcome is not its session's (must be none). */
   mismatched: string[];
-  /** Sessions still processing or pending (must be none once reconciliation ran). */
+  /** Sessions still processing or pending, or with a refund pending (must be none once reconciliation ran). */
   pending: string[];
+  refunds: RefundAudit;
+}
+
+export interface RefundAudit {
+  /** Refunds at the service. */
+  count: number;
+  /** More than one refund at the service for one refund of ours (must be none). */
+  duplicates: string[];
+  /** A refund of ours succeeded without its refund at the service, or one at the service we do not know as succeeded (must be none). */
+  lost: string[];
+  /** Refunds that gave back more than the session took (must be none). */
+  overRefunded: string[];
 }
 
 /** What a session's last outcome should be for its charge's status. */
@@ -270,11 +295,12 @@ export function auditLedger(sessions: readonly Session[], ledger: readonly Ledge
   for (const session of sessions) {
     for (let attemptNo = 1; attemptNo <= session.attempts; attemptNo++) attemptByKey.set(idempotencyKeyFor(session.id, attemptNo), { session, attemptNo });
   }
-  const audit: LedgerAudit = { sessions: sessions.length, charges: ledger.length, succeeded: 0, declined: 0, duplicates: [], lost: [], mismatched: [], pending: [] };
+  const charges = ledger.filter((entry) => entry.operation === 'charge').length;
+  const audit: LedgerAudit = { sessions: sessions.length, charges, succeeded: 0, declined: 0, duplicates: [], lost: [], mismatched: [], pending: [], refunds: auditRefunds(sessions, ledger) };
   const succeededCharges = new Map<string, number>();
   const chargeIds = new Set<string>();
 
-  for (const { charge, idempotency_key } of ledger) {
+  for (const { charge, idempotency_key } of ledger.filter((entry) => entry.operation === 'charge')) {
     chargeIds.add(charge.id);
     const attempt = idempotency_key === null ? undefined : attemptByKey.get(idempotency_key);
     if (!attempt) {
@@ -297,12 +323,43 @@ export function auditLedger(sessions: readonly Session[], ledger: readonly Ledge
 
   for (const session of sessions) {
     if ((succeededCharges.get(session.id) ?? 0) > 1) audit.duplicates.push(session.id);
-    if (UNSETTLED.has(session.status)) audit.pending.push(session.id);
+    if (unsettled(session)) audit.pending.push(session.id);
     if (session.status === 'succeeded') audit.succeeded++;
     if (session.status === 'declined') audit.declined++;
     if (session.status === 'succeeded' && !(session.outcome?.charge_id && chargeIds.has(session.outcome.charge_id))) {
       audit.lost.push(`${session.id} succeeded with charge ${session.outcome?.charge_id ?? 'none'}, which the service does not have`);
     }
   }
+  return audit;
+}
+
+/**
+ * The service's refunds against the sessions' refunds: each of ours that
+ * succeeded is one refund at the service under its key, the service has no
+ * other, and no session gave back more than it took.
+ */
+export function auditRefunds(sessions: readonly Session[], ledger: readonly LedgerEntry[]): RefundAudit {
+  const atService = new Map<string, number[]>();
+  for (const { idempotency_key, refund } of ledger.filter((entry) => entry.operation === 'refund')) {
+    if (!refund || idempotency_key === null) continue;
+    atService.set(idempotency_key, [...(atService.get(idempotency_key) ?? []), refund.amount]);
+  }
+  const audit: RefundAudit = { count: [...atService.values()].reduce((sum, amounts) => sum + amounts.length, 0), duplicates: [], lost: [], overRefunded: [] };
+  const known = new Set<string>();
+  for (const session of sessions) {
+    const taken = session.status === 'captured' ? (session.amount_captured ?? 0) : session.status === 'succeeded' ? session.amount : 0;
+    let givenBack = 0;
+    for (const refund of session.refunds) {
+      const key = refundIdempotencyKey(session.id, refund.id);
+      const amounts = atService.get(key) ?? [];
+      givenBack += amounts.reduce((sum, amount) => sum + amount, 0);
+      if (amounts.length > 1) audit.duplicates.push(`${refund.id} of ${session.id}: ${amounts.length} refunds at the service`);
+      if (refund.status !== 'succeeded') continue;
+      known.add(key);
+      if (amounts.length === 0 || amounts[0] !== refund.amount) audit.lost.push(`${refund.id} of ${session.id} succeeded (${refund.amount}); the service has ${amounts.join(', ') || 'nothing'}`);
+    }
+    if (givenBack > taken) audit.overRefunded.push(`${session.id} took ${taken} and gave back ${givenBack}`);
+  }
+  for (const key of atService.keys()) if (!known.has(key)) audit.lost.push(`the service refunded under ${key}, which no succeeded refund has`);
   return audit;
 }

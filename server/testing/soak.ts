@@ -9,7 +9,7 @@
  * and, short, by the unit suite (store-outage.test.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CreatedSession } from '../contracts';
+import type { CreatedSession, Refund } from '../contracts';
 import { type FaultPlanInput, faultKinds } from '../sandbox';
 import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, shopClient, startChildServer } from './child-server';
 import type { PostgresCluster } from './postgres-cluster';
@@ -43,6 +43,10 @@ export interface SoakReport {
   drainedMs: number;
   /** Backends terminated, over all outages. */
   backendsTerminated: number;
+  /** The merchant's refund requests that were answered 201, by the refund's status then. */
+  refundReplies: Record<Refund['status'], number>;
+  /** Refund requests answered otherwise (sent again under the same key when that can help), by code. */
+  refundErrors: Record<string, number>;
 }
 
 type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_or_paid_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
@@ -53,6 +57,10 @@ const SERVER_ENV = { SERVICE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '1000' }
 /** Shares of shoppers' behaviour: a card that declines (then one retry with a good card), and a double click on pay. */
 const DECLINE_SHARE = 0.15;
 const DOUBLE_CLICK_SHARE = 0.1;
+/** Of the sessions paid, the share the merchant refunds: half, then (for half of those) the rest. */
+const REFUND_SHARE = 0.3;
+/** A refund request without an answer (a crash, a 5xx) is sent again under its key after this, for as long as the drain allows. */
+const REFUND_RETRY_MS = 500;
 /** A shopper told "the store is unavailable, try again shortly" tries again after this, as often as it takes within the run. */
 const STORE_RETRY_MS = 500;
 /** Between terminating the backends and stopping the cluster: the server reconnects and is mid-work again when it stops. */
@@ -80,6 +88,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     cut_by_crash: 0,
   };
   const otherErrors: Record<string, number> = {};
+  const refundReplies: Record<Refund['status'], number> = { pending: 0, succeeded: 0, failed: 0 };
+  const refundErrors: Record<string, number> = {};
   const started = Date.now();
   const until = started + options.seconds * 1000;
 
@@ -111,6 +121,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
   }
 
+  /** The merchant's server refunding, as a careful one would: an answer it cannot read is asked again under the same Idempotency-Key. */
+  async function merchantRefund(session: CreatedSession, body: { amount?: number }, which: string): Promise<void> {
+    const key = `soak:${session.id}:${which}`;
+    const giveUpAt = until + options.drainTimeoutMs / 2;
+    for (;;) {
+      const reply = await shop.refund(session.id, body, key).catch(() => undefined);
+      if (reply?.status === 201 && reply.body.status) {
+        refundReplies[reply.body.status]++;
+        return;
+      }
+      const code = reply ? (reply.body.error?.code ?? `http_${reply.status}`) : 'cut_by_crash';
+      refundErrors[code] = (refundErrors[code] ?? 0) + 1;
+      const answered = reply !== undefined && reply.status < 500 && code !== 'idempotency_key_in_use';
+      if (answered || Date.now() >= giveUpAt) return;
+      await sleep(REFUND_RETRY_MS);
+    }
+  }
+
+  async function refundSome(session: CreatedSession): Promise<void> {
+    if (Math.random() >= REFUND_SHARE) return;
+    await merchantRefund(session, { amount: Math.floor(session.amount / 2) }, 'part');
+    if (Math.random() < 0.5) await merchantRefund(session, {}, 'rest');
+  }
+
   async function shopperLoop(): Promise<void> {
     while (Date.now() < until) {
       try {
@@ -120,7 +154,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         const clicks = Math.random() < DOUBLE_CLICK_SHARE ? 2 : 1;
         const outcomes = await Promise.all(Array.from({ length: clicks }, () => timedPay(session, card, clicks > 1)));
         // A shopper told "declined" tries once more, with another card: a new attempt, a new key.
-        if (outcomes.includes('declined') || outcomes.includes('failed')) await timedPay(session, 'mastercard-success-3ds');
+        const retried = outcomes.includes('declined') || outcomes.includes('failed') ? await timedPay(session, 'mastercard-success-3ds') : undefined;
+        if (outcomes.includes('succeeded') || retried === 'succeeded') await refundSome(session);
       } catch {
         // The server or its store is down, and answered an error outside /pay: wait and go on with a new session.
         await sleep(200);
@@ -172,7 +207,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
   const audit = auditLedger(sessions, await readLedger(server.dataDir));
-  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated };
+  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors };
 }
 
 /** What must be zero, as lines to print: empty when the money is exact. */
@@ -181,4 +216,7 @@ export const soakProblems = (audit: LedgerAudit): string[] => [
   ...audit.lost,
   ...audit.mismatched,
   ...audit.pending.map((id) => `pending: ${id}`),
+  ...audit.refunds.duplicates.map((line) => `duplicate refund: ${line}`),
+  ...audit.refunds.lost.map((line) => `lost refund: ${line}`),
+  ...audit.refunds.overRefunded.map((line) => `over-refunded: ${line}`),
 ];
