@@ -113,7 +113,7 @@ const rows: [string, string | number][] = [
   ],
   ['  refund requests sent again or refused, by code', Object.entries(report.refundErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
   ['refunds at the service', audit.refunds.count],
-  ['refunds duplicated (must be 0)', audit.refunds.duplicates.length],
+  ['refunds duplicated at the service, or made twice for one request (must be 0)', `${audit.refunds.duplicates.length}, ${report.refundsMadeTwice.length}`],
   ['refunds lost (must be 0)', audit.refunds.lost.length],
   ['sessions refunded above what they took (must be 0)', audit.refunds.overRefunded.length],
   ['reconciliation drained in', ms(report.drainedMs)],
@@ -122,7 +122,7 @@ const rows: [string, string | number][] = [
 const width = Math.max(...rows.map(([label]) => label.length));
 console.log(['', ...rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`)].join('\n'));
 
-const problems = [...(alive ? [] : ['the server process is not answering']), ...soakProblems(audit)];
+const problems = [...(alive ? [] : ['the server process is not answering']), ...soakProblems(report)];
 if (problems.length > 0) {
   console.error(`\nFAILED: ${problems.length} problem(s), e.g.\n  ${problems.slice(0, 10).join('\n  ')}\ndata kept in ${server.dataDir}`);
   process.exit(1);

@@ -47,6 +47,8 @@ export interface SoakReport {
   refundReplies: Record<Refund['status'], number>;
   /** Refund requests answered otherwise (sent again under the same key when that can help), by code. */
   refundErrors: Record<string, number>;
+  /** Sessions with more refunds than the merchant asked for under distinct keys: a retry made a second refund (must be none). */
+  refundsMadeTwice: string[];
 }
 
 type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_or_paid_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
@@ -90,6 +92,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const otherErrors: Record<string, number> = {};
   const refundReplies: Record<Refund['status'], number> = { pending: 0, succeeded: 0, failed: 0 };
   const refundErrors: Record<string, number> = {};
+  /** Per session, the distinct Idempotency-Keys the merchant refunded under. */
+  const refundKeys = new Map<string, number>();
   const started = Date.now();
   const until = started + options.seconds * 1000;
 
@@ -124,6 +128,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   /** The merchant's server refunding, as a careful one would: an answer it cannot read is asked again under the same Idempotency-Key. */
   async function merchantRefund(session: CreatedSession, body: { amount?: number }, which: string): Promise<void> {
     const key = `soak:${session.id}:${which}`;
+    refundKeys.set(session.id, (refundKeys.get(session.id) ?? 0) + 1);
     const giveUpAt = until + options.drainTimeoutMs / 2;
     for (;;) {
       const reply = await shop.refund(session.id, body, key).catch(() => undefined);
@@ -207,11 +212,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
   const audit = auditLedger(sessions, await readLedger(server.dataDir));
-  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors };
+  const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
+  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice };
 }
 
 /** What must be zero, as lines to print: empty when the money is exact. */
-export const soakProblems = (audit: LedgerAudit): string[] => [
+export const soakProblems = ({ audit, refundsMadeTwice }: Pick<SoakReport, 'audit' | 'refundsMadeTwice'>): string[] => [
+  ...refundsMadeTwice.map((id) => `refunded more times than asked: ${id}`),
   ...audit.duplicates.map((id) => `duplicate: ${id}`),
   ...audit.lost,
   ...audit.mismatched,
