@@ -26,6 +26,8 @@ import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from './http/static';
+import type { WebhookAddressPolicy } from './webhooks/address-policy';
+import { webhookRoutes } from './webhooks/routes';
 
 export interface AppDependencies {
   store: Store;
@@ -49,6 +51,7 @@ export interface AppDependencies {
   appLookup: Omit<AppLookupOptions, 'store' | 'gatewayName'>;
   metrics: Metrics;
   readiness: Omit<ReadinessOptions, 'store'>;
+  webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
 }
 
 export function createApp(deps: AppDependencies): express.Express {
@@ -64,6 +67,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(openApiRoutes(deps.ownOrigin));
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   app.use(checkoutRoutes(deps));
+  app.use(webhookRoutes({ ...deps, ...deps.webhooks }));
   app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined, frameHeaders }));
   if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);
   if (deps.demo) app.use(demoRoutes(deps.demo));

@@ -5,12 +5,13 @@
 import cors from 'cors';
 import express, { type Request, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, findAppBySecretKey, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
+import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
+import { authenticatedMerchant } from '../http/merchant-auth';
 import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
@@ -52,7 +53,7 @@ export interface RateLimits {
  * counts, refused ones too: a guesser of secrets is refused by its own bucket,
  * never by another client's. Behind a load balancer, each instance counts its own share.
  */
-const limiter = (perMinute: number, answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send()) =>
+export const limiter = (perMinute: number, answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send()) =>
   rateLimit({
     windowMs: 60_000,
     limit: perMinute,
@@ -97,15 +98,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     next();
   });
 
-  async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
-    const key = bearerCredential(req);
-    const app = key?.startsWith('sk_') ? await findAppBySecretKey(store, key) : undefined;
-    if (!app) {
-      res.set('WWW-Authenticate', 'Bearer realm="wallet-checkout"');
-      sendFailure(res, { code: 'unauthenticated', message: 'A valid secret key is required: Authorization: Bearer sk_...' });
-    }
-    return app;
-  }
+  const merchantApp = (req: Request, res: Response) => authenticatedMerchant(store, req, res);
 
   router.post('/api/sessions', merchantCalls, json, async (req, res) => {
     const app = await merchantApp(req, res);

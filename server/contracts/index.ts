@@ -9,3 +9,4 @@ export * from './keys';
 export * from './sessions';
 export * from './text';
 export * from './urls';
+export * from './webhooks';
