@@ -129,10 +129,10 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
       const deadline = delivery.retry_until ?? delivery.event_created + options.retry.windowMs;
       return nextAttempt > deadline ? { status: 'failed', statusCode, error } : { status: 'pending', nextAttempt, statusCode, error };
     };
-    const secrets = secretsOf(delivery, now);
-    if (!secrets) return giveUp(null, 'the signing secret does not open with this server\'s DATA_ENCRYPTION_KEY');
     const allowed = await checkEndpointUrl(delivery.url, options.addressPolicy, resolve);
     if (!allowed.ok) return giveUp(null, `refused: ${allowed.error.message}`);
+    const secrets = secretsOf(delivery, now);
+    if (!secrets) return giveUp(null, 'the signing secret does not open with this server\'s DATA_ENCRYPTION_KEY');
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
