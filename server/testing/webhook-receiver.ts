@@ -28,6 +28,10 @@ export interface WebhookReceiver {
   secrets: string[];
   /** The status it answers a verified delivery with (2xx: accepted; anything else and the sender retries). */
   answer: number;
+  /** While true, deliveries are read and never answered (a receiver stuck, or the sender killed mid-send). */
+  hang: boolean;
+  /** Deliveries it has held unanswered. */
+  readonly held: number;
   /** The distinct events received, by id. */
   events(): Event[];
   /** Resolves once the events received satisfy `done`; rejects after `timeoutMs` saying what did arrive. */
@@ -57,7 +61,8 @@ function verified(header: string | undefined, body: string, secret: string): boo
 export async function startWebhookReceiver(secrets: string[] = []): Promise<WebhookReceiver> {
   const deliveries: ReceivedDelivery[] = [];
   let forged = 0;
-  const state = { secrets, answer: 200 };
+  let held = 0;
+  const state = { secrets, answer: 200, hang: false };
   const waiters = new Set<() => void>();
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -69,6 +74,10 @@ export async function startWebhookReceiver(secrets: string[] = []): Promise<Webh
       if (req.method !== 'POST' || !state.secrets.some((secret) => verified(typeof signature === 'string' ? signature : undefined, body, secret))) {
         forged++;
         res.writeHead(400).end();
+        return;
+      }
+      if (state.hang) {
+        held++;
         return;
       }
       if (state.answer >= 200 && state.answer < 300) {
@@ -100,6 +109,15 @@ export async function startWebhookReceiver(secrets: string[] = []): Promise<Webh
     },
     set secrets(value) {
       state.secrets = value;
+    },
+    get held() {
+      return held;
+    },
+    get hang() {
+      return state.hang;
+    },
+    set hang(value) {
+      state.hang = value;
     },
     get answer() {
       return state.answer;
