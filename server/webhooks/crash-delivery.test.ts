@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedWebhookEndpoint } from '../contracts';
+import type { CreatedSession, CreatedWebhookEndpoint } from '../contracts';
 import { type ChildServer, shopClient, startChildServer } from '../testing/child-server';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 
@@ -37,7 +37,7 @@ describe('a server killed between a payment and its webhook', () => {
     // The receiver reads each delivery and never answers: the sends are in flight when the process dies.
     receiver.hang = true;
     const shop = shopClient(server);
-    const sessions = [];
+    const sessions: CreatedSession[] = [];
     for (let i = 0; i < 5; i++) {
       const session = await shop.createSession();
       expect((await shop.pay(session, await shop.walletPaymentData(session, 'visa-success-3ds'))).status).toBe(200);
