@@ -108,7 +108,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
     onRootKeysRefreshFailed: (failure) => logger.warn({ code: failure.code }, `${failure.message}; the cached keys serve until they expire`),
   });
-  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode, { keys: directKeys, walletEnvironment: config.walletEnvironment, logger }) : undefined;
+  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode, { keys: directKeys, walletEnvironment: config.walletEnvironment, logger }, { cipher, addressPolicy: config.webhooks.addressPolicy }) : undefined;
 
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
