@@ -149,10 +149,23 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
     if (outcome.status !== 'delivered') deps.logger.warn({ delivery: delivery.id, attempt: delivery.attempts + 1, status: outcome.status, status_code: outcome.statusCode, error: outcome.error }, 'webhook delivery failed');
   }
 
+  /**
+   * Whether the last pass found as many due deliveries as it had free slots:
+   * more may be waiting, so a freed slot starts the next pass at once instead
+   * of at the next poll (a burst of events is sent at the receivers' pace, not
+   * `concurrency` per poll interval).
+   */
+  let backlog = false;
+  const onError = (error: unknown) => deps.logger.error({ err: error }, 'looking for due webhook deliveries failed');
+  const keepUp = () => {
+    if (backlog && !stopped && inFlight.size < concurrency) startDue().catch(onError);
+  };
+
   /** Leases what is due, up to the free slots, and starts sending each; resolves with the sends started. */
   function startDue(): Promise<Promise<void>[]> {
     looking ??= leaseAndSend().finally(() => {
       looking = undefined;
+      keepUp();
     });
     return looking;
   }
@@ -162,19 +175,23 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
     if (free <= 0) return [];
     const now = Date.now();
     const started: Promise<void>[] = [];
-    for (const delivery of await dueDeliveries(deps.store, now, free)) {
+    const due = await dueDeliveries(deps.store, now, free);
+    backlog = due.length === free;
+    for (const delivery of due) {
       const leaseUntil = Date.now() + leaseMs;
       if (stopped || !(await leaseDelivery(deps.store, delivery, leaseUntil, now))) continue;
       const sending = deliver(delivery, leaseUntil)
         .catch((error: unknown) => deps.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded; it is sent again once its lease lapses'))
-        .finally(() => inFlight.delete(sending));
+        .finally(() => {
+          inFlight.delete(sending);
+          keepUp();
+        });
       inFlight.add(sending);
       started.push(sending);
     }
     return started;
   }
 
-  const onError = (error: unknown) => deps.logger.error({ err: error }, 'looking for due webhook deliveries failed');
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {

@@ -228,6 +228,33 @@ describe('the webhook API', () => {
   });
 });
 
+describe('a burst of events', () => {
+  let slowPoll: TestServer;
+  beforeAll(async () => {
+    // Looks for due deliveries once a minute: only a pass started on demand sends anything in this test.
+    slowPoll = await startTestServer({ ...FAST_WEBHOOKS, WEBHOOK_POLL_INTERVAL_MS: '60000' });
+  });
+  afterAll(() => slowPoll.close());
+
+  it('is sent at the receiver\'s pace, not a batch per poll: freed slots take the next deliveries at once', async () => {
+    const { secretKey } = await slowPoll.merchant();
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    const endpoint = (await (await slowPoll.merchantPost(secretKey, '/api/webhook_endpoints', { url: receiver.url })).json()) as CreatedWebhookEndpoint;
+    receiver.secrets = [endpoint.secret];
+    const sessions = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const session = await slowPoll.createSession(secretKey);
+        await slowPoll.pay(session, { payment_data: await slowPoll.walletPaymentData(session, 'visa-success-3ds') });
+        return session;
+      }),
+    );
+    // One pass takes 8 (the worker's concurrency); each delivery done starts the next.
+    await slowPoll.deliverWebhooks();
+    expect((await receiver.waitFor((got) => got.length === sessions.length, 10_000)).length).toBe(20);
+  });
+});
+
 describe('a delivery that keeps failing', () => {
   let shortWindow: TestServer;
   beforeAll(async () => {
