@@ -4,6 +4,7 @@
  * payment's state.
  */
 import express, { type Request, type Response } from 'express';
+import type { z } from 'zod';
 import { limiter, type RateLimits } from '../checkout/routes';
 import { EventId, isStorableText, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
 import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
@@ -43,7 +44,7 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   });
 
   /** Path ids are checked before the store is read: an id of another shape names nothing (404). */
-  const pathId = (shape: typeof EventId, missing: { code: string; message: string }) => (_req: Request, res: Response, next: express.NextFunction, id: string) => {
+  const pathId = (shape: z.ZodType<string>, missing: { code: string; message: string }) => (_req: Request, res: Response, next: express.NextFunction, id: string) => {
     if (!isStorableText(id)) return sendError(res, unstorableText(['id']));
     if (!shape.safeParse(id).success) return sendFailure(res, missing);
     next();
