@@ -124,15 +124,16 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
   async function attempt(delivery: DueDelivery, leaseUntil: number): Promise<DeliveryOutcome> {
     const now = Date.now();
     const attemptNumber = delivery.attempts + 1;
-    const giveUp = (statusCode: number | null, error: string): DeliveryOutcome => {
+    // Retried after the backoff, or failed for good once that would fall after the retry window.
+    const failedAttempt = (statusCode: number | null, error: string): DeliveryOutcome => {
       const nextAttempt = Date.now() + retryDelay(options.retry, attemptNumber);
       const deadline = delivery.retry_until ?? delivery.event_created + options.retry.windowMs;
       return nextAttempt > deadline ? { status: 'failed', statusCode, error } : { status: 'pending', nextAttempt, statusCode, error };
     };
     const allowed = await checkEndpointUrl(delivery.url, options.addressPolicy, resolve);
-    if (!allowed.ok) return giveUp(null, `refused: ${allowed.error.message}`);
+    if (!allowed.ok) return failedAttempt(null, `refused: ${allowed.error.message}`);
     const secrets = secretsOf(delivery, now);
-    if (!secrets) return giveUp(null, 'the signing secret does not open with this server\'s DATA_ENCRYPTION_KEY');
+    if (!secrets) return failedAttempt(null, 'the signing secret does not open with this server\'s DATA_ENCRYPTION_KEY');
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
@@ -140,7 +141,7 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
     };
     const sent = await post(delivery.url, delivery.body, headers, { timeoutMs: Math.min(options.timeoutMs, leaseUntil - now), addressPolicy: options.addressPolicy, resolve });
     if ('statusCode' in sent && sent.statusCode >= 200 && sent.statusCode < 300) return { status: 'delivered', statusCode: sent.statusCode };
-    return 'statusCode' in sent ? giveUp(sent.statusCode, `the endpoint answered ${sent.statusCode}`) : giveUp(null, sent.error);
+    return 'statusCode' in sent ? failedAttempt(sent.statusCode, `the endpoint answered ${sent.statusCode}`) : failedAttempt(null, sent.error);
   }
 
   async function deliver(delivery: DueDelivery, leaseUntil: number): Promise<void> {
