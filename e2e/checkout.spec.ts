@@ -32,7 +32,7 @@ test('a shopper pays on the demo store and the merchant confirms the order', asy
 
   await checkout.expectState('paid');
   await expect(checkout.testId('card')).toHaveText(new RegExp(`${card.network}.*${card.last4}`, 'i'));
-  // The demo page's own server asked the backend before saying so.
+  // The demo page's own server confirmed it from the backend's signed webhook before saying so.
   await expect(checkout.page.locator('#order-status')).toHaveText(/confirmed/i);
 
   const session = await checkout.merchantView();

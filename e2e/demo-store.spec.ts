@@ -2,6 +2,7 @@
  * The demo store's page as a shopper sees it: the product card carries the
  * session's price and the store's order reference, and the footer is a row of
  * the page's grid, under both columns, not a stray line against the window's edge.
+ * The order is confirmed by the store's server from the backend's signed webhook.
  */
 import { expect, test } from './support/fixtures';
 
@@ -20,4 +21,18 @@ test('the product card shows the price and the order reference, and the footer s
   expect(footer!.width).toBeGreaterThan(product!.width * 1.5);
   expect(footer!.y).toBeGreaterThanOrEqual(product!.y + product!.height);
   await page.screenshot({ path: testInfo.outputPath('demo-store.png'), fullPage: true });
+});
+
+test('the order shows as confirmed once the webhook reaches the store, a hold as reserved', async ({ shop, sandboxWallet }) => {
+  for (const [path, status, text] of [
+    ['/', 'succeeded', 'Order confirmed by the store. Thank you!'],
+    ['/?intent=hold', 'authorized', 'Order reserved: the store holds the payment.'],
+  ] as const) {
+    const checkout = await shop.openDemo(path);
+    await checkout.payWith(sandboxWallet.card('visa-success-3ds').id);
+    const order = checkout.page.locator('#order-status');
+    // Set only by what the store's server learnt from its webhook (server/demo), never by the widget's event.
+    await expect(order).toHaveAttribute('data-order-status', status);
+    await expect(order).toHaveText(text);
+  }
 });

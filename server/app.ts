@@ -10,7 +10,7 @@ import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import type { AbandonedAttempts } from './checkout/pay';
-import { checkoutRoutes, type RateLimits } from './checkout/routes';
+import { checkoutRoutes, merchantLimiter, type RateLimits } from './checkout/routes';
 import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
@@ -26,6 +26,8 @@ import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from './http/static';
+import type { WebhookAddressPolicy } from './webhooks/address-policy';
+import { webhookRoutes } from './webhooks/routes';
 
 export interface AppDependencies {
   store: Store;
@@ -49,6 +51,7 @@ export interface AppDependencies {
   appLookup: Omit<AppLookupOptions, 'store' | 'gatewayName'>;
   metrics: Metrics;
   readiness: Omit<ReadinessOptions, 'store'>;
+  webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
 }
 
 export function createApp(deps: AppDependencies): express.Express {
@@ -63,7 +66,9 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/metrics', deps.metrics.scrape);
   app.use(openApiRoutes(deps.ownOrigin));
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
-  app.use(checkoutRoutes(deps));
+  const merchantCalls = merchantLimiter(deps.rateLimits);
+  app.use(checkoutRoutes({ ...deps, merchantCalls }));
+  app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined, frameHeaders }));
   if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);
   if (deps.demo) app.use(demoRoutes(deps.demo));

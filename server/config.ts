@@ -10,6 +10,8 @@ import { DecryptionMode } from './apps/registry';
 import type { RateLimits } from './checkout/routes';
 import { GoogleMerchantId, WalletEnvironment } from './contracts';
 import { defaultStoreLimits, type StoreLimits } from './store/limits';
+import type { WebhookAddressPolicy } from './webhooks/address-policy';
+import type { RetrySchedule } from './webhooks/delivery';
 
 const optionalString = z.string().trim().min(1).optional();
 
@@ -111,6 +113,12 @@ const Env = z
       .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
       .optional(),
     RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
+    /** Webhooks (docs/webhooks.md): how often due deliveries are looked for, how long a receiver has to answer 2xx, the retry schedule. */
+    WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
+    WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().positive().default(3_600_000),
+    WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(259_200_000),
     SANDBOX_AUTHENTICATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
     READINESS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
@@ -249,6 +257,7 @@ export interface Config {
   /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
   dataEncryptionKey: string | undefined;
   reconcileIntervalMs: number;
+  webhooks: WebhookConfig;
   /** The embedded sandbox: how long a 3-D Secure challenge stays open. */
   sandboxAuthenticationTtlMs: number;
   /** How long a shutdown waits for requests in flight (payments) before closing their connections. */
@@ -260,6 +269,15 @@ export interface Config {
   demo: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   appLookup: AppLookupConfig;
+}
+
+/** The delivery worker (server/webhooks/delivery.ts) and the endpoints' address rule. */
+export interface WebhookConfig {
+  /** `public` (NODE_ENV=production): https to public addresses only (SSRF); `any`: development and tests reach loopback over http. */
+  addressPolicy: WebhookAddressPolicy;
+  pollIntervalMs: number;
+  timeoutMs: number;
+  retry: RetrySchedule;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -300,6 +318,12 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       platform: e.PLATFORM_GOOGLE_MERCHANT_ID && e.PLATFORM_SIGNING_KEY ? { googleMerchantId: e.PLATFORM_GOOGLE_MERCHANT_ID, signingKey: e.PLATFORM_SIGNING_KEY } : undefined,
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      webhooks: {
+        addressPolicy: e.NODE_ENV === 'production' ? 'public' : 'any',
+        pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+        timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+        retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
+      },
       sandboxAuthenticationTtlMs: e.SANDBOX_AUTHENTICATION_TTL_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       readinessTimeoutMs: e.READINESS_TIMEOUT_MS,

@@ -23,6 +23,7 @@ import { createSandboxService, type SandboxService } from './sandbox';
 import { createServiceClient, defaultRetryPolicy } from './service-client';
 import { appsLackingGoogleMerchantId } from './apps';
 import { openStore, openStoreWhenAvailable, type Store } from './store';
+import { startDeliveryWorker } from './webhooks/delivery';
 
 export interface RunningServer {
   url: string;
@@ -33,9 +34,12 @@ export interface RunningServer {
   logger: Logger;
   /** One reconciliation pass now (it also runs at start and every RECONCILE_INTERVAL_MS). */
   reconcile(): Promise<ReconcileReport>;
+  /** One pass of the webhook delivery worker now (it also runs every WEBHOOK_POLL_INTERVAL_MS). */
+  deliverWebhooks(): Promise<void>;
   /**
    * Graceful: stops taking connections, lets requests in flight finish (up to
-   * SHUTDOWN_GRACE_MS), then stops reconciliation and closes the sandbox and the store.
+   * SHUTDOWN_GRACE_MS), then stops reconciliation and webhook delivery (waiting for
+   * deliveries in flight) and closes the sandbox and the store.
    */
   close(): Promise<void>;
 }
@@ -104,7 +108,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
     onRootKeysRefreshFailed: (failure) => logger.warn({ code: failure.code }, `${failure.message}; the cached keys serve until they expire`),
   });
-  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode, { keys: directKeys, walletEnvironment: config.walletEnvironment, logger }) : undefined;
+  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode, { keys: directKeys, walletEnvironment: config.walletEnvironment, logger }, { cipher, addressPolicy: config.webhooks.addressPolicy }) : undefined;
 
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
@@ -129,11 +133,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     appLookup: { ...config.appLookup, dataDir: config.dataDir },
     metrics,
     readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs },
+    webhooks: { addressPolicy: config.webhooks.addressPolicy, retryWindowMs: config.webhooks.retry.windowMs },
   });
   http.on('request', app);
   const heartbeat = await startHeartbeat(store, origin, logger);
   // A request still in flight is given the time its retries can take before it is replayed.
   const reconciler = startReconciler({ store, service, cipher, logger, abandoned }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
+  const webhooks = startDeliveryWorker({ store, cipher, logger }, config.webhooks);
 
   return {
     url: listening,
@@ -142,11 +148,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     directKeys,
     logger,
     reconcile: () => reconciler.run(),
+    deliverWebhooks: () => webhooks.run(),
     async close() {
       // Payments in flight still need the store, the service client and (embedded) the sandbox.
       const drained = await requests.drain(config.shutdownGraceMs);
       if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
       await reconciler.stop();
+      // A delivery in flight finishes and is recorded; one cut off would only be sent again once its lease lapses.
+      await webhooks.stop();
       await direct.settled();
       await heartbeat.stop();
       await sandbox?.close();

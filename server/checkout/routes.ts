@@ -3,14 +3,15 @@
  * shopper's browser on the merchant's site, uses the session's client secret.
  */
 import cors from 'cors';
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, findAppBySecretKey, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
+import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
+import { authenticatedMerchant } from '../http/merchant-auth';
 import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { respondIdempotently } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
@@ -35,6 +36,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   platformSigner: PlatformSigner | undefined;
   /** Requests per minute per client address (as `trust proxy` derives it: `req.ip`). */
   rateLimits: RateLimits;
+  /** The one budget of every secret-key route, these and the webhook routes' (merchantLimiter). */
+  merchantCalls: RequestHandler;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
   longestRequestMs: number;
 }
@@ -54,7 +57,7 @@ export interface RateLimits {
  * counts, refused ones too: a guesser of secrets is refused by its own bucket,
  * never by another client's. Behind a load balancer, each instance counts its own share.
  */
-const limiter = (perMinute: number, answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send()) =>
+export const limiter = (perMinute: number, answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send()) =>
   rateLimit({
     windowMs: 60_000,
     limit: perMinute,
@@ -63,6 +66,9 @@ const limiter = (perMinute: number, answer: (req: Request, res: Response, send: 
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
     handler: (req, res) => answer(req, res, () => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' })),
   });
+
+/** One limiter for every secret-key route of the API (RATE_LIMIT_MERCHANT_PER_MINUTE), whichever router serves it. */
+export const merchantLimiter = (limits: RateLimits): RequestHandler => limiter(limits.merchantPerMinute);
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
 const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
@@ -79,7 +85,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   };
   const reads = limiter(options.rateLimits.readsPerMinute, readableByPage);
   const payments = limiter(options.rateLimits.payPerMinute, readableByPage);
-  const merchantCalls = limiter(options.rateLimits.merchantPerMinute);
+  const { merchantCalls } = options;
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
   // Every reply here carries a secret (a client secret, a secret key, a payment's state) or is one a shared cache must not keep.
@@ -99,15 +105,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     next();
   });
 
-  async function merchantApp(req: Request, res: Response): Promise<App | undefined> {
-    const key = bearerCredential(req);
-    const app = key?.startsWith('sk_') ? await findAppBySecretKey(store, key) : undefined;
-    if (!app) {
-      res.set('WWW-Authenticate', 'Bearer realm="wallet-checkout"');
-      sendFailure(res, { code: 'unauthenticated', message: 'A valid secret key is required: Authorization: Bearer sk_...' });
-    }
-    return app;
-  }
+  const merchantApp = (req: Request, res: Response) => authenticatedMerchant(store, req, res);
 
   router.post('/api/sessions', merchantCalls, json, async (req, res) => {
     const app = await merchantApp(req, res);

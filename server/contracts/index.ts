@@ -10,3 +10,4 @@ export * from './refunds';
 export * from './sessions';
 export * from './text';
 export * from './urls';
+export * from './webhooks';

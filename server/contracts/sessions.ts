@@ -105,7 +105,7 @@ export const Session = z.object({
 export type Session = z.infer<typeof Session>;
 
 /** A query parameter that is a whole number, as digits only: "1e2", "0x10" or " 7" are refused, not read as numbers. */
-const QueryInteger = z
+export const QueryInteger = z
   .string()
   .regex(/^\d{1,15}$/, 'a whole number (digits only)')
   .transform(Number);

@@ -29,8 +29,10 @@ describe('the demo store', () => {
     const [entry] = await server.sandbox!.ledger();
     expect(entry?.charge).toMatchObject({ source_type: sourceType, amount: 2400, currency: 'usd' });
 
-    const order = await (await fetch(`${server.url}/demo/orders/${session.id}`)).json();
-    expect(order).toMatchObject({ id: session.id, status: 'succeeded', amount: 2400 });
+    // Confirmed by the signed webhook the demo's server received, not by asking the API.
+    const order = async () => (await fetch(`${server!.url}/demo/orders/${session.id}`)).json();
+    await expect.poll(async () => (await order()).status).toBe('succeeded');
+    expect(await order()).toMatchObject({ id: session.id, status: 'succeeded', amount: 2400 });
   });
 
   it.each([
@@ -88,6 +90,31 @@ describe('the demo store', () => {
   });
 });
 
+describe("the demo store's webhooks", () => {
+  it('registers its endpoint once, keeps it across restarts, and refuses a delivery it cannot verify', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-demo-webhooks-'));
+    try {
+      const first = await startTestServer({ DEMO: 'on', DATA_DIR: dataDir });
+      await first.close();
+      server = await startTestServer({ DEMO: 'on', DATA_DIR: dataDir });
+      const { secret_key, webhook } = JSON.parse(readFileSync(join(dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string; webhook: { url: string } };
+      const endpoints = (await (await fetch(`${server.url}/api/webhook_endpoints`, { headers: { authorization: `Bearer ${secret_key}` } })).json()).data;
+      expect(endpoints.map((endpoint: { url: string }) => endpoint.url)).toEqual([`${server.url}/demo/webhooks`]);
+      expect(webhook.url).toBe(`${server.url}/demo/webhooks`);
+
+      const session = await openDemo(server);
+      const forged = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'session.succeeded', created: Date.now(), app_id: 'app', data: { object: { id: session.id, status: 'succeeded' } } });
+      const refused = await fetch(`${server.url}/demo/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'wallet-checkout-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }, body: forged });
+      expect(refused.status).toBe(401);
+      expect(await (await fetch(`${server.url}/demo/orders/${session.id}`)).json()).toMatchObject({ status: 'open' });
+    } finally {
+      await server?.close();
+      server = undefined;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the demo store's back office", () => {
   /** An order paid as a hold, to be captured. */
   async function heldOrder(s: TestServer): Promise<CreatedSession> {
@@ -109,7 +136,7 @@ describe("the demo store's back office", () => {
       expect(refused.status).toBe(403);
       expect((await refused.json()).error.code).toBe('origin_not_allowed');
     }
-    expect(await (await fetch(`${server.url}/demo/orders/${session.id}`)).json()).toMatchObject({ status: 'authorized' });
+    await expect.poll(async () => (await (await fetch(`${server!.url}/demo/orders/${session.id}`)).json()).status).toBe('authorized');
   });
 
   it('captures for its own page', async () => {

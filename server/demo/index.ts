@@ -2,7 +2,8 @@
  * The demo store: a small merchant site served at `/`. Its "server side" does
  * what any merchant's server does, over HTTP with its secret key: create a
  * checkout session, embed the widget with a script tag, and confirm the
- * outcome itself instead of trusting the browser.
+ * outcome from the signed webhooks it receives instead of trusting the
+ * browser or polling the API.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,14 @@ import { z } from 'zod';
 import { createApp, type DecryptionMode, getApp, reconfigureApp, walletEnvironmentOf } from '../apps';
 import type { DirectKeys } from '../direct';
 import type { Logger } from '../logging';
-import { CreatedSession, Session, type WalletEnvironment } from '../contracts';
+import { CreatedSession, Event, Session, type WalletEnvironment } from '../contracts';
 import { sendFailure } from '../http/errors';
+import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
+import { liveEndpoints } from '../store/webhooks';
+import type { WebhookAddressPolicy } from '../webhooks/address-policy';
+import { createEndpoint } from '../webhooks/endpoints';
+import { SIGNATURE_HEADER, verifySignature } from '../webhooks/signature';
 import { escapeHtml } from '../lib/html';
 import { exponentOf } from '../contracts/currency';
 import { formatAmount } from '../contracts/money';
@@ -23,7 +29,18 @@ import { formatAmount } from '../contracts/money';
 export interface DemoMerchant {
   apiBase: string;
   secretKey: string;
+  /** The signing secret of the demo's webhook endpoint (/demo/webhooks). */
+  webhookSecret: string;
 }
+
+/** What the demo needs to register its webhook endpoint. */
+export interface DemoWebhooks {
+  cipher: DataCipher;
+  addressPolicy: WebhookAddressPolicy;
+}
+
+/** The demo's own route that receives its webhooks. */
+const WEBHOOK_PATH = '/demo/webhooks';
 
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/store.html', import.meta.url)), 'utf8');
 
@@ -37,7 +54,12 @@ export interface DemoDirectMode {
   logger: Logger;
 }
 
-const DemoCredentials = z.object({ app_id: z.string(), secret_key: z.string() });
+const DemoCredentials = z.object({
+  app_id: z.string(),
+  secret_key: z.string(),
+  /** The demo's endpoint and its signing secret, shown once at creation and kept here like the secret key. */
+  webhook: z.object({ endpoint_id: z.string(), url: z.string(), secret: z.string() }).optional(),
+});
 
 /**
  * The demo application, created on first start. Its secret key is the demo
@@ -49,6 +71,7 @@ export async function ensureDemoMerchant(
   origin: string,
   decryptionMode: DecryptionMode,
   direct: DemoDirectMode,
+  webhooks: DemoWebhooks,
 ): Promise<DemoMerchant> {
   const file = join(dataDir, 'demo-merchant.json');
   let credentials = (() => {
@@ -67,7 +90,29 @@ export async function ensureDemoMerchant(
   // The origin follows the port the server listens on this time, the mode follows DECRYPTION_MODE.
   await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode, googleMerchantId: DEMO_GOOGLE_MERCHANT_ID });
   if (decryptionMode === 'direct') await ensureDemoDirectKey(store, credentials.app_id, direct);
-  return { apiBase: origin, secretKey: credentials.secret_key };
+  credentials.webhook = await ensureDemoWebhook(store, credentials, `${origin}${WEBHOOK_PATH}`, webhooks);
+  writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return { apiBase: origin, secretKey: credentials.secret_key, webhookSecret: credentials.webhook.secret };
+}
+
+/**
+ * The demo's webhook endpoint on its own route, registered once: kept while
+ * it is live at this origin (the port can change between starts), else made
+ * anew. A merchant's own endpoints on the demo application are left alone.
+ */
+async function ensureDemoWebhook(store: Store, credentials: z.infer<typeof DemoCredentials>, url: string, webhooks: DemoWebhooks): Promise<NonNullable<z.infer<typeof DemoCredentials>['webhook']>> {
+  const live = await liveEndpoints(store, credentials.app_id);
+  const kept = credentials.webhook;
+  if (kept && kept.url === url && live.some((endpoint) => endpoint.id === kept.endpoint_id)) return kept;
+  const app = await getApp(store, credentials.app_id);
+  if (!app) throw new Error('the demo application is gone');
+  // A demo endpoint left from a start on another port would only meet a refused connection: it goes.
+  for (const stale of live.filter((endpoint) => new URL(endpoint.url).pathname === WEBHOOK_PATH)) {
+    await store.updateTable('webhook_endpoints').set({ deleted: Date.now() }).where('id', '=', stale.id).execute();
+  }
+  const created = await createEndpoint({ store, ...webhooks }, app, { url });
+  if (!created.ok) throw new Error(`the demo's webhook endpoint: ${created.error.message}`);
+  return { endpoint_id: created.value.id, url, secret: created.value.secret };
 }
 
 /**
@@ -125,8 +170,17 @@ function sameOriginPost(req: express.Request, ownOrigin: string): boolean {
   return origin === undefined || origin === ownOrigin;
 }
 
+/** The demo's orders, as its server knows them: made when the page is served, confirmed by webhooks. In memory: a demo. */
+const MAX_ORDERS = 10_000;
+
 export function demoRoutes(merchant: DemoMerchant): express.Router {
   const router = express.Router();
+  const orders = new Map<string, Session>();
+  const remember = (session: Session) => {
+    orders.delete(session.id);
+    orders.set(session.id, session);
+    if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
+  };
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
     fetch(`${merchant.apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json', ...init.headers } });
 
@@ -140,6 +194,8 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
       body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference, intent: order.data.intent }),
     });
     const session = CreatedSession.parse(await reply.json());
+    // The order as the store keeps it: the session without its client secret.
+    remember(Session.parse(session));
     // The price is the session's, formatted as the widget formats it (the page is in English).
     const placeholders: Record<string, string> = {
       CLIENT_SECRET: escapeHtml(session.client_secret),
@@ -153,11 +209,28 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     res.set('Cache-Control', 'no-store').type('html').send(template.replace(/\{\{([A-Z_]+)\}\}/g, (placeholder, name: string) => placeholders[name] ?? placeholder));
   });
 
-  /** The merchant's server confirming an order: the browser is never trusted for the outcome. */
-  router.get('/demo/orders/:id', async (req, res) => {
-    const reply = await call(`/api/sessions/${encodeURIComponent(req.params.id)}`);
-    if (!reply.ok) return sendFailure(res, { code: 'not_found', message: 'No such order' });
-    res.set('Cache-Control', 'no-store').json(orderOf(Session.parse(await reply.json())));
+  /**
+   * The store's webhook receiver: a delivery whose signature does not verify
+   * is refused; a verified one updates the order, unless the store already
+   * knows a later state of it (deliveries may come out of order, or twice).
+   */
+  router.post(WEBHOOK_PATH, express.text({ type: 'application/json', limit: '256kb' }), (req, res) => {
+    const body = typeof req.body === 'string' ? req.body : '';
+    if (!verifySignature(req.get(SIGNATURE_HEADER) ?? '', body, merchant.webhookSecret)) return sendFailure(res, { code: 'unauthenticated', message: 'The signature does not verify' });
+    const event = Event.safeParse(JSON.parse(body));
+    // Acknowledged but not kept: an event the store has no use for (a refund's) is not worth a retry.
+    if (!event.success || event.data.data.object.object !== 'checkout_session') return res.status(204).end();
+    const session = event.data.data.object;
+    const known = orders.get(session.id);
+    if (!known || session.updated >= known.updated) remember(session);
+    res.status(204).end();
+  });
+
+  /** The store's own view of an order, as its webhooks told it: the browser is never trusted for the outcome. */
+  router.get('/demo/orders/:id', (req, res) => {
+    const order = orders.get(req.params.id);
+    if (!order) return sendFailure(res, { code: 'not_found', message: 'No such order' });
+    res.set('Cache-Control', 'no-store').json(orderOf(order));
   });
 
   /**
@@ -170,7 +243,9 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     const id = encodeURIComponent(req.params.id);
     const reply = await call(`/api/sessions/${id}/capture`, { method: 'POST', body: '{}', headers: { 'idempotency-key': `demo-capture-${id}` } });
     if (!reply.ok) return res.status(reply.status).json(await reply.json());
-    res.set('Cache-Control', 'no-store').json(orderOf(Session.parse(await reply.json())));
+    const captured = Session.parse(await reply.json());
+    remember(captured);
+    res.set('Cache-Control', 'no-store').json(orderOf(captured));
   });
 
   return router;

@@ -27,6 +27,7 @@ const statusByCode: Record<string, number> = {
   invalid_request: 400,
   invalid_json: 400,
   invalid_payment_token: 400,
+  url_not_allowed: 400,
   unauthenticated: 401,
   origin_not_allowed: 403,
   not_found: 404,
@@ -37,6 +38,7 @@ const statusByCode: Record<string, number> = {
   authentication_pending: 409,
   hold_expired: 409,
   replayed_token: 409,
+  too_many_endpoints: 409,
   // Gone for good: an expired checkout never takes a payment again (the merchant creates a new one).
   session_expired: 410,
   payload_too_large: 413,

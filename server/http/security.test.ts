@@ -119,6 +119,12 @@ describe('rate limits behind a proxy (TRUST_PROXY)', () => {
     expect((await createAs('198.51.100.21')).status).toBe(401);
   });
 
+  it('counts every secret-key route in one budget per client: webhook endpoints and events do not add a second', async () => {
+    const as = (path: string) => fetch(`${proxied.url}${path}`, { headers: { authorization: 'Bearer sk_test_wrong', 'x-forwarded-for': '203.0.113.10' } });
+    const statuses = [(await as('/api/sessions')).status, (await as('/api/webhook_endpoints')).status, (await as('/api/events')).status, (await as('/api/webhook_endpoints')).status];
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
   it('without TRUST_PROXY, X-Forwarded-For is not believed: a client cannot pick a fresh address per request', async () => {
     const statuses = [];
     for (let i = 0; i < 6; i++) {

@@ -8,19 +8,13 @@ import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { AppRecord } from '../app-lookup/app-record';
 import { GoogleErrorBody } from '../app-lookup/google-errors';
 import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList } from '../contracts';
-
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
-const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
-const apiError = (description: string) => reply(description, ApiErrorBody);
-/** Every route of ours may meet the store down (docs/operations.md, "Database outages and failover"). */
-const STORE_DOWN = 'store_unavailable: the store is briefly unavailable (a restart, a failover); retry after the Retry-After header';
-const storeDown = (otherwise?: string) => apiError(otherwise ? `${otherwise}; or ${STORE_DOWN}` : STORE_DOWN);
+import { apiError, idempotencyKey, json, reply, storeDown } from './parts';
+import { webhookPaths, webhookSchemas } from './webhooks';
 
 /** The widget's routes on a session whose expires_at has passed (docs/api.md, "Expiry"). */
 const SESSION_EXPIRED = apiError('session_expired: the session expired unpaid; it never takes a payment again (the shopper starts again from the store)');
 
 const sessionId = z.object({ id: z.string().meta({ description: 'The checkout session id (cs_...)' }) });
-const idempotencyKey = z.string().min(1).max(255).meta({ description: 'Makes a retry of this request return the first reply instead of acting twice' });
 
 /** POST /api/sessions/{id}/capture and /release: the merchant's operations on a hold (docs/holds-and-3ds.md). */
 function holdOperation(operation: 'capture' | 'release', summary: string, body?: z.ZodType): ZodOpenApiObject['paths'] {
@@ -175,6 +169,7 @@ const paths: ZodOpenApiObject['paths'] = {
       },
     },
   },
+  ...webhookPaths,
   '/v3/apps/{appId}': {
     get: {
       operationId: 'getApp',
@@ -255,7 +250,7 @@ export function openApiDocument(serverUrl: string): ReturnType<typeof createDocu
         oauth2AccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth 2.0 access token with an apps scope' },
         serviceKey: { type: 'http', scheme: 'bearer', description: "The payment service's secret key" },
       },
-      schemas: { ApiErrorBody, GoogleErrorBody, Session, SessionList, CreatedSession, Refund, RolledSecretKey, PublicSession, PayReply, AppRecord, ChargeRequest, Charge, ServiceRefund },
+      schemas: { ApiErrorBody, GoogleErrorBody, Session, SessionList, CreatedSession, Refund, RolledSecretKey, PublicSession, PayReply, AppRecord, ChargeRequest, Charge, ServiceRefund, ...webhookSchemas },
     },
   });
 }

@@ -65,6 +65,12 @@ describe('/openapi.json', () => {
         '/api/sessions/{id}/release',
         '/api/sessions/{id}/refunds',
         '/api/keys/roll',
+        '/api/webhook_endpoints',
+        '/api/webhook_endpoints/{id}',
+        '/api/webhook_endpoints/{id}/roll_secret',
+        '/api/events',
+        '/api/events/{id}',
+        '/api/events/{id}/redeliver',
         '/v3/apps/{appId}',
         '/sandbox/service/api/v1/charges',
         '/sandbox/service/api/v1/refunds',
@@ -160,6 +166,32 @@ describe('/openapi.json', () => {
     const rolled = (await conforms('/api/keys/roll', 'post', await roll({ expire_current_in_seconds: 0 }))) as { secret: string };
     await conforms('/api/keys/roll', 'post', await roll({}));
     await conforms('/api/keys/roll', 'post', await roll({}, rolled.secret));
+  });
+
+  it('describes webhook endpoints and events as they answer', async () => {
+    const { secretKey: shopKey } = await server.merchant();
+    const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${shopKey}`, 'content-type': 'application/json' } });
+    const endpoint = (await conforms('/api/webhook_endpoints', 'post', await call('/api/webhook_endpoints', { method: 'POST', body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['session.succeeded'] }) }))) as { id: string };
+    await conforms('/api/webhook_endpoints', 'post', await call('/api/webhook_endpoints', { method: 'POST', body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['nope'] }) }));
+    await conforms('/api/webhook_endpoints', 'post', await fetch(`${server.url}/api/webhook_endpoints`, { method: 'POST', body: '{}' }));
+    await conforms('/api/webhook_endpoints', 'get', await call('/api/webhook_endpoints'));
+    await conforms('/api/webhook_endpoints', 'get', await fetch(`${server.url}/api/webhook_endpoints`));
+    await conforms('/api/webhook_endpoints/{id}/roll_secret', 'post', await call(`/api/webhook_endpoints/${endpoint.id}/roll_secret`, { method: 'POST', body: JSON.stringify({ expire_current_in_seconds: 60 }) }));
+    await conforms('/api/webhook_endpoints/{id}/roll_secret', 'post', await call(`/api/webhook_endpoints/${endpoint.id}/roll_secret`, { method: 'POST', body: JSON.stringify({ expire_current_in_seconds: -1 }) }));
+
+    const session = await server.createSession(shopKey);
+    await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+    const listed = (await conforms('/api/events', 'get', await call('/api/events?limit=1&type=session.succeeded'))) as { data: { id: string }[] };
+    const eventId = listed.data[0]!.id;
+    await conforms('/api/events', 'get', await call('/api/events?limit=0'));
+    await conforms('/api/events/{id}', 'get', await call(`/api/events/${eventId}`));
+    await conforms('/api/events/{id}', 'get', await call('/api/events/evt_nope'));
+    await conforms('/api/events/{id}/redeliver', 'post', await call(`/api/events/${eventId}/redeliver`, { method: 'POST' }));
+    await conforms('/api/events/{id}/redeliver', 'post', await call('/api/events/evt_nope/redeliver', { method: 'POST' }));
+
+    await conforms('/api/webhook_endpoints/{id}', 'delete', await call(`/api/webhook_endpoints/${endpoint.id}`, { method: 'DELETE' }));
+    await conforms('/api/webhook_endpoints/{id}', 'delete', await call(`/api/webhook_endpoints/${endpoint.id}`, { method: 'DELETE' }));
+    await conforms('/api/webhook_endpoints/{id}/roll_secret', 'post', await call(`/api/webhook_endpoints/${endpoint.id}/roll_secret`, { method: 'POST', body: '{}' }));
   });
 
   it('describes the apps API and the sandbox charge API as they answer', async () => {

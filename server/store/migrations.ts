@@ -248,4 +248,11 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX IF NOT EXISTS sessions_status_expires ON sessions (status, expires_at)`.execute(db);
     },
   },
+  '0014_webhook_redelivery': {
+    // A redelivery gets a retry window of its own (null: the event's, counted from its creation); GET /api/events?type= has its index.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('webhook_deliveries').addColumn('retry_until', 'bigint').execute();
+      await sql`CREATE INDEX IF NOT EXISTS events_app_type_created ON events (app_id, type, created, id)`.execute(db);
+    },
+  },
 };

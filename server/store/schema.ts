@@ -165,6 +165,8 @@ export interface WebhookDeliveriesTable {
   delivered: number | null;
   created: number;
   updated: number;
+  /** When retries stop (then `failed`); null: the retry window counted from the event's creation. A redelivery sets it. */
+  retry_until: Generated<number | null>;
 }
 
 export interface BackendDatabase {

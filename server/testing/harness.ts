@@ -13,6 +13,7 @@ import { createLogger } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { mintPaymentData } from '../sandbox/test-support';
 import { type RunningServer, startServer } from '../server';
+import type { WebhookAddressPolicy } from '../webhooks/address-policy';
 import { registeredDirectKey } from './direct-keys';
 
 export interface TestServer extends RunningServer {
@@ -37,6 +38,8 @@ export interface TestServerOptions {
    * synchronously: the file is complete as soon as a request is answered.
    */
   logFile?: string;
+  /** `public` is what NODE_ENV=production sets (which a test server cannot otherwise start with): SSRF rules on. */
+  webhookAddressPolicy?: WebhookAddressPolicy;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
@@ -57,6 +60,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const logger = options.logFile ? createLogger(loaded.config.logLevel, pino.destination({ dest: options.logFile, sync: true })) : undefined;
+  if (options.webhookAddressPolicy) loaded.config.webhooks.addressPolicy = options.webhookAddressPolicy;
   const server = await startServer(loaded.config, logger);
   const json = async <T>(response: Response): Promise<T> => {
     if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);

@@ -1,0 +1,100 @@
+/**
+ * Webhook endpoints and the events API (docs/webhooks.md): where an app's
+ * events are pushed, signed with a secret of the endpoint's own, and how a
+ * merchant reads or redelivers them.
+ */
+import { z } from 'zod';
+import { EventId, Event, EventType } from './events';
+import { QueryInteger } from './sessions';
+
+/** An app's live endpoints, at most: enough for a shop and its staging copies; every event fans out to each. */
+export const MAX_WEBHOOK_ENDPOINTS_PER_APP = 16;
+
+export const WebhookEndpointId = z.string().regex(/^we_[A-Za-z0-9_-]{22}$/, 'a webhook endpoint id (we_...)');
+
+/** An http(s) URL without user or password (they would be sent to every hop that logs URLs). Production rules: server/webhooks/address-policy.ts. */
+export const WebhookUrl = z
+  .url({ protocol: /^https?$/, error: 'an http:// or https:// URL' })
+  .max(2048)
+  .refine((url) => {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  }, 'no user or password in the URL');
+
+/** POST /api/webhook_endpoints. */
+export const CreateWebhookEndpointBody = z.strictObject({
+  url: WebhookUrl.meta({ description: 'Where events are POSTed; in production an https URL of a public address' }),
+  events: z
+    .array(EventType)
+    .min(1)
+    .optional()
+    .meta({ description: 'The event types sent to this endpoint; every type (also those added later) when absent' }),
+});
+export type CreateWebhookEndpointBody = z.input<typeof CreateWebhookEndpointBody>;
+
+/** An endpoint as the API shows it: never its secret. */
+export const WebhookEndpoint = z.object({
+  id: z.string(),
+  object: z.literal('webhook_endpoint'),
+  url: z.string(),
+  /** null: every type. */
+  events: z.array(EventType).nullable(),
+  created: z.number().int(),
+});
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+/** The reply to POST /api/webhook_endpoints: the only time the signing secret is shown. */
+export const CreatedWebhookEndpoint = WebhookEndpoint.extend({
+  secret: z.string().meta({ description: 'The signing secret, whsec_...: shown only here' }),
+});
+export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookEndpoint>;
+
+export const WebhookEndpointList = z.object({
+  object: z.literal('list'),
+  data: z.array(WebhookEndpoint),
+  has_more: z.literal(false),
+});
+export type WebhookEndpointList = z.infer<typeof WebhookEndpointList>;
+
+/** The reply to POST /api/webhook_endpoints/{id}/roll_secret (body: RollSecretKeyBody, as POST /api/keys/roll): the only time the new secret is shown. */
+export const RolledWebhookSecret = z.object({
+  object: z.literal('webhook_endpoint_secret'),
+  endpoint: z.string(),
+  secret: z.string().meta({ description: 'The new signing secret, whsec_...: shown only here' }),
+  created: z.number().int(),
+  /** Until then (ms since the epoch) each delivery carries a signature by the previous secret as well. */
+  previous_secret_expires: z.number().int(),
+});
+export type RolledWebhookSecret = z.infer<typeof RolledWebhookSecret>;
+
+/** GET /api/events: newest first, keyset on (created, id) like GET /api/sessions. */
+export const ListEventsQuery = z.strictObject({
+  type: EventType.optional().meta({ description: 'Only events of this type' }),
+  limit: QueryInteger.pipe(z.number().min(1).max(100)).default(10).meta({ description: 'Events per page, 1 to 100; 10 when absent' }),
+  starting_after: EventId.optional().meta({ description: "The id of the previous page's last event: the page starts after it" }),
+});
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
+
+export const EventList = z.object({
+  object: z.literal('list'),
+  data: z.array(Event),
+  has_more: z.boolean(),
+});
+export type EventList = z.infer<typeof EventList>;
+
+/** The reply to POST /api/events/{id}/redeliver. */
+export const EventRedelivery = z.object({
+  object: z.literal('event_redelivery'),
+  event: z.string(),
+  /** The endpoints the event is being sent to again: every live one that listens to its type now. */
+  endpoints: z.array(z.string()),
+});
+export type EventRedelivery = z.infer<typeof EventRedelivery>;
+
+/** The reply to DELETE /api/webhook_endpoints/{id}: nothing more is sent to it, pending deliveries included. */
+export const DeletedWebhookEndpoint = z.object({
+  id: z.string(),
+  object: z.literal('webhook_endpoint'),
+  deleted: z.literal(true),
+});
+export type DeletedWebhookEndpoint = z.infer<typeof DeletedWebhookEndpoint>;

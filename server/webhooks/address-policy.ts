@@ -1,0 +1,85 @@
+/**
+ * Which addresses a webhook may be sent to (SSRF). A merchant chooses the
+ * URL, so without a rule anyone with a secret key could make our servers
+ * POST to our own network: the database's admin port, a cloud metadata
+ * service. In production an endpoint must be https and every address its
+ * host resolves to must be public unicast; the check runs at creation and
+ * again at each delivery, in the request's own DNS lookup, so the address
+ * checked is the address connected to (a host that resolves to a public
+ * address at creation and to 127.0.0.1 later, DNS rebinding, is refused).
+ * Development and tests send to http and loopback receivers.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { type Failure, type Result, err, ok } from '../lib/result';
+
+/** `public`: https to public unicast addresses only (NODE_ENV=production); `any`: development and tests. */
+export type WebhookAddressPolicy = 'public' | 'any';
+
+export type UrlRefusal = Failure<'url_not_allowed'>;
+
+/** Resolves a host name to every address, as dns.lookup with `all: true` does. */
+export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolve: Resolve = (hostname) =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+
+/**
+ * Whether an address is public unicast. ipaddr.js names every special range
+ * (loopback, private, linkLocal, uniqueLocal, carrierGradeNat, multicast,
+ * unspecified, reserved, 6to4, teredo, NAT64 ...); `process` turns an
+ * IPv4-mapped IPv6 address into the IPv4 address it is, so ::ffff:127.0.0.1
+ * is loopback. Only `unicast` is allowed: a range added to the library later is refused, not let through.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+const refusal = (message: string): UrlRefusal => ({ code: 'url_not_allowed', message });
+
+/** The URL's host without IPv6 brackets. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** The check at creation: scheme, then (under `public`) every address the host resolves to. */
+export async function checkEndpointUrl(url: string, policy: WebhookAddressPolicy, resolve: Resolve = systemResolve): Promise<Result<void, UrlRefusal>> {
+  if (policy === 'any') return ok(undefined);
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:') return err(refusal('url: must be https'));
+  const host = hostOf(parsed);
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await resolve(host)).map((entry) => entry.address);
+  } catch {
+    return err(refusal(`url: the host ${host} does not resolve`));
+  }
+  const forbidden = addresses.find((address) => !isPublicAddress(address));
+  if (addresses.length === 0 || forbidden !== undefined) return err(refusal(`url: ${host} resolves to ${forbidden ?? 'no address'}, which is not a public address`));
+  return ok(undefined);
+}
+
+/**
+ * The `lookup` of a delivery's request under `public`: resolves, refuses if
+ * any address is not public, and hands the request the addresses it checked.
+ * (An IP literal is never looked up by Node: the worker checks it with checkEndpointUrl first.)
+ */
+export function checkedLookup(resolve: Resolve = systemResolve): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const forbidden = addresses.find((entry) => !isPublicAddress(entry.address));
+        if (addresses.length === 0 || forbidden) {
+          const error = Object.assign(new Error(`${hostname} resolves to ${forbidden?.address ?? 'no address'}, which is not a public address`), { code: 'ADDRESS_NOT_ALLOWED' });
+          return callback(error, '', 0);
+        }
+        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
+        if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, wanted);
+        const first = wanted[0];
+        if (!first) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
+        callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The webhook API (secret key): endpoints, their secrets, and the events API.
+ * Every reply is no-store: creations and rolls carry a secret, the rest a
+ * payment's state.
+ */
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { EventId, isStorableText, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
+import { respondIdempotently } from '../http/idempotency';
+import { authenticatedMerchant } from '../http/merchant-auth';
+import type { DataCipher } from '../lib/data-cipher';
+import type { Store } from '../store';
+import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';
+import type { Resolve, WebhookAddressPolicy } from './address-policy';
+import { createEndpoint, endpointView, rollEndpointSecret } from './endpoints';
+import { getEvent, listEvents, redeliver } from './events';
+
+export interface WebhookRoutesOptions {
+  store: Store;
+  cipher: DataCipher;
+  /** The secret-key routes' one budget, shared with the checkout routes (checkout/routes.ts merchantLimiter). */
+  merchantCalls: RequestHandler;
+  longestRequestMs: number;
+  addressPolicy: WebhookAddressPolicy;
+  /** A redelivery's retry window (WEBHOOK_RETRY_WINDOW_MS). */
+  retryWindowMs: number;
+  resolve?: Resolve;
+}
+
+const noSuchEndpoint = { code: 'not_found', message: 'No such webhook endpoint' };
+
+export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
+  const { store } = options;
+  const router = express.Router();
+  const json = jsonBody('32kb');
+  const { merchantCalls } = options;
+  const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
+  const endpoints = { store, cipher: options.cipher, addressPolicy: options.addressPolicy, resolve: options.resolve };
+
+  router.use(['/api/webhook_endpoints', '/api/events'], (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  /** Path ids are checked before the store is read: an id of another shape names nothing (404). */
+  const pathId = (shape: z.ZodType<string>, missing: { code: string; message: string }) => (_req: Request, res: Response, next: express.NextFunction, id: string) => {
+    if (!isStorableText(id)) return sendError(res, unstorableText(['id']));
+    if (!shape.safeParse(id).success) return sendFailure(res, missing);
+    next();
+  };
+  router.param('endpointId', pathId(WebhookEndpointId, noSuchEndpoint));
+  router.param('eventId', pathId(EventId, { code: 'not_found', message: 'No such event' }));
+
+  router.post('/api/webhook_endpoints', merchantCalls, json, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
+      const created = await createEndpoint(endpoints, app, req.body);
+      // A refusal never acted: the same key may carry a corrected request.
+      return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
+    });
+  });
+
+  router.get('/api/webhook_endpoints', merchantCalls, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    res.json({ object: 'list', data: (await liveEndpoints(store, app.id)).map(endpointView), has_more: false });
+  });
+
+  router.delete('/api/webhook_endpoints/:endpointId', merchantCalls, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    const id = String(req.params.endpointId);
+    if (!(await deleteEndpoint(store, app.id, id, Date.now()))) return sendFailure(res, noSuchEndpoint);
+    res.json({ id, object: 'webhook_endpoint', deleted: true });
+  });
+
+  /** As POST /api/keys/roll: under an Idempotency-Key a retry replays the same new secret (kept sealed). */
+  router.post('/api/webhook_endpoints/:endpointId/roll_secret', merchantCalls, json, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
+      const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
+      if (!parsed.success) {
+        const refused = invalidRequest(parsed.error);
+        return { status: statusFor(refused), body: errorBody(refused), record: false };
+      }
+      const endpoint = await findLiveEndpoint(store, app.id, String(req.params.endpointId));
+      if (!endpoint) return { status: 404, body: errorBody(noSuchEndpoint), record: false };
+      return { status: 201, body: await rollEndpointSecret(endpoints, endpoint, parsed.data.expire_current_in_seconds), record: true };
+    });
+  });
+
+  router.get('/api/events', merchantCalls, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    const unstorable = unstorableTextPath(req.query);
+    if (unstorable) return sendError(res, unstorableText(unstorable));
+    const listed = await listEvents(store, app, req.query);
+    if (listed.ok) res.json(listed.value);
+    else sendFailure(res, listed.error);
+  });
+
+  router.get('/api/events/:eventId', merchantCalls, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    const found = await getEvent(store, app, String(req.params.eventId));
+    if (found.ok) res.json(found.value);
+    else sendFailure(res, found.error);
+  });
+
+  router.post('/api/events/:eventId/redeliver', merchantCalls, async (req, res) => {
+    const app = await authenticatedMerchant(store, req, res);
+    if (!app) return;
+    const started = await redeliver(store, app, String(req.params.eventId), options.retryWindowMs);
+    if (started.ok) res.status(202).json(started.value);
+    else sendFailure(res, started.error);
+  });
+
+  return router;
+}
