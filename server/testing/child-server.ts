@@ -1,5 +1,6 @@
 /**
- * The real server as a separate process (`node --import tsx server/main.ts`),
+ * The real server as a separate process (`node --import tsx server/main.ts`,
+ * or the compiled server given as `launch`),
  * for what an in-process test server cannot show: a process killed at any
  * point (kill -9) and started again on the same DATA_DIR. Also what the crash
  * test and the soak both need around it: a merchant and a shopper speaking
@@ -50,6 +51,8 @@ export interface ChildServerOptions {
   env?: Record<string, string>;
   /** How long the process may take to print its URL. */
   startTimeoutMs?: number;
+  /** Node's arguments and the directory it runs in; default the sources through tsx, from the repository. */
+  launch?: { args: string[]; cwd: string };
 }
 
 export async function startChildServer(options: ChildServerOptions = {}): Promise<ChildServer> {
@@ -75,8 +78,9 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
 
   async function launch(): Promise<void> {
     tail = '';
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: repoRoot,
+    const { args, cwd } = options.launch ?? { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot };
+    const proc = spawn(process.execPath, args, {
+      cwd,
       env: { ...process.env, ...env, PORT: port },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -92,7 +96,7 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
       const fail = (why: string) => {
         clearTimeout(timer);
         proc.kill('SIGKILL');
-        reject(new Error(`server/main.ts ${why}:\n${tail}`));
+        reject(new Error(`node ${args.join(' ')} ${why}:\n${tail}`));
       };
       const timer = setTimeout(() => fail(`printed no URL within ${timeoutMs} ms`), timeoutMs);
       const onData = () => {
