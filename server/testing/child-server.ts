@@ -29,6 +29,8 @@ const OUTPUT_TAIL_CHARS = 8_000;
 
 export interface ChildServer {
   readonly dataDir: string;
+  /** The current process's id (undefined while stopped), to read its memory in /proc. */
+  readonly pid: number | undefined;
   /** The origin it listens on; the same after a restart (it keeps its first port). */
   readonly url: string;
   /** The sandbox service's key and the demo merchant's secret key, from DATA_DIR: they persist across restarts. */
@@ -132,6 +134,9 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
   };
   return {
     dataDir,
+    get pid() {
+      return child?.pid;
+    },
     get url() {
       return url;
     },
