@@ -40,9 +40,14 @@ export interface ServerStartResult {
 const LOAD_CONCURRENCY = 8;
 const READY_POLL_MS = 10;
 
+/**
+ * Vite's build() sets NODE_ENV to production in the bench's process, and a
+ * server started with that refuses the embedded sandbox: both run as `npm start` does.
+ */
+const development = { NODE_ENV: 'development' };
 const targets = {
-  compiled: { launch: { args: ['--enable-source-maps', 'dist/server/main.js'], cwd: repoRoot }, env: { NODE_OPTIONS: '' } },
-  tsx: { launch: { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot }, env: {} },
+  compiled: { launch: { args: ['--enable-source-maps', 'dist/server/main.js'], cwd: repoRoot }, env: { ...development, NODE_OPTIONS: '' } },
+  tsx: { launch: { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot }, env: development },
 };
 
 async function readyAfter(server: ChildServer): Promise<void> {

@@ -34,9 +34,9 @@ afterAll(async () => {
   staged?.remove();
 });
 
-/** One of the compiled commands, run as an operator would on the production host, with the server's DATA_DIR. */
-const command = (name: string, args: string[]) =>
-  run(process.execPath, ['--enable-source-maps', `dist/server/${name}.js`, ...args], { cwd: staged.dir, env: { ...process.env, ...staged.env, DATA_DIR: server.dataDir } });
+/** One of the compiled commands, run as an operator would on the production host, by default with the server's DATA_DIR. */
+const command = (name: string, args: string[], dataDir = server.dataDir) =>
+  run(process.execPath, ['--enable-source-maps', `dist/server/${name}.js`, ...args], { cwd: staged.dir, env: { ...process.env, ...staged.env, DATA_DIR: dataDir } });
 
 describe('the compiled server, on plain node with production dependencies only', () => {
   it('has no TypeScript tooling within reach and no source file to fall back on', () => {
@@ -116,10 +116,7 @@ describe('the compiled server, on plain node with production dependencies only',
 
   it('maps a stack trace back to the TypeScript sources (source maps on)', async () => {
     // A DATA_DIR under a file: the store cannot be opened, and the error escapes with its stack.
-    const failed = await run(process.execPath, ['--enable-source-maps', 'dist/server/app-create.js', '--name', 'x', '--merchant-id', 'x', '--origin', 'https://shop.example'], {
-      cwd: staged.dir,
-      env: { ...process.env, ...staged.env, DATA_DIR: join(staged.dir, 'package.json', 'data') },
-    }).then(
+    const failed = await command('app-create', ['--name', 'x', '--merchant-id', 'x', '--origin', 'https://shop.example'], join(staged.dir, 'package.json', 'data')).then(
       () => undefined,
       (error: { stderr: string }) => error,
     );
