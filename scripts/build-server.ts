@@ -27,6 +27,9 @@ export const serverEntries: Readonly<Record<string, string>> = {
   'direct-keys': 'server/direct/cli.ts',
 };
 
+/** Node's arguments for the compiled server, from the root: what `npm run start:prod` runs. */
+export const compiledServerArgs: readonly string[] = ['--enable-source-maps', 'dist/server/main.js'];
+
 /** `express` from `express`, `@types/x` from `@types/x/y`: the package an import names. */
 const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 

@@ -11,6 +11,7 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ChildServer, shopClient, startChildServer } from '../../server/testing/child-server';
+import { compiledServerArgs } from '../build-server';
 import { memoryBytes, repoRoot } from './children';
 import { interleaved, median, round } from './stats';
 
@@ -46,7 +47,7 @@ const READY_POLL_MS = 10;
  */
 const development = { NODE_ENV: 'development' };
 const targets = {
-  compiled: { launch: { args: ['--enable-source-maps', 'dist/server/main.js'], cwd: repoRoot }, env: { ...development, NODE_OPTIONS: '' } },
+  compiled: { launch: { args: [...compiledServerArgs], cwd: repoRoot }, env: { ...development, NODE_OPTIONS: '' } },
   tsx: { launch: { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot }, env: development },
 };
 

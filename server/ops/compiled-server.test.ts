@@ -6,12 +6,12 @@
  * run time, takes a whole payment, and the operator's commands work on its store.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverEntries } from '../../scripts/build-server';
+import { compiledServerArgs, serverEntries } from '../../scripts/build-server';
 import type { PublicSession } from '../contracts';
 import { type ChildServer, type ShopClient, shopClient, startChildServer } from '../testing/child-server';
 import { STAGED_WIDGET, type StagedServer, stageCompiledServer } from '../testing/compiled-server';
@@ -39,6 +39,12 @@ const command = (name: string, args: string[], dataDir = server.dataDir) =>
   run(process.execPath, ['--enable-source-maps', `dist/server/${name}.js`, ...args], { cwd: staged.dir, env: { ...process.env, ...staged.env, DATA_DIR: dataDir } });
 
 describe('the compiled server, on plain node with production dependencies only', () => {
+  it('is what npm run start:prod runs', () => {
+    const { scripts } = JSON.parse(readFileSync(join(staged.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts['start:prod']).toBe(`node ${compiledServerArgs.join(' ')}`);
+    expect(staged.launch.args).toEqual(compiledServerArgs);
+  });
+
   it('has no TypeScript tooling within reach and no source file to fall back on', () => {
     const resolveFromBundle = createRequire(join(staged.dir, 'dist/server/main.js')).resolve;
     for (const tool of ['tsx', 'typescript', 'esbuild']) expect(() => resolveFromBundle(tool), tool).toThrow(/Cannot find module/);
@@ -101,7 +107,7 @@ describe('the compiled server, on plain node with production dependencies only',
     const { stdout } = await command('app-create', ['--name', 'Compiled shop', '--merchant-id', 'compiled', '--origin', 'https://shop.example']);
     expect(stdout).toMatch(/^Application created: app_\S+ \(Compiled shop/m);
     expect(stdout).toContain(server.url);
-    const secretKey = /(sk_\w+)/.exec(stdout)?.[1];
+    const secretKey = /^Secret key[^:]*: (sk_\S+)$/m.exec(stdout)?.[1];
     const created = await fetch(`${server.url}/api/sessions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },

@@ -9,7 +9,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sym
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from '../../scripts/build-server';
+import { buildServer, compiledServerArgs } from '../../scripts/build-server';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -57,7 +57,7 @@ export async function stageCompiledServer(): Promise<StagedServer> {
   }
   return {
     dir,
-    launch: { args: ['--enable-source-maps', 'dist/server/main.js'], cwd: dir },
+    launch: { args: [...compiledServerArgs], cwd: dir },
     env: { NODE_OPTIONS: '', NODE_PATH: '' },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
