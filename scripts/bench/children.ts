@@ -16,6 +16,8 @@ export interface Child {
   readyLine: string;
   /** CPU time (user + system) the process has used so far, in ms. */
   cpuMs(): number;
+  /** Resident set size (VmRSS) now, in bytes. */
+  rssBytes(): number;
   /** Peak resident set size (VmHWM) so far, in bytes. */
   peakRssBytes(): number;
   stop(): Promise<void>;
@@ -39,6 +41,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** A process's resident set size now (VmRSS) or at its peak so far (VmHWM), from /proc. */
+export function memoryBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
 
 export function startChild(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<Child> {
   const [command, ...rest] = args;
@@ -90,10 +98,8 @@ export function startChild(args: string[], env: Record<string, string>, ready: R
           const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
           return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
         },
-        peakRssBytes() {
-          const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-          return Number(kb) * 1024;
-        },
+        rssBytes: () => memoryBytes(pid, 'VmRSS'),
+        peakRssBytes: () => memoryBytes(pid, 'VmHWM'),
         stop,
       });
     });

@@ -14,6 +14,7 @@ import { repoRoot } from './children';
 import { benchEcv2Open } from './ecv2-open';
 import { benchPayLoad } from './pay-load';
 import { benchWebhookLatency } from './webhook-latency';
+import { benchServerStart } from './server-start';
 import { round } from './stats';
 
 /** Published npm packages that decrypt Google Pay tokens, looked up with `npm view` when this bench was written. */
@@ -36,22 +37,24 @@ const checkoutJs = join(repoRoot, 'dist/web/checkout.js');
 if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: run `npm run build` first (npm run bench does)');
 const buildDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-bench-build-'));
 try {
-  log('1/5 bundles');
+  log('1/6 bundles');
   const ours = sizeOf(checkoutJs);
   const floor = sizeOf(await buildLikeCheckout('floor-entry.ts', buildDir, 'floor.js'));
   const elementBundle = await buildLikeCheckout('element-entry.ts', buildDir, 'element.js');
 
-  log('2/5 ECv2 open');
+  log('2/6 ECv2 open');
   const ecv2 = benchEcv2Open();
 
-  log('3/5 browser');
+  log('3/6 browser');
   const browser = await benchBrowser({ loads: 21, payments: 5, elementBundle });
 
-  log('4/5 pay endpoint under load');
+  log('4/6 pay endpoint under load');
   const pay = await benchPayLoad({ serviceDelayMs: 20, rounds: 3, requestsPerRound: 1500, connections: 32, fixedRateRequests: 2000 });
 
-  log('5/5 webhook delivery latency');
+  log('5/6 webhook delivery latency');
   const webhooks = await benchWebhookLatency({ payments: 200 });
+  log('6/6 server start, compiled and through tsx');
+  const start = await benchServerStart({ rounds: 7, loadPayments: 200 });
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -119,6 +122,21 @@ try {
       '',
       '',
     ],
+    [
+      `7. Server start, spawn to /readyz 200 (median of ${start.options.rounds})`,
+      `compiled ${ms(start.compiled.startMs)}`,
+      `tsx ${ms(start.tsx.startMs)}`,
+      String(ratio(start.compiled.startMs, start.tsx.startMs)),
+      '',
+    ],
+    ['7. Server RSS after start', `compiled ${mb(start.compiled.rssAfterStartBytes)}`, `tsx ${mb(start.tsx.rssAfterStartBytes)}`, String(ratio(start.compiled.rssAfterStartBytes, start.tsx.rssAfterStartBytes)), ''],
+    [
+      `7. Server RSS after ${start.options.loadPayments} payments`,
+      `compiled ${mb(start.compiled.rssAfterLoadBytes)}`,
+      `tsx ${mb(start.tsx.rssAfterLoadBytes)}`,
+      String(ratio(start.compiled.rssAfterLoadBytes, start.tsx.rssAfterLoadBytes)),
+      '',
+    ],
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -133,7 +151,7 @@ try {
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: { ours, floor }, browser, pay, ecv2, webhooks, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: { ours, floor }, browser, pay, ecv2, webhooks, start, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

@@ -1,5 +1,6 @@
 /**
- * The real server as a separate process (`node --import tsx server/main.ts`),
+ * The real server as a separate process (`node --import tsx server/main.ts`,
+ * or the compiled server given as `launch`),
  * for what an in-process test server cannot show: a process killed at any
  * point (kill -9) and started again on the same DATA_DIR. Also what the crash
  * test and the soak both need around it: a merchant and a shopper speaking
@@ -29,6 +30,8 @@ const OUTPUT_TAIL_CHARS = 8_000;
 
 export interface ChildServer {
   readonly dataDir: string;
+  /** The current process's id (undefined while stopped), to read its memory in /proc. */
+  readonly pid: number | undefined;
   /** The origin it listens on; the same after a restart (it keeps its first port). */
   readonly url: string;
   /** The sandbox service's key and the demo merchant's secret key, from DATA_DIR: they persist across restarts. */
@@ -51,6 +54,8 @@ export interface ChildServerOptions {
   env?: Record<string, string>;
   /** How long the process may take to print its URL. */
   startTimeoutMs?: number;
+  /** Node's arguments and the directory it runs in; default the sources through tsx, from the repository. */
+  launch?: { args: string[]; cwd: string };
 }
 
 export async function startChildServer(options: ChildServerOptions = {}): Promise<ChildServer> {
@@ -76,8 +81,9 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
 
   async function launch(): Promise<void> {
     tail = '';
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: repoRoot,
+    const { args, cwd } = options.launch ?? { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot };
+    const proc = spawn(process.execPath, args, {
+      cwd,
       env: { ...process.env, ...env, PORT: port },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -93,7 +99,7 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
       const fail = (why: string) => {
         clearTimeout(timer);
         proc.kill('SIGKILL');
-        reject(new Error(`server/main.ts ${why}:\n${tail}`));
+        reject(new Error(`node ${args.join(' ')} ${why}:\n${tail}`));
       };
       const timer = setTimeout(() => fail(`printed no URL within ${timeoutMs} ms`), timeoutMs);
       const onData = () => {
@@ -129,6 +135,9 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
   };
   return {
     dataDir,
+    get pid() {
+      return child?.pid;
+    },
     get url() {
       return url;
     },

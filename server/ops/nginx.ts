@@ -1,0 +1,112 @@
+/**
+ * nginx in front of the instances: the start of the reference deployment
+ * (docs/operations.md, "The reference deployment: nginx in front"). Debian's
+ * nginx (scripts/ensure-nginx.sh), run as whoever starts it, in the foreground,
+ * on a config generated here into a directory of its own (pid file, logs,
+ * temp files), so it needs no root, no port below 1024 and nothing of the
+ * system's /etc/nginx. Not part of the server: the smoke test and the fleet
+ * script run it.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export interface NginxSite {
+  /** The directory nginx owns: its config, pid file, logs and temp files go here. */
+  dir: string;
+  /** Where nginx listens (a loopback address, for a fleet on one machine). */
+  listen: { host: string; port: number };
+  /** The instances, `host:port` each; every request may go to any of them (no stickiness: they share the store). */
+  upstreams: readonly string[];
+}
+
+/** Where it writes what nginx did with each request; `$upstream_addr` lists every instance tried, so a retry shows as a comma. */
+export const accessLogOf = (site: Pick<NginxSite, 'dir'>) => join(site.dir, 'access.log');
+
+/**
+ * The config. Retries: nginx's default `proxy_next_upstream error timeout`
+ * is kept on purpose. A request whose connection failed before it was sent
+ * goes to the next instance; a POST already sent is never replayed elsewhere
+ * (nginx does not retry non-idempotent requests unless told `non_idempotent`),
+ * so a payment an instance took is settled by that payment's own retry rules
+ * (its idempotency key, reconciliation), never charged again by the proxy.
+ * An instance that refuses connections is left alone for `fail_timeout`.
+ */
+export function nginxConfig(site: NginxSite): string {
+  const path = (name: string) => join(site.dir, name);
+  const upstreams = site.upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=5s;`).join('\n');
+  // Started as root, nginx's workers would switch to `nobody` and lose the directory; otherwise the directive is ignored with a warning.
+  const user = process.getuid?.() === 0 ? `user ${userInfo().username};\n` : '';
+  return `${user}worker_processes 1;
+daemon off;
+pid ${path('nginx.pid')};
+error_log ${path('error.log')} warn;
+events { worker_connections 1024; }
+http {
+  log_format upstream '$remote_addr [$time_iso8601] "$request" $status upstream=$upstream_addr upstream_status=$upstream_status request_time=$request_time';
+  access_log ${accessLogOf(site)} upstream;
+  client_body_temp_path ${path('client_body')};
+  proxy_temp_path ${path('proxy')};
+  fastcgi_temp_path ${path('fastcgi')};
+  uwsgi_temp_path ${path('uwsgi')};
+  scgi_temp_path ${path('scgi')};
+  upstream wallet_checkout {
+${upstreams}
+    keepalive 32;
+  }
+  server {
+    listen ${site.listen.host}:${site.listen.port};
+    location / {
+      proxy_pass http://wallet_checkout;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      # The instances run with TRUST_PROXY naming this proxy: this header is then the shopper's address for rate limits.
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }
+  }
+}
+`;
+}
+
+/** NGINX_PATH, Debian's /usr/sbin/nginx, or nginx on PATH; undefined: not installed (scripts/ensure-nginx.sh installs it). */
+export function findNginx(): string | undefined {
+  const candidates = [process.env.NGINX_PATH, '/usr/sbin/nginx', ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'nginx'))];
+  return candidates.find((candidate): candidate is string => candidate !== undefined && candidate !== '' && existsSync(candidate));
+}
+
+/** Every run names its prefix, config and error log, so nginx touches nothing outside the site's directory (not even /var/log/nginx at start). */
+const argsFor = (site: NginxSite) => ['-p', site.dir, '-e', join(site.dir, 'error.log'), '-c', join(site.dir, 'nginx.conf')];
+
+/** Writes the site's config and has nginx check it (`nginx -t`); rejects with nginx's own explanation. */
+export async function writeNginxConfig(binary: string, site: NginxSite): Promise<void> {
+  writeFileSync(join(site.dir, 'nginx.conf'), nginxConfig(site));
+  await promisify(execFile)(binary, ['-t', '-q', ...argsFor(site)]);
+}
+
+export interface RunningNginx {
+  readonly url: string;
+  /** Graceful (SIGQUIT: requests in flight finish), then resolves once nginx has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts nginx on a site whose config writeNginxConfig wrote; it listens once `nginx -t` passed, but the caller checks it answers. */
+export function startNginx(binary: string, site: NginxSite): RunningNginx {
+  const proc: ChildProcess = spawn(binary, argsFor(site), { stdio: 'ignore' });
+  // A caller that throws or is interrupted must not leave nginx running: ended by its own pid.
+  const killOnExit = () => proc.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  return {
+    url: `http://${site.listen.host}:${site.listen.port}`,
+    async stop() {
+      process.off('exit', killOnExit);
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      proc.kill('SIGQUIT');
+      await exited;
+    },
+  };
+}
