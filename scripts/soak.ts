@@ -116,6 +116,8 @@ const rows: [string, string | number][] = [
   ['refunds duplicated at the service, or made twice for one request (must be 0)', `${audit.refunds.duplicates.length}, ${report.refundsMadeTwice.length}`],
   ['refunds lost (must be 0)', audit.refunds.lost.length],
   ['sessions refunded above what they took (must be 0)', audit.refunds.overRefunded.length],
+  ['events recorded / received by the merchant / delivered again (at least once)', `${report.webhooks.recorded} / ${report.webhooks.received} / ${report.webhooks.redelivered}`],
+  ['events missing (must be 0)', report.webhooks.missing.length],
   ['reconciliation drained in', ms(report.drainedMs)],
   ['pay latency p50 / p99 / max', `${ms(percentile(50))} / ${ms(percentile(99))} / ${ms(latencies.at(-1) ?? NaN)}`],
 ];
@@ -128,4 +130,4 @@ if (problems.length > 0) {
   process.exit(1);
 }
 rmSync(server.dataDir, { recursive: true, force: true });
-console.log('\nOK: the server stayed up; no payment or refund duplicated or lost, nothing pending.');
+console.log('\nOK: the server stayed up; no payment or refund duplicated or lost, nothing pending, every event received.');

@@ -73,6 +73,7 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     const { server, audit, replies } = report;
     expect(soakProblems(report), server.output()).toEqual([]);
     expect(audit.refunds.count, 'refunds were made through the outage too').toBeGreaterThan(0);
+    expect(report.webhooks.received, 'every event reached the merchant (soakProblems lists any missing)').toBe(report.webhooks.recorded);
     expect(report.backendsTerminated, 'the server had connections to lose').toBeGreaterThan(0);
     expect(audit.succeeded, 'payments went through before and after the outage').toBeGreaterThan(0);
     expect(replies.store_unavailable_503 + replies.other_error, 'some payment met the outage').toBeGreaterThan(0);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { idempotencyKeyFor } from '../checkout/pay';
 import { refundIdempotencyKey } from '../checkout/refunds';
-import type { Charge, CreatedSession, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
+import type { Charge, CreatedSession, CreatedWebhookEndpoint, Event, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
 import { mintPaymentData } from '../sandbox/test-support';
@@ -163,6 +163,10 @@ export interface ShopClient {
   session(id: string): Promise<Session>;
   /** POST /api/sessions/{id}/refunds under `idempotencyKey`, as the merchant's server would; the reply's status and body. */
   refund(sessionId: string, body: { amount?: number }, idempotencyKey: string): Promise<{ status: number; body: { id?: string; status?: Refund['status']; error?: { code: string } } }>;
+  /** POST /api/webhook_endpoints: the endpoint, with its secret. */
+  createWebhookEndpoint(url: string): Promise<CreatedWebhookEndpoint>;
+  /** Every event of the demo merchant, from GET /api/events page by page, newest first. */
+  events(): Promise<Event[]>;
   /** PUT /sandbox/service/faults, as an operator would. */
   setFaults(plan: FaultPlanInput): Promise<void>;
   /** The demo merchant's latest charges at the service (its list API: at most 100, newest first). */
@@ -201,6 +205,16 @@ export function shopClient(server: ChildServer): ShopClient {
         body: JSON.stringify(body),
       });
       return { status: response.status, body: (await response.json()) as { id?: string; status?: Refund['status']; error?: { code: string } } };
+    },
+    createWebhookEndpoint: (url) => call('/api/webhook_endpoints', { method: 'POST', bearer: merchant, body: JSON.stringify({ url }) }),
+    async events() {
+      const all: Event[] = [];
+      for (let page: { data: Event[]; has_more: boolean } | undefined; !page || page.has_more; ) {
+        const after = all.at(-1);
+        page = await call<{ data: Event[]; has_more: boolean }>(`/api/events?limit=100${after ? `&starting_after=${after.id}` : ''}`, { bearer: merchant });
+        all.push(...page.data);
+      }
+      return all;
     },
     async setFaults(plan) {
       await call('/sandbox/service/faults', { method: 'PUT', bearer: server.serviceKey, body: JSON.stringify(plan) });

@@ -9,10 +9,12 @@
  * and, short, by the unit suite (store-outage.test.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CreatedSession, Refund } from '../contracts';
+import { eventOnEntering } from '../checkout/states';
+import type { CreatedSession, Event, Refund, Session } from '../contracts';
 import { type FaultPlanInput, faultKinds } from '../sandbox';
 import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, shopClient, startChildServer } from './child-server';
 import type { PostgresCluster } from './postgres-cluster';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 export interface SoakOptions {
   shoppers: number;
@@ -49,13 +51,28 @@ export interface SoakReport {
   refundErrors: Record<string, number>;
   /** Sessions with more refunds than the merchant asked for under distinct keys: a retry made a second refund (must be none). */
   refundsMadeTwice: string[];
+  webhooks: WebhookAudit;
+}
+
+export interface WebhookAudit {
+  /** Events the store recorded for the merchant. */
+  recorded: number;
+  /** Distinct events the merchant's receiver got, verified. */
+  received: number;
+  /** Deliveries beyond the first of an event (at least once: receivers dedupe on event.id). */
+  redelivered: number;
+  /** An outcome without its event, or an event recorded and never received (must be none). */
+  missing: string[];
+  /** Deliveries whose signature did not verify (must be none). */
+  forged: number;
 }
 
 type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_or_paid_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
 
 /** Every kind, with delays scaled to the 1 s service timeout below: a `timeout` outlasts it, a `latency` does not. */
 const faultsAt = (rate: number): FaultPlanInput => ({ rate, kinds: [...faultKinds], latencyMs: 200, timeoutMs: 1500 });
-const SERVER_ENV = { SERVICE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '1000' };
+/** Webhook retries within seconds, so a delivery cut by a crash arrives within the drain. */
+const SERVER_ENV = { SERVICE_TIMEOUT_MS: '1000', RECONCILE_INTERVAL_MS: '1000', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_MAX_MS: '2000' };
 /** Shares of shoppers' behaviour: a card that declines (then one retry with a good card), and a double click on pay. */
 const DECLINE_SHARE = 0.15;
 const DOUBLE_CLICK_SHARE = 0.1;
@@ -74,6 +91,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const server = await startChildServer({ env: { ...SERVER_ENV, ...(options.database && { DATABASE_URL: options.database.url }), ...options.env } });
   const shop = shopClient(server);
   await shop.setFaults(faults);
+  // The merchant's server listening for webhooks, as docs/webhooks.md shows it: it must get every event.
+  const receiver = await startWebhookReceiver();
+  receiver.secrets = [(await shop.createWebhookEndpoint(receiver.url)).secret];
 
   const sessionIds: string[] = [];
   const payLatenciesMs: number[] = [];
@@ -212,12 +232,38 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
   const audit = auditLedger(sessions, await readLedger(server.dataDir));
+  const webhooks = await auditWebhooks(sessions, await shop.events(), receiver, options.drainTimeoutMs);
+  await receiver.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
-  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice };
+  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
 }
 
-/** What must be zero, as lines to print: empty when the money is exact. */
-export const soakProblems = ({ audit, refundsMadeTwice }: Pick<SoakReport, 'audit' | 'refundsMadeTwice'>): string[] => [
+/**
+ * Every outcome has its event in the store (a succeeded session its
+ * session.succeeded, a settled refund its refund.*), and the receiver gets
+ * every event the store recorded, given `timeoutMs` for retries.
+ */
+async function auditWebhooks(sessions: readonly Session[], recorded: readonly Event[], receiver: WebhookReceiver, timeoutMs: number): Promise<WebhookAudit> {
+  const missing: string[] = [];
+  const has = new Set(recorded.map((event) => `${event.type} ${event.data.object.id}`));
+  for (const session of sessions) {
+    const type = eventOnEntering[session.status];
+    if (type && !has.has(`${type} ${session.id}`)) missing.push(`${session.id} is ${session.status}, and no ${type} event was recorded`);
+    for (const refund of session.refunds) {
+      if (refund.status !== 'pending' && !has.has(`refund.${refund.status} ${refund.id}`)) missing.push(`${refund.id} is ${refund.status}, and no event was recorded`);
+    }
+  }
+  const all = (events: Event[]) => recorded.every((event) => events.some((got) => got.id === event.id));
+  await receiver.waitFor(all, timeoutMs).catch(() => undefined);
+  const received = new Set(receiver.events().map((event) => event.id));
+  for (const event of recorded) if (!received.has(event.id)) missing.push(`${event.id} (${event.type}) was recorded and never received`);
+  return { recorded: recorded.length, received: received.size, redelivered: receiver.deliveries.length - received.size, missing, forged: receiver.forged };
+}
+
+/** What must be zero, as lines to print: empty when the money is exact and every event arrived. */
+export const soakProblems = ({ audit, refundsMadeTwice, webhooks }: Pick<SoakReport, 'audit' | 'refundsMadeTwice' | 'webhooks'>): string[] => [
+  ...webhooks.missing.map((line) => `event missing: ${line}`),
+  ...(webhooks.forged > 0 ? [`${webhooks.forged} webhook deliveries did not verify`] : []),
   ...refundsMadeTwice.map((id) => `refunded more times than asked: ${id}`),
   ...audit.duplicates.map((id) => `duplicate: ${id}`),
   ...audit.lost,
