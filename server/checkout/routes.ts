@@ -13,7 +13,7 @@ import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
-import { respondIdempotently } from '../http/idempotency';
+import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
@@ -112,7 +112,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!app) return;
     await respondIdempotently(keys, app.id, req, res, async () => {
       const created = await createSession(store, app, req.body);
-      return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
+      return replyOf(created, 201, () => false);
     });
   });
 
@@ -137,10 +137,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!app) return;
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
       const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
-      if (!parsed.success) {
-        const refused = invalidRequest(parsed.error);
-        return { status: statusFor(refused), body: errorBody(refused), record: false };
-      }
+      if (!parsed.success) return refusal(invalidRequest(parsed.error));
       const rolled = await rollSecretKey(store, app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds, rolledKey: bearerCredential(req) });
       return { status: 201, body: rolled, record: true };
     });
@@ -192,8 +189,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!found) return;
     await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
       const refunded = await createRefund(options, found.app, found.session, req.body, req.get('idempotency-key'));
-      if (refunded.ok) return { status: 201, body: refunded.value, record: true };
-      return { status: statusFor(refunded.error), body: errorBody(refunded.error), record: refunded.error.code !== 'invalid_request' };
+      return replyOf(refunded, 201, (failure) => failure.code !== 'invalid_request');
     });
   });
 

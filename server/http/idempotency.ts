@@ -9,7 +9,8 @@ import {
   releaseIdempotencyKey,
 } from '../store/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
-import { httpError, rawBodyOf, sendError } from './errors';
+import type { Failure, Result } from '../lib/result';
+import { errorBody, httpError, rawBodyOf, sendError, statusFor } from './errors';
 
 export interface HandlerReply {
   status: number;
@@ -17,6 +18,17 @@ export interface HandlerReply {
   /** False for a request that never ran (it failed validation): like Stripe, it is not kept against the key. */
   record: boolean;
 }
+
+/**
+ * A handler's result as its reply: `status` when it worked, else the failure's
+ * status and body, kept against the key unless `record` says the request never ran.
+ */
+export function replyOf<T>(result: Result<T, Failure>, status: number, record: (failure: Failure) => boolean = () => true): HandlerReply {
+  return result.ok ? { status, body: result.value, record: true } : { status: statusFor(result.error), body: errorBody(result.error), record: record(result.error) };
+}
+
+/** A request that never ran (its body did not validate): refused, and not kept against the key. */
+export const refusal = (failure: Failure): HandlerReply => ({ status: statusFor(failure), body: errorBody(failure), record: false });
 
 /**
  * Answers a merchant's request under its `Idempotency-Key` header, if it sent

@@ -15,6 +15,24 @@ export function endpointListensTo(events: string | null, type: EventType): boole
   return events === null || (JSON.parse(events) as string[]).includes(type);
 }
 
+/** A delivery of `eventId` to `endpointId`, due at once; `retryUntil` null: the event's own window (a redelivery sets its own). */
+export function pendingDelivery(eventId: string, endpointId: string, now: number, retryUntil: number | null = null) {
+  return {
+    id: `whd_${randomId(16)}`,
+    event_id: eventId,
+    endpoint_id: endpointId,
+    status: 'pending',
+    next_attempt: now,
+    lease_until: null,
+    last_status_code: null,
+    last_error: null,
+    delivered: null,
+    created: now,
+    updated: now,
+    retry_until: retryUntil,
+  };
+}
+
 /** Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that listens to its type. */
 export async function recordEvent(trx: StoreTransaction, appId: string, type: EventType, object: Event['data']['object']): Promise<Event> {
   const now = Date.now();
@@ -25,21 +43,7 @@ export async function recordEvent(trx: StoreTransaction, appId: string, type: Ev
   if (listening.length > 0) {
     await trx
       .insertInto('webhook_deliveries')
-      .values(
-        listening.map((endpoint) => ({
-          id: `whd_${randomId(16)}`,
-          event_id: event.id,
-          endpoint_id: endpoint.id,
-          status: 'pending',
-          next_attempt: now,
-          lease_until: null,
-          last_status_code: null,
-          last_error: null,
-          delivered: null,
-          created: now,
-          updated: now,
-        })),
-      )
+      .values(listening.map((endpoint) => pendingDelivery(event.id, endpoint.id, now)))
       .execute();
   }
   return event;

@@ -5,8 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { EventType } from '../contracts';
-import { randomId } from '../lib/secrets';
-import { endpointListensTo } from './events';
+import { endpointListensTo, pendingDelivery } from './events';
 import type { WebhookEndpointsTable } from './schema';
 import type { Store } from '.';
 
@@ -99,22 +98,7 @@ export async function redeliverEvent(store: Store, event: { id: string; type: Ev
     if (missing.length > 0) {
       await trx
         .insertInto('webhook_deliveries')
-        .values(
-          missing.map((endpointId) => ({
-            id: `whd_${randomId(16)}`,
-            event_id: event.id,
-            endpoint_id: endpointId,
-            status: 'pending',
-            next_attempt: now,
-            lease_until: null,
-            last_status_code: null,
-            last_error: null,
-            delivered: null,
-            created: now,
-            updated: now,
-            retry_until: retryUntil,
-          })),
-        )
+        .values(missing.map((endpointId) => pendingDelivery(event.id, endpointId, now, retryUntil)))
         .execute();
     }
     return ids;

@@ -6,8 +6,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { EventId, isStorableText, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
-import { respondIdempotently } from '../http/idempotency';
+import { invalidRequest, jsonBody, sendError, sendFailure, unstorableText } from '../http/errors';
+import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
@@ -58,7 +58,7 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
       const created = await createEndpoint(endpoints, app, req.body);
       // A refusal never acted: the same key may carry a corrected request.
-      return created.ok ? { status: 201, body: created.value, record: true } : { status: statusFor(created.error), body: errorBody(created.error), record: false };
+      return replyOf(created, 201, () => false);
     });
   });
 
@@ -82,12 +82,9 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
     if (!app) return;
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
       const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
-      if (!parsed.success) {
-        const refused = invalidRequest(parsed.error);
-        return { status: statusFor(refused), body: errorBody(refused), record: false };
-      }
+      if (!parsed.success) return refusal(invalidRequest(parsed.error));
       const endpoint = await findLiveEndpoint(store, app.id, String(req.params.endpointId));
-      if (!endpoint) return { status: 404, body: errorBody(noSuchEndpoint), record: false };
+      if (!endpoint) return refusal(noSuchEndpoint);
       return { status: 201, body: await rollEndpointSecret(endpoints, endpoint, parsed.data.expire_current_in_seconds), record: true };
     });
   });
