@@ -3,6 +3,7 @@
  * public view the widget reads with the client secret.
  */
 import { z } from 'zod';
+import { listOf, pageLimit, QueryInteger, startingAfter } from './paging';
 import { ChallengeUrl } from './authentication';
 import { CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
@@ -104,11 +105,6 @@ export const Session = z.object({
 });
 export type Session = z.infer<typeof Session>;
 
-/** A query parameter that is a whole number, as digits only: "1e2", "0x10" or " 7" are refused, not read as numbers. */
-export const QueryInteger = z
-  .string()
-  .regex(/^\d{1,15}$/, 'a whole number (digits only)')
-  .transform(Number);
 
 /**
  * GET /api/sessions: the app's sessions, newest first (by `created`, then
@@ -122,17 +118,13 @@ export const ListSessionsQuery = z.strictObject({
   reference: z.string().min(1).max(200).optional().meta({ description: 'Only sessions created with this reference' }),
   created_gte: QueryInteger.optional().meta({ description: 'Only sessions created at or after this time (ms since the epoch)' }),
   created_lt: QueryInteger.optional().meta({ description: 'Only sessions created before this time (ms since the epoch)' }),
-  limit: QueryInteger.pipe(z.number().min(1).max(100)).default(10).meta({ description: 'Sessions per page, 1 to 100; 10 when absent' }),
-  starting_after: SessionId.optional().meta({ description: "The id of the previous page's last session: the page starts after it" }),
+  limit: pageLimit('Sessions'),
+  starting_after: startingAfter(SessionId, 'session'),
 });
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 
 /** The reply to GET /api/sessions: one page; `has_more` says whether a next one (starting after the last) has any session. */
-export const SessionList = z.object({
-  object: z.literal('list'),
-  data: z.array(Session),
-  has_more: z.boolean(),
-});
+export const SessionList = listOf(Session);
 export type SessionList = z.infer<typeof SessionList>;
 
 /** The reply to POST /api/sessions: the only time the client secret is shown. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EventId, Event, EventType } from './events';
-import { QueryInteger } from './sessions';
+import { listOf, pageLimit, startingAfter } from './paging';
 
 /** An app's live endpoints, at most: enough for a shop and its staging copies; every event fans out to each. */
 export const MAX_WEBHOOK_ENDPOINTS_PER_APP = 16;
@@ -70,16 +70,12 @@ export type RolledWebhookSecret = z.infer<typeof RolledWebhookSecret>;
 /** GET /api/events: newest first, keyset on (created, id) like GET /api/sessions. */
 export const ListEventsQuery = z.strictObject({
   type: EventType.optional().meta({ description: 'Only events of this type' }),
-  limit: QueryInteger.pipe(z.number().min(1).max(100)).default(10).meta({ description: 'Events per page, 1 to 100; 10 when absent' }),
-  starting_after: EventId.optional().meta({ description: "The id of the previous page's last event: the page starts after it" }),
+  limit: pageLimit('Events'),
+  starting_after: startingAfter(EventId, 'event'),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
-export const EventList = z.object({
-  object: z.literal('list'),
-  data: z.array(Event),
-  has_more: z.boolean(),
-});
+export const EventList = listOf(Event);
 export type EventList = z.infer<typeof EventList>;
 
 /** The reply to POST /api/events/{id}/redeliver. */
