@@ -35,6 +35,8 @@ export interface AppDependencies {
   cipher: DataCipher;
   /** Attempts given up on a store failure after the service was called: reconciliation settles them at its next pass. */
   abandoned: AbandonedAttempts;
+  /** This instance's heartbeat id, written on the attempts its requests make. */
+  instanceId: string;
   logger: Logger;
   ownOrigin: () => string;
   gatewayName: string;
@@ -45,6 +47,8 @@ export interface AppDependencies {
   sandbox: SandboxService | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: RateLimits;
+  /** PostgreSQL: the store every instance counts the rate limits in; absent (SQLite, one instance): each counts in memory. */
+  sharedRateLimits: Store | undefined;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For `req.ip` believes. */
   trustProxy: number | string[] | false;
   longestRequestMs: number;
@@ -66,8 +70,9 @@ export function createApp(deps: AppDependencies): express.Express {
   app.get('/metrics', deps.metrics.scrape);
   app.use(openApiRoutes(deps.ownOrigin));
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
-  const merchantCalls = merchantLimiter(deps.rateLimits);
-  app.use(checkoutRoutes({ ...deps, merchantCalls }));
+  const rateLimitCounting = { sharedStore: deps.sharedRateLimits, logger: deps.logger };
+  const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
+  app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined, frameHeaders }));
   if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);

@@ -113,11 +113,16 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;
   const abandoned: AbandonedAttempts = new Set();
+  // Beating before the first request: the attempts this instance makes name it, and other instances see it live.
+  const heartbeat = await startHeartbeat(store, origin, logger);
+  const { instanceId } = heartbeat;
+  const sharedStore = config.databaseUrl !== undefined;
   const app = createApp({
     store,
     service,
     cipher,
     abandoned,
+    instanceId,
     logger,
     ownOrigin: () => origin,
     gatewayName: config.gatewayName,
@@ -128,6 +133,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     sandbox,
     demo,
     rateLimits: config.rateLimits,
+    sharedRateLimits: sharedStore ? store : undefined,
     trustProxy: config.trustProxy,
     longestRequestMs,
     appLookup: { ...config.appLookup, dataDir: config.dataDir },
@@ -136,9 +142,11 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     webhooks: { addressPolicy: config.webhooks.addressPolicy, retryWindowMs: config.webhooks.retry.windowMs },
   });
   http.on('request', app);
-  const heartbeat = await startHeartbeat(store, origin, logger);
-  // A request still in flight is given the time its retries can take before it is replayed.
-  const reconciler = startReconciler({ store, service, cipher, logger, abandoned }, { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs });
+  // A request still in flight is given the time its retries can take before it is replayed; a replay as long.
+  const reconciler = startReconciler(
+    { store, service, cipher, logger, abandoned, instanceId, sharedStore, leaseMs: longestRequestMs },
+    { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs },
+  );
   const webhooks = startDeliveryWorker({ store, cipher, logger }, config.webhooks);
 
   return {

@@ -28,6 +28,8 @@ export interface PayDependencies {
   cipher: DataCipher;
   /** Shared with this instance's reconciler (startReconciler). */
   abandoned: AbandonedAttempts;
+  /** This instance's id, written on its attempts: while its heartbeat is live, other instances leave them to its requests. */
+  instanceId: string;
 }
 
 /**
@@ -139,7 +141,7 @@ async function chargeAttempt(
   source: ChargeSource,
   body: ChargeBody,
 ): Promise<Result<{ attempt: ClaimedAttempt; reply: Result<Charge, ServiceFailure> }, Failure>> {
-  const attempt = await claimAttempt(deps.store, sessionId, from, source.type, deps.cipher.seal(body));
+  const attempt = await claimAttempt(deps, sessionId, from, source.type, deps.cipher.seal(body));
   if (!attempt.ok) return attempt;
   const reply = await deps.service.createCharge(body, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
   return ok({ attempt: attempt.value, reply });
@@ -149,7 +151,13 @@ async function chargeAttempt(
  * Moves the session to `processing` and records the attempt in one
  * transaction: of two concurrent payments only one can claim the session.
  */
-async function claimAttempt(store: Store, sessionId: string, from: readonly SessionStatus[], sourceType: string, requestSealed: string): Promise<Result<ClaimedAttempt, Failure>> {
+async function claimAttempt(
+  { store, instanceId }: PayDependencies,
+  sessionId: string,
+  from: readonly SessionStatus[],
+  sourceType: string,
+  requestSealed: string,
+): Promise<Result<ClaimedAttempt, Failure>> {
   return store.transaction().execute(async (trx) => {
     if (!(await moveSession(trx, sessionId, from, 'processing'))) {
       const current = await findSession(trx, sessionId);
@@ -179,6 +187,7 @@ async function claimAttempt(store: Store, sessionId: string, from: readonly Sess
         payment_method: null,
         created: now,
         updated: now,
+        instance_id: instanceId,
       })
       .execute();
     return ok(attempt);

@@ -12,6 +12,9 @@ import { getApp } from '../apps';
 import type { Logger } from '../logging';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
+import { liveInstanceIds } from '../store/heartbeats';
+import { purgeEndedWindows } from '../store/rate-limits';
+import { releaseReplayLease, replayableAttempts, takeReplayLease } from '../store/reconciliation';
 import type { DataCipher } from '../lib/data-cipher';
 import { expirePastDueSessions } from './expiry';
 import { releaseLapsedHolds } from './holds';
@@ -25,6 +28,16 @@ export interface ReconcileDependencies {
   logger: Logger;
   /** Settled whatever their age, then forgotten (pay.ts). */
   abandoned: AbandonedAttempts;
+  /** This instance's id (its heartbeat's), which its requests write on their attempts. */
+  instanceId: string;
+  /**
+   * PostgreSQL: other instances use the store, and an in-flight attempt made by
+   * one whose heartbeat is live is its request's. SQLite has one instance: an
+   * attempt another instance id made is a dead predecessor's.
+   */
+  sharedStore: boolean;
+  /** How long a replay may take: a lease held by an instance that died lapses after it. */
+  leaseMs: number;
 }
 
 export interface ReconcileReport {
@@ -40,42 +53,40 @@ export interface ReconcileReport {
 }
 
 /**
- * Settles `pending` attempts, and `in_flight` ones started before
- * `inFlightBefore` (a live request younger than that is left to finish) or
- * abandoned by their request; then expires the sessions past due.
+ * Settles `pending` attempts, and `in_flight` ones nobody is finishing: started
+ * before `inFlightBefore` (a live request younger than that is left to finish),
+ * abandoned by their request, or made by an instance that is not live (crashed,
+ * or shut down). Each is leased first (store/reconciliation.ts), so that another
+ * instance's pass at the same time does not replay it too. Then expires the
+ * sessions past due.
  */
 export async function reconcile(deps: ReconcileDependencies, inFlightBefore: number): Promise<ReconcileReport> {
   const abandoned = [...deps.abandoned];
-  const attempts = await deps.store
-    .selectFrom('charge_attempts')
-    .innerJoin('sessions', 'sessions.id', 'charge_attempts.session_id')
-    .select(['charge_attempts.id', 'charge_attempts.session_id', 'charge_attempts.idempotency_key', 'charge_attempts.request_sealed', 'sessions.app_id'])
-    .where((eb) =>
-      eb.or([
-        eb('charge_attempts.status', '=', 'pending'),
-        eb.and([
-          eb('charge_attempts.status', '=', 'in_flight'),
-          eb.or([eb('charge_attempts.created', '<', inFlightBefore), ...(abandoned.length > 0 ? [eb('charge_attempts.id', 'in', abandoned)] : [])]),
-        ]),
-      ]),
-    )
-    .orderBy('charge_attempts.created')
-    .execute();
+  const now = Date.now();
+  const liveInstances = [deps.instanceId, ...(deps.sharedStore ? await liveInstanceIds(deps.store, now) : [])];
+  const attempts = await replayableAttempts(deps.store, { now, inFlightBefore, abandoned, liveInstances });
 
   // An abandoned attempt no longer in flight was settled by another instance: nothing left to do here.
   for (const id of abandoned) if (!attempts.some((attempt) => attempt.id === id)) deps.abandoned.delete(id);
+  let examined = 0;
   let settled = 0;
   for (const attempt of attempts) {
+    const lease = await takeReplayLease(deps.store, 'charge_attempts', attempt, Date.now() + deps.leaseMs, Date.now());
+    // Another instance's pass is replaying it.
+    if (lease === undefined) continue;
+    examined++;
     const opened = attempt.request_sealed ? deps.cipher.open(attempt.request_sealed) : undefined;
     const body = opened?.ok ? chargeBodyFrom(opened.value) : undefined;
     const app = await getApp(deps.store, attempt.app_id);
     if (!body || !app) {
       // Without the exact request we cannot ask the service: leave it pending for a person to look at.
       deps.logger.error({ attempt: attempt.id }, 'pending attempt cannot be replayed');
+      await releaseReplayLease(deps.store, 'charge_attempts', attempt.id, lease);
       continue;
     }
     const outcome = await chargeOutcome(deps.service, body, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
     await recordOutcome(deps.store, attempt.session_id, attempt.id, outcome);
+    await releaseReplayLease(deps.store, 'charge_attempts', attempt.id, lease);
     // Recorded (pending or settled): from now on an ordinary attempt of the store's.
     deps.abandoned.delete(attempt.id);
     if (outcome.status !== 'pending') settled++;
@@ -84,8 +95,10 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   const refunds = await reconcileRefunds(deps);
   const expired = await expirePastDueSessions(deps.store);
   const lapsedHoldsReleased = await releaseLapsedHolds(deps);
+  const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
-  return { examined: attempts.length, settled, stillPending: attempts.length - settled, refunds, expired, lapsedHoldsReleased };
+  if (endedRateLimitWindows > 0) deps.logger.debug({ endedRateLimitWindows }, 'ended rate limit windows purged');
+  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased };
 }
 
 export interface Reconciler {
@@ -95,8 +108,8 @@ export interface Reconciler {
 }
 
 /**
- * Runs a pass at start (every in-flight attempt then belongs to a process that
- * is gone, or is safe to replay anyway) and then every `intervalMs`.
+ * Runs a pass at start (settling what a crashed predecessor left, while the
+ * live instances' requests keep theirs) and then every `intervalMs`.
  */
 export function startReconciler(deps: ReconcileDependencies, options: { intervalMs: number; inFlightGraceMs: number }): Reconciler {
   let current: Promise<ReconcileReport> | undefined;
@@ -107,7 +120,7 @@ export function startReconciler(deps: ReconcileDependencies, options: { interval
     return current;
   };
   const onError = (error: unknown) => deps.logger.error({ err: error }, 'reconciliation failed');
-  run(Date.now()).catch(onError);
+  run().catch(onError);
   const timer = setInterval(() => run().catch(onError), options.intervalMs);
   timer.unref();
   return {

@@ -17,6 +17,7 @@ import type { Logger } from '../logging';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
 import { recordEvent } from '../store/events';
+import { releaseReplayLease, takeReplayLease } from '../store/reconciliation';
 import { findRefund, pendingRefunds, type RefundRow, type RefundSettlement, reserveRefund, settleRefund, toRefund } from '../store/refunds';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
 
@@ -83,6 +84,8 @@ export async function createRefund(deps: RefundDependencies, app: App, session: 
     failure_message: null,
     created: now,
     updated: now,
+    lease_until: null,
+    replays: 0,
   };
   if (!(await deps.store.transaction().execute((trx) => reserveRefund(trx, row, REFUNDABLE_FROM, taken)))) {
     const current = await findSession(deps.store, session.id);
@@ -127,17 +130,23 @@ export interface RefundReconcileReport {
 }
 
 /**
- * Replays every pending refund with its own key and body. One still in
- * flight may be replayed too: the service runs a key once, so the replay
- * either meets it (idempotency_key_in_use: still pending) or is it.
+ * Replays every pending refund with its own key and body, each under a lease
+ * (store/reconciliation.ts) so that two instances' passes do not both replay
+ * it. One still in flight may be replayed too: the service runs a key once,
+ * so the replay either meets it (idempotency_key_in_use: still pending) or is it.
  */
-export async function reconcileRefunds(deps: RefundDependencies & { logger: Logger }): Promise<RefundReconcileReport> {
-  const pending = await pendingRefunds(deps.store);
+export async function reconcileRefunds(deps: RefundDependencies & { logger: Logger; leaseMs: number }): Promise<RefundReconcileReport> {
+  const pending = await pendingRefunds(deps.store, Date.now());
+  let examined = 0;
   let settled = 0;
   for (const { merchant_id: merchantId, ...row } of pending) {
+    const lease = await takeReplayLease(deps.store, 'refunds', row, Date.now() + deps.leaseMs, Date.now());
+    if (lease === undefined) continue;
+    examined++;
     const refund = await send(deps, row, merchantId);
+    await releaseReplayLease(deps.store, 'refunds', row.id, lease);
     if (refund.status !== 'pending') settled++;
     deps.logger.info({ refund: refund.id, session: refund.session_id, status: refund.status }, 'refund reconciled');
   }
-  return { examined: pending.length, settled, stillPending: pending.length - settled };
+  return { examined, settled, stillPending: examined - settled };
 }

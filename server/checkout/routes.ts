@@ -14,7 +14,9 @@ import { bearerCredential } from '../http/auth';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
+import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../lib/result';
+import type { Logger } from '../logging';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
@@ -36,6 +38,7 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   platformSigner: PlatformSigner | undefined;
   /** Requests per minute per client address (as `trust proxy` derives it: `req.ip`). */
   rateLimits: RateLimits;
+  rateLimitCounting: RateLimitCounting;
   /** The one budget of every secret-key route, these and the webhook routes' (merchantLimiter). */
   merchantCalls: RequestHandler;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
@@ -50,14 +53,31 @@ export interface RateLimits {
 }
 
 /**
- * Per client address, in memory: enough to blunt guessing of secrets and a
- * runaway page. The address is `req.ip`, the client Express derives through
- * the proxies TRUST_PROXY trusts (docs/operations.md); an IPv6 client counts
- * by its /56, since one host can use any address of its prefix. Every request
- * counts, refused ones too: a guesser of secrets is refused by its own bucket,
- * never by another client's. Behind a load balancer, each instance counts its own share.
+ * Where the limiters count: in the store when instances share it (PostgreSQL),
+ * so that a client has one budget whichever instance the load balancer sends
+ * it to; in this process otherwise (SQLite: one instance).
  */
-export const limiter = (perMinute: number, answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send()) =>
+export interface RateLimitCounting {
+  sharedStore: Store | undefined;
+  logger: Logger;
+}
+
+/**
+ * Per client address: enough to blunt guessing of secrets and a runaway page.
+ * The address is `req.ip`, the client Express derives through the proxies
+ * TRUST_PROXY trusts (docs/operations.md); an IPv6 client counts by its /56,
+ * since one host can use any address of its prefix. Every request counts,
+ * refused ones too: a guesser of secrets is refused by its own bucket, never
+ * by another client's. A limiter that cannot reach its shared store lets the
+ * request through (fail open, docs/operations.md): the store is down for the
+ * request's own work too, which then answers 503 store_unavailable.
+ */
+export const limiter = (
+  name: string,
+  perMinute: number,
+  counting: RateLimitCounting,
+  answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send(),
+) =>
   rateLimit({
     windowMs: 60_000,
     limit: perMinute,
@@ -65,10 +85,16 @@ export const limiter = (perMinute: number, answer: (req: Request, res: Response,
     legacyHeaders: false,
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
     handler: (req, res) => answer(req, res, () => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' })),
+    ...(counting.sharedStore && { store: new DatabaseRateLimitStore(counting.sharedStore, name) }),
+    passOnStoreError: true,
+    logger: {
+      error: (error, message) => counting.logger.error({ err: error, limiter: name }, message ?? 'rate limiter error'),
+      warn: (error, message) => counting.logger.warn({ err: error, limiter: name }, message ?? 'rate limiter warning'),
+    },
   });
 
 /** One limiter for every secret-key route of the API (RATE_LIMIT_MERCHANT_PER_MINUTE), whichever router serves it. */
-export const merchantLimiter = (limits: RateLimits): RequestHandler => limiter(limits.merchantPerMinute);
+export const merchantLimiter = (limits: RateLimits, counting: RateLimitCounting): RequestHandler => limiter('merchant', limits.merchantPerMinute, counting);
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
 const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
@@ -83,8 +109,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const origin = req.get('origin');
     return origin && isWebOrigin(origin) ? corsFor(origin)(req, res, send) : send();
   };
-  const reads = limiter(options.rateLimits.readsPerMinute, readableByPage);
-  const payments = limiter(options.rateLimits.payPerMinute, readableByPage);
+  const reads = limiter('reads', options.rateLimits.readsPerMinute, options.rateLimitCounting, readableByPage);
+  const payments = limiter('pay', options.rateLimits.payPerMinute, options.rateLimitCounting, readableByPage);
   const { merchantCalls } = options;
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 

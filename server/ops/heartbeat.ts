@@ -8,6 +8,8 @@ import type { Store } from '../store';
 import { HEARTBEAT_INTERVAL_MS, recordHeartbeat, removeHeartbeat } from '../store/heartbeats';
 
 export interface Heartbeat {
+  /** This server's id in the store, random at each start. */
+  instanceId: string;
   /** Stops beating and removes this server's row, so tools stop counting it at once. */
   stop(): Promise<void>;
 }
@@ -21,6 +23,7 @@ export async function startHeartbeat(store: Store, publicUrl: string, logger: Lo
   const timer = setInterval(() => beat().catch((error: unknown) => logger.warn({ err: error }, 'could not record the server heartbeat')), HEARTBEAT_INTERVAL_MS);
   timer.unref();
   return {
+    instanceId,
     async stop() {
       clearInterval(timer);
       await removeHeartbeat(store, instanceId).catch((error: unknown) => logger.warn({ err: error }, 'could not remove the server heartbeat'));

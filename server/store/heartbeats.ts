@@ -43,3 +43,9 @@ export async function liveServerUrls(store: Store, now: number): Promise<string[
     .execute();
   return rows.map((row) => row.public_url);
 }
+
+/** The ids of the servers that beat within HEARTBEAT_STALE_AFTER_MS of `now`: reconciliation leaves their requests' attempts to them. */
+export async function liveInstanceIds(store: Store, now: number): Promise<string[]> {
+  const rows = await store.selectFrom('server_heartbeats').select('instance_id').where('seen', '>', now - HEARTBEAT_STALE_AFTER_MS).execute();
+  return rows.map((row) => row.instance_id);
+}

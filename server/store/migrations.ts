@@ -255,4 +255,24 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX IF NOT EXISTS events_app_type_created ON events (app_id, type, created, id)`.execute(db);
     },
   },
+  '0015_shared_state': {
+    // What instances sharing one database must agree on (docs/operations.md): the rate limiters' windows
+    // (store/rate-limits.ts), which instance's request made an attempt, and reconciliation's leases on
+    // attempts and refunds (store/reconciliation.ts): `replays` counts the leases taken, so a lease is
+    // taken from the row as it was read and never twice from one reading.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('rate_limit_windows')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .addColumn('reset_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX rate_limit_windows_reset_at ON rate_limit_windows (reset_at)`.execute(db);
+      await db.schema.alterTable('charge_attempts').addColumn('instance_id', 'text').execute();
+      for (const table of ['charge_attempts', 'refunds']) {
+        await db.schema.alterTable(table).addColumn('lease_until', 'bigint').execute();
+        await db.schema.alterTable(table).addColumn('replays', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      }
+    },
+  },
 };

@@ -85,13 +85,14 @@ export async function refundsOfSessions(db: Db, sessionIds: readonly string[]): 
   return bySession;
 }
 
-/** Every refund whose outcome is unknown, oldest first, with the merchant account of its app: reconciliation replays each. */
-export const pendingRefunds = (db: Store) =>
+/** Every refund whose outcome is unknown and that no reconciliation holds at `now`, oldest first, with the merchant account of its app: reconciliation replays each. */
+export const pendingRefunds = (db: Store, now: number) =>
   db
     .selectFrom('refunds')
     .innerJoin('apps', 'apps.id', 'refunds.app_id')
     .selectAll('refunds')
     .select('apps.merchant_id')
     .where('refunds.status', '=', 'pending')
+    .where((eb) => eb.or([eb('refunds.lease_until', 'is', null), eb('refunds.lease_until', '<', now)]))
     .orderBy('refunds.created')
     .execute();

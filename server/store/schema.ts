@@ -81,6 +81,10 @@ export interface RefundsTable {
   failure_message: string | null;
   created: number;
   updated: number;
+  /** Reconciliation's lease (store/reconciliation.ts): one instance replays the refund until then. */
+  lease_until: Generated<number | null>;
+  /** How many leases reconciliation has taken on it: the compare-and-set's version. */
+  replays: Generated<number>;
 }
 
 export interface ChargeAttemptsTable {
@@ -100,6 +104,21 @@ export interface ChargeAttemptsTable {
   payment_method: string | null;
   created: number;
   updated: number;
+  /** The instance whose request made the attempt (its heartbeat's id): while it is live, its in-flight attempts are its own. */
+  instance_id: Generated<string | null>;
+  /** Reconciliation's lease (store/reconciliation.ts): one instance replays the attempt until then. */
+  lease_until: Generated<number | null>;
+  /** How many leases reconciliation has taken on it: the compare-and-set's version. */
+  replays: Generated<number>;
+}
+
+/** One rate limiter's window for one client (store/rate-limits.ts), shared by every instance on the database. */
+export interface RateLimitWindowsTable {
+  /** The limiter's name and the client's key, e.g. `pay:203.0.113.7`. */
+  key: string;
+  hits: number;
+  /** When the window ends (ms); a hit after it starts a new one. */
+  reset_at: number;
 }
 /** A direct-mode app's Google Pay recipient keys (server/direct/keys.ts). */
 export interface DirectKeysTable {
@@ -182,4 +201,5 @@ export interface BackendDatabase {
   server_heartbeats: ServerHeartbeatsTable;
   direct_keys: DirectKeysTable;
   wallet_messages: WalletMessagesTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }

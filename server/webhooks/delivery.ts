@@ -206,7 +206,9 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
 
   return {
     async run() {
-      await Promise.all(await startDue());
+      // And the sends an earlier pass started: once it resolves, every delivery this instance was sending is recorded.
+      const underWay = [...inFlight];
+      await Promise.all([...underWay, ...(await startDue())]);
     },
     async stop() {
       stopped = true;
