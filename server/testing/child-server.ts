@@ -17,7 +17,7 @@ import { refundIdempotencyKey } from '../checkout/refunds';
 import type { Charge, CreatedSession, CreatedWebhookEndpoint, Event, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
-import { mintPaymentData } from '../sandbox/test-support';
+import { mintPaymentData } from './sandbox';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -11,7 +11,7 @@ import { type NewApp, createApp } from '../apps';
 import { loadConfig } from '../config';
 import { createLogger } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
-import { mintPaymentData } from '../sandbox/test-support';
+import { mintPaymentData } from './sandbox';
 import { type RunningServer, startServer } from '../server';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
 import { registeredDirectKey } from './direct-keys';

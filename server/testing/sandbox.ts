@@ -6,9 +6,9 @@ import express from 'express';
 import type { App } from '../apps';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
 import type { NetworkToken, PaymentData, PaymentDataRequest } from '../contracts';
-import { listen } from '../testing/listen';
-import { createSandboxService } from './index';
-import type { FaultPlanInput, SandboxService } from './index';
+import { listen } from './listen';
+import { createSandboxService } from '../sandbox';
+import type { FaultPlanInput, SandboxService } from '../sandbox';
 
 export const GATEWAY = 'walletcheckout';
 export const MERCHANT = 'merchant_123';
