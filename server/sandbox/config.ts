@@ -5,9 +5,7 @@
  * the sandbox's.
  */
 import { z } from 'zod';
-
-/** What a backend sends; `sk_sandbox_` so that NODE_ENV=production refuses it as a payment service key. */
-export const SandboxServiceKey = z.string().regex(/^sk_sandbox_[A-Za-z0-9_-]{32,}$/, 'sk_sandbox_ followed by at least 32 characters of A-Z a-z 0-9 _ -');
+import { SandboxServiceKey } from '../contracts';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 

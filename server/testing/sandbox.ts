@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import express from 'express';
 import type { App } from '../apps';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
-import type { NetworkToken, PaymentData, PaymentDataRequest } from '../contracts';
+import type { NetworkToken, PaymentData, PaymentDataRequest, PublicSession } from '../contracts';
 import { listen } from './listen';
 import { createSandboxService } from '../sandbox';
-import type { FaultPlanInput, SandboxService } from '../sandbox';
+import type { FaultPlanInput, LedgerEntry, SandboxService } from '../sandbox';
+import { type RunningSandboxServer, startSandboxServer } from '../sandbox/server';
+import { createLogger } from '../logging';
 
 export const GATEWAY = 'walletcheckout';
 export const MERCHANT = 'merchant_123';
@@ -67,6 +69,12 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined, text, headers: response.headers };
 }
 
+/** The sandbox wallet's endpoints, wherever the session's view says its script is (the backend, or a standalone sandbox), as the script finds them. */
+export function sandboxWalletUrl(wallet: PublicSession['wallet']): string {
+  if (!wallet.sandbox_script) throw new Error(`a ${wallet.environment} session has no sandbox wallet`);
+  return `${new URL(wallet.sandbox_script).origin}/sandbox/wallet`;
+}
+
 /**
  * What Google Pay would return for a test card: the sandbox wallet at
  * `walletUrl` (`{origin}/sandbox/wallet`) mints a real ECv2 token for `request`.
@@ -103,3 +111,35 @@ export const networkTokenCharge = (token: string, extra: Partial<Pick<NetworkTok
   amount: 500,
   currency: 'eur',
 });
+
+export interface StandaloneSandbox extends RunningSandboxServer {
+  dataDir: string;
+  /** GET /sandbox/service/ledger under the service key: every operation on money, oldest first. */
+  ledger(): Promise<LedgerEntry[]>;
+  /** PUT /sandbox/service/faults, as the soak does. */
+  setFaults(plan: FaultPlanInput): Promise<void>;
+}
+
+/** The sandbox as its own service (what `npm run sandbox` starts), in this process on its own free port; without a dataDir, a temporary one removed on close. */
+export async function startStandaloneSandbox(options: { dataDir?: string; serviceSecretKey?: string } = {}): Promise<StandaloneSandbox> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sandbox-standalone-'));
+  const server = await startSandboxServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), dataDir, gatewayName: GATEWAY, serviceSecretKey: options.serviceSecretKey });
+  const authorization = { authorization: `Bearer ${server.serviceSecretKey}` };
+  return {
+    ...server,
+    dataDir,
+    async ledger() {
+      const response = await fetch(`${server.url}/sandbox/service/ledger`, { headers: authorization });
+      if (!response.ok) throw new Error(`the sandbox's ledger answered ${response.status}`);
+      return ((await response.json()) as { entries: LedgerEntry[] }).entries;
+    },
+    async setFaults(plan) {
+      const response = await fetch(`${server.url}/sandbox/service/faults`, { method: 'PUT', headers: { ...authorization, 'content-type': 'application/json' }, body: JSON.stringify(plan) });
+      if (!response.ok) throw new Error(`the sandbox's faults answered ${response.status}: ${await response.text()}`);
+    },
+    async close() {
+      await server.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
