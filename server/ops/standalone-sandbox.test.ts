@@ -5,15 +5,13 @@
  * root keys, fault injection and the ledger; and `npm run sandbox`'s entry as a
  * process, printing its URL and service key.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedSession, PaymentOutcome, PayReply } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
-import { type StandaloneSandbox, startStandaloneSandbox } from '../testing/sandbox';
+import { type SandboxProcess, type StandaloneSandbox, startSandboxProcess, startStandaloneSandbox } from '../testing/sandbox';
 
 const SHOP = 'https://shop.example';
 let sandbox: StandaloneSandbox;
@@ -104,40 +102,21 @@ describe('a backend pointed at a standalone sandbox', () => {
 });
 
 describe('npm run sandbox (server/sandbox/main.ts) as a process', () => {
-  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-  let child: ChildProcess | undefined;
   let dataDir: string;
+  let running: SandboxProcess | undefined;
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'sandbox-process-'));
   });
   afterAll(() => {
-    child?.kill('SIGKILL');
+    running?.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('prints its URL and service key, answers with that key, and stops on SIGTERM', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/sandbox/main.ts'], {
-      cwd: repoRoot,
-      env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    let output = '';
-    proc.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const printed = await new Promise<{ url: string; key: string }>((resolve, reject) => {
-      proc.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const url = /Sandbox:\s+(\S+)/.exec(output)?.[1];
-        const key = /Service key:\s+(sk_sandbox_\S+)/.exec(output)?.[1];
-        if (url && key) resolve({ url, key });
-      });
-      proc.once('exit', (code) => reject(new Error(`exited (${code}) before listening:\n${output}`)));
-    });
-    const ledger = await fetch(`${printed.url}/sandbox/service/ledger`, { headers: { authorization: `Bearer ${printed.key}` } });
+    running = await startSandboxProcess({ SANDBOX_DATA_DIR: dataDir });
+    const ledger = await fetch(`${running.url}/sandbox/service/ledger`, { headers: { authorization: `Bearer ${running.serviceKey}` } });
     expect(ledger.status).toBe(200);
     expect(await ledger.json()).toEqual({ entries: [] });
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await running.stop()).toBe(0);
   });
 });
