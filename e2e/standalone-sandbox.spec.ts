@@ -46,7 +46,7 @@ test('a PAN_ONLY card pays through the standalone sandbox', async ({ page }) => 
   await checkout.payWith('visa-success-pan');
   await checkout.expectState('paid');
   const session = await checkout.merchantView();
-  expect(session.status).toBe('paid');
+  expect(session.status).toBe('succeeded');
   expect(await chargesOf(session.id)).toEqual(['succeeded']);
 });
 
