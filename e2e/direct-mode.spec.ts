@@ -5,7 +5,7 @@
  * `network_token`, with the card's auth method carried through. Then a
  * direct-mode app's key rotation, as a shopper lives through it.
  */
-import type { DecryptionMode } from '../server/apps';
+import type { DecryptionMode } from '../server/contracts';
 import type { PaymentDataRequest } from '../server/contracts';
 import { expect, test } from './support/fixtures';
 

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DecryptionMode } from '../server/apps';
+import type { DecryptionMode } from '../server/contracts';
 import { testCards } from '../server/sandbox/test-cards';
 import { expect, test } from './support/fixtures';
 import { type PaymentSecrets, panPatterns, paymentSecrets } from './support/payment-secrets';

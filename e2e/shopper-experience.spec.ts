@@ -26,7 +26,7 @@ test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorSc
 async function openGallery(page: Page, checkoutOrigin: string) {
   const config = loadConfig({ DATA_DIR: 'unused' });
   if (!config.ok) throw new Error(config.problems.join('; '));
-  const gallery = await listen(express().use(galleryRoutes({ checkoutOrigin: () => checkoutOrigin, gatewayName: config.config.gatewayName })));
+  const gallery = await listen(express().use(galleryRoutes({ checkoutOrigin: () => checkoutOrigin, sandboxOrigin: () => checkoutOrigin, gatewayName: config.config.gatewayName })));
   await page.goto(`${gallery.origin}/demo/gallery`);
   return gallery;
 }

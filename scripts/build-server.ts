@@ -21,6 +21,7 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** dist/server/<name>.js from server/<source>: the server and the operator's commands (README, docs/operations.md). */
 export const serverEntries: Readonly<Record<string, string>> = {
   main: 'server/main.ts',
+  sandbox: 'server/sandbox/main.ts',
   'app-create': 'server/apps/cli.ts',
   'app-update': 'server/apps/update-cli.ts',
   'app-roll-key': 'server/apps/roll-key-cli.ts',

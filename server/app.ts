@@ -2,7 +2,7 @@
  * The Express app, composed in one place: every route the backend serves and
  * the order they are tried in.
  */
-import express, { type ErrorRequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
@@ -22,7 +22,6 @@ import { type Logger, requestLogger } from './logging';
 import type { Metrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './ops';
-import type { SandboxService } from './sandbox';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from './http/static';
@@ -44,7 +43,10 @@ export interface AppDependencies {
   direct: DirectDecryption;
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   platformSigner: PlatformSigner | undefined;
-  sandbox: SandboxService | undefined;
+  /** The sandbox this process embeds (npm start's default): mounted at /sandbox. */
+  embeddedSandbox: Router | undefined;
+  /** Where browsers load the sandbox wallet and its 3-D Secure pages from: our origin (embedded), a standalone sandbox's, none with a real service. */
+  sandboxOrigin: (() => string) | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: RateLimits;
   /** PostgreSQL: the store every instance counts the rate limits in; absent (SQLite, one instance): each counts in memory. */
@@ -64,7 +66,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('trust proxy', deps.trustProxy);
   app.use(deps.metrics.requests);
   app.use(requestLogger(deps.logger));
-  app.use(securityHeaders());
+  app.use(securityHeaders(deps.sandboxOrigin));
 
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
   app.get('/metrics', deps.metrics.scrape);
@@ -74,11 +76,11 @@ export function createApp(deps: AppDependencies): express.Express {
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
-  app.use(staticRoutes({ sandboxWallet: deps.sandbox !== undefined, frameHeaders }));
-  if (deps.sandbox) app.use('/sandbox', deps.sandbox.router);
+  app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));
+  if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
   if (deps.demo) app.use(demoRoutes(deps.demo));
-  // The gallery's widgets pay with the sandbox wallet, so it exists only beside the sandbox.
-  if (deps.demo && deps.sandbox) app.use(galleryRoutes({ checkoutOrigin: deps.ownOrigin, gatewayName: deps.gatewayName }));
+  // The gallery's widgets pay with the sandbox wallet, so it exists only beside a sandbox.
+  if (deps.demo && deps.sandboxOrigin) app.use(galleryRoutes({ checkoutOrigin: deps.ownOrigin, sandboxOrigin: deps.sandboxOrigin, gatewayName: deps.gatewayName }));
 
   app.use((_req, res) => sendFailure(res, { code: 'not_found', message: 'No such route' }));
   app.use(clientErrors);
@@ -89,8 +91,19 @@ export function createApp(deps: AppDependencies): express.Express {
 /**
  * The policy of our pages. Our only HTML is the demo store and the checkout
  * frame: their scripts run by a per-response nonce; Google's pay.js and its
- * frames are allowed for the TEST and PRODUCTION wallets.
+ * frames are allowed for the TEST and PRODUCTION wallets, a standalone
+ * sandbox's wallet script, API and challenge pages for the SANDBOX one.
  */
+const pageCsp = (sandboxOrigin: (() => string) | undefined) => {
+  const sandbox = sandboxOrigin ? [() => sandboxOrigin()] : [];
+  return {
+    ...PAGE_CSP,
+    scriptSrc: [...PAGE_CSP.scriptSrc, ...sandbox],
+    connectSrc: [...PAGE_CSP.connectSrc, ...sandbox],
+    frameSrc: [...PAGE_CSP.frameSrc, ...sandbox],
+  };
+};
+
 const PAGE_CSP = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'", 'https://pay.google.com', (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
@@ -111,22 +124,25 @@ const PAGE_CSP = {
  * checks that once the client secret arrives; and it frames the bank's 3-D
  * Secure challenge, whose https origin is the payment service's to choose.
  */
-const FRAME_CSP = { ...PAGE_CSP, frameSrc: [...PAGE_CSP.frameSrc, 'https:'], frameAncestors: ['*'] };
+const frameCsp = (sandboxOrigin: (() => string) | undefined) => {
+  const page = pageCsp(sandboxOrigin);
+  return { ...page, frameSrc: [...page.frameSrc, 'https:'], frameAncestors: ['*'] };
+};
 
 /** helmet's headers. The bundles override the resource policy so that merchants' pages on any origin can load them. */
-function securityHeaders(): express.RequestHandler[] {
+function securityHeaders(sandboxOrigin: (() => string) | undefined): express.RequestHandler[] {
   return [
     (_req, res, next) => {
       res.locals.cspNonce = randomBytes(16).toString('base64');
       next();
     },
-    helmet({ contentSecurityPolicy: { directives: PAGE_CSP }, crossOriginResourcePolicy: { policy: 'same-site' } }),
+    helmet({ contentSecurityPolicy: { directives: pageCsp(sandboxOrigin) }, crossOriginResourcePolicy: { policy: 'same-site' } }),
   ];
 }
 
 /** Replaces the page policy securityHeaders() set with the checkout frame's, and lets other sites frame it. */
-const frameHeaders: express.RequestHandler[] = [
-  helmet.contentSecurityPolicy({ directives: FRAME_CSP }),
+const frameHeaders = (sandboxOrigin: (() => string) | undefined): express.RequestHandler[] => [
+  helmet.contentSecurityPolicy({ directives: frameCsp(sandboxOrigin) }),
   (_req, res, next) => {
     res.removeHeader('X-Frame-Options');
     next();

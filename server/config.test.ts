@@ -28,6 +28,8 @@ const production = {
   DATABASE_URL: 'postgres://checkout@db.internal:5432/checkout',
 };
 
+const SANDBOX_KEY = `sk_sandbox_${'k'.repeat(43)}`;
+
 const problems = (env: Record<string, string | undefined>) => {
   const loaded = loadConfig(env);
   return loaded.ok ? [] : loaded.problems;
@@ -36,7 +38,7 @@ const problems = (env: Record<string, string | undefined>) => {
 describe('configuration', () => {
   it('has defaults for development', () => {
     const loaded = loadConfig({});
-    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: undefined, walletEnvironment: 'SANDBOX', demo: true, shutdownGraceMs: 25_000, readinessTimeoutMs: 2_000 });
+    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: { kind: 'embedded-sandbox' }, walletEnvironment: 'SANDBOX', demo: true, shutdownGraceMs: 25_000, readinessTimeoutMs: 2_000 });
   });
 
   it.each([
@@ -88,6 +90,7 @@ describe('configuration', () => {
 
   it.each([
     ['the embedded sandbox service', { PAYMENT_SERVICE_URL: undefined, PAYMENT_SERVICE_KEY: undefined, WALLET_ENVIRONMENT: undefined }, 'PAYMENT_SERVICE_URL'],
+    ['a standalone sandbox', { PAYMENT_SERVICE_URL: undefined, PAYMENT_SERVICE_KEY: undefined, WALLET_ENVIRONMENT: undefined, SANDBOX_URL: 'https://sandbox.example.com', SANDBOX_SERVICE_KEY: SANDBOX_KEY }, 'SANDBOX_URL'],
     ['a plain-http payment service', { PAYMENT_SERVICE_URL: 'http://api.payments.example.com' }, 'PAYMENT_SERVICE_URL'],
     ["the sandbox's key", { PAYMENT_SERVICE_KEY: 'sk_sandbox_abc' }, 'PAYMENT_SERVICE_KEY'],
     ['a test key', { PAYMENT_SERVICE_KEY: 'sk_test_abc' }, 'PAYMENT_SERVICE_KEY'],
@@ -134,8 +137,25 @@ describe('configuration', () => {
   });
 
   it.each(['TEST', 'PRODUCTION'])("Google's %s wallet is refused with the embedded sandbox service, which cannot open its tokens", (environment) => {
-    expect(problems({ WALLET_ENVIRONMENT: environment })).toEqual([expect.stringMatching(/^WALLET_ENVIRONMENT: .*embedded sandbox/)]);
+    expect(problems({ WALLET_ENVIRONMENT: environment })).toEqual([expect.stringMatching(/^WALLET_ENVIRONMENT: .*sandbox \(embedded or standalone\)/)]);
     expect(problems({ WALLET_ENVIRONMENT: environment, PAYMENT_SERVICE_URL: 'http://127.0.0.1:9/service', PAYMENT_SERVICE_KEY: 'sk_test_1' })).toEqual([]);
+  });
+
+  it('a standalone sandbox: its origin and key, the sandbox wallet by default, nothing embedded', () => {
+    const loaded = loadConfig({ SANDBOX_URL: 'http://127.0.0.1:3100/', SANDBOX_SERVICE_KEY: SANDBOX_KEY });
+    expect(loaded.ok && loaded.config).toMatchObject({ paymentService: { kind: 'standalone-sandbox', origin: 'http://127.0.0.1:3100', secretKey: SANDBOX_KEY }, walletEnvironment: 'SANDBOX' });
+    expect(problems({ SANDBOX_URL: 'http://127.0.0.1:3100', SANDBOX_SERVICE_KEY: SANDBOX_KEY, WALLET_ENVIRONMENT: 'SANDBOX' })).toEqual([]);
+  });
+
+  it.each<[string, Record<string, string>, RegExp]>([
+    ['a URL without its key', { SANDBOX_URL: 'http://127.0.0.1:3100' }, /^SANDBOX_URL: .*together/],
+    ['a key without its URL', { SANDBOX_SERVICE_KEY: SANDBOX_KEY }, /^SANDBOX_URL: .*together/],
+    ['a real service as well', { SANDBOX_URL: 'http://127.0.0.1:3100', SANDBOX_SERVICE_KEY: SANDBOX_KEY, PAYMENT_SERVICE_URL: 'https://pay.example', PAYMENT_SERVICE_KEY: 'sk_live_1' }, /^SANDBOX_URL: .*two payment services/],
+    ["Google's TEST wallet, whose tokens the sandbox cannot open", { SANDBOX_URL: 'http://127.0.0.1:3100', SANDBOX_SERVICE_KEY: SANDBOX_KEY, WALLET_ENVIRONMENT: 'TEST' }, /^WALLET_ENVIRONMENT: .*sandbox \(embedded or standalone\)/],
+    ['a URL with a path', { SANDBOX_URL: 'http://127.0.0.1:3100/sandbox', SANDBOX_SERVICE_KEY: SANDBOX_KEY }, /^SANDBOX_URL: .*origin only/],
+    ['a key that is not a sandbox key', { SANDBOX_URL: 'http://127.0.0.1:3100', SANDBOX_SERVICE_KEY: 'sk_live_1' }, /^SANDBOX_SERVICE_KEY: /],
+  ])('a standalone sandbox is refused with %s', (_what, env, problem) => {
+    expect(problems(env)).toEqual([expect.stringMatching(problem)]);
   });
 
   it('the sandbox wallet is refused in production', () => {

@@ -6,9 +6,8 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { DecryptionMode } from './apps/registry';
 import type { RateLimits } from './checkout/routes';
-import { GoogleMerchantId, WalletEnvironment } from './contracts';
+import { DecryptionMode, GoogleMerchantId, SandboxServiceKey, WalletEnvironment } from './contracts';
 import { defaultStoreLimits, type StoreLimits } from './store/limits';
 import type { WebhookAddressPolicy } from './webhooks/address-policy';
 import type { RetrySchedule } from './webhooks/delivery';
@@ -100,6 +99,9 @@ const Env = z
     GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default(PLACEHOLDER_GATEWAY),
     PAYMENT_SERVICE_URL: z.url().optional(),
     PAYMENT_SERVICE_KEY: optionalString,
+    /** A standalone sandbox (`npm run sandbox`): its origin and service key; the backend then embeds none. */
+    SANDBOX_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// origin' }).refine(isBareOrigin, 'an origin only (http://host:port): no path, query or credentials').optional(),
+    SANDBOX_SERVICE_KEY: SandboxServiceKey.optional(),
     SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     WALLET_ENVIRONMENT: WalletEnvironment.optional(),
     /** Whose signatures are trusted: fetched only over an authenticated channel, or read from a local file. */
@@ -143,12 +145,20 @@ const Env = z
     message: 'PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY are set together (a real service) or not at all (the embedded sandbox)',
     path: ['PAYMENT_SERVICE_URL'],
   })
+  .refine((env) => !env.SANDBOX_URL === !env.SANDBOX_SERVICE_KEY, {
+    message: 'SANDBOX_URL and SANDBOX_SERVICE_KEY are set together (a standalone sandbox) or not at all',
+    path: ['SANDBOX_URL'],
+  })
+  .refine((env) => !(env.SANDBOX_URL && env.PAYMENT_SERVICE_URL), {
+    message: 'SANDBOX_URL (a standalone sandbox) and PAYMENT_SERVICE_URL (a real service) name two payment services: set one',
+    path: ['SANDBOX_URL'],
+  })
   .refine((env) => !(env.PAYMENT_SERVICE_URL && env.WALLET_ENVIRONMENT === 'SANDBOX'), {
-    message: 'the sandbox wallet seals tokens only the embedded sandbox service can open: use TEST or PRODUCTION with a real service',
+    message: 'the sandbox wallet seals tokens only the sandbox service can open: use TEST or PRODUCTION with a real service, or SANDBOX_URL for a standalone sandbox',
     path: ['WALLET_ENVIRONMENT'],
   })
   .refine((env) => !(env.WALLET_ENVIRONMENT && env.WALLET_ENVIRONMENT !== 'SANDBOX' && !env.PAYMENT_SERVICE_URL), {
-    message: "Google's TEST and PRODUCTION wallets seal tokens for a real payment service, which the embedded sandbox cannot open: set PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY, or use SANDBOX",
+    message: "Google's TEST and PRODUCTION wallets seal tokens for a real payment service, which the sandbox (embedded or standalone) cannot open: set PAYMENT_SERVICE_URL and PAYMENT_SERVICE_KEY, or use SANDBOX",
     path: ['WALLET_ENVIRONMENT'],
   })
   .refine((env) => !env.PLATFORM_GOOGLE_MERCHANT_ID === !env.PLATFORM_SIGNING_KEY, {
@@ -185,7 +195,8 @@ const looksTyped = (key: Buffer): boolean => new Set(key).size < MIN_DISTINCT_KE
 function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   const problems: [string, string][] = [];
   const https = (url: string | undefined) => url !== undefined && new URL(url).protocol === 'https:';
-  if (!env.PAYMENT_SERVICE_URL) problems.push(['PAYMENT_SERVICE_URL', 'the embedded sandbox service is for development; set a real payment service']);
+  if (env.SANDBOX_URL) problems.push(['SANDBOX_URL', 'the sandbox service is for development; set a real payment service (PAYMENT_SERVICE_URL)']);
+  else if (!env.PAYMENT_SERVICE_URL) problems.push(['PAYMENT_SERVICE_URL', 'the embedded sandbox service is for development; set a real payment service']);
   else if (!https(env.PAYMENT_SERVICE_URL)) problems.push(['PAYMENT_SERVICE_URL', 'must be https: the service key and payment data travel on it']);
   if (env.PAYMENT_SERVICE_KEY && SANDBOX_KEY.test(env.PAYMENT_SERVICE_KEY)) problems.push(['PAYMENT_SERVICE_KEY', 'a sandbox or test key; use the live key']);
   if (env.WALLET_ENVIRONMENT === 'SANDBOX') problems.push(['WALLET_ENVIRONMENT', 'the sandbox wallet is for development']);
@@ -244,8 +255,11 @@ export interface Config {
   /** The store's pool and timeouts. */
   storeLimits: StoreLimits;
   gatewayName: string;
-  /** Absent: the embedded sandbox service is started and used. */
-  paymentService: { url: string; secretKey: string } | undefined;
+  /**
+   * Where charges go: a real service; a standalone sandbox (`npm run sandbox`), whose wallet script and root
+   * keys the backend also takes from it; or the sandbox this process embeds (the default).
+   */
+  paymentService: PaymentServiceConfig;
   serviceTimeoutMs: number;
   walletEnvironment: WalletEnvironment;
   /** Google's keys.json for direct mode: a path or URL; absent: Google's own for the environment, or the sandbox's. */
@@ -271,6 +285,11 @@ export interface Config {
   appLookup: AppLookupConfig;
 }
 
+export type PaymentServiceConfig =
+  | { kind: 'real'; url: string; secretKey: string }
+  | { kind: 'standalone-sandbox'; origin: string; secretKey: string }
+  | { kind: 'embedded-sandbox' };
+
 /** The delivery worker (server/webhooks/delivery.ts) and the endpoints' address rule. */
 export interface WebhookConfig {
   /** `public` (NODE_ENV=production): https to public addresses only (SSRF); `any`: development and tests reach loopback over http. */
@@ -286,6 +305,12 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 function environment(): Record<string, string | undefined> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   return process.env;
+}
+
+function paymentServiceOf(e: z.infer<typeof Env>): PaymentServiceConfig {
+  if (e.PAYMENT_SERVICE_URL && e.PAYMENT_SERVICE_KEY) return { kind: 'real', url: e.PAYMENT_SERVICE_URL.replace(/\/$/, ''), secretKey: e.PAYMENT_SERVICE_KEY };
+  if (e.SANDBOX_URL && e.SANDBOX_SERVICE_KEY) return { kind: 'standalone-sandbox', origin: new URL(e.SANDBOX_URL).origin, secretKey: e.SANDBOX_SERVICE_KEY };
+  return { kind: 'embedded-sandbox' };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = environment()): ConfigResult {
@@ -310,7 +335,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
         idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS,
       },
       gatewayName: e.GATEWAY_NAME,
-      paymentService: e.PAYMENT_SERVICE_URL && e.PAYMENT_SERVICE_KEY ? { url: e.PAYMENT_SERVICE_URL.replace(/\/$/, ''), secretKey: e.PAYMENT_SERVICE_KEY } : undefined,
+      paymentService: paymentServiceOf(e),
       serviceTimeoutMs: e.SERVICE_TIMEOUT_MS,
       walletEnvironment: e.WALLET_ENVIRONMENT ?? (e.PAYMENT_SERVICE_URL ? 'TEST' : 'SANDBOX'),
       googleRootKeys: e.GOOGLE_ROOT_KEYS,

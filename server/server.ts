@@ -67,7 +67,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     throw new StartupRefused(`applications without the Google merchant id they need:\n  ${lines.join('\n  ')}`);
   }
   metrics.watchStore(store);
-  const sandbox = config.paymentService
+  const sandbox = config.paymentService.kind !== 'embedded-sandbox'
     ? undefined
     : await createSandboxService({
         dataDir: config.dataDir,
@@ -87,11 +87,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const origin = config.publicUrl ?? listening;
 
-  const serviceUrl = config.paymentService?.url ?? `${listening}/sandbox/service`;
+  // Embedded or standalone, the sandbox is reached over HTTP only, as a real service is: its charge API, its wallet's script and root keys.
+  const sandboxOrigin = config.paymentService.kind === 'standalone-sandbox' ? config.paymentService.origin : listening;
+  const serviceUrl = config.paymentService.kind === 'real' ? config.paymentService.url : `${sandboxOrigin}/sandbox/service`;
   const service = metrics.instrumentService(
     createServiceClient({
       baseUrl: serviceUrl,
-      secretKey: config.paymentService?.secretKey ?? (sandbox as SandboxService).serviceSecretKey,
+      secretKey: config.paymentService.kind === 'embedded-sandbox' ? (sandbox as SandboxService).serviceSecretKey : config.paymentService.secretKey,
       timeoutMs: config.serviceTimeoutMs,
     }),
   );
@@ -102,7 +104,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     keys: directKeys,
     walletEnvironment: config.walletEnvironment,
     rootKeys: {
-      SANDBOX: sandbox?.rootKeys,
+      SANDBOX: config.paymentService.kind === 'real' ? undefined : `${sandboxOrigin}/sandbox/wallet/root-keys.json`,
       TEST: config.googleRootKeys ?? googleRootKeysUrl.TEST,
       PRODUCTION: config.googleRootKeys ?? googleRootKeysUrl.PRODUCTION,
     },
@@ -130,7 +132,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     direct,
     directPublicKeyFor: async (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : ok(undefined)),
     platformSigner: config.platform && createPlatformSigner(config.platform),
-    sandbox,
+    embeddedSandbox: sandbox?.router,
+    sandboxOrigin: config.paymentService.kind === 'real' ? undefined : config.paymentService.kind === 'standalone-sandbox' ? () => sandboxOrigin : () => origin,
     demo,
     rateLimits: config.rateLimits,
     sharedRateLimits: sharedStore ? store : undefined,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createApp } from '../../server/apps';
 import type { CreatedSession, PaymentData, PublicSession } from '../../server/contracts';
-import { mintPaymentData } from '../../server/sandbox/test-support';
+import { mintPaymentData } from '../../server/testing/sandbox';
 import { openStore } from '../../server/store';
 import { type Child, startChild } from './children';
 import { interleaved, median, percentile } from './stats';

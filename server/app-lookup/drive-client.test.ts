@@ -5,7 +5,7 @@
  */
 import { auth, drive } from '@googleapis/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LookupServer, startLookupServer } from './test-support';
+import { type LookupServer, startLookupServer } from '../testing/app-lookup';
 
 describe('the official Google API client for Node (@googleapis/drive v3)', () => {
   let s: LookupServer;

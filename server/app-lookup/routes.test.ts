@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import { hashSecret } from '../lib/secrets';
 import { loadConfig } from '../config';
 import { AppRecord } from './app-record';
-import { GOOGLE_SCOPE_BASE, type LookupServer, startLookupServer } from './test-support';
+import { GOOGLE_SCOPE_BASE, type LookupServer, startLookupServer } from '../testing/app-lookup';
 import { type Listening, listen } from '../testing/listen';
 
 const allEight = ['docs', 'storage', 'storage.appdata', 'storage.apps.readonly', 'storage.file', 'storage.metadata', 'storage.metadata.readonly', 'storage.readonly'].map((name) => `${GOOGLE_SCOPE_BASE}/${name}`);

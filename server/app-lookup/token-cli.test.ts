@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LookupServer, startLookupServer } from './test-support';
+import { type LookupServer, startLookupServer } from '../testing/app-lookup';
 
 const run = promisify(execFile);
 

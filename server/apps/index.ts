@@ -8,4 +8,4 @@ export {
   rollSecretKey,
   updateApp,
   walletEnvironmentOf,
-  NewApp, DecryptionMode, IconCategory, type App, type AppProfile } from './registry';
+  NewApp, IconCategory, type App, type AppProfile } from './registry';

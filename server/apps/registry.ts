@@ -4,16 +4,13 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { AuthMethod, authMethods, CardNetwork, cardNetworks, GoogleMerchantId, type RolledSecretKey, WalletEnvironment } from '../contracts';
+import { AuthMethod, authMethods, CardNetwork, cardNetworks, DecryptionMode, GoogleMerchantId, type RolledSecretKey, WalletEnvironment } from '../contracts';
 import { describeIssues } from '../http/errors';
 import { type Result, ok, err, type Failure } from '../lib/result';
 import { hashSecret, randomId } from '../lib/secrets';
 import type { Store } from '../store';
 import type { AppsTable } from '../store/schema';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
-
-export const DecryptionMode = z.enum(['gateway', 'direct']);
-export type DecryptionMode = z.infer<typeof DecryptionMode>;
 
 /**
  * 3-D Secure for PAN_ONLY cards: `if_required`, when the issuer asks for it;

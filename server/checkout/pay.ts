@@ -13,6 +13,7 @@ import { randomId } from '../lib/secrets';
 import type { DataCipher } from '../lib/data-cipher';
 import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
+import { countAttempt, insertInFlightAttempt, latestAttempt, recordAttemptOutcome } from '../store/attempts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
 import { sessionExpired } from './expiry';
@@ -93,12 +94,7 @@ export async function authenticate(deps: PayDependencies, app: App, session: Ses
   const parsed = AuthenticateBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   if (session.status !== 'requires_authentication') return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
-  const attempt = await deps.store
-    .selectFrom('charge_attempts')
-    .select(['id', 'authentication_session', 'payment_method'])
-    .where('session_id', '=', session.id)
-    .orderBy('attempt_no', 'desc')
-    .executeTakeFirst();
+  const attempt = await latestAttempt(deps.store, session.id);
   if (!attempt?.authentication_session || !attempt.payment_method) return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
   const declineAuthentication = (code: 'authentication_failed' | 'authentication_abandoned') => endAuthentication(deps.store, session, attempt.id, code);
   if (parsed.data.cancel) return declineAuthentication('authentication_abandoned');
@@ -163,33 +159,9 @@ async function claimAttempt(
       const current = await findSession(trx, sessionId);
       return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
     }
-    const { attempts } = await trx
-      .updateTable('sessions')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', sessionId)
-      .returning('attempts')
-      .executeTakeFirstOrThrow();
-    const now = Date.now();
-    const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, attempts) };
-    await trx
-      .insertInto('charge_attempts')
-      .values({
-        id: attempt.id,
-        session_id: sessionId,
-        attempt_no: attempts,
-        idempotency_key: attempt.idempotencyKey,
-        status: 'in_flight',
-        source_type: sourceType,
-        charge_id: null,
-        outcome: null,
-        request_sealed: requestSealed,
-        authentication_session: null,
-        payment_method: null,
-        created: now,
-        updated: now,
-        instance_id: instanceId,
-      })
-      .execute();
+    const attemptNo = await countAttempt(trx, sessionId);
+    const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, attemptNo) };
+    await insertInFlightAttempt(trx, { ...attempt, sessionId, attemptNo, sourceType, requestSealed, instanceId });
     return ok(attempt);
   });
 }
@@ -332,15 +304,9 @@ export async function recordOutcome(
   outcome: PaymentOutcome,
   options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string } } = {},
 ): Promise<boolean> {
-  const now = Date.now();
   const json = JSON.stringify(outcome);
-  const settled = outcome.status !== 'pending';
   return store.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('charge_attempts')
-      .set({ status: outcome.status, charge_id: outcome.charge_id, outcome: json, updated: now, ...(settled && { request_sealed: null }), ...options.attempt })
-      .where('id', '=', attemptId)
-      .execute();
+    await recordAttemptOutcome(trx, attemptId, { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt });
     return moveSession(trx, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json });
   });
 }

@@ -32,6 +32,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   ownOrigin: () => string;
   gatewayName: string;
   walletEnvironment: WalletEnvironment;
+  /** Where the sandbox wallet's script is served: this backend (embedded) or a standalone sandbox; none with a real service. */
+  sandboxOrigin: (() => string) | undefined;
   /** The app's DIRECT tokenization key; undefined for a gateway-mode app. */
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   /** Signs platform-mode apps' authJwt; absent when no platform is configured. */
@@ -312,7 +314,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       amount_captured: session.amount_captured,
       description: session.description,
       merchant_name: app.name,
-      wallet: { environment, sandbox_script: environment === 'SANDBOX' ? `${options.ownOrigin()}/sandbox/wallet.js` : null },
+      wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },
       payment_data_request: buildPaymentDataRequest(app, { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
       outcome: outcomeOf(session),
       expires_at: session.expires_at,

@@ -19,6 +19,10 @@ export type CardNetwork = z.infer<typeof CardNetwork>;
 export const WalletEnvironment = z.enum(['SANDBOX', 'TEST', 'PRODUCTION']);
 export type WalletEnvironment = z.infer<typeof WalletEnvironment>;
 
+/** How an application integrates: `gateway` forwards the wallet's encrypted payload to the service, `direct` decrypts it here (docs/direct-mode.md). */
+export const DecryptionMode = z.enum(['gateway', 'direct']);
+export type DecryptionMode = z.infer<typeof DecryptionMode>;
+
 /**
  * The merchant id Google issued. Unrelated to the payment service's merchant id: it goes in
  * `merchantInfo.merchantId` and the direct-mode recipient `merchant:<id>` (docs/go-live.md).

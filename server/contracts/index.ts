@@ -7,6 +7,7 @@ export * from './events';
 export * from './google-pay';
 export * from './keys';
 export * from './refunds';
+export * from './sandbox';
 export * from './sessions';
 export * from './text';
 export * from './urls';

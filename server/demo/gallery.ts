@@ -20,8 +20,10 @@ import { exponentOf } from '../contracts/currency';
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/gallery.html', import.meta.url)), 'utf8');
 
 export interface GalleryOptions {
-  /** Where checkout.js and the sandbox wallet are served (this backend's own origin). */
+  /** Where checkout.js is served (this backend's own origin). */
   checkoutOrigin: () => string;
+  /** Where the sandbox wallet is served: this backend (embedded) or a standalone sandbox. */
+  sandboxOrigin: () => string;
   /** The sandbox wallet mints tokens only for this gateway. */
   gatewayName: string;
 }
@@ -105,7 +107,7 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     const request = s.sheetCallbacks === false ? withoutCallbacks : built;
     return {
       id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), amount_captured: status === 'captured' ? s.amount : null, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
-      wallet: { environment: 'SANDBOX', sandbox_script: `${options.checkoutOrigin()}/sandbox/wallet.js` },
+      wallet: { environment: 'SANDBOX', sandbox_script: `${options.sandboxOrigin()}/sandbox/wallet.js` },
       // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
       payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,
       outcome,

@@ -177,14 +177,15 @@ describe("Google's root keys", () => {
 describe("each app's root keys", () => {
   it("come from keys.json of the app's own environment; a SANDBOX app's follow the server's wallet", async () => {
     const [sandboxRoot, testRoot, productionRoot] = [rootKeyEntry(generateSigningKey()), rootKeyEntry(generateSigningKey()), rootKeyEntry(generateSigningKey())];
-    const served: Record<string, RootSigningKey> = { 'https://google.example/test/keys.json': testRoot, 'https://google.example/keys.json': productionRoot };
+    // The sandbox's keys.json comes over plain http, as a sandbox on loopback serves it.
+    const served: Record<string, RootSigningKey> = { 'http://sandbox.example/sandbox/wallet/root-keys.json': sandboxRoot, 'https://google.example/test/keys.json': testRoot, 'https://google.example/keys.json': productionRoot };
     const fetchKeys = (async (url: string | URL | Request) => new Response(JSON.stringify({ keys: [served[String(url)]] }), { headers: { 'cache-control': 'max-age=3600' } })) as typeof fetch;
     const directMode = (walletEnvironment: 'SANDBOX' | 'TEST') =>
       createDirectMode({
         store,
         keys: createDirectKeys(store, createDataCipher(randomBytes(32))),
         walletEnvironment,
-        rootKeys: { SANDBOX: [sandboxRoot], TEST: 'https://google.example/test/keys.json', PRODUCTION: 'https://google.example/keys.json' },
+        rootKeys: { SANDBOX: 'http://sandbox.example/sandbox/wallet/root-keys.json', TEST: 'https://google.example/test/keys.json', PRODUCTION: 'https://google.example/keys.json' },
         fetch: fetchKeys,
       });
     const app = (environment: App['environment']) => ({ id: 'app_env', environment }) as App;

@@ -9,7 +9,7 @@
 import { type App, walletEnvironmentOf } from '../apps';
 import type { DirectDecryption } from '../checkout/source';
 import type { RootSigningKey, WalletEnvironment } from '../contracts';
-import { type Failure, type Result, err, ok } from '../lib/result';
+import { type Failure, type Result, err } from '../lib/result';
 import type { Store } from '../store';
 import { purgeMessageIds, rememberMessageId } from '../store/direct';
 import type { DirectKeys } from './keys';
@@ -23,8 +23,8 @@ export interface DirectModeOptions {
   keys: DirectKeys;
   /** The server's wallet environment: what a SANDBOX app's shoppers actually pay with. */
   walletEnvironment: WalletEnvironment;
-  /** Root keys by environment: the embedded sandbox's own (absent without it), or where Google's keys.json is. */
-  rootKeys: { SANDBOX: readonly RootSigningKey[] | undefined; TEST: string; PRODUCTION: string };
+  /** Where each environment's keys.json is: the sandbox's own (absent with a real service), or Google's. */
+  rootKeys: { SANDBOX: string | undefined; TEST: string; PRODUCTION: string };
   /** How keys.json is fetched (tests give a fake Google). */
   fetch?: typeof fetch;
   onRootKeysRefreshFailed?: (failure: Failure) => void;
@@ -51,16 +51,16 @@ export function createDirectMode(options: DirectModeOptions): DirectMode {
   const sourceAt = (location: string) => {
     let source = sources.get(location);
     if (!source) {
-      source = createRootKeySource({ location, fetch: options.fetch, now, onRefreshFailed: options.onRootKeysRefreshFailed });
+      const plainHttpAllowed = location === options.rootKeys.SANDBOX;
+      source = createRootKeySource({ location, fetch: options.fetch, now, onRefreshFailed: options.onRootKeysRefreshFailed, plainHttpAllowed });
       sources.set(location, source);
     }
     return source;
   };
   const rootKeys = async (app: App): Promise<Result<readonly RootSigningKey[], Failure>> => {
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
-    if (environment !== 'SANDBOX') return sourceAt(options.rootKeys[environment]).keys();
-    const sandboxRoot = options.rootKeys.SANDBOX;
-    return sandboxRoot ? ok(sandboxRoot) : err({ code: 'root_keys_unavailable', message: 'A SANDBOX application is only paid through the embedded sandbox, which is not running' });
+    const location = options.rootKeys[environment];
+    return location ? sourceAt(location).keys() : err({ code: 'root_keys_unavailable', message: 'A SANDBOX application is only paid through the sandbox, and this server uses a real payment service' });
   };
   let lastPurge = now();
   let purging: Promise<unknown> = Promise.resolve();

@@ -17,6 +17,11 @@ export interface RootKeySourceOptions {
   now?: () => number;
   /** Told when a refresh fails (the cached keys go on serving); never given payment data. */
   onRefreshFailed?: (failure: Failure) => void;
+  /**
+   * The sandbox's keys.json may come over http: the sandbox is a development service (on loopback or the
+   * fleet's network) that the backend already trusts over that channel with its service key and charges.
+   */
+  plainHttpAllowed?: boolean;
 }
 
 export interface RootKeySource {
@@ -53,7 +58,7 @@ export function createRootKeySource(options: RootKeySourceOptions): RootKeySourc
     let ttlMs = FILE_TTL_MS;
     if (isUrl) {
       // The keys decide whose signatures are trusted: they only come over an authenticated channel.
-      if (new URL(options.location).protocol !== 'https:') return err(unavailable('GOOGLE_ROOT_KEYS must be an https URL or a path'));
+      if (new URL(options.location).protocol !== 'https:' && !options.plainHttpAllowed) return err(unavailable('GOOGLE_ROOT_KEYS must be an https URL or a path'));
       const response = await fetchKeys(options.location, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
       if (response.status !== 200) return err(unavailable(`keys.json answered ${response.status}`));
       text = await response.text();

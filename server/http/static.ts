@@ -29,9 +29,9 @@ function readManifest(): Manifest {
 const SHORT_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: express.RequestHandler[] }): express.Router {
+/** Serves each bundle of `bundles` (path -> file in dist/web) under its plain path and its content-versioned name. */
+export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest = readManifest()): express.Router {
   const router = express.Router();
-  const manifest = readManifest();
   const send = (file: string, cacheControl: string) => (_req: express.Request, res: express.Response) => {
     // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
     res.set('Access-Control-Allow-Origin', '*');
@@ -44,11 +44,18 @@ export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: ex
     const versioned = manifest[file]?.file;
     if (versioned) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
   };
-  publish('/checkout.js', 'checkout.js');
-  publish('/checkout.mjs', 'checkout.mjs');
-  publish('/checkout-frame.js', 'checkout-frame.js');
-  router.get('/checkout.d.ts', send('checkout.d.ts', SHORT_CACHE));
-  if (options.sandboxWallet) publish('/sandbox/wallet.js', 'sandbox-wallet.js');
+  for (const [path, file] of Object.entries(bundles)) publish(path, file);
+  return router;
+}
+
+/** The sandbox wallet's script, served by the sandbox wherever it runs (embedded, or as its own service). */
+export const sandboxWalletBundle = { '/sandbox/wallet.js': 'sandbox-wallet.js' };
+
+export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: express.RequestHandler[] }): express.Router {
+  const router = express.Router();
+  const manifest = readManifest();
+  const widget = { '/checkout.js': 'checkout.js', '/checkout.mjs': 'checkout.mjs', '/checkout-frame.js': 'checkout-frame.js', '/checkout.d.ts': 'checkout.d.ts' };
+  router.use(bundleRoutes({ ...widget, ...(options.sandboxWallet && sandboxWalletBundle) }, manifest));
 
   // Never cached: a fixed widget reaches every embedding page at once, and the page names the bundle by its content.
   const frameScript = `/${manifest['checkout-frame.js']?.file ?? 'checkout-frame.js'}`;

@@ -15,6 +15,7 @@ import { compiledServerArgs, serverEntries } from '../../scripts/build-server';
 import type { PublicSession } from '../contracts';
 import { type ChildServer, type ShopClient, shopClient, startChildServer } from '../testing/child-server';
 import { STAGED_WIDGET, type StagedServer, stageCompiledServer } from '../testing/compiled-server';
+import { startSandboxProcess } from '../testing/sandbox';
 
 const run = promisify(execFile);
 
@@ -53,6 +54,16 @@ describe('the compiled server, on plain node with production dependencies only',
     expect(files.filter((file) => file.startsWith(join('dist', 'server')) && file.endsWith('.js')).sort()).toEqual(
       Object.keys(serverEntries).map((name) => join('dist', 'server', `${name}.js`)).sort(),
     );
+  });
+
+  it('runs the sandbox on its own too (dist/server/sandbox.js)', async () => {
+    const sandbox = await startSandboxProcess({ SANDBOX_DATA_DIR: join(server.dataDir, 'standalone') }, { args: ['--enable-source-maps', 'dist/server/sandbox.js'], cwd: staged.dir });
+    try {
+      expect(await (await fetch(`${sandbox.url}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect((await fetch(`${sandbox.url}/sandbox/service/ledger`, { headers: { authorization: `Bearer ${sandbox.serviceKey}` } })).status).toBe(200);
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
+    }
   });
 
   it('is ready: the store migrated and the embedded sandbox service answering', async () => {

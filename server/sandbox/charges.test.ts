@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Charge } from '../contracts';
 import { testCards } from './test-cards';
-import { MERCHANT, mintToken, networkTokenCharge, paymentDataRequest, postCharge, serviceHeaders, startSandbox, walletpayCharge } from './test-support';
+import { MERCHANT, mintToken, networkTokenCharge, paymentDataRequest, postCharge, serviceHeaders, startSandbox, walletpayCharge } from '../testing/sandbox';
 
 const sandbox = await startSandbox();
 afterAll(() => sandbox.close());

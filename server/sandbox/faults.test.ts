@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiErrorBody, Charge } from '../contracts';
 import { faultKinds } from './index';
-import { networkTokenCharge, serviceHeaders, startSandbox } from './test-support';
+import { networkTokenCharge, serviceHeaders, startSandbox } from '../testing/sandbox';
 
 const LATENCY_MS = 150;
 const TIMEOUT_MS = 300;

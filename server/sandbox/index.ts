@@ -2,7 +2,9 @@
  * The embedded sandbox payment service: a stand-in for the real payment
  * service (charges API, ECv2 gateway decryption, test-card outcomes) and for
  * Google's wallet (real tokens signed by a sandbox root). It keeps its own keys
- * and database, as a separate service would. Mounted by the app at /sandbox.
+ * and database, as a separate service would. Mounted at /sandbox: by the
+ * backend (embedded, `npm start`) or by its own server (./server.ts, `npm run
+ * sandbox`); either way the backend reaches it over HTTP only.
  */
 import { privateDirectory } from '../lib/private-files';
 import { join } from 'node:path';
@@ -39,6 +41,8 @@ export interface SandboxOptions {
   authenticationTtlMs?: number;
   /** The platform whose authJwt the sandbox wallet accepts (what Google holds once a platform registered). */
   platform?: RegisteredPlatform | undefined;
+  /** The key service clients must send (SANDBOX_SERVICE_KEY of a standalone sandbox); absent: the one generated in keys.json. */
+  serviceSecretKey?: string | undefined;
 }
 
 export interface SandboxService {
@@ -59,7 +63,8 @@ export interface SandboxService {
 export async function createSandboxService(options: SandboxOptions): Promise<SandboxService> {
   const dir = join(options.dataDir, 'sandbox');
   privateDirectory(dir);
-  const keys = loadOrCreateKeys(join(dir, 'keys.json'));
+  const stored = loadOrCreateKeys(join(dir, 'keys.json'));
+  const keys = { ...stored, serviceSecretKey: options.serviceSecretKey ?? stored.serviceSecretKey };
   const db = await openSandboxDb(join(dir, 'sandbox.db'));
   // A process killed mid-request (kill -9 while a charge was held) left its claim behind: retries would meet idempotency_key_in_use forever.
   await releaseUnfinishedIdempotencyKeys(db);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandboxService } from './index';
-import { mintToken, postCharge, serviceHeaders, startSandbox, walletpayCharge } from './test-support';
+import { mintToken, postCharge, serviceHeaders, startSandbox, walletpayCharge } from '../testing/sandbox';
 
 const publicKeyOf = async (baseUrl: string) => ((await (await fetch(`${baseUrl}/service/keys`)).json()) as { public_key: string }).public_key;
 

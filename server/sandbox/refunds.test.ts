@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Charge, ServiceRefund } from '../contracts';
-import { networkTokenCharge, postCharge, postJson, serviceHeaders, startSandbox } from './test-support';
+import { networkTokenCharge, postCharge, postJson, serviceHeaders, startSandbox } from '../testing/sandbox';
 
 const sandbox = await startSandbox();
 afterAll(() => sandbox.close());

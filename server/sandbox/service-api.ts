@@ -23,6 +23,7 @@ import type { SandboxKeys } from './keys';
 import { claimIdempotencyKey, completeIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, releaseIdempotencyKey, type StoredReply } from '../store/idempotency';
 import { challengeRoutes } from './challenge';
 import {
+  allLedgerEntries,
   consumeWalletMessage,
   findAuthenticationSession,
   findCharge,
@@ -466,6 +467,11 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
     ctx.faults.setPlan(parsed.data);
     res.json(ctx.faults.plan());
+  });
+
+  // The audit's view (the soak, the tests): every operation on money, across merchants, so under the service key alone.
+  router.get('/ledger', auth, async (_req, res) => {
+    res.json({ entries: await allLedgerEntries(ctx.db) });
   });
 
   router.get('/api/v1/charges/:id', ...merchantCall, async (req, res) => {

@@ -3,7 +3,7 @@
  * that the sandbox wallet offers as cards. docs/test-cards.md documents it; a
  * test keeps the two in step.
  */
-import type { AuthMethod, CardNetwork, WalletAddress } from '../contracts';
+import type { AuthMethod, CardNetwork, CardOutcome, ThreeDsFlow, WalletCard } from '../contracts';
 
 export type FailureCode =
   | 'card_declined'
@@ -13,11 +13,6 @@ export type FailureCode =
   | 'authentication_required'
   | 'invalid_number';
 
-/** What the issuer answers once any 3-D Secure it asks for is done. */
-export type Outcome = 'success' | Exclude<FailureCode, 'authentication_required'>;
-
-/** How an Authentication Session on a card runs: the issuer asks the shopper, or decides alone. */
-export type ThreeDsFlow = 'challenge' | 'frictionless';
 
 const failureMessages: Record<FailureCode, string> = {
   card_declined: 'The card was declined.',
@@ -33,7 +28,7 @@ export interface TestCard {
   slug: string;
   number: string;
   network: CardNetwork;
-  outcome: Outcome;
+  outcome: CardOutcome;
   /** The issuer refuses a PAN_ONLY charge on this card until 3-D Secure is run this way (CRYPTOGRAM_3DS already carries it). */
   threeDs?: ThreeDsFlow;
   /** Its device token (CRYPTOGRAM_3DS) carries no eciIndicator, as Google's may not (docs/direct-mode.md). */
@@ -91,7 +86,7 @@ const failed = (code: FailureCode): Decision => ({ status: 'failed', code, messa
  * pass Luhn succeed, so QA can use any realistic number.
  */
 export interface IssuerProfile {
-  outcome: Outcome;
+  outcome: CardOutcome;
   threeDs: ThreeDsFlow | null;
 }
 
@@ -125,23 +120,6 @@ export function decide(profile: IssuerProfile, card: { expMonth: number; expYear
   const wants3ds = profile.threeDs !== null || context.authenticationRequested;
   if (context.authMethod === 'PAN_ONLY' && wants3ds && !context.authenticated) return failed('authentication_required');
   return profile.outcome === 'success' ? { status: 'succeeded' } : failed(profile.outcome);
-}
-
-export interface WalletCard {
-  id: string;
-  label: string;
-  network: CardNetwork;
-  last4: string;
-  auth_method: AuthMethod;
-  outcome: Outcome;
-  /** PAN_ONLY cards the issuer authenticates first, and how; null otherwise. */
-  three_ds: ThreeDsFlow | null;
-}
-
-/** GET /sandbox/wallet/cards: what the sandbox wallet's sheet offers, and the billing address every card pays with. */
-export interface WalletCardsReply {
-  cards: WalletCard[];
-  billing_address: WalletAddress;
 }
 
 const networkNames: Record<CardNetwork, string> = { VISA: 'Visa', MASTERCARD: 'Mastercard', AMEX: 'Amex', DISCOVER: 'Discover' };

@@ -12,7 +12,7 @@ import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { MerchantInfo, PaymentDataRequest } from '../contracts';
-import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress } from '../contracts';
+import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress, WalletCardsReply } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
@@ -20,7 +20,7 @@ import type { IntermediateSigningKey } from '../wallet';
 import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
-import { cardDescription, walletCards, type WalletCardsReply } from './test-cards';
+import { cardDescription, walletCards } from './test-cards';
 import { checkPlatformRequest, type RegisteredPlatform } from './platform-check';
 
 export interface WalletApiContext {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PaymentData, RootSigningKeys, WalletAddress } from '../contracts';
 import type { PaymentDataRequest } from '../contracts';
 import { generateRecipientKeyPair, openToken, publicKeyToUncompressedBase64 } from '../wallet';
-import { GATEWAY, mintToken, paymentDataRequest, postJson, startSandbox } from './test-support';
+import { GATEWAY, mintToken, paymentDataRequest, postJson, startSandbox } from '../testing/sandbox';
 
 const sandbox = await startSandbox();
 afterAll(() => sandbox.close());

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedSession, PaymentData, Refund } from '../contracts';
 import { findSession } from '../checkout/sessions';
-import { mintPaymentData } from '../sandbox/test-support';
+import { mintPaymentData } from '../testing/sandbox';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { listen, type Listening } from '../testing/listen';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../testing/postgres';

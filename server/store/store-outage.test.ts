@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLookupServer } from '../app-lookup/test-support';
+import { startLookupServer } from '../testing/app-lookup';
 import { startTestServer } from '../testing/harness';
 import { type ChildServer, startChildServer } from '../testing/child-server';
 import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/postgres-cluster';

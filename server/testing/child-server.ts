@@ -17,7 +17,7 @@ import { refundIdempotencyKey } from '../checkout/refunds';
 import type { Charge, CreatedSession, CreatedWebhookEndpoint, Event, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
-import { mintPaymentData } from '../sandbox/test-support';
+import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -186,8 +186,8 @@ export function shopClient(server: ChildServer): ShopClient {
     createSession: (body = {}) =>
       call('/api/sessions', { method: 'POST', bearer: merchant, body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', ...body }) }),
     async walletPaymentData(session, cardId) {
-      const { payment_data_request } = await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret });
-      return mintPaymentData(`${server.url}/sandbox/wallet`, cardId, payment_data_request);
+      const { payment_data_request, wallet } = await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret });
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request);
     },
     async pay(session, paymentData) {
       const response = await fetch(`${server.url}/api/sessions/${session.id}/pay`, {

@@ -11,7 +11,7 @@ import { type NewApp, createApp } from '../apps';
 import { loadConfig } from '../config';
 import { createLogger } from '../logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
-import { mintPaymentData } from '../sandbox/test-support';
+import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 import { type RunningServer, startServer } from '../server';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
 import { registeredDirectKey } from './direct-keys';
@@ -93,8 +93,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       return json<CreatedSession>(response);
     },
     async walletPaymentData(session, cardId) {
-      const { payment_data_request } = await publicSession(session);
-      return mintPaymentData(`${server.url}/sandbox/wallet`, cardId, payment_data_request);
+      const { payment_data_request, wallet } = await publicSession(session);
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request);
     },
     pay(session, body, headers = {}) {
       return fetch(`${server.url}/api/sessions/${session.id}/pay`, {

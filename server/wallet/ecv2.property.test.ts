@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DecryptedMessage, EcV2Token } from '../contracts/ecv2';
 import { messageSignedBytes, signEcdsa } from './ecv2';
 import { openToken, sealToken } from './index';
-import { NOW, RECIPIENT_ID, makeWorld, sampleMessage } from './test-support';
+import { NOW, RECIPIENT_ID, makeWorld, sampleMessage } from '../testing/wallet';
 
 const RUNS = { numRuns: 200 };
 const world = makeWorld();

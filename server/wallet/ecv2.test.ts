@@ -15,7 +15,7 @@ import {
   sealToken,
 } from './index';
 import type { OpenOptions } from './index';
-import { HOUR, NOW, RECIPIENT_ID, TEST_PAN, makeWorld, sampleMessage } from './test-support';
+import { HOUR, NOW, RECIPIENT_ID, TEST_PAN, makeWorld, sampleMessage } from '../testing/wallet';
 
 function expectCode(result: ReturnType<typeof openToken>, code: WalletCryptoErrorCode) {
   expect(result.ok ? 'opened' : result.error.code).toBe(code);

@@ -23,9 +23,8 @@
  *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
  */
-import type { PaymentData, PaymentDataRequest, WalletAddress } from '../../server/contracts';
+import type { PaymentData, PaymentDataRequest, WalletAddress, WalletCardsReply } from '../../server/contracts';
 import { googleMerchantIdPattern } from '../../server/contracts/google-merchant-id';
-import type { WalletCardsReply } from '../../server/sandbox/test-cards';
 
 interface PaymentAuthorizationResult {
   transactionState: 'SUCCESS' | 'ERROR';

@@ -10,10 +10,10 @@ import express from 'express';
 import { createApp, type NewApp } from '../apps';
 import { loadConfig } from '../config';
 import { openStore, type Store } from '../store';
-import { listen } from '../testing/listen';
-import { type DevIssuer, loadDevIssuer } from './dev-issuer';
-import { appLookupRoutes } from './index';
-import { scopeUrl } from './scopes';
+import { listen } from './listen';
+import { type DevIssuer, loadDevIssuer } from '../app-lookup/dev-issuer';
+import { appLookupRoutes } from '../app-lookup';
+import { scopeUrl } from '../app-lookup/scopes';
 
 export const GOOGLE_SCOPE_BASE = 'https://www.googleapis.com/auth';
 

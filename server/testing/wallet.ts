@@ -1,10 +1,10 @@
 /** Shared set-up for the wallet tests: a root, an intermediate and a recipient, all freshly generated. */
 import type { KeyObject } from 'node:crypto';
 import type { DecryptedMessage, RootSigningKey } from '../contracts/ecv2';
-import { createIntermediateSigningKey } from './ecv2';
-import type { IntermediateSigningKey, OpenOptions } from './ecv2';
-import { generateRecipientKeyPair, generateSigningKey, rootKeyEntry } from './keys';
-import type { SigningKey } from './keys';
+import { createIntermediateSigningKey } from '../wallet/ecv2';
+import type { IntermediateSigningKey, OpenOptions } from '../wallet/ecv2';
+import { generateRecipientKeyPair, generateSigningKey, rootKeyEntry } from '../wallet/keys';
+import type { SigningKey } from '../wallet/keys';
 
 export const NOW = Date.UTC(2026, 0, 1);
 export const HOUR = 3_600_000;

@@ -1,0 +1,66 @@
+/**
+ * A session's charge attempts (checkout/pay.ts): each is written before the
+ * service is called and given its outcome after, so that every attempt ends
+ * in exactly one known state.
+ */
+import type { Transaction } from 'kysely';
+import type { BackendDatabase } from './schema';
+import type { Store } from '.';
+
+type Db = Store | Transaction<BackendDatabase>;
+
+/** The session's newest attempt: the one a 3-D Secure challenge belongs to. */
+export const latestAttempt = (db: Db, sessionId: string) =>
+  db.selectFrom('charge_attempts').select(['id', 'authentication_session', 'payment_method']).where('session_id', '=', sessionId).orderBy('attempt_no', 'desc').executeTakeFirst();
+
+/** Counts one more attempt on the session and returns its number (1 for the first). */
+export async function countAttempt(db: Db, sessionId: string): Promise<number> {
+  const { attempts } = await db
+    .updateTable('sessions')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', sessionId)
+    .returning('attempts')
+    .executeTakeFirstOrThrow();
+  return attempts;
+}
+
+export async function insertInFlightAttempt(
+  db: Db,
+  attempt: { id: string; sessionId: string; attemptNo: number; idempotencyKey: string; sourceType: string; requestSealed: string; instanceId: string },
+): Promise<void> {
+  const now = Date.now();
+  await db
+    .insertInto('charge_attempts')
+    .values({
+      id: attempt.id,
+      session_id: attempt.sessionId,
+      attempt_no: attempt.attemptNo,
+      idempotency_key: attempt.idempotencyKey,
+      status: 'in_flight',
+      source_type: attempt.sourceType,
+      charge_id: null,
+      outcome: null,
+      request_sealed: attempt.requestSealed,
+      authentication_session: null,
+      payment_method: null,
+      created: now,
+      updated: now,
+      // The instance whose request makes it: while that instance is live, its attempt is its own (store/reconciliation.ts).
+      instance_id: attempt.instanceId,
+    })
+    .execute();
+}
+
+/** A settled outcome drops the sealed request, which is no longer needed; a 3-D Secure attempt keeps where it went on. */
+export async function recordAttemptOutcome(
+  db: Db,
+  attemptId: string,
+  result: { status: string; chargeId: string | null; outcome: string; settled: boolean; authentication_session?: string; payment_method?: string },
+): Promise<void> {
+  const { status, chargeId, outcome, settled, ...authentication } = result;
+  await db
+    .updateTable('charge_attempts')
+    .set({ status, charge_id: chargeId, outcome, updated: Date.now(), ...(settled && { request_sealed: null }), ...authentication })
+    .where('id', '=', attemptId)
+    .execute();
+}
