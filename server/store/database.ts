@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
 import { privateFiles } from '../lib/private-files';
 import { logStoreErrors, observedDialect, type StoreErrorListener } from './failures';
 import { defaultStoreLimits } from './limits';
@@ -24,7 +24,7 @@ export async function openDatabase<DB>(
   sqlite.pragma('foreign_keys = ON');
   const onError = options.onError ?? (() => undefined);
   const db = new Kysely<DB>({
-    dialect: observedDialect(new SqliteDialect({ database: sqlite }), onError, () => sqlite.inTransaction),
+    dialect: observedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), onError, () => sqlite.inTransaction),
     log: logStoreErrors(onError),
   });
   const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
@@ -33,4 +33,26 @@ export async function openDatabase<DB>(
     throw error instanceof Error ? error : new Error(String(error));
   }
   return db;
+}
+
+/** More distinct query texts than the app has (`IN` lists of every length add some); past it, statements are compiled each time. */
+const MAX_CACHED_STATEMENTS = 500;
+
+/**
+ * Kysely's SQLite driver prepares (compiles) a statement for every query; the
+ * app runs a few dozen fixed texts, so each is compiled once and kept. A kept
+ * statement stays valid across schema changes: SQLite recompiles it itself.
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const kept = statements.get(sql);
+      if (kept) return kept;
+      const statement = sqlite.prepare(sql);
+      if (statements.size < MAX_CACHED_STATEMENTS) statements.set(sql, statement);
+      return statement;
+    },
+  };
 }
