@@ -23,7 +23,7 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { faultKinds } from '../server/sandbox';
-import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../server/testing/postgres-cluster';
+import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../server/ops/postgres-cluster';
 import { runSoak, soakProblems } from '../server/testing/soak';
 
 const { values: flags } = parseArgs({

@@ -15,7 +15,7 @@ import { compiledServerArgs, serverEntries } from '../../scripts/build-server';
 import type { PublicSession } from '../contracts';
 import { type ChildServer, type ShopClient, shopClient, startChildServer } from '../testing/child-server';
 import { STAGED_WIDGET, type StagedServer, stageCompiledServer } from '../testing/compiled-server';
-import { startSandboxProcess } from '../testing/sandbox';
+import { startSandboxProcess } from './sandbox-process';
 
 const run = promisify(execFile);
 

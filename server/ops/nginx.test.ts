@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, shopClient, startChildServer } from '../testing/child-server';
 import { type StagedServer, stageCompiledServer } from '../testing/compiled-server';
-import { freePort } from '../testing/listen';
+import { freePort } from './free-port';
 import { accessLogOf, findNginx, type NginxSite, type RunningNginx, startNginx, writeNginxConfig } from './nginx';
 
 const nginx = findNginx();

@@ -13,7 +13,7 @@ import { eventOnEntering } from '../checkout/states';
 import type { CreatedSession, Event, Refund, Session } from '../contracts';
 import { type FaultPlanInput, faultKinds } from '../sandbox';
 import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, shopClient, startChildServer } from './child-server';
-import type { PostgresCluster } from './postgres-cluster';
+import type { PostgresCluster } from '../ops/postgres-cluster';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 export interface SoakOptions {
