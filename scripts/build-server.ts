@@ -30,6 +30,8 @@ export const serverEntries: Readonly<Record<string, string>> = {
 
 /** Node's arguments for the compiled server, from the root: what `npm run start:prod` runs. */
 export const compiledServerArgs: readonly string[] = ['--enable-source-maps', 'dist/server/main.js'];
+/** And for the compiled standalone sandbox: what `npm run sandbox` runs. */
+export const compiledSandboxArgs: readonly string[] = ['--enable-source-maps', 'dist/server/sandbox.js'];
 
 /** `express` from `express`, `@types/x` from `@types/x/y`: the package an import names. */
 const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
