@@ -10,17 +10,12 @@
  * apt-get), as the tests' scripts do. Everything it starts keeps its files in
  * one temporary directory, removed when it stops.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFleet } from '../server/ops/fleet';
 import { findNginx } from '../server/ops/nginx';
 import { findPostgresBinaries } from '../server/ops/postgres-cluster';
-import { compiledSandboxArgs, compiledServerArgs } from './build-server';
+import { compiledLaunch } from './build-server';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
   options: {
     instances: { type: 'string', default: process.env.FLEET_INSTANCES ?? '3' },
@@ -41,14 +36,13 @@ if (!postgresBin || !nginx) {
   process.exit(2);
 }
 
-const built = ['dist/server/main.js', 'dist/server/sandbox.js', 'dist/web/manifest.json'].every((file) => existsSync(join(repoRoot, file)));
-if (flags.build || !built) execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+const launch = compiledLaunch({ rebuild: flags.build });
 
 console.log(`Starting PostgreSQL, the sandbox, ${instances} instance(s) and nginx...`);
 const fleet = await startFleet({
   instances,
   port,
-  launch: { instance: { args: compiledServerArgs, cwd: repoRoot }, sandbox: { args: compiledSandboxArgs, cwd: repoRoot } },
+  launch,
   postgresBin,
   nginx,
 });

@@ -133,7 +133,7 @@ export interface ProxyCounts {
   requests: number;
   /** `upstream=a, b`: the first instance failed before answering, another answered. */
   failedOver: number;
-  /** 502/504 from nginx itself: every instance it tried failed. */
+  /** 502/504 from nginx itself: the instance died mid-request (a POST already sent is not resent), or every instance it tried failed. */
   unanswered: number;
 }
 

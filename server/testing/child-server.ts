@@ -115,7 +115,11 @@ export interface ShopClient {
   charges(): Promise<Charge[]>;
 }
 
-export function shopClient(server: ChildServer): ShopClient {
+/** Where the shop's calls go: a server, or nginx in front of a fleet with the sandbox elsewhere (`sandboxUrl`, default `url`). */
+export type ShopTarget = Pick<ChildServer, 'url' | 'serviceKey' | 'demoSecretKey'> & { sandboxUrl?: string };
+
+export function shopClient(server: ShopTarget): ShopClient {
+  const sandboxUrl = server.sandboxUrl ?? server.url;
   const call = async <T>(path: string, init: RequestInit & { bearer?: string }): Promise<T> => {
     const { bearer, ...rest } = init;
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) };
@@ -159,10 +163,15 @@ export function shopClient(server: ChildServer): ShopClient {
       return all;
     },
     async setFaults(plan) {
-      await call('/sandbox/service/faults', { method: 'PUT', bearer: server.serviceKey, body: JSON.stringify(plan) });
+      const response = await fetch(`${sandboxUrl}/sandbox/service/faults`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${server.serviceKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(plan),
+      });
+      if (!response.ok) throw new Error(`PUT /sandbox/service/faults answered ${response.status}: ${await response.text()}`);
     },
     async charges() {
-      const response = await fetch(`${server.url}/sandbox/service/api/v1/charges?limit=100`, {
+      const response = await fetch(`${sandboxUrl}/sandbox/service/api/v1/charges?limit=100`, {
         headers: { authorization: `Bearer ${server.serviceKey}`, 'merchant-account': DEMO_MERCHANT_ACCOUNT },
       });
       if (!response.ok) throw new Error(`GET /sandbox/service/api/v1/charges answered ${response.status}: ${await response.text()}`);

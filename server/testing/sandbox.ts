@@ -120,6 +120,13 @@ export interface StandaloneSandbox extends RunningSandboxServer {
   setFaults(plan: FaultPlanInput): Promise<void>;
 }
 
+/** GET {sandboxUrl}/sandbox/service/ledger under the service key: every operation on money, oldest first. */
+export async function fetchLedger(sandboxUrl: string, serviceKey: string): Promise<LedgerEntry[]> {
+  const response = await fetch(`${sandboxUrl}/sandbox/service/ledger`, { headers: { authorization: `Bearer ${serviceKey}` } });
+  if (!response.ok) throw new Error(`the sandbox's ledger answered ${response.status}`);
+  return ((await response.json()) as { entries: LedgerEntry[] }).entries;
+}
+
 /** The sandbox as its own service (what `npm run sandbox` starts), in this process on its own free port; without a dataDir, a temporary one removed on close. */
 export async function startStandaloneSandbox(options: { dataDir?: string; serviceSecretKey?: string } = {}): Promise<StandaloneSandbox> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sandbox-standalone-'));
@@ -128,11 +135,7 @@ export async function startStandaloneSandbox(options: { dataDir?: string; servic
   return {
     ...server,
     dataDir,
-    async ledger() {
-      const response = await fetch(`${server.url}/sandbox/service/ledger`, { headers: authorization });
-      if (!response.ok) throw new Error(`the sandbox's ledger answered ${response.status}`);
-      return ((await response.json()) as { entries: LedgerEntry[] }).entries;
-    },
+    ledger: () => fetchLedger(server.url, server.serviceSecretKey),
     async setFaults(plan) {
       const response = await fetch(`${server.url}/sandbox/service/faults`, { method: 'PUT', headers: { ...authorization, 'content-type': 'application/json' }, body: JSON.stringify(plan) });
       if (!response.ok) throw new Error(`the sandbox's faults answered ${response.status}: ${await response.text()}`);
