@@ -7,7 +7,14 @@
  * store. Bounded in time; a short run with one outage is in the unit suite.
  *
  *   npm run soak -- [--shoppers 20] [--seconds 60] [--fault-rate 0.2] [--crash] [--crashes 3]
- *                   [--db-outage] [--outages 2] [--outage-seconds 5]
+ *                   [--db-outage] [--outages 2] [--outage-seconds 5] [--fleet 3]
+ *
+ * --fleet N runs the shoppers through nginx at N compiled instances on a
+ * throwaway PostgreSQL cluster with the standalone sandbox (`npm run fleet`,
+ * server/ops/fleet.ts); --crash then kill -9s a random instance (never the
+ * sandbox or the database) and restarts it. It prints how many requests nginx
+ * sent on to another instance, or could not place, from its access log. Not
+ * with --db-outage.
  *
  * --db-outage runs the store on a throwaway PostgreSQL cluster of its own
  * (from the installed binaries: it must be able to stop it), and at evenly
@@ -23,8 +30,11 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { faultKinds } from '../server/sandbox';
-import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../server/testing/postgres-cluster';
-import { runSoak, soakProblems } from '../server/testing/soak';
+import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../server/ops/postgres-cluster';
+import { startFleet } from '../server/ops/fleet';
+import { findNginx } from '../server/ops/nginx';
+import { runFleetSoak, runSoak, SOAK_INSTANCE_ENV, type SoakOutcome, soakProblems } from '../server/testing/soak';
+import { compiledLaunch } from './build-server';
 
 const { values: flags } = parseArgs({
   options: {
@@ -36,6 +46,7 @@ const { values: flags } = parseArgs({
     'db-outage': { type: 'boolean', default: process.env.SOAK_DB_OUTAGE === '1' },
     outages: { type: 'string', default: process.env.SOAK_OUTAGES ?? '2' },
     'outage-seconds': { type: 'string', default: process.env.SOAK_OUTAGE_SECONDS ?? '5' },
+    fleet: { type: 'string', default: process.env.SOAK_FLEET ?? '0' },
   },
 });
 const SHOPPERS = Number(flags.shoppers);
@@ -44,19 +55,49 @@ const FAULT_RATE = Number(flags['fault-rate']);
 const CRASHES = flags.crash ? Number(flags.crashes) : 0;
 const OUTAGES = flags['db-outage'] ? Number(flags.outages) : 0;
 const OUTAGE_SECONDS = Number(flags['outage-seconds']);
+const FLEET = Number(flags.fleet);
 if (
-  ![SHOPPERS, SECONDS, CRASHES, OUTAGES].every(Number.isInteger) ||
+  ![SHOPPERS, SECONDS, CRASHES, OUTAGES, FLEET].every(Number.isInteger) ||
+  FLEET < 0 ||
+  (FLEET > 0 && OUTAGES > 0) ||
   SHOPPERS < 1 ||
   SECONDS < 1 ||
   OUTAGES < 0 ||
   !(OUTAGE_SECONDS > 0) ||
   !(FAULT_RATE >= 0 && FAULT_RATE <= 1)
 ) {
-  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0]');
+  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage]');
   process.exit(2);
 }
 /** Time reconciliation is given, after the shoppers stop, to settle every payment (with faults still on). */
 const DRAIN_TIMEOUT_MS = 45_000;
+
+if (FLEET > 0) {
+  const postgresBin = findPostgresBinaries();
+  const nginx = findNginx();
+  if (!postgresBin || !nginx) {
+    console.error('--fleet needs PostgreSQL and nginx installed (scripts/ensure-postgres.sh, scripts/ensure-nginx.sh)');
+    process.exit(2);
+  }
+  const fleet = await startFleet({ instances: FLEET, port: 0, launch: compiledLaunch(), postgresBin, nginx, env: SOAK_INSTANCE_ENV });
+  console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s through nginx at ${FLEET} compiled instances on PostgreSQL, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} instance crash(es)`);
+  const report = await runFleetSoak(fleet, { shoppers: SHOPPERS, seconds: SECONDS, faultRate: FAULT_RATE, crashes: CRASHES, drainTimeoutMs: DRAIN_TIMEOUT_MS }).catch(async (error: unknown) => {
+    await fleet.stop({ keepFiles: true });
+    throw error;
+  });
+  const answering = await Promise.all(fleet.instances.map((instance) => fetch(`http://${instance.address}/readyz`).then((r) => r.ok, () => false)));
+  printReport(report, [
+    ['shoppers / duration / fault rate', `${SHOPPERS} / ${SECONDS} s / ${FAULT_RATE * 100}%`],
+    ['instances / crashes (kill -9 of a random instance, restarted)', `${FLEET} / ${CRASHES}${report.killed.length > 0 ? ` (${report.killed.join(', ')})` : ''}`],
+    ['instances ready at the end', `${answering.filter(Boolean).length} of ${FLEET}`],
+    ['requests through nginx', report.proxy.requests],
+    ['  sent on to another instance (the first refused or timed out)', report.proxy.failedOver],
+    ['  answered 502/504 by nginx itself (cut mid-request by a crash, or no instance could take them)', report.proxy.unanswered],
+  ]);
+  const problems = [...(answering.every(Boolean) ? [] : ['an instance is not ready at the end']), ...soakProblems(report)];
+  await fleet.stop({ keepFiles: problems.length > 0 });
+  finish(problems, fleet.dir);
+}
 
 let cluster: PostgresCluster | undefined;
 if (OUTAGES > 0) {
@@ -81,53 +122,63 @@ const report = await runSoak({
   await cluster?.remove();
   throw error;
 });
-const { server, audit, replies } = report;
+const { server } = report;
 // The process that lived through every outage (crashes restart it) must still answer.
 const alive = await fetch(`${server.url}/healthz`).then((response) => response.ok, () => false);
 await server.stop();
 await cluster?.remove();
 
-const latencies = [...report.payLatenciesMs].sort((a, b) => a - b);
-const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-const ms = (value: number) => `${Math.round(value)} ms`;
-const rows: [string, string | number][] = [
+printReport(report, [
   ['shoppers / duration / fault rate / crashes / store outages', `${SHOPPERS} / ${SECONDS} s / ${FAULT_RATE * 100}% / ${CRASHES} / ${OUTAGES}`],
   ['backends terminated', report.backendsTerminated],
   ['server alive at the end', alive ? 'yes' : 'NO'],
-  ['sessions', audit.sessions],
-  ['  succeeded / declined / open (never reached pay)', `${audit.succeeded} / ${audit.declined} / ${report.open}`],
-  ['pay requests', Object.values(replies).reduce((a, b) => a + b, 0)],
-  [
-    '  replies: succeeded / declined / pending / 409 in progress or paid / 503 store unavailable / other error / cut by a crash',
-    `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_or_paid_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
-  ],
-  ['  other errors, by code', Object.entries(report.otherErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
-  ['charges at the service', audit.charges],
-  ['duplicates (must be 0)', audit.duplicates.length],
-  ['lost (must be 0)', audit.lost.length],
-  ['mismatched amount or outcome (must be 0)', audit.mismatched.length],
-  ['pending after reconciliation (must be 0)', audit.pending.length],
-  [
-    'refund requests answered: pending / succeeded / failed',
-    `${report.refundReplies.pending} / ${report.refundReplies.succeeded} / ${report.refundReplies.failed}`,
-  ],
-  ['  refund requests sent again or refused, by code', Object.entries(report.refundErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
-  ['refunds at the service', audit.refunds.count],
-  ['refunds duplicated at the service, or made twice for one request (must be 0)', `${audit.refunds.duplicates.length}, ${report.refundsMadeTwice.length}`],
-  ['refunds lost (must be 0)', audit.refunds.lost.length],
-  ['sessions refunded above what they took (must be 0)', audit.refunds.overRefunded.length],
-  ['events recorded / received by the merchant / delivered again (at least once)', `${report.webhooks.recorded} / ${report.webhooks.received} / ${report.webhooks.redelivered}`],
-  ['events missing (must be 0)', report.webhooks.missing.length],
-  ['reconciliation drained in', ms(report.drainedMs)],
-  ['pay latency p50 / p99 / max', `${ms(percentile(50))} / ${ms(percentile(99))} / ${ms(latencies.at(-1) ?? NaN)}`],
-];
-const width = Math.max(...rows.map(([label]) => label.length));
-console.log(['', ...rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`)].join('\n'));
+]);
+finish([...(alive ? [] : ['the server process is not answering']), ...soakProblems(report)], server.dataDir);
 
-const problems = [...(alive ? [] : ['the server process is not answering']), ...soakProblems(report)];
-if (problems.length > 0) {
-  console.error(`\nFAILED: ${problems.length} problem(s), e.g.\n  ${problems.slice(0, 10).join('\n  ')}\ndata kept in ${server.dataDir}`);
-  process.exit(1);
+
+/** The figures every soak prints, after the lines of its own set-up (`first`). */
+function printReport(report: SoakOutcome, first: [string, string | number][]): void {
+  const { audit, replies } = report;
+  const latencies = [...report.payLatenciesMs].sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  const ms = (value: number) => `${Math.round(value)} ms`;
+  const rows: [string, string | number][] = [
+    ...first,
+    ['sessions', audit.sessions],
+    ['  succeeded / declined / open (never reached pay)', `${audit.succeeded} / ${audit.declined} / ${report.open}`],
+    ['pay requests', Object.values(replies).reduce((a, b) => a + b, 0)],
+    [
+      '  replies: succeeded / declined / pending / 409 in progress or paid / 503 store unavailable / other error / cut by a crash',
+      `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_or_paid_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
+    ],
+    ['  other errors, by code', Object.entries(report.otherErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
+    ['charges at the service', audit.charges],
+    ['duplicates (must be 0)', audit.duplicates.length],
+    ['lost (must be 0)', audit.lost.length],
+    ['mismatched amount or outcome (must be 0)', audit.mismatched.length],
+    ['pending after reconciliation (must be 0)', audit.pending.length],
+    ['refund requests answered: pending / succeeded / failed', `${report.refundReplies.pending} / ${report.refundReplies.succeeded} / ${report.refundReplies.failed}`],
+    ['  refund requests sent again or refused, by code', Object.entries(report.refundErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
+    ['refunds at the service', audit.refunds.count],
+    ['refunds duplicated at the service, or made twice for one request (must be 0)', `${audit.refunds.duplicates.length}, ${report.refundsMadeTwice.length}`],
+    ['refunds lost (must be 0)', audit.refunds.lost.length],
+    ['sessions refunded above what they took (must be 0)', audit.refunds.overRefunded.length],
+    ['events recorded / received by the merchant / delivered again (at least once)', `${report.webhooks.recorded} / ${report.webhooks.received} / ${report.webhooks.redelivered}`],
+    ['events missing (must be 0)', report.webhooks.missing.length],
+    ['reconciliation drained in', ms(report.drainedMs)],
+    ['pay latency p50 / p99 / max', `${ms(percentile(50))} / ${ms(percentile(99))} / ${ms(latencies.at(-1) ?? NaN)}`],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  console.log(['', ...rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`)].join('\n'));
 }
-rmSync(server.dataDir, { recursive: true, force: true });
-console.log('\nOK: the server stayed up; no payment or refund duplicated or lost, nothing pending, every event received.');
+
+/** Exits 1 listing the problems, keeping the data; else removes it and exits 0. */
+function finish(problems: string[], dataDir: string): never {
+  if (problems.length > 0) {
+    console.error(`\nFAILED: ${problems.length} problem(s), e.g.\n  ${problems.slice(0, 10).join('\n  ')}\ndata kept in ${dataDir}`);
+    process.exit(1);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  console.log('\nOK: every server stayed up; no payment or refund duplicated or lost, nothing pending, every event received.');
+  process.exit(0);
+}

@@ -15,6 +15,7 @@ import { benchEcv2Open } from './ecv2-open';
 import { benchPayLoad } from './pay-load';
 import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
+import { benchFleetThroughput } from './fleet-throughput';
 import { round } from './stats';
 
 /** Published npm packages that decrypt Google Pay tokens, looked up with `npm view` when this bench was written. */
@@ -37,24 +38,26 @@ const checkoutJs = join(repoRoot, 'dist/web/checkout.js');
 if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: run `npm run build` first (npm run bench does)');
 const buildDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-bench-build-'));
 try {
-  log('1/6 bundles');
+  log('1/7 bundles');
   const ours = sizeOf(checkoutJs);
   const floor = sizeOf(await buildLikeCheckout('floor-entry.ts', buildDir, 'floor.js'));
   const elementBundle = await buildLikeCheckout('element-entry.ts', buildDir, 'element.js');
 
-  log('2/6 ECv2 open');
+  log('2/7 ECv2 open');
   const ecv2 = benchEcv2Open();
 
-  log('3/6 browser');
+  log('3/7 browser');
   const browser = await benchBrowser({ loads: 21, payments: 5, elementBundle });
 
-  log('4/6 pay endpoint under load');
+  log('4/7 pay endpoint under load');
   const pay = await benchPayLoad({ serviceDelayMs: 20, rounds: 3, requestsPerRound: 1500, connections: 32, fixedRateRequests: 2000 });
 
-  log('5/6 webhook delivery latency');
+  log('5/7 webhook delivery latency');
   const webhooks = await benchWebhookLatency({ payments: 200 });
-  log('6/6 server start, compiled and through tsx');
+  log('6/7 server start, compiled and through tsx');
   const start = await benchServerStart({ rounds: 7, loadPayments: 200 });
+  log('7/7 throughput through nginx, 1 and 3 instances');
+  const fleet = await benchFleetThroughput({ connections: 32, seconds: 10, rounds: 3 });
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -137,6 +140,13 @@ try {
       String(ratio(start.compiled.rssAfterLoadBytes, start.tsx.rssAfterLoadBytes)),
       '',
     ],
+    [
+      `8. Session creation through nginx, PostgreSQL (${fleet.options.connections} connections, median of ${fleet.options.rounds} × ${fleet.options.seconds} s; ${fleet.failures} not 201)`,
+      `3 instances ${Math.round(fleet.three)}/s`,
+      `1 instance ${Math.round(fleet.one)}/s`,
+      String(round(fleet.ratio)),
+      `on ${machine.nproc} shared cores: little expected`,
+    ],
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -151,7 +161,7 @@ try {
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: { ours, floor }, browser, pay, ecv2, webhooks, start, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: { ours, floor }, browser, pay, ecv2, webhooks, start, fleet, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

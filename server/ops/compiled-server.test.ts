@@ -11,11 +11,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledServerArgs, serverEntries } from '../../scripts/build-server';
+import { compiledSandboxArgs, compiledServerArgs, serverEntries } from '../../scripts/build-server';
 import type { PublicSession } from '../contracts';
 import { type ChildServer, type ShopClient, shopClient, startChildServer } from '../testing/child-server';
 import { STAGED_WIDGET, type StagedServer, stageCompiledServer } from '../testing/compiled-server';
-import { startSandboxProcess } from '../testing/sandbox';
+import { startSandboxProcess } from './sandbox-process';
 
 const run = promisify(execFile);
 
@@ -44,6 +44,7 @@ describe('the compiled server, on plain node with production dependencies only',
     const { scripts } = JSON.parse(readFileSync(join(staged.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts['start:prod']).toBe(`node ${compiledServerArgs.join(' ')}`);
     expect(staged.launch.args).toEqual(compiledServerArgs);
+    expect(scripts.sandbox).toBe(`npm run build && node ${compiledSandboxArgs.join(' ')}`);
   });
 
   it('has no TypeScript tooling within reach and no source file to fall back on', () => {
@@ -57,7 +58,7 @@ describe('the compiled server, on plain node with production dependencies only',
   });
 
   it('runs the sandbox on its own too (dist/server/sandbox.js)', async () => {
-    const sandbox = await startSandboxProcess({ SANDBOX_DATA_DIR: join(server.dataDir, 'standalone') }, { args: ['--enable-source-maps', 'dist/server/sandbox.js'], cwd: staged.dir });
+    const sandbox = await startSandboxProcess({ SANDBOX_DATA_DIR: join(server.dataDir, 'standalone') }, { args: [...compiledSandboxArgs], cwd: staged.dir });
     try {
       expect(await (await fetch(`${sandbox.url}/healthz`)).json()).toEqual({ status: 'ok' });
       expect((await fetch(`${sandbox.url}/sandbox/service/ledger`, { headers: { authorization: `Bearer ${sandbox.serviceKey}` } })).status).toBe(200);

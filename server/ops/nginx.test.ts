@@ -7,18 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, shopClient, startChildServer } from '../testing/child-server';
 import { type StagedServer, stageCompiledServer } from '../testing/compiled-server';
-import { freePort } from '../testing/listen';
-import { accessLogOf, findNginx, type NginxSite, type RunningNginx, startNginx, writeNginxConfig } from './nginx';
+import { freePort } from './free-port';
+import { accessLogOf, findNginx, type NginxSite, type RunningNginx, startNginx, waitForNginx, writeNginxConfig } from './nginx';
 
 const nginx = findNginx();
 if (!nginx) console.warn('nginx is not installed: the nginx smoke test is skipped (bash scripts/ensure-nginx.sh installs it)');
-
-/** How long nginx may take to answer once started; it normally does within milliseconds. */
-const NGINX_START_TIMEOUT_MS = 10_000;
 
 describe.skipIf(!nginx)('nginx in front of a compiled instance', () => {
   const binary = nginx!;
@@ -33,11 +29,7 @@ describe.skipIf(!nginx)('nginx in front of a compiled instance', () => {
     site = { dir: mkdtempSync(join(tmpdir(), 'wallet-checkout-nginx-')), listen: { host: '127.0.0.1', port: await freePort() }, upstreams: [new URL(server.url).host] };
     await writeNginxConfig(binary, site);
     proxy = startNginx(binary, site);
-    const deadline = Date.now() + NGINX_START_TIMEOUT_MS;
-    while (!(await fetch(`${proxy.url}/healthz`).then((r) => r.ok, () => false))) {
-      if (Date.now() > deadline) throw new Error(`nginx did not answer on ${proxy.url}:\n${readFileSync(join(site.dir, 'error.log'), 'utf8')}`);
-      await sleep(50);
-    }
+    await waitForNginx(proxy, site);
   }, 60_000);
 
   afterAll(async () => {

@@ -8,9 +8,10 @@
  * script run it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 export interface NginxSite {
@@ -20,6 +21,13 @@ export interface NginxSite {
   listen: { host: string; port: number };
   /** The instances, `host:port` each; every request may go to any of them (no stickiness: they share the store). */
   upstreams: readonly string[];
+  /**
+   * The one instance that also runs the demo store (DEMO=on), `host:port`: its
+   * page, its orders and its webhook receiver go there. The demo stands for a
+   * merchant's own server, which keeps its orders in its memory; the
+   * instances behind it share nothing of that.
+   */
+  demoStore?: string;
 }
 
 /** Where it writes what nginx did with each request; `$upstream_addr` lists every instance tried, so a retry shows as a comma. */
@@ -38,6 +46,8 @@ export function nginxConfig(site: NginxSite): string {
   const path = (name: string) => join(site.dir, name);
   const upstreams = site.upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=5s;`).join('\n');
   // Started as root, nginx's workers would switch to `nobody` and lose the directory; otherwise the directive is ignored with a warning.
+  const demoUpstream = site.demoStore ? `  upstream demo_store {\n    server ${site.demoStore};\n    keepalive 8;\n  }\n` : '';
+  const demoLocations = site.demoStore ? ['= /', '/demo/'].map((path) => `    location ${path} {\n      proxy_pass http://demo_store;\n    }\n`).join('') : '';
   const user = process.getuid?.() === 0 ? `user ${userInfo().username};\n` : '';
   return `${user}worker_processes 1;
 daemon off;
@@ -56,18 +66,18 @@ http {
 ${upstreams}
     keepalive 32;
   }
-  server {
+${demoUpstream}  server {
     listen ${site.listen.host}:${site.listen.port};
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    # The instances run with TRUST_PROXY naming this proxy: this header is then the shopper's address for rate limits.
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto $scheme;
     location / {
       proxy_pass http://wallet_checkout;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      # The instances run with TRUST_PROXY naming this proxy: this header is then the shopper's address for rate limits.
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
     }
-  }
+${demoLocations}  }
 }
 `;
 }
@@ -85,6 +95,18 @@ const argsFor = (site: NginxSite) => ['-p', site.dir, '-e', join(site.dir, 'erro
 export async function writeNginxConfig(binary: string, site: NginxSite): Promise<void> {
   writeFileSync(join(site.dir, 'nginx.conf'), nginxConfig(site));
   await promisify(execFile)(binary, ['-t', '-q', ...argsFor(site)]);
+}
+
+/** How long nginx may take to answer once started; it normally does within milliseconds. */
+const NGINX_START_TIMEOUT_MS = 10_000;
+
+/** Resolves once nginx answers `path` (through to an instance), or rejects with nginx's error log. */
+export async function waitForNginx(proxy: RunningNginx, site: Pick<NginxSite, 'dir'>, path = '/healthz'): Promise<void> {
+  const deadline = Date.now() + NGINX_START_TIMEOUT_MS;
+  while (!(await fetch(`${proxy.url}${path}`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline) throw new Error(`nginx did not answer on ${proxy.url}:\n${readFileSync(join(site.dir, 'error.log'), 'utf8')}`);
+    await sleep(50);
+  }
 }
 
 export interface RunningNginx {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedSession, PaymentOutcome, PayReply } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
-import { type SandboxProcess, type StandaloneSandbox, startSandboxProcess, startStandaloneSandbox } from '../testing/sandbox';
+import { type StandaloneSandbox, startStandaloneSandbox } from '../testing/sandbox';
+import { type SandboxProcess, startSandboxProcess } from './sandbox-process';
 
 const SHOP = 'https://shop.example';
 let sandbox: StandaloneSandbox;

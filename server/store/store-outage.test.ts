@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLookupServer } from '../testing/app-lookup';
 import { startTestServer } from '../testing/harness';
 import { type ChildServer, startChildServer } from '../testing/child-server';
-import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/postgres-cluster';
+import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../ops/postgres-cluster';
 import { runSoak, type SoakReport, soakProblems } from '../testing/soak';
 
 const bin = process.env.TEST_DATABASE_URL ? undefined : findPostgresBinaries();

@@ -7,7 +7,6 @@
  * HTTP to it, waiting for reconciliation to settle every payment, and the
  * audit of the service's ledger against the sessions.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,18 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { idempotencyKeyFor } from '../checkout/pay';
 import { refundIdempotencyKey } from '../checkout/refunds';
 import type { Charge, CreatedSession, CreatedWebhookEndpoint, Event, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
+import { INSTANCE_READY_LINE, startNodeProcess } from '../ops/node-process';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What main.ts prints once it listens; the only stdout line we rely on. */
-const READY_LINE = /Demo store:\s+(\S+?)\/?$/m;
 /** The demo application's merchant id (server/demo): its charges at the service are under this account. */
 const DEMO_MERCHANT_ACCOUNT = 'demo';
-/** Enough of the child's output to say why it would not start. */
-const OUTPUT_TAIL_CHARS = 8_000;
 
 export interface ChildServer {
   readonly dataDir: string;
@@ -71,64 +67,13 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
     ...options.env,
     DATA_DIR: dataDir,
   };
-  let port = env.PORT ?? '0';
-  let child: ChildProcess | undefined;
-  let tail = '';
-  let url = '';
-
-  const exited = (proc: ChildProcess) =>
-    proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve(proc.exitCode) : new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-
-  async function launch(): Promise<void> {
-    tail = '';
-    const { args, cwd } = options.launch ?? { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot };
-    const proc = spawn(process.execPath, args, {
-      cwd,
-      env: { ...process.env, ...env, PORT: port },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    // Read both pipes to the end, always: a full pipe would block the server.
-    const keep = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
-    };
-    proc.stdout?.on('data', keep);
-    proc.stderr?.on('data', keep);
-    const timeoutMs = options.startTimeoutMs ?? 30_000;
-    url = await new Promise<string>((resolve, reject) => {
-      const fail = (why: string) => {
-        clearTimeout(timer);
-        proc.kill('SIGKILL');
-        reject(new Error(`node ${args.join(' ')} ${why}:\n${tail}`));
-      };
-      const timer = setTimeout(() => fail(`printed no URL within ${timeoutMs} ms`), timeoutMs);
-      const onData = () => {
-        const found = READY_LINE.exec(tail)?.[1];
-        if (!found) return;
-        clearTimeout(timer);
-        proc.stdout?.off('data', onData);
-        proc.off('exit', onExit);
-        resolve(found);
-      };
-      const onExit = (code: number | null, signal: string | null) => fail(`exited (${signal ?? code}) before listening`);
-      proc.stdout?.on('data', onData);
-      proc.once('exit', onExit);
-    });
-    port = new URL(url).port;
-  }
-
-  async function signal(sig: NodeJS.Signals): Promise<number | null> {
-    const proc = child;
-    if (!proc) return null;
-    child = undefined;
-    const done = exited(proc);
-    proc.kill(sig);
-    return done;
-  }
-
-  // A caller that throws or is interrupted must not leave a server running: ended by its own pid.
-  process.once('exit', () => child?.kill('SIGKILL'));
-  await launch();
+  const proc = await startNodeProcess({
+    launch: options.launch ?? { args: ['--import', 'tsx', 'server/main.ts'], cwd: repoRoot },
+    env,
+    ready: INSTANCE_READY_LINE,
+    portVariable: 'PORT',
+    ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
+  });
   const credentials = {
     serviceKey: (JSON.parse(readFileSync(join(dataDir, 'sandbox', 'keys.json'), 'utf8')) as { service_secret_key: string }).service_secret_key,
     demoSecretKey: (JSON.parse(readFileSync(join(dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,
@@ -136,19 +81,16 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
   return {
     dataDir,
     get pid() {
-      return child?.pid;
+      return proc.pid;
     },
     get url() {
-      return url;
+      return proc.url;
     },
     ...credentials,
-    kill: () => signal('SIGKILL').then(() => undefined),
-    stop: () => signal('SIGTERM'),
-    async restart() {
-      await signal('SIGKILL');
-      await launch();
-    },
-    output: () => tail,
+    kill: proc.kill,
+    stop: proc.stop,
+    restart: proc.restart,
+    output: proc.output,
   };
 }
 
@@ -173,7 +115,11 @@ export interface ShopClient {
   charges(): Promise<Charge[]>;
 }
 
-export function shopClient(server: ChildServer): ShopClient {
+/** Where the shop's calls go: a server, or nginx in front of a fleet with the sandbox elsewhere (`sandboxUrl`, default `url`). */
+export type ShopTarget = Pick<ChildServer, 'url' | 'serviceKey' | 'demoSecretKey'> & { sandboxUrl?: string };
+
+export function shopClient(server: ShopTarget): ShopClient {
+  const sandboxUrl = server.sandboxUrl ?? server.url;
   const call = async <T>(path: string, init: RequestInit & { bearer?: string }): Promise<T> => {
     const { bearer, ...rest } = init;
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) };
@@ -217,10 +163,15 @@ export function shopClient(server: ChildServer): ShopClient {
       return all;
     },
     async setFaults(plan) {
-      await call('/sandbox/service/faults', { method: 'PUT', bearer: server.serviceKey, body: JSON.stringify(plan) });
+      const response = await fetch(`${sandboxUrl}/sandbox/service/faults`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${server.serviceKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(plan),
+      });
+      if (!response.ok) throw new Error(`PUT /sandbox/service/faults answered ${response.status}: ${await response.text()}`);
     },
     async charges() {
-      const response = await fetch(`${server.url}/sandbox/service/api/v1/charges?limit=100`, {
+      const response = await fetch(`${sandboxUrl}/sandbox/service/api/v1/charges?limit=100`, {
         headers: { authorization: `Bearer ${server.serviceKey}`, 'merchant-account': DEMO_MERCHANT_ACCOUNT },
       });
       if (!response.ok) throw new Error(`GET /sandbox/service/api/v1/charges answered ${response.status}: ${await response.text()}`);

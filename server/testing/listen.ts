@@ -1,5 +1,5 @@
 import { type RequestListener, createServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 export interface Listening {
   /** http://127.0.0.1:<port> */
@@ -20,14 +20,3 @@ export async function listen(handler: RequestListener): Promise<Listening> {
     },
   };
 }
-
-/** A loopback port nothing listens on now, for a process that must be told its port (PostgreSQL, nginx). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });

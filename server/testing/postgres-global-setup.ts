@@ -5,7 +5,7 @@
  * a server to use instead. Without either, those tests are skipped and this says so.
  */
 import type { TestProject } from 'vitest/node';
-import { findPostgresBinaries, startPostgresCluster } from './postgres-cluster';
+import { findPostgresBinaries, startPostgresCluster } from '../ops/postgres-cluster';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,9 +1,7 @@
 /** Shared set-up for the sandbox tests: a real HTTP server on 127.0.0.1 and helpers that speak to it. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { App } from '../apps';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
@@ -15,7 +13,6 @@ import { type RunningSandboxServer, startSandboxServer } from '../sandbox/server
 import { createLogger } from '../logging';
 
 export const GATEWAY = 'walletcheckout';
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const MERCHANT = 'merchant_123';
 
 export interface RunningSandbox {
@@ -123,6 +120,13 @@ export interface StandaloneSandbox extends RunningSandboxServer {
   setFaults(plan: FaultPlanInput): Promise<void>;
 }
 
+/** GET {sandboxUrl}/sandbox/service/ledger under the service key: every operation on money, oldest first. */
+export async function fetchLedger(sandboxUrl: string, serviceKey: string): Promise<LedgerEntry[]> {
+  const response = await fetch(`${sandboxUrl}/sandbox/service/ledger`, { headers: { authorization: `Bearer ${serviceKey}` } });
+  if (!response.ok) throw new Error(`the sandbox's ledger answered ${response.status}`);
+  return ((await response.json()) as { entries: LedgerEntry[] }).entries;
+}
+
 /** The sandbox as its own service (what `npm run sandbox` starts), in this process on its own free port; without a dataDir, a temporary one removed on close. */
 export async function startStandaloneSandbox(options: { dataDir?: string; serviceSecretKey?: string } = {}): Promise<StandaloneSandbox> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sandbox-standalone-'));
@@ -131,11 +135,7 @@ export async function startStandaloneSandbox(options: { dataDir?: string; servic
   return {
     ...server,
     dataDir,
-    async ledger() {
-      const response = await fetch(`${server.url}/sandbox/service/ledger`, { headers: authorization });
-      if (!response.ok) throw new Error(`the sandbox's ledger answered ${response.status}`);
-      return ((await response.json()) as { entries: LedgerEntry[] }).entries;
-    },
+    ledger: () => fetchLedger(server.url, server.serviceSecretKey),
     async setFaults(plan) {
       const response = await fetch(`${server.url}/sandbox/service/faults`, { method: 'PUT', headers: { ...authorization, 'content-type': 'application/json' }, body: JSON.stringify(plan) });
       if (!response.ok) throw new Error(`the sandbox's faults answered ${response.status}: ${await response.text()}`);
@@ -144,45 +144,5 @@ export async function startStandaloneSandbox(options: { dataDir?: string; servic
       await server.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
-  };
-}
-
-export interface SandboxProcess {
-  /** As the process printed them. */
-  url: string;
-  serviceKey: string;
-  /** SIGTERM, the sandbox's graceful stop; resolves with the exit code. */
-  stop(): Promise<number | null>;
-  /** kill -9, for a test that failed half-way. */
-  kill(): void;
-}
-
-/**
- * The standalone sandbox as a process (what `npm run sandbox` runs): by default
- * its sources through tsx, or `launch` (the compiled `dist/server/sandbox.js`),
- * on a free port with the data directory `env` gives; resolves once it printed
- * its URL and service key, as the fleet reads them.
- */
-export async function startSandboxProcess(env: Record<string, string>, launch: { args: string[]; cwd: string } = { args: ['--import', 'tsx', 'server/sandbox/main.ts'], cwd: repoRoot }): Promise<SandboxProcess> {
-  const proc = spawn(process.execPath, launch.args, { cwd: launch.cwd, env: { ...process.env, SANDBOX_PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  proc.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
-  const printed = await new Promise<{ url: string; serviceKey: string }>((resolve, reject) => {
-    proc.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /Sandbox:\s+(\S+)/.exec(output)?.[1];
-      const serviceKey = /Service key:\s+(sk_sandbox_\S+)/.exec(output)?.[1] ?? env.SANDBOX_SERVICE_KEY;
-      if (url && serviceKey && /Service key:/.test(output)) resolve({ url, serviceKey });
-    });
-    void exited.then((code) => reject(new Error(`node ${launch.args.join(' ')} exited (${code}) before listening:\n${output}`)));
-  });
-  return {
-    ...printed,
-    stop() {
-      proc.kill('SIGTERM');
-      return exited;
-    },
-    kill: () => proc.kill('SIGKILL'),
   };
 }

@@ -11,9 +11,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventOnEntering } from '../checkout/states';
 import type { CreatedSession, Event, Refund, Session } from '../contracts';
-import { type FaultPlanInput, faultKinds } from '../sandbox';
-import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, shopClient, startChildServer } from './child-server';
-import type { PostgresCluster } from './postgres-cluster';
+import { type Fleet, type ProxyCounts, countProxyRetries } from '../ops/fleet';
+import { type FaultPlanInput, faultKinds, type LedgerEntry } from '../sandbox';
+import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, type ShopClient, shopClient, startChildServer } from './child-server';
+import { fetchLedger } from './sandbox';
+import type { PostgresCluster } from '../ops/postgres-cluster';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 export interface SoakOptions {
@@ -33,8 +35,12 @@ export interface SoakOptions {
   env?: Record<string, string>;
 }
 
-export interface SoakReport {
+export interface SoakReport extends SoakOutcome {
   server: ChildServer;
+}
+
+/** What a soak found, against one server or a fleet. */
+export interface SoakOutcome {
   audit: LedgerAudit;
   /** Sessions the shoppers never paid (the store or the server was down when they tried). */
   open: number;
@@ -85,12 +91,74 @@ const STORE_RETRY_MS = 500;
 /** Between terminating the backends and stopping the cluster: the server reconnects and is mid-work again when it stops. */
 const BACKENDS_TO_CRASH_MS = 300;
 
-/** Runs the soak; the caller stops the server (report.server) and removes its data. */
+/** What the shoppers drive: one server, or nginx in front of a fleet. */
+interface SoakTarget {
+  shop: ShopClient;
+  /** kill -9 of a server process (in a fleet, one instance at random) and its restart. */
+  crash(): Promise<void>;
+  /** Every operation on money at the service. */
+  ledger(): Promise<LedgerEntry[]>;
+  duringOutage?: () => Promise<void>;
+}
+
+/** Runs the soak against one server process; the caller stops the server (report.server) and removes its data. */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const faults = faultsAt(options.faultRate);
   const server = await startChildServer({ env: { ...SERVER_ENV, ...(options.database && { DATABASE_URL: options.database.url }), ...options.env } });
   const shop = shopClient(server);
   await shop.setFaults(faults);
+  const outcome = await soakAgainst(options, {
+    shop,
+    async crash() {
+      await server.kill();
+      await server.restart();
+      // The fault plan is the embedded sandbox's memory: it starts again without one.
+      await shop.setFaults(faults);
+    },
+    ledger: () => readLedger(server.dataDir),
+    ...(options.duringOutage && { duringOutage: () => options.duringOutage!(server) }),
+  });
+  return { server, ...outcome };
+}
+
+/** What the fleet's instances run with for a soak: short timeouts, and no rate limit (every shopper is one address). */
+export const SOAK_INSTANCE_ENV: Readonly<Record<string, string>> = {
+  ...SERVER_ENV,
+  RATE_LIMIT_PAY_PER_MINUTE: '1000000',
+  RATE_LIMIT_READS_PER_MINUTE: '1000000',
+  RATE_LIMIT_MERCHANT_PER_MINUTE: '1000000',
+};
+
+export interface FleetSoakReport extends SoakOutcome {
+  /** The instances killed, in order, by their addresses. */
+  killed: string[];
+  proxy: ProxyCounts;
+}
+
+/**
+ * Runs the soak through nginx against a fleet started with SOAK_INSTANCE_ENV:
+ * the crashes kill -9 a random instance (never the sandbox or the database)
+ * and restart it. The caller stops the fleet.
+ */
+export async function runFleetSoak(fleet: Fleet, options: Omit<SoakOptions, 'env' | 'duringOutage'>): Promise<FleetSoakReport> {
+  const shop = shopClient({ url: fleet.url, demoSecretKey: fleet.demoSecretKey, serviceKey: fleet.sandbox.serviceKey, sandboxUrl: fleet.sandbox.url });
+  await shop.setFaults(faultsAt(options.faultRate));
+  const killed: string[] = [];
+  const outcome = await soakAgainst(options, {
+    shop,
+    async crash() {
+      const instance = fleet.instances[Math.floor(Math.random() * fleet.instances.length)]!;
+      killed.push(instance.address);
+      await instance.kill();
+      await instance.restart();
+    },
+    ledger: () => fetchLedger(fleet.sandbox.url, fleet.sandbox.serviceKey),
+  });
+  return { ...outcome, killed, proxy: countProxyRetries(fleet.accessLog) };
+}
+
+async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, target: SoakTarget): Promise<SoakOutcome> {
+  const { shop } = target;
   // The merchant's server listening for webhooks, as docs/webhooks.md shows it: it must get every event.
   const receiver = await startWebhookReceiver();
   receiver.secrets = [(await shop.createWebhookEndpoint(receiver.url)).secret];
@@ -198,12 +266,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   async function crashLoop(): Promise<void> {
     for (let crash = 1; crash <= options.crashes; crash++) {
       await momentOf(crash, options.crashes);
-      await oneAtATime(async () => {
-        await server.kill();
-        await server.restart();
-        // The fault plan is the sandbox's memory: it starts again without one.
-        await shop.setFaults(faults);
-      });
+      await oneAtATime(target.crash);
     }
   }
 
@@ -219,7 +282,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         await sleep(BACKENDS_TO_CRASH_MS);
         await database.cluster.crash();
         const back = sleep(database.outageMs);
-        await options.duringOutage?.(server);
+        await target.duringOutage?.();
         await back;
         await database.cluster.start();
       });
@@ -231,11 +294,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const drainStarted = Date.now();
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
-  const audit = auditLedger(sessions, await readLedger(server.dataDir));
+  const audit = auditLedger(sessions, await target.ledger());
   const webhooks = await auditWebhooks(sessions, await shop.events(), receiver, options.drainTimeoutMs);
   await receiver.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
-  return { server, audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
+  return { audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
 }
 
 /**
@@ -261,7 +324,7 @@ async function auditWebhooks(sessions: readonly Session[], recorded: readonly Ev
 }
 
 /** What must be zero, as lines to print: empty when the money is exact and every event arrived. */
-export const soakProblems = ({ audit, refundsMadeTwice, webhooks }: Pick<SoakReport, 'audit' | 'refundsMadeTwice' | 'webhooks'>): string[] => [
+export const soakProblems = ({ audit, refundsMadeTwice, webhooks }: Pick<SoakOutcome, 'audit' | 'refundsMadeTwice' | 'webhooks'>): string[] => [
   ...webhooks.missing.map((line) => `event missing: ${line}`),
   ...(webhooks.forged > 0 ? [`${webhooks.forged} webhook deliveries did not verify`] : []),
   ...refundsMadeTwice.map((id) => `refunded more times than asked: ${id}`),

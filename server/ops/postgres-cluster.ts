@@ -1,7 +1,9 @@
 /**
  * A throwaway PostgreSQL cluster from the installed binaries: for the tests'
- * shared server (postgres-global-setup.ts) and for what needs a database it
- * may break, the outage test and `npm run soak -- --db-outage`: stopped hard
+ * shared server (postgres-global-setup.ts), the fleet on one machine
+ * (`npm run fleet`, fleet.ts: here and not under server/testing because an
+ * operator's tool uses it), and for what needs a database it may break, the
+ * outage test and `npm run soak -- --db-outage`: stopped hard
  * (`pg_ctl -m immediate`, as a crash or a failover does), started again on
  * the same port, its backends terminated.
  *
@@ -19,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './listen';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 

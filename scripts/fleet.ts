@@ -1,0 +1,76 @@
+/**
+ * The reference deployment on this machine (docs/operations.md, "The
+ * reference deployment"): a throwaway PostgreSQL cluster, the standalone
+ * sandbox, N compiled instances and nginx in front, until Ctrl-C.
+ *
+ *   npm run fleet -- [--instances 3] [--port 8080] [--build]
+ *
+ * Builds first when dist/ lacks the server or the widget (--build: always).
+ * `npm run fleet` installs PostgreSQL and nginx first where it may (root and
+ * apt-get), as the tests' scripts do. Everything it starts keeps its files in
+ * one temporary directory, removed when it stops.
+ */
+import { parseArgs } from 'node:util';
+import { startFleet } from '../server/ops/fleet';
+import { findNginx } from '../server/ops/nginx';
+import { findPostgresBinaries } from '../server/ops/postgres-cluster';
+import { compiledLaunch } from './build-server';
+
+const { values: flags } = parseArgs({
+  options: {
+    instances: { type: 'string', default: process.env.FLEET_INSTANCES ?? '3' },
+    port: { type: 'string', default: process.env.FLEET_PORT ?? '8080' },
+    build: { type: 'boolean', default: false },
+  },
+});
+const instances = Number(flags.instances);
+const port = Number(flags.port);
+if (!Number.isInteger(instances) || instances < 1 || !Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error('usage: npm run fleet -- [--instances N>=1] [--port 0..65535 (0: any free port)] [--build]');
+  process.exit(2);
+}
+const postgresBin = findPostgresBinaries();
+const nginx = findNginx();
+if (!postgresBin || !nginx) {
+  console.error(`The fleet needs ${[!postgresBin && 'PostgreSQL (scripts/ensure-postgres.sh)', !nginx && "nginx (scripts/ensure-nginx.sh, or NGINX_PATH)"].filter(Boolean).join(' and ')}: install it and run again.`);
+  process.exit(2);
+}
+
+const launch = compiledLaunch({ rebuild: flags.build });
+
+console.log(`Starting PostgreSQL, the sandbox, ${instances} instance(s) and nginx...`);
+const fleet = await startFleet({
+  instances,
+  port,
+  launch,
+  postgresBin,
+  nginx,
+});
+console.log(`
+The fleet is running.
+  Demo store:  ${fleet.url}/
+  API:         ${fleet.url}/api (OpenAPI: ${fleet.url}/openapi.json)
+  Instances:   ${fleet.instances.map((instance) => instance.address).join(', ')} (the demo store runs on the first)
+  Sandbox:     ${fleet.sandbox.url}
+  PostgreSQL:  ${fleet.database.url}
+  nginx log:   ${fleet.accessLog}
+
+Ctrl-C stops everything and removes its files.
+`);
+
+let stopping = false;
+const stop = () => {
+  // A second Ctrl-C while stopping: the parts are ended by their own pids as this process exits.
+  if (stopping) process.exit(130);
+  stopping = true;
+  console.log('\nStopping nginx, the instances, the sandbox and PostgreSQL...');
+  fleet.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error('The fleet did not stop cleanly:', error);
+      process.exit(1);
+    },
+  );
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,63 @@
+/**
+ * Issue 15: the reference deployment, short, so that the topology cannot rot
+ * between full runs of `npm run soak -- --fleet 3 --crash`: nginx in front of
+ * three compiled instances on a throwaway PostgreSQL cluster, the standalone
+ * sandbox faulting a share of charges, one instance killed (kill -9) and
+ * restarted mid-run, then the ledger audited against the store. Skipped, with
+ * a notice, where nginx or PostgreSQL is not installed (.ci/run installs both).
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledSandboxArgs } from '../../scripts/build-server';
+import { type StagedServer, stageCompiledServer } from '../testing/compiled-server';
+import { runFleetSoak, SOAK_INSTANCE_ENV, soakProblems } from '../testing/soak';
+import { type Fleet, startFleet } from './fleet';
+import { findNginx } from './nginx';
+import { findPostgresBinaries } from './postgres-cluster';
+
+const nginx = findNginx();
+const postgresBin = findPostgresBinaries();
+if (!nginx || !postgresBin) console.warn(`${!nginx ? 'nginx' : 'PostgreSQL'} is not installed: the fleet soak is skipped (scripts/ensure-nginx.sh, scripts/ensure-postgres.sh install them)`);
+
+describe.skipIf(!nginx || !postgresBin)('the fleet: nginx, three compiled instances, PostgreSQL, the standalone sandbox', () => {
+  let staged: StagedServer;
+  let fleet: Fleet;
+
+  beforeAll(async () => {
+    // Compiled into a directory of its own: `npm run build` running beside this test empties dist/.
+    staged = await stageCompiledServer();
+    fleet = await startFleet({
+      instances: 3,
+      port: 0,
+      launch: { instance: staged.launch, sandbox: { args: [...compiledSandboxArgs], cwd: staged.dir } },
+      postgresBin: postgresBin!,
+      nginx: nginx!,
+      env: { ...staged.env, ...SOAK_INSTANCE_ENV },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+    staged?.remove();
+  });
+
+  it('serves the demo store from nginx\'s origin, on the instance that runs it', async () => {
+    const page = await fetch(`${fleet.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`src="${fleet.url}/checkout.js"`);
+    const demoLines = readFileSync(fleet.accessLog, 'utf8').split('\n').filter((line) => line.includes('"GET / HTTP'));
+    expect(demoLines.every((line) => line.includes(`upstream=${fleet.instances[0]!.address} `))).toBe(true);
+  });
+
+  it('loses and doubles nothing through an instance killed and restarted, with 20% of charges faulted', async () => {
+    const report = await runFleetSoak(fleet, { shoppers: 4, seconds: 20, faultRate: 0.2, crashes: 1, drainTimeoutMs: 45_000 });
+    expect(soakProblems(report), fleet.instances.map((instance) => instance.output()).join('\n')).toEqual([]);
+    expect(report.killed).toHaveLength(1);
+    expect(report.audit.succeeded, 'payments went through').toBeGreaterThan(0);
+    // Every instance took requests: nginx spread them, the restarted one included.
+    const log = readFileSync(fleet.accessLog, 'utf8');
+    for (const instance of fleet.instances) expect(log).toContain(`upstream=${instance.address}`);
+    expect(report.proxy.requests).toBeGreaterThan(0);
+    for (const instance of fleet.instances) expect((await fetch(`http://${instance.address}/readyz`)).status).toBe(200);
+  }, 120_000);
+});
