@@ -38,13 +38,15 @@ const problems = (env: Record<string, string | undefined>) => {
 describe('configuration', () => {
   it('has defaults for development', () => {
     const loaded = loadConfig({});
-    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: { kind: 'embedded-sandbox' }, walletEnvironment: 'SANDBOX', demo: true, shutdownGraceMs: 25_000, readinessTimeoutMs: 2_000 });
+    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: { kind: 'embedded-sandbox' }, walletEnvironment: 'SANDBOX', demo: true, shutdownDrainDelayMs: 5_000, shutdownGraceMs: 25_000, shutdownTimeoutMs: 45_000, readinessTimeoutMs: 2_000 });
   });
 
   it.each([
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://db/checkout'],
     ['SHUTDOWN_GRACE_MS', '-1'],
+    ['SHUTDOWN_DRAIN_DELAY_MS', '-1'],
+    ['SHUTDOWN_TIMEOUT_MS', '30000'],
     ['READINESS_TIMEOUT_MS', '0'],
     ['NODE_ENV', 'staging'],
     ['DEMO', 'yes'],

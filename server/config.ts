@@ -122,7 +122,10 @@ const Env = z
     WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().positive().default(3_600_000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(259_200_000),
     SANDBOX_AUTHENTICATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
+    /** Shutdown (docs/operations.md): serving on while draining, then the requests in flight, all within the deadline. */
+    SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(5_000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(45_000),
     READINESS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
     RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().positive().default(300),
@@ -168,6 +171,11 @@ const Env = z
   .refine((env) => [0, 3].includes([env.OAUTH_ISSUER, env.OAUTH_AUDIENCE, env.OAUTH_JWKS].filter((v) => v !== undefined).length), {
     message: 'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS are set together (a real issuer) or not at all (the development issuer)',
     path: ['OAUTH_ISSUER'],
+  })
+  // The workers and the store close after the grace period: a deadline within it would cut payments the grace lets finish.
+  .refine((env) => env.SHUTDOWN_TIMEOUT_MS > env.SHUTDOWN_DRAIN_DELAY_MS + env.SHUTDOWN_GRACE_MS, {
+    message: 'must be longer than SHUTDOWN_DRAIN_DELAY_MS + SHUTDOWN_GRACE_MS (the deadline ends the whole shutdown; leave room for the webhook worker and the store to close)',
+    path: ['SHUTDOWN_TIMEOUT_MS'],
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -274,8 +282,12 @@ export interface Config {
   webhooks: WebhookConfig;
   /** The embedded sandbox: how long a 3-D Secure challenge stays open. */
   sandboxAuthenticationTtlMs: number;
+  /** On SIGTERM: how long /readyz answers 503 while the instance goes on serving, before it stops accepting. */
+  shutdownDrainDelayMs: number;
   /** How long a shutdown waits for requests in flight (payments) before closing their connections. */
   shutdownGraceMs: number;
+  /** From SIGTERM to a forced exit (1), whatever is still running. */
+  shutdownTimeoutMs: number;
   /** How long /readyz waits for the store and the payment service. */
   readinessTimeoutMs: number;
   /** Per client address, on the widget's endpoints and on the merchant's (secret-key) ones. */
@@ -350,7 +362,9 @@ export function loadConfig(env: Record<string, string | undefined> = environment
         retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
       },
       sandboxAuthenticationTtlMs: e.SANDBOX_AUTHENTICATION_TTL_MS,
+      shutdownDrainDelayMs: e.SHUTDOWN_DRAIN_DELAY_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
       rateLimits: { payPerMinute: e.RATE_LIMIT_PAY_PER_MINUTE, readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE, merchantPerMinute: e.RATE_LIMIT_MERCHANT_PER_MINUTE },
       demo: e.DEMO === 'on',

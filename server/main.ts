@@ -1,4 +1,5 @@
 import { loadConfig } from './config';
+import { shutdownOnSignal } from './ops';
 import { StartupRefused, startServer } from './server';
 
 const loaded = loadConfig();
@@ -15,16 +16,13 @@ const origin = loaded.config.publicUrl ?? server.url;
 server.logger.info({ url: origin, sandbox: server.sandbox !== undefined }, 'wallet checkout listening');
 console.log(`\nWallet Checkout is running.\n  Demo store:  ${origin}/\n  Widget:      ${origin}/checkout.js\n`);
 
-// Graceful: payments in flight finish (up to SHUTDOWN_GRACE_MS). A second signal ends the process at once.
-const shutdown = (signal: NodeJS.Signals) => {
-  server.logger.info({ signal }, 'shutting down: no new requests, waiting for those in flight');
-  server.close().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      server.logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    },
-  );
-};
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+// Drain, then close (docs/operations.md): /readyz 503 for SHUTDOWN_DRAIN_DELAY_MS, then payments in flight finish
+// (up to SHUTDOWN_GRACE_MS). A second signal, or SHUTDOWN_TIMEOUT_MS, ends the process at once.
+const shutdown = shutdownOnSignal(
+  server,
+  { drainDelayMs: loaded.config.shutdownDrainDelayMs, timeoutMs: loaded.config.shutdownTimeoutMs },
+  server.logger,
+  (code) => process.exit(code),
+);
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

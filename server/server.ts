@@ -36,6 +36,8 @@ export interface RunningServer {
   reconcile(): Promise<ReconcileReport>;
   /** One pass of the webhook delivery worker now (it also runs every WEBHOOK_POLL_INTERVAL_MS). */
   deliverWebhooks(): Promise<void>;
+  /** The first step of a shutdown: /readyz answers 503 and every response closes its connection, while it goes on serving. */
+  startDraining(): void;
   /**
    * Graceful: stops taking connections, lets requests in flight finish (up to
    * SHUTDOWN_GRACE_MS), then stops reconciliation and webhook delivery (waiting for
@@ -141,7 +143,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     longestRequestMs,
     appLookup: { ...config.appLookup, dataDir: config.dataDir },
     metrics,
-    readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs },
+    readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs, draining: () => requests.draining },
     webhooks: { addressPolicy: config.webhooks.addressPolicy, retryWindowMs: config.webhooks.retry.windowMs },
   });
   http.on('request', app);
@@ -160,9 +162,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     logger,
     reconcile: () => reconciler.run(),
     deliverWebhooks: () => webhooks.run(),
+    startDraining: () => requests.startDraining(),
     async close() {
       // Payments in flight still need the store, the service client and (embedded) the sandbox.
-      const drained = await requests.drain(config.shutdownGraceMs);
+      const drained = await requests.close(config.shutdownGraceMs);
       if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
       await reconciler.stop();
       // A delivery in flight finishes and is recorded; one cut off would only be sent again once its lease lapses.

@@ -1,7 +1,8 @@
 /**
  * What a load balancer and an orchestrator ask: /healthz (the process
  * answers: restart it if not) and /readyz (it can take payments: the store
- * answers a query and the payment service answers at all; send it traffic only if so).
+ * answers a query and the payment service answers at all, and it is not shutting down;
+ * send it traffic only if so).
  */
 import express from 'express';
 import { sql } from 'kysely';
@@ -14,6 +15,8 @@ export interface ReadinessOptions {
   serviceUrl: string;
   /** Per check: a dependency slower than this counts as down. */
   timeoutMs: number;
+  /** True once shutdown began: the load balancer must stop sending here, whatever the dependencies say. */
+  draining: () => boolean;
 }
 
 type Check = Result<void, string>;
@@ -58,6 +61,10 @@ export function healthRoutes(options: ReadinessOptions): express.Router {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
+    if (options.draining()) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
     const [store, service] = await Promise.all([
       within(options.timeoutMs, storeCheck(options.store)),
       within(options.timeoutMs, serviceCheck(options.serviceUrl, options.timeoutMs)),

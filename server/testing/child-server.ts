@@ -64,6 +64,8 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
     RATE_LIMIT_PAY_PER_MINUTE: '1000000',
     RATE_LIMIT_READS_PER_MINUTE: '1000000',
     RATE_LIMIT_MERCHANT_PER_MINUTE: '1000000',
+    // No load balancer to wait for: SIGTERM closes at once unless a test sets a delay.
+    SHUTDOWN_DRAIN_DELAY_MS: '0',
     ...options.env,
     DATA_DIR: dataDir,
   };
