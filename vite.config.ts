@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import type { LibraryFormats, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { WIDGET_STATES } from './web/checkout/states';
 
 /**
  * `vite build` builds the browser bundles into dist/web/, one Vite build
@@ -58,7 +59,11 @@ async function publish(): Promise<void> {
   // checkout.mjs's types: the declarations of web/checkout/types.ts, and the one value it exports.
   const typesFile = fileURLToPath(new URL('./web/checkout/types.ts', import.meta.url));
   const { outputText } = ts.transpileDeclaration(await readFile(typesFile, 'utf8'), { fileName: typesFile, compilerOptions: { strict: true } });
-  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText}export declare const mount: Mount;\n`);
+  // The states are the keys of the widget's table; a published file cannot import it, so they are written out.
+  const stateType = /export type CheckoutState = [^;]+;/;
+  if (!stateType.test(outputText)) throw new Error('web/checkout/types.ts no longer declares CheckoutState as checkout.d.ts expects');
+  const states = Object.keys(WIDGET_STATES).map((state) => `'${state}'`).join(' | ');
+  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${states};`)}export declare const mount: Mount;\n`);
 }
 
 /** How every bundle is built; the benchmarks build their floor bundle the same way (scripts/bench/bundle.ts). */

@@ -10,6 +10,7 @@ import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 import { Refund } from './refunds';
+import { SESSION_STATUSES } from './session-states';
 
 /**
  * `cs_` and 16 random bytes in base64url (server/checkout/sessions.ts makes
@@ -52,9 +53,9 @@ export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
  * `hold`), then captured or released by the merchant; pending: the outcome of
  * an attempt is unknown and is being confirmed; expired: `expires_at`
  * passed before it was paid (final). The transitions between them
- * are server/checkout/states.ts (docs/holds-and-3ds.md).
+ * are session-states.ts, enforced by server/checkout/states.ts (docs/holds-and-3ds.md).
  */
-export const SessionStatus = z.enum(['open', 'processing', 'requires_authentication', 'succeeded', 'authorized', 'captured', 'released', 'declined', 'failed', 'pending', 'expired']);
+export const SessionStatus = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
 /** What one payment attempt came to; a capture or release later changes the session's status, not this. */

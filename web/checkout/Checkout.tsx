@@ -2,16 +2,11 @@
  * The checkout widget: loads the session's public view, shows the amount and
  * the Google Pay button, posts the wallet's PaymentData, and shows the outcome.
  *
- * States (root `[data-checkout-state]`):
- *   loading -> ready -> processing -> paid | declined | error | confirming | authenticating
- *   authenticating (the bank's 3-D Secure challenge, Challenge.tsx) -> processing -> paid | declined | ...
- *   authenticating -> error (challenge_blocked: the page's CSP refused the challenge's frame)
- *   loading -> unavailable (isReadyToPay false) | error (session load failed)
- *   paid (a hold) -> captured | released (by the merchant's server)
- *   loading | confirming | processing -> expired (the backend answered session_expired: final, no button)
- *   confirming polls the session every 2 s until the outcome is final; paid (a hold)
- *   checks it now and then for a capture or release (HOLD_CHECK_*).
- * The view keeps codes, not words, so a change of locale re-words every state.
+ * Its states, their moves, words and events are the table of states.ts (root
+ * `[data-checkout-state]`); this component feeds it what happens: the
+ * session's view, the wallet's callbacks, the backend's answers. confirming
+ * polls the session every 2 s until the outcome is final; paid (a hold)
+ * checks it now and then for a capture or release (HOLD_CHECK_*).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
@@ -21,7 +16,9 @@ import { Challenge } from './Challenge';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
 import { declineMessage, messagesFor } from './locales';
-import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, CheckoutState, MountOptions } from './types';
+import { en } from './locales/en';
+import { type Announcement, isPaidStatus, move, type View, WIDGET_STATES } from './states';
+import type { CheckoutErrorCode, MountOptions } from './types';
 import { type SheetResult, WalletButton, type WalletError } from './WalletButton';
 
 const POLL_MS = 2000;
@@ -34,19 +31,8 @@ const POLL_MS = 2000;
 const HOLD_CHECK_FIRST_MS = 5_000;
 const HOLD_CHECK_MAX_MS = 60_000;
 
-/** Sessions paid for, a hold included (whatever the merchant did with it since): no button, the outcome shown. */
-const DONE: readonly PublicSession['status'][] = ['succeeded', 'authorized', 'captured', 'released'];
-
 /** A hold the merchant has since captured or released: the widget's state of the same name. */
 const isSettledHold = (status: PublicSession['status']): status is 'captured' | 'released' => status === 'captured' || status === 'released';
-
-interface View {
-  state: CheckoutState;
-  /** error: what went wrong. */
-  code?: CheckoutErrorCode;
-  /** paid, captured, released, declined, confirming: the payment's outcome. */
-  outcome?: PaymentOutcome | null;
-}
 
 export interface CheckoutProps {
   /** The merchant's mount element: events are dispatched on it. */
@@ -84,18 +70,22 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const clientSecret = options.clientSecret;
   const t = messagesFor(locale);
 
-  const setView = (v: View) => {
-    viewRef.current = v;
-    setViewState(v);
-  };
-  function emit<K extends CheckoutEventName>(name: K, detail: CheckoutEventDetails[K]) {
+  function emit({ name, detail }: Announcement) {
     if (alive.current) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
   }
+  /** Moves to `next` if the state table allows it, and dispatches the event its row announces. */
+  const setView = (next: View) => {
+    const moved = move(viewRef.current, next);
+    if (moved === viewRef.current) return;
+    viewRef.current = moved;
+    setViewState(moved);
+    const announcement = WIDGET_STATES[moved.state].announce?.(moved, { sessionId, t, en });
+    if (announcement) emit(announcement);
+  };
   function fail(code: CheckoutErrorCode, reason: string | null) {
     // The shopper can do nothing about it; the merchant reads the console while integrating.
     if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(shopperPageOrigin()));
-    setView({ state: 'error', code });
-    emit('checkout:error', { sessionId, code, reason, message: t.errors[code] });
+    setView({ state: 'error', code, reason });
   }
   function failCall(err: unknown, otherwise: CheckoutErrorCode) {
     const e = asApiError(err);
@@ -105,7 +95,6 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   /** The session's time ran out unpaid: a calm final state, not an error to retry; the merchant is told as of an error. */
   function expire() {
     setView({ state: 'expired' });
-    emit('checkout:error', { sessionId, code: 'session_expired', reason: 'session_expired', message: t.errors.session_expired });
   }
 
   /**
@@ -118,7 +107,6 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       case 'succeeded':
       case 'authorized':
         setView({ state: 'paid', outcome });
-        emit('checkout:success', { sessionId, chargeId: outcome.charge_id, status: outcome.status });
         return;
       case 'requires_authentication':
         // Only a page goes in the frame on the merchant's page, never a javascript: or data: URL (the backend refuses them too).
@@ -127,11 +115,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         setView({ state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome });
         return;
       case 'declined':
-        setView({ state: 'declined', outcome });
-        if (!reloaded) {
-          const message = outcome.failure_message || messagesFor('en').declined;
-          emit('checkout:decline', { sessionId, chargeId: outcome.charge_id, code: outcome.failure_code, message });
-        }
+        setView({ state: 'declined', outcome, reloaded });
         return;
       case 'failed':
         fail('payment_failed', outcome.failure_code);
@@ -174,11 +158,11 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
       // The merchant's server settled the hold itself: nothing to announce to it.
       else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
-      else if (s.outcome && (s.status === s.outcome.status || DONE.includes(s.status)) && s.status !== 'failed') {
+      else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
         // A reload after an attempt: show its outcome (declined keeps "Try again").
         showOutcome(s.outcome, true);
       }
-      if (DONE.includes(s.status)) return; // no button needed
+      if (isPaidStatus(s.status)) return; // no button needed
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
           if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
@@ -282,14 +266,12 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
 
   function onReady(ready: boolean, paymentMethodPresent: boolean | null) {
     if (!sessionId) return;
-    if (!ready) {
-      if (viewRef.current.state === 'loading') setView({ state: 'unavailable' });
-      return;
-    }
+    if (!ready) return setView({ state: 'unavailable' });
+    // Not after a reloaded decline: its "Try again" brings the button back.
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
     if (!announcedReady.current) {
       announcedReady.current = true;
-      emit('checkout:ready', { sessionId, paymentMethodPresent });
+      emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent } });
     }
   }
 
@@ -367,7 +349,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (viewRef.current.state === 'processing') setView({ state: 'ready' });
     // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
     if (viewRef.current.state === 'declined') root.current?.querySelector<HTMLElement>('.retry')?.focus();
-    emit('checkout:cancel', { sessionId });
+    emit({ name: 'checkout:cancel', detail: { sessionId } });
   }
 
   function onWalletError(err: WalletError) {
@@ -381,9 +363,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   }
 
   const { state } = view;
-  const card = view.outcome?.card;
-  const showButton = !!session && walletLoaded && !DONE.includes(session.status) && state !== 'paid' && state !== 'expired';
-  const spinner = <span class="spinner" aria-hidden="true" />;
+  const row = WIDGET_STATES[state];
+  const card = row.showsCard && view.outcome?.card;
+  const showButton = !!session && walletLoaded && row.button !== 'removed';
 
   return (
     <div
@@ -392,7 +374,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       lang={locale}
       dir={t.dir}
       data-checkout-state={state}
-      aria-busy={state === 'loading' || state === 'processing' || state === 'confirming'}
+      aria-busy={!!row.busy}
     >
       {session && (
         <div class="summary">
@@ -407,7 +389,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           paymentRequest={session.payment_data_request}
           options={options}
           language={locale.split(/[-_]/)[0] ?? 'en'}
-          hidden={state !== 'ready'}
+          hidden={row.button !== 'shown'}
           knowsPaymentMethods={session.wallet.environment !== 'TEST'}
           onReady={onReady}
           onPaymentAuthorized={onPaymentAuthorized}
@@ -417,22 +399,11 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         />
       )}
       <p class="status" role="status" aria-live="polite" data-testid="status">
-        {state === 'loading' && <>{spinner}{t.loading}</>}
-        {state === 'processing' && <>{spinner}{t.processing}</>}
-        {state === 'confirming' && <>{spinner}{t.confirming}</>}
-        {state === 'authenticating' && t.authenticating}
-        {(state === 'paid' || state === 'captured' || state === 'released') && (
-          <>
-            {state !== 'paid' ? t[state] : view.outcome?.status === 'authorized' ? t.authorized : t.paid}
-            {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
-          </>
-        )}
-        {state === 'declined' && declineMessage(t, view.outcome?.failure_code ?? null, view.outcome?.failure_message ?? null)}
-        {state === 'error' && view.code && t.errors[view.code]}
-        {state === 'unavailable' && t.unavailable}
-        {state === 'expired' && t.errors.session_expired}
+        {row.busy && <span class="spinner" aria-hidden="true" />}
+        {row.words(t, view)}
+        {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
       </p>
-      {state === 'authenticating' && view.outcome?.challenge_url && (
+      {row.challenge && view.outcome?.challenge_url && (
         <Challenge
           url={view.outcome.challenge_url}
           t={t}
@@ -442,7 +413,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           onBlocked={(origin) => void onChallengeBlocked(origin)}
         />
       )}
-      {(state === 'declined' || state === 'error') && (
+      {row.retry && (
         <button type="button" class="retry" data-testid="retry" onClick={retry}>
           {t.retry}
         </button>
