@@ -128,10 +128,6 @@ export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 export const SessionList = listOf(Session);
 export type SessionList = z.infer<typeof SessionList>;
 
-/** The reply to POST /api/sessions: the only time the client secret is shown. */
-export const CreatedSession = Session.extend({ client_secret: z.string() });
-export type CreatedSession = z.infer<typeof CreatedSession>;
-
 /** The widget's view (client secret): enough to show and pay, nothing more. */
 export const PublicSession = z.object({
   id: z.string(),
@@ -155,6 +151,16 @@ export const PublicSession = z.object({
   expires_at: z.number().int(),
 });
 export type PublicSession = z.infer<typeof PublicSession>;
+
+/**
+ * The reply to POST /api/sessions: the only time the client secret is shown. `public_view`: the
+ * widget's view of the new session, for the merchant's page to hand to the widget (`data-session-view`,
+ * docs/embedding.md) so that no request precedes the button; null for a platform-mode app (its
+ * view carries a token signed for the page's origin, which the widget asks for) or an app that cannot
+ * be paid yet (a direct-mode app without a key: the widget's own request says why).
+ */
+export const CreatedSession = Session.extend({ client_secret: z.string(), public_view: PublicSession.nullable() });
+export type CreatedSession = z.infer<typeof CreatedSession>;
 
 /** POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. */
 export const PayBody = z.strictObject({ payment_data: PaymentData });

@@ -11,7 +11,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { isFrameableUrl } from '../../server/contracts/urls';
-import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
+import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
 import { Challenge } from './Challenge';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
@@ -60,6 +60,8 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const [walletLoaded, setWalletLoaded] = useState(false);
   /** Bumped by "Try again" after an error: reloads the session and the button. */
   const [run, setRun] = useState(0);
+  /** The status of the view the page handed over, while it is still to be checked against the backend's. */
+  const carriedStatus = useRef<PublicSession['status'] | null>(null);
   const viewRef = useRef(view);
   const alive = useRef(true);
   const announcedReady = useRef(false);
@@ -145,10 +147,13 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       return;
     }
     const ctl = new AbortController();
+    // The page's view spares the first load its request; any later one (Try again, a stale view) asks the backend.
+    const carried = run === 0 ? carriedView(options.sessionView, sessionId) : null;
+    carriedStatus.current = carried?.status ?? null;
     (async () => {
       let s: PublicSession;
       try {
-        s = await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal);
+        s = carried ?? (await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal));
       } catch (err) {
         if (!ctl.signal.aborted) failCall(err, 'server_error');
         return;
@@ -180,6 +185,23 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     formatAmount(0, 'USD', 2, locale);
     return () => ctl.abort();
   }, [apiBase, sessionId, clientSecret, run]);
+
+  // The page's view, once the button is up: if the session has moved on since (paid in another tab,
+  // expired), the backend's view replaces it. Nothing is charged on the page's word meanwhile.
+  const checkingCarried = carriedStatus.current !== null && (view.state === 'ready' || view.state === 'unavailable');
+  useEffect(() => {
+    if (!checkingCarried || !sessionId) return;
+    const ctl = new AbortController();
+    void fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal).then(
+      (fresh) => fresh.status === carriedStatus.current || startAgain(),
+      (err) => ctl.signal.aborted || (err instanceof CheckoutApiError && err.status !== 0 && startAgain()),
+    );
+    function startAgain() {
+      carriedStatus.current = null;
+      if (viewRef.current.state === 'ready' || viewRef.current.state === 'unavailable') setRun((n) => n + 1);
+    }
+    return () => ctl.abort();
+  }, [checkingCarried, apiBase, sessionId, clientSecret]);
 
   // Confirming: poll the public session until the outcome is final.
   useEffect(() => {

@@ -84,6 +84,20 @@ async function call<T>(url: string, clientSecret: string, init: RequestInit = {}
   return body as T;
 }
 
+/**
+ * The view the page handed over (MountOptions.sessionView), if it is this session's and shaped like
+ * one; else null, and the widget asks the backend. Only a shape check: the page could show anything
+ * anyway, and every payment is made at the session's amount on the backend.
+ */
+export function carriedView(value: unknown, sessionId: string): PublicSession | null {
+  const v = value as Partial<Record<keyof PublicSession, unknown>> | null;
+  const isObject = (x: unknown) => typeof x === 'object' && x !== null;
+  const shaped =
+    isObject(v) && v?.id === sessionId && typeof v.status === 'string' && typeof v.amount === 'number' && typeof v.currency === 'string' &&
+    typeof v.currency_exponent === 'number' && typeof v.merchant_name === 'string' && isObject(v.wallet) && isObject(v.payment_data_request);
+  return shaped ? (v as PublicSession) : null;
+}
+
 export function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal) {
   return call<PublicSession>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`, clientSecret, {}, signal);
 }

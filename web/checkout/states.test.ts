@@ -9,6 +9,7 @@ const valid = new Set([
   ...['ready', 'unavailable', 'error', 'expired', 'confirming', 'authenticating', 'paid', 'captured', 'released', 'declined'].map((to) => `loading -> ${to}`),
   'ready -> processing',
   'ready -> error',
+  'ready -> loading',
   ...['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'].map((to) => `processing -> ${to}`),
   'authenticating -> processing',
   ...['paid', 'authenticating', 'declined', 'error', 'expired'].map((to) => `confirming -> ${to}`),
@@ -21,6 +22,7 @@ const valid = new Set([
   'error -> ready',
   'unavailable -> ready',
   'unavailable -> error',
+  'unavailable -> loading',
 ]);
 
 const states = Object.keys(WIDGET_STATES) as WidgetState[];

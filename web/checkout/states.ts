@@ -70,7 +70,8 @@ export const WIDGET_STATES = table({
     button: 'kept',
     words: (t) => t.loading,
   },
-  ready: { to: ['processing', 'error'], button: 'shown', words: () => '' },
+  // `loading`: the view the page handed over was stale; the backend's replaces it.
+  ready: { to: ['processing', 'error', 'loading'], button: 'shown', words: () => '' },
   processing: {
     // `ready`: the shopper closed the sheet.
     to: ['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'],
@@ -113,7 +114,7 @@ export const WIDGET_STATES = table({
     words: (t, { code }) => (code ? t.errors[code] : ''),
     announce: ({ code, reason }, { sessionId, t }) => (code ? errorAnnouncement(sessionId, code, reason ?? null, t) : null),
   },
-  unavailable: { to: ['ready', 'error'], button: 'kept', words: (t) => t.unavailable },
+  unavailable: { to: ['ready', 'error', 'loading'], button: 'kept', words: (t) => t.unavailable },
   // Final and calm (no "Try again": the shopper starts again at the store); the merchant is told as of an error.
   expired: {
     to: [],

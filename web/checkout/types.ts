@@ -16,6 +16,13 @@ export type SupportedLocale = 'en' | 'fr' | 'de' | 'es' | 'ar';
 export interface MountOptions {
   /** The session's client secret, `cs_..._secret_...`. Required. */
   clientSecret: string;
+  /**
+   * The `public_view` of the session's creation reply (POST /api/sessions), as your server got it:
+   * the widget then shows the button at once instead of asking the backend for it first, and
+   * checks it in the background. What it shows is all it changes: the amount charged is the
+   * session's, on the backend (docs/embedding.md). Ignored unless it is this session's view.
+   */
+  sessionView?: object;
   /** Origin (or base URL) of the checkout backend. Default: where checkout.js was loaded from. */
   apiBase?: string;
   /**
