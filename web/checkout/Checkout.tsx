@@ -286,15 +286,15 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if ((before === 'declined' || before === 'error') && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
   }, [view.state]);
 
-  function onReady(ready: boolean, paymentMethodPresent: boolean | null) {
+  /** The button shows at once; `checkout:ready` follows once the wallet has said whether the shopper has a card. */
+  function onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>) {
     if (!sessionId) return;
     if (!ready) return setView({ state: 'unavailable' });
     // Not after a reloaded decline: its "Try again" brings the button back.
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
-    if (!announcedReady.current) {
-      announcedReady.current = true;
-      emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent } });
-    }
+    if (announcedReady.current) return;
+    announcedReady.current = true;
+    void paymentMethodPresent.then((present) => emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent: present } }));
   }
 
   /**
