@@ -4,7 +4,9 @@
  * a short cache, so a page that uses it gets fixes within minutes) and under the
  * content-versioned name the build's manifest gives it (`/checkout.<hash>.js`,
  * cached for a year: its content never changes, so a merchant can pin it with
- * an SRI `integrity`). `/checkout/manifest.json` tells merchants both.
+ * an SRI `integrity`). `/checkout/manifest.json` tells merchants both. The
+ * chunks a bundle loads later (web/checkout/chunks.ts) are served under their
+ * versioned names only: the bundle names them, with their hashes.
  * `/frame` is the checkout frame of iframe mode (docs/embedding.md): a page
  * holding the widget, which the merchant's page embeds instead of our script.
  */
@@ -25,6 +27,9 @@ function readManifest(): Manifest {
     return {};
   }
 }
+
+/** A chunk's manifest entry (vite.config.ts names them so). */
+const isChunk = (file: string) => file.startsWith('checkout-chunk-');
 
 const SHORT_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -49,6 +54,7 @@ export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: ex
   publish('/checkout-frame.js', 'checkout-frame.js');
   router.get('/checkout.d.ts', send('checkout.d.ts', SHORT_CACHE));
   if (options.sandboxWallet) publish('/sandbox/wallet.js', 'sandbox-wallet.js');
+  for (const [file, { file: versioned }] of Object.entries(manifest)) if (isChunk(file)) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
 
   // Never cached: a fixed widget reaches every embedding page at once, and the page names the bundle by its content.
   const frameScript = `/${manifest['checkout-frame.js']?.file ?? 'checkout-frame.js'}`;
@@ -61,7 +67,7 @@ export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: ex
   router.get('/checkout/manifest.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*');
     res.set('Cache-Control', SHORT_CACHE);
-    const entries = Object.entries(manifest).filter(([file]) => options.sandboxWallet || file !== 'sandbox-wallet.js');
+    const entries = Object.entries(manifest).filter(([file]) => !isChunk(file) && (options.sandboxWallet || file !== 'sandbox-wallet.js'));
     res.json(Object.fromEntries(entries.map(([file, entry]) => [file, { src: `/${entry.file}`, integrity: entry.integrity }])));
   });
   return router;

@@ -15,7 +15,8 @@ import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScr
 import { Challenge } from './Challenge';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
-import { declineMessage, messagesFor } from './locales';
+import { declineMessage, LANGUAGES, languageOf } from './locales';
+import { loadedMessages, loadMessages } from './locales/load';
 import { en } from './locales/en';
 import { type Announcement, isPaidStatus, move, type View, WIDGET_STATES } from './states';
 import type { CheckoutErrorCode, MountOptions } from './types';
@@ -70,10 +71,20 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const root = useRef<HTMLDivElement>(null);
   const previousState = useRef(view.state);
   const clientSecret = options.clientSecret;
-  const t = messagesFor(locale);
+  const language = languageOf(locale);
+  /** The language's words, once its chunk is here; until then (a few ms) the status line is blank, never in another language. */
+  const [words, setWords] = useState(() => loadedMessages(language));
+  const t = words ?? en;
 
   function emit({ name, detail }: Announcement) {
     if (alive.current) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
+  }
+  /** Moves made before the language's words arrived: announced once they have, in the words the shopper reads. */
+  const unannounced = useRef<View[]>([]);
+  function announce(moved: View, messages = loadedMessages(language)) {
+    if (!messages) return void unannounced.current.push(moved);
+    const announcement = WIDGET_STATES[moved.state].announce?.(moved, { sessionId, t: messages, en });
+    if (announcement) emit(announcement);
   }
   /** Moves to `next` if the state table allows it, and dispatches the event its row announces. */
   const setView = (next: View) => {
@@ -81,8 +92,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (moved === viewRef.current) return;
     viewRef.current = moved;
     setViewState(moved);
-    const announcement = WIDGET_STATES[moved.state].announce?.(moved, { sessionId, t, en });
-    if (announcement) emit(announcement);
+    announce(moved);
   };
   function fail(code: CheckoutErrorCode, reason: string | null) {
     // The shopper can do nothing about it; the merchant reads the console while integrating.
@@ -134,6 +144,18 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       alive.current = false;
     };
   }, []);
+
+  useEffect(() => {
+    const here = loadedMessages(language);
+    setWords(here);
+    if (!here) {
+      void loadMessages(language, options.nonce).then((loaded) => {
+        if (!alive.current) return;
+        setWords(loaded);
+        for (const moved of unannounced.current.splice(0)) announce(moved, loaded);
+      });
+    }
+  }, [language]);
 
   // Load the session (and the sandbox wallet when the session asks for it). A layout
   // effect: the request starts right after the first render, not a frame later.
@@ -394,7 +416,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       ref={root}
       class="wc"
       lang={locale}
-      dir={t.dir}
+      dir={LANGUAGES[language]}
       data-checkout-state={state}
       aria-busy={!!row.busy}
     >
@@ -422,7 +444,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       )}
       <p class="status" role="status" aria-live="polite" data-testid="status">
         {row.busy && <span class="spinner" aria-hidden="true" />}
-        {row.words(t, view)}
+        {words && row.words(words, view)}
         {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
       </p>
       {row.challenge && view.outcome?.challenge_url && (
@@ -437,7 +459,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       )}
       {row.retry && (
         <button type="button" class="retry" data-testid="retry" onClick={retry}>
-          {t.retry}
+          {words?.retry}
         </button>
       )}
     </div>

@@ -133,9 +133,10 @@ export function errorCodeOf(err: CheckoutApiError, otherwise: CheckoutErrorCode)
 
 /**
  * Loads a script once per page (shared across widgets and across copies of this
- * bundle), under the page's CSP nonce when it has one.
+ * bundle), under the page's CSP nonce when it has one; with `integrity`, only
+ * if its bytes match (fetched with CORS, as SRI requires).
  */
-export function loadScriptOnce(src: string, nonce: string | undefined): Promise<void> {
+export function loadScriptOnce(src: string, nonce: string | undefined, integrity?: string): Promise<void> {
   const w = window as unknown as { __walletCheckoutScripts?: Map<string, Promise<void>> };
   const cache = (w.__walletCheckoutScripts ??= new Map());
   let p = cache.get(src);
@@ -145,6 +146,10 @@ export function loadScriptOnce(src: string, nonce: string | undefined): Promise<
       s.src = src;
       s.async = true;
       if (nonce) s.nonce = nonce;
+      if (integrity) {
+        s.integrity = integrity;
+        s.crossOrigin = 'anonymous';
+      }
       s.onload = () => resolve();
       s.onerror = () => {
         cache.delete(src);

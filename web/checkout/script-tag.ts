@@ -10,12 +10,14 @@
  * (data-session-view: the creation reply's `public_view`, as JSON, so no request precedes the button.)
  * apiBase is the origin of the tag's src; the tag's CSP nonce goes to everything the widget injects.
  */
+import { setChunkBase } from './chunks';
 import { mount, setEntryDefaults } from './mount';
 import type { ButtonColor, ButtonSizeMode, ButtonType, Mount, MountOptions } from './types';
 
 const current = document.currentScript as HTMLScriptElement | null;
 // `.nonce`, not the attribute: a page under a header CSP blanks the attribute once the tag connects.
 setEntryDefaults({ apiBase: resolve(current?.src, true), nonce: current?.nonce || undefined });
+setChunkBase(resolve(current?.src));
 
 /** `url` resolved against the page; `origin`: only its origin. */
 function resolve(url: string | undefined, origin = false): string | undefined {
