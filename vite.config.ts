@@ -18,6 +18,7 @@ import { WIDGET_STATES } from './web/checkout/states';
  *   sandbox-wallet.js  IIFE, the stand-in for Google's pay.js
  * and first the chunks, what the first paint does not need (web/checkout/chunks.ts):
  *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles)
+ *   checkout-chunk-challenge.js          IIFE, the 3-D Secure dialog (prefetched when the page is idle)
  * then publishes them (see `publish`): a content-versioned copy of each, the
  * manifest naming those copies with their SRI hashes, and checkout.d.ts.
  */
@@ -30,11 +31,14 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
 };
 
 /** Each chunk: the module it carries and the export that is its content. */
-const chunks: Record<string, { module: string; exportName: string }> = Object.fromEntries(
-  Object.keys(LANGUAGES)
-    .filter((language) => language !== 'en')
-    .map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }]),
-);
+const chunks: Record<string, { module: string; exportName: string }> = {
+  ...Object.fromEntries(
+    Object.keys(LANGUAGES)
+      .filter((language) => language !== 'en')
+      .map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }]),
+  ),
+  challenge: { module: 'web/checkout/challenge-dialog.ts', exportName: 'openChallenge' },
+};
 const chunkFileName = (name: string) => `checkout-chunk-${name}.js`;
 const chunkEnvironment = (name: string) => `chunk_${name.replace(/\W/g, '_')}`;
 

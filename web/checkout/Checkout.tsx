@@ -12,7 +12,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { isFrameableUrl } from '../../server/contracts/urls';
 import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
-import { Challenge } from './Challenge';
+import { Challenge, prefetchChallenge } from './Challenge';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
 import { declineMessage, LANGUAGES, languageOf } from './locales';
@@ -316,6 +316,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
     if (announcedReady.current) return;
     announcedReady.current = true;
+    prefetchChallenge(options.nonce);
     void paymentMethodPresent.then((present) => emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent: present } }));
   }
 
@@ -375,16 +376,22 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
    * challenge is cancelled at once rather than left to expire, so the session
    * can be paid again (another card, or the page fixed) and nothing is charged.
    */
-  async function onChallengeBlocked(origin: string) {
-    if (viewRef.current.state !== 'authenticating' || !sessionId) return;
+  function onChallengeBlocked(origin: string) {
+    if (viewRef.current.state !== 'authenticating') return;
     console.error(
       `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
         `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`,
     );
+    void abandonChallenge('challenge_blocked', origin);
+  }
+
+  /** The challenge cannot be shown: cancelled at once rather than left to expire, so the session can be paid again and nothing is charged. */
+  async function abandonChallenge(code: CheckoutErrorCode, reason: string) {
+    if (viewRef.current.state !== 'authenticating' || !sessionId) return;
     setView({ state: 'processing' });
     // Nothing more to do if the cancel fails: the challenge expires by itself and the session becomes payable again.
     await postAuthentication(apiBase, sessionId, clientSecret, { cancel: true }).catch(() => undefined);
-    if (alive.current) fail('challenge_blocked', origin);
+    if (alive.current) fail(code, reason);
   }
 
   function onCancel() {
@@ -454,7 +461,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           nonce={options.nonce}
           onDone={() => onChallengeEnd(false)}
           onCancel={() => onChallengeEnd(true)}
-          onBlocked={(origin) => void onChallengeBlocked(origin)}
+          onBlocked={onChallengeBlocked}
+          // Its code could not be had (the network, or a chunk that did not match its hash): as a network error, nothing charged.
+          onUnavailable={() => void abandonChallenge('network_error', 'challenge_unavailable')}
         />
       )}
       {row.retry && (
