@@ -37,7 +37,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
 {
   const widget = await benchWidget({ loads: 21, payments: 5, log: (stage) => log(`1-2/6 widget: ${stage}`) });
   const { browser } = widget;
-  const { ours, floor } = widget.bundle;
+  const { ours, total, floor } = widget.bundle;
 
   log('3/6 ECv2 open');
   const ecv2 = benchEcv2Open();
@@ -57,9 +57,10 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const verdict = (met: boolean) => (met ? 'met' : '**missed**');
   type Row = [figure: string, ours: string, baseline: string, ratio: string, goal: string];
   const rows: Row[] = [
-    ['1. Bundle, gzip', kb(ours.gzip), `floor ${kb(floor.gzip)}`, String(ratio(ours.gzip, floor.gzip)), `≤ 1.3x: ${verdict(ours.gzip / floor.gzip <= 1.3)}`],
+    ['1. Bundle (initial checkout.js), gzip', kb(ours.gzip), `floor ${kb(floor.gzip)}`, String(ratio(ours.gzip, floor.gzip)), `≤ 1.3x: ${verdict(ours.gzip / floor.gzip <= 1.3)}`],
     ['1. Bundle, brotli', kb(ours.brotli), `floor ${kb(floor.brotli)}`, String(ratio(ours.brotli, floor.brotli)), `≤ 1.3x: ${verdict(ours.brotli / floor.brotli <= 1.3)}`],
     ['1. Bundle, minified', kb(ours.minified), `floor ${kb(floor.minified)}`, String(ratio(ours.minified, floor.minified)), ''],
+    ['1. Bundle, gzip, with every chunk it may load later', kb(total.gzip), '', '', ''],
     [
       `2. Time to usable button (median of ${browser.loads} loads each)`,
       ms(browser.ours.usableMs),
