@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import type { LibraryFormats, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { LANGUAGES } from './web/checkout/locales';
-import { WIDGET_STATES } from './web/checkout/states';
 
 /**
  * `vite build` builds the browser bundles into dist/web/, one Vite build
@@ -30,13 +28,14 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
   sandbox_wallet: { entry: 'web/sandbox-wallet/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
 };
 
+/** The languages but English (which the bundles carry): one dictionary file each in web/checkout/locales/, exporting it by its name. */
+const chunkLanguages = readdirSync(fileURLToPath(new URL('./web/checkout/locales/', import.meta.url)))
+  .map((file) => /^([a-z]{2,3})\.ts$/.exec(file)?.[1])
+  .filter((language): language is string => !!language && language !== 'en');
+
 /** Each chunk: the module it carries and the export that is its content. */
 const chunks: Record<string, { module: string; exportName: string }> = {
-  ...Object.fromEntries(
-    Object.keys(LANGUAGES)
-      .filter((language) => language !== 'en')
-      .map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }]),
-  ),
+  ...Object.fromEntries(chunkLanguages.map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }])),
   challenge: { module: 'web/checkout/challenge-dialog.ts', exportName: 'openChallenge' },
 };
 const chunkFileName = (name: string) => `checkout-chunk-${name}.js`;
@@ -109,11 +108,22 @@ async function publish(): Promise<void> {
   // checkout.mjs's types: the declarations of web/checkout/types.ts, and the one value it exports.
   const typesFile = fileURLToPath(new URL('./web/checkout/types.ts', import.meta.url));
   const { outputText } = ts.transpileDeclaration(await readFile(typesFile, 'utf8'), { fileName: typesFile, compilerOptions: { strict: true } });
-  // The states are the keys of the widget's table; a published file cannot import it, so they are written out.
+  // The states are the keys of the widget's table; a published file cannot import it, so the compiler spells them out.
   const stateType = /export type CheckoutState = [^;]+;/;
   if (!stateType.test(outputText)) throw new Error('web/checkout/types.ts no longer declares CheckoutState as checkout.d.ts expects');
-  const states = Object.keys(WIDGET_STATES).map((state) => `'${state}'`).join(' | ');
-  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${states};`)}export declare const mount: Mount;\n`);
+  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${checkoutStates(typesFile)};`)}export declare const mount: Mount;\n`);
+}
+
+/** The union `CheckoutState` of types.ts stands for, as the compiler resolves it: `'loading' | 'ready' | ...`. */
+function checkoutStates(typesFile: string): string {
+  const { options } = ts.parseJsonConfigFileContent(ts.readConfigFile(fileURLToPath(new URL('./tsconfig.json', import.meta.url)), ts.sys.readFile).config, ts.sys, fileURLToPath(new URL('.', import.meta.url)));
+  const program = ts.createProgram([typesFile], { ...options, noEmit: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(typesFile);
+  const alias = source && checker.getSymbolAtLocation(source)?.exports?.get(ts.escapeLeadingUnderscores('CheckoutState'));
+  const union = alias && checker.getDeclaredTypeOfSymbol(alias);
+  if (!union?.isUnion() || !union.types.every((type) => type.isStringLiteral())) throw new Error('CheckoutState is no longer a union of string literals');
+  return union.types.map((type) => `'${(type as ts.StringLiteralType).value}'`).join(' | ');
 }
 
 /** How every bundle is built; the benchmarks build their floor bundle the same way (scripts/bench/bundle.ts). */

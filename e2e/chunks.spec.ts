@@ -61,5 +61,6 @@ test('a chunk whose bytes do not match its hash is not run: the widget speaks En
   await checkout.payWith('visa-insufficient-funds-3ds');
   await checkout.expectState('declined');
   await expect(checkout.testId('retry')).toHaveText(en.retry);
+  expect(await checkout.events('checkout:decline')).toHaveLength(1);
   expect(errors.join('\n')).toMatch(/integrity|English instead/i);
 });

@@ -9,7 +9,7 @@ const loaded: Partial<Record<SupportedLocale, Messages>> = { en };
 /** The language's words if they are here already (English always is). */
 export const loadedMessages = (language: SupportedLocale): Messages | undefined => loaded[language];
 
-/** Fetches the language's chunk; English when it cannot be had (the console says why). */
+/** Fetches the language's chunk; English when it cannot be had (the console says why), from then on. */
 export async function loadMessages(language: SupportedLocale, nonce: string | undefined): Promise<Messages> {
   const here = loaded[language];
   if (here) return here;
@@ -19,6 +19,7 @@ export async function loadMessages(language: SupportedLocale, nonce: string | un
     return (loaded[language] = messages);
   } catch (err) {
     console.error(err instanceof Error ? err.message : err, '(the widget speaks English instead)');
-    return en;
+    // For the page's lifetime: every widget, and every event, then speaks the English it shows.
+    return (loaded[language] = en);
   }
 }
