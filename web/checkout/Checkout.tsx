@@ -63,6 +63,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const [run, setRun] = useState(0);
   /** The status of the view the page handed over, while it is still to be checked against the backend's. */
   const carriedStatus = useRef<PublicSession['status'] | null>(null);
+  const carriedChecked = useRef(false);
   const viewRef = useRef(view);
   const alive = useRef(true);
   const announcedReady = useRef(false);
@@ -212,14 +213,16 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   // expired), the backend's view replaces it. Nothing is charged on the page's word meanwhile.
   const checkingCarried = carriedStatus.current !== null && (view.state === 'ready' || view.state === 'unavailable');
   useEffect(() => {
-    if (!checkingCarried || !sessionId) return;
+    // Once: a later return to the button (after a decline, say) finds the session changed by the shopper's own attempt.
+    if (!checkingCarried || carriedChecked.current || !sessionId) return;
+    carriedChecked.current = true;
     const ctl = new AbortController();
     void fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal).then(
       (fresh) => fresh.status === carriedStatus.current || startAgain(),
       (err) => ctl.signal.aborted || (err instanceof CheckoutApiError && err.status !== 0 && startAgain()),
     );
+    // A shopper who paid meanwhile needs no check: the payment's answer says all the view would have.
     function startAgain() {
-      carriedStatus.current = null;
       if (viewRef.current.state === 'ready' || viewRef.current.state === 'unavailable') setRun((n) => n + 1);
     }
     return () => ctl.abort();
