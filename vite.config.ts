@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,9 @@ import { defineConfig } from 'vitest/config';
  *   checkout.mjs       ESM, `import { mount } from '.../checkout.mjs'`
  *   checkout-frame.js  IIFE, the checkout frame's script (iframe mode, GET /frame)
  *   sandbox-wallet.js  IIFE, the stand-in for Google's pay.js
+ * and first the chunks, what the first paint does not need (web/checkout/chunks.ts):
+ *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles)
+ *   checkout-chunk-challenge.js          IIFE, the 3-D Secure dialog (prefetched when the page is idle)
  * then publishes them (see `publish`): a content-versioned copy of each, the
  * manifest naming those copies with their SRI hashes, and checkout.d.ts.
  */
@@ -23,6 +27,57 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
   checkout_frame: { entry: 'web/checkout/frame.ts', format: 'iife', fileName: 'checkout-frame.js' },
   sandbox_wallet: { entry: 'web/sandbox-wallet/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
 };
+
+/** The languages but English (which the bundles carry): one dictionary file each in web/checkout/locales/, exporting it by its name. */
+const chunkLanguages = readdirSync(fileURLToPath(new URL('./web/checkout/locales/', import.meta.url)))
+  .map((file) => /^([a-z]{2,3})\.ts$/.exec(file)?.[1])
+  .filter((language): language is string => !!language && language !== 'en');
+
+/** Each chunk: the module it carries and the export that is its content. */
+const chunks: Record<string, { module: string; exportName: string }> = {
+  ...Object.fromEntries(chunkLanguages.map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }])),
+  challenge: { module: 'web/checkout/challenge-dialog.ts', exportName: 'openChallenge' },
+};
+const chunkFileName = (name: string) => `checkout-chunk-${name}.js`;
+const chunkEnvironment = (name: string) => `chunk_${name.replace(/\W/g, '_')}`;
+
+/**
+ * The versioned copy and SRI hash of each chunk built in dist/web. Read from the files: Vite
+ * loads this config anew for each environment, so nothing in memory outlives a build.
+ */
+async function builtChunks(): Promise<Record<string, { file: string; integrity: string }>> {
+  const built = Object.keys(chunks).filter((name) => existsSync(join(outDir, chunkFileName(name))));
+  return Object.fromEntries(await Promise.all(built.map(async (name) => [name, await versioned(chunkFileName(name))] as const)));
+}
+
+/**
+ * `wallet-checkout:chunk-content` (in a chunk's build): the export the chunk carries.
+ * `wallet-checkout:chunk-manifest` (in the bundles'): the built chunks' files and hashes
+ * (the chunks are built first).
+ */
+const chunkModules: Plugin = {
+  name: 'wallet-checkout:chunks',
+  resolveId(id) {
+    return id === 'wallet-checkout:chunk-content' || id === 'wallet-checkout:chunk-manifest' ? `\0${id}` : undefined;
+  },
+  async load(id) {
+    if (id === '\0wallet-checkout:chunk-manifest') return `export default ${JSON.stringify(await builtChunks())};`;
+    if (id !== '\0wallet-checkout:chunk-content') return undefined;
+    const name = Object.keys(chunks).find((chunk) => chunkEnvironment(chunk) === this.environment.name);
+    const chunk = name && chunks[name];
+    if (!chunk) throw new Error(`wallet-checkout:chunk-content imported outside a chunk's build (${this.environment.name})`);
+    return `export { ${chunk.exportName} as default } from ${JSON.stringify(fileURLToPath(new URL(`./${chunk.module}`, import.meta.url)))};`;
+  },
+};
+
+/** A content-versioned copy of a built file, which never changes (served immutable), and its SRI hash. */
+async function versioned(fileName: string): Promise<{ file: string; integrity: string }> {
+  const bytes = await readFile(join(outDir, fileName));
+  const digest = createHash('sha384').update(bytes).digest();
+  const file = fileName.replace(/\.(m?js)$/, `.${digest.toString('hex').slice(0, 12)}.$1`);
+  await writeFile(join(outDir, file), bytes);
+  return { file, integrity: `sha384-${digest.toString('base64')}` };
+}
 
 /**
  * Escapes non-ASCII characters (•, —, …) in the emitted JS, so the bundles
@@ -46,19 +101,29 @@ const asciiOnly: Plugin = {
  */
 async function publish(): Promise<void> {
   const manifest: Record<string, { file: string; integrity: string }> = {};
-  for (const { fileName } of Object.values(bundles)) {
-    const bytes = await readFile(join(outDir, fileName));
-    const digest = createHash('sha384').update(bytes).digest();
-    const file = fileName.replace(/\.(m?js)$/, `.${digest.toString('hex').slice(0, 12)}.$1`);
-    await writeFile(join(outDir, file), bytes);
-    manifest[fileName] = { file, integrity: `sha384-${digest.toString('base64')}` };
-  }
+  for (const { fileName } of Object.values(bundles)) manifest[fileName] = await versioned(fileName);
+  for (const [name, chunk] of Object.entries(await builtChunks())) manifest[chunkFileName(name)] = chunk;
   await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   // checkout.mjs's types: the declarations of web/checkout/types.ts, and the one value it exports.
   const typesFile = fileURLToPath(new URL('./web/checkout/types.ts', import.meta.url));
   const { outputText } = ts.transpileDeclaration(await readFile(typesFile, 'utf8'), { fileName: typesFile, compilerOptions: { strict: true } });
-  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText}export declare const mount: Mount;\n`);
+  // The states are the keys of the widget's table; a published file cannot import it, so the compiler spells them out.
+  const stateType = /export type CheckoutState = [^;]+;/;
+  if (!stateType.test(outputText)) throw new Error('web/checkout/types.ts no longer declares CheckoutState as checkout.d.ts expects');
+  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${checkoutStates(typesFile)};`)}export declare const mount: Mount;\n`);
+}
+
+/** The union `CheckoutState` of types.ts stands for, as the compiler resolves it: `'loading' | 'ready' | ...`. */
+function checkoutStates(typesFile: string): string {
+  const { options } = ts.parseJsonConfigFileContent(ts.readConfigFile(fileURLToPath(new URL('./tsconfig.json', import.meta.url)), ts.sys.readFile).config, ts.sys, fileURLToPath(new URL('.', import.meta.url)));
+  const program = ts.createProgram([typesFile], { ...options, noEmit: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(typesFile);
+  const alias = source && checker.getSymbolAtLocation(source)?.exports?.get(ts.escapeLeadingUnderscores('CheckoutState'));
+  const union = alias && checker.getDeclaredTypeOfSymbol(alias);
+  if (!union?.isUnion() || !union.types.every((type) => type.isStringLiteral())) throw new Error('CheckoutState is no longer a union of string literals');
+  return union.types.map((type) => `'${(type as ts.StringLiteralType).value}'`).join(' | ');
 }
 
 /** How every bundle is built; the benchmarks build their floor bundle the same way (scripts/bench/bundle.ts). */
@@ -81,16 +146,29 @@ export default defineConfig({
   // JSX for Preact (Vite 8 transforms with oxc; this replaces the old `esbuild.jsx` setting).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   publicDir: false,
-  plugins: [asciiOnly],
-  environments: Object.fromEntries(
-    Object.entries(bundles).map(([name, b]) => [
-      name,
-      { consumer: 'client' as const, ...bundleBuild({ ...b, outDir, name: 'WalletCheckoutBundle' }) },
-    ]),
-  ),
+  plugins: [asciiOnly, chunkModules],
+  environments: {
+    ...Object.fromEntries(
+      Object.keys(chunks).map((name) => [
+        chunkEnvironment(name),
+        { consumer: 'client' as const, ...bundleBuild({ entry: 'web/checkout/chunk-entry.ts', format: 'iife', fileName: chunkFileName(name), outDir, name: 'WalletCheckoutChunk' }) },
+      ]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(bundles).map(([name, b]) => [
+        name,
+        { consumer: 'client' as const, ...bundleBuild({ ...b, outDir, name: 'WalletCheckoutBundle' }) },
+      ]),
+    ),
+  },
   builder: {
     async buildApp(builder) {
       await rm(outDir, { recursive: true, force: true });
+      // The chunks first: the bundles carry their hashes.
+      for (const name of Object.keys(chunks)) {
+        const env = builder.environments[chunkEnvironment(name)];
+        if (env) await builder.build(env);
+      }
       for (const name of Object.keys(bundles)) {
         const env = builder.environments[name];
         if (env) await builder.build(env);

@@ -9,15 +9,15 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import express from 'express';
 import { loadConfig } from '../server/config';
-import { galleryRoutes } from '../server/demo/gallery';
+import { GALLERY_STATES, galleryRoutes } from '../server/demo/gallery';
 import { ar } from '../web/checkout/locales/ar';
 import { fr } from '../web/checkout/locales/fr';
-import type { CheckoutState } from '../web/checkout/types';
 import { CheckoutPage } from './support/checkout-page';
 import { listen } from '../server/testing/listen';
 import { expect, test } from './support/merchant-site';
 
-const STATES: CheckoutState[] = ['loading', 'ready', 'processing', 'paid', 'captured', 'released', 'declined', 'error', 'unavailable', 'confirming', 'expired'];
+/** Every state the gallery shows: all of the widget's but the 3-D Secure dialog (holds-and-3ds.spec.ts). */
+const STATES = GALLERY_STATES;
 const THEMES = ['light', 'dark'] as const;
 
 test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });

@@ -26,6 +26,12 @@ describe('creating a session', () => {
   const post = (body: unknown, key = secretKey) =>
     fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+  it("carries the widget's view of the new session, the same as the widget's own request gets", async () => {
+    const created = await server.createSession(secretKey);
+    expect(created.public_view).toEqual(await server.publicSession(created));
+    expect(created.public_view?.status).toBe('open');
+  });
+
   it('needs the secret key', async () => {
     const reply = await post({ amount: 100, currency: 'USD', country_code: 'US' }, 'sk_test_wrong');
     expect(reply.status).toBe(401);

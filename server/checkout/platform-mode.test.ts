@@ -37,6 +37,11 @@ describe('the public view of a platform-mode app', () => {
     expect((await jwtVerify(merchantInfo.authJwt, keys.publicKey)).payload).toMatchObject({ merchantOrigin: 'shop.example' });
   });
 
+  it("has no view in the creation reply: the page's origin, which its token is signed for, is not known yet", async () => {
+    const { secretKey } = await platform.merchant({ merchant_id: 'shop4', allowed_origins: ['https://shop.example'], google_pay_mode: 'platform' });
+    expect((await platform.createSession(secretKey)).public_view).toBeNull();
+  });
+
   it('is refused with platform_not_configured on a server without the platform settings', async () => {
     const { secretKey } = await plain.merchant({ merchant_id: 'shop2', allowed_origins: ['https://shop.example'], google_pay_mode: 'platform' });
     const reply = await publicView(plain.url, await plain.createSession(secretKey), 'https://shop.example');

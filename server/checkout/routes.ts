@@ -140,7 +140,11 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!app) return;
     await respondIdempotently(keys, app.id, req, res, async () => {
       const created = await createSession(store, app, req.body);
-      return replyOf(created, 201, () => false);
+      if (!created.ok) return replyOf(created, 201, () => false);
+      // Platform mode's view is signed for the page's origin, which only the widget's request tells.
+      const row = app.googlePayMode === 'platform' ? undefined : await findSession(store, created.value.id);
+      const view = row && (await publicView(row, app, options.ownOrigin()));
+      return replyOf(ok({ ...created.value, public_view: view?.ok ? view.value : null }), 201);
     });
   });
 

@@ -17,7 +17,8 @@ export type SessionRow = Selectable<SessionsTable>;
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
-export async function createSession(store: Store, app: App, body: unknown): Promise<Result<CreatedSession, Failure>> {
+/** A new session: the merchant's reply but its `public_view`, which the routes add. */
+export async function createSession(store: Store, app: App, body: unknown): Promise<Result<Omit<CreatedSession, 'public_view'>, Failure>> {
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;

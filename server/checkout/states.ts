@@ -1,37 +1,17 @@
 /**
  * The checkout session's state machine, in one place: every change of a
  * session's status goes through `moveSession`, which refuses what this table
- * does not allow. docs/holds-and-3ds.md draws it.
+ * does not allow (its table is contracts/session-states.ts). docs/holds-and-3ds.md draws it.
  */
 import type { Updateable } from 'kysely';
 import { type EventType, SessionStatus } from '../contracts';
+import { sessionTransitions } from '../contracts/session-states';
 import { recordEvent, type StoreTransaction } from '../store/events';
 import type { SessionsTable } from '../store/schema';
 import { findSession, sessionView } from './sessions';
 
-/** From each status, the statuses a session may move to. */
-export const transitions: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
-  // A payment attempt is claimed (pay); declined and failed sessions may be paid again. Any of them,
-  // unpaid and with no attempt in flight, expires once its expires_at has passed (checkout/expiry.ts).
-  open: ['processing', 'expired'],
-  declined: ['processing', 'expired'],
-  failed: ['processing', 'expired'],
-  // The attempt's outcome; pending until an unknown one is known (reconciliation). Never expired while
-  // in flight: the card may have been charged, so the attempt settles first, and expires after if unpaid.
-  processing: ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'],
-  pending: ['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending'],
-  // The shopper completes the challenge (a new attempt charges the payment method), or it ends without:
-  // failed, cancelled or expired. Paying again (another card) abandons it too.
-  requires_authentication: ['processing', 'declined', 'expired'],
-  // A hold: the merchant captures (all or part) or releases it.
-  authorized: ['captured', 'released'],
-  succeeded: [],
-  captured: [],
-  released: [],
-  expired: [],
-};
-
-export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => transitions[from].includes(to);
+/** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
+export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
 
 /** The statuses a session can be in and still take `to`. */
 export const statusesLeadingTo = (to: SessionStatus): SessionStatus[] => SessionStatus.options.filter((from) => canTransition(from, to));

@@ -10,6 +10,7 @@ import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 import { Refund } from './refunds';
+import { SESSION_STATUSES } from './session-states';
 
 /**
  * `cs_` and 16 random bytes in base64url (server/checkout/sessions.ts makes
@@ -52,9 +53,9 @@ export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
  * `hold`), then captured or released by the merchant; pending: the outcome of
  * an attempt is unknown and is being confirmed; expired: `expires_at`
  * passed before it was paid (final). The transitions between them
- * are server/checkout/states.ts (docs/holds-and-3ds.md).
+ * are session-states.ts, enforced by server/checkout/states.ts (docs/holds-and-3ds.md).
  */
-export const SessionStatus = z.enum(['open', 'processing', 'requires_authentication', 'succeeded', 'authorized', 'captured', 'released', 'declined', 'failed', 'pending', 'expired']);
+export const SessionStatus = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
 /** What one payment attempt came to; a capture or release later changes the session's status, not this. */
@@ -127,10 +128,6 @@ export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 export const SessionList = listOf(Session);
 export type SessionList = z.infer<typeof SessionList>;
 
-/** The reply to POST /api/sessions: the only time the client secret is shown. */
-export const CreatedSession = Session.extend({ client_secret: z.string() });
-export type CreatedSession = z.infer<typeof CreatedSession>;
-
 /** The widget's view (client secret): enough to show and pay, nothing more. */
 export const PublicSession = z.object({
   id: z.string(),
@@ -154,6 +151,16 @@ export const PublicSession = z.object({
   expires_at: z.number().int(),
 });
 export type PublicSession = z.infer<typeof PublicSession>;
+
+/**
+ * The reply to POST /api/sessions: the only time the client secret is shown. `public_view`: the
+ * widget's view of the new session, for the merchant's page to hand to the widget (`data-session-view`,
+ * docs/embedding.md) so that no request precedes the button; null for a platform-mode app (its
+ * view carries a token signed for the page's origin, which the widget asks for) or an app that cannot
+ * be paid yet (a direct-mode app without a key: the widget's own request says why).
+ */
+export const CreatedSession = Session.extend({ client_secret: z.string(), public_view: PublicSession.nullable() });
+export type CreatedSession = z.infer<typeof CreatedSession>;
 
 /** POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. */
 export const PayBody = z.strictObject({ payment_data: PaymentData });

@@ -16,6 +16,7 @@ import { buildPaymentDataRequest } from '../checkout/payment-request';
 import { errorBody, statusFor } from '../http/errors';
 import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, type SessionStatus } from '../contracts';
 import { exponentOf } from '../contracts/currency';
+import type { CheckoutState } from '../../web/checkout/types';
 
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/gallery.html', import.meta.url)), 'utf8');
 
@@ -36,8 +37,15 @@ const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_gallery', car
 /** A hold's payment: the outcome stays `authorized` after the merchant captures or releases it; the session's status moves on. */
 const held: PaymentOutcome = { ...paid, status: 'authorized' };
 
+/**
+ * The widget's states the gallery shows: every row of its state table (web/checkout/states.ts) but
+ * `authenticating`, a modal dialog over the whole page (the rest of the page goes inert under it),
+ * which the 3-D Secure browser tests show instead.
+ */
+export type GalleryState = Exclude<CheckoutState, 'authenticating'>;
+
 /** Per state: the session as the fake API shows it. `hold`: that call never answers, so the widget stays put. */
-const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; gone?: true; noCardMethod?: true; sheetCallbacks?: false }> = {
+const SCENARIOS: Record<GalleryState, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; gone?: true; noCardMethod?: true; sheetCallbacks?: false }> = {
   loading: { status: 'open', hold: 'public' },
   ready: { status: 'open' },
   // As a wallet without callbacks shows it: with them, the sheet stays open over the page while paying.
@@ -64,7 +72,10 @@ const SCENARIOS: Record<string, { status: SessionStatus; outcome?: PaymentOutcom
  * A hold's later life (the store captured or released it while the shopper's page was open), in
  * sections of their own at the end of the page: the widgets above keep their places, pixel for pixel.
  */
-const SETTLED_HOLDS = ['captured', 'released'];
+const SETTLED_HOLDS: readonly GalleryState[] = ['captured', 'released'];
+
+/** Every state the gallery shows, in its order on the page. */
+export const GALLERY_STATES = Object.keys(SCENARIOS) as GalleryState[];
 
 /** The gallery has no stored app: these are the fields a payment request is built from (payment-request.ts). */
 const galleryApp = {
@@ -81,8 +92,8 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     const widget = (id: string, caption: string, state: string, currency: string, attributes = '') =>
       `<figure><figcaption>${caption}</figcaption><div id="${id}"></div></figure>` +
       `<script src="${src}" data-client-secret="cs_gallery-${state}-${currency}_secret_gallery" data-api-base="/demo/gallery" data-target="#${id}" ${attributes} defer></script>`;
-    const states = (theme: string, names: string[]) => names.map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"`)).join('\n');
-    const shopperStates = Object.keys(SCENARIOS).filter((state) => !SETTLED_HOLDS.includes(state));
+    const states = (theme: string, names: readonly string[]) => names.map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"`)).join('\n');
+    const shopperStates = GALLERY_STATES.filter((state) => !SETTLED_HOLDS.includes(state));
     const languages = Object.entries(LANGUAGES).map(([locale, currency]) => widget(`declined-${locale}`, `${locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`)).join('\n');
     res.type('html').send(
       template
@@ -98,7 +109,7 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
   /** The scenario of a session id, or undefined (answered 404 like the real API). */
   const scenarioOf = (req: express.Request) => {
     const [, state = '', currency = ''] = String(req.params.id).split('-');
-    const scenario = SCENARIOS[state];
+    const scenario = Object.hasOwn(SCENARIOS, state) ? SCENARIOS[state as GalleryState] : undefined;
     return scenario && AMOUNTS[currency] ? { id: String(req.params.id), currency, amount: AMOUNTS[currency], ...scenario } : undefined;
   };
   const view = (s: NonNullable<ReturnType<typeof scenarioOf>>, status: SessionStatus, outcome: PaymentOutcome | null): PublicSession => {

@@ -199,6 +199,8 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     // The price is the session's, formatted as the widget formats it (the page is in English).
     const placeholders: Record<string, string> = {
       CLIENT_SECRET: escapeHtml(session.client_secret),
+      // The widget's view of the new session, so that no request precedes the button (docs/embedding.md).
+      SESSION_VIEW: escapeHtml(JSON.stringify(session.public_view)),
       PRICE: escapeHtml(priceOf(session.amount, session.currency)),
       ORDER_REFERENCE: escapeHtml(session.reference ?? ''),
       CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,

@@ -4,7 +4,9 @@
  * a short cache, so a page that uses it gets fixes within minutes) and under the
  * content-versioned name the build's manifest gives it (`/checkout.<hash>.js`,
  * cached for a year: its content never changes, so a merchant can pin it with
- * an SRI `integrity`). `/checkout/manifest.json` tells merchants both.
+ * an SRI `integrity`). `/checkout/manifest.json` tells merchants both. The
+ * chunks a bundle loads later (web/checkout/chunks.ts) are served under their
+ * versioned names only: the bundle names them, with their hashes.
  * `/frame` is the checkout frame of iframe mode (docs/embedding.md): a page
  * holding the widget, which the merchant's page embeds instead of our script.
  */
@@ -26,11 +28,18 @@ function readManifest(): Manifest {
   }
 }
 
+/** A chunk's manifest entry (vite.config.ts names them so). */
+const isChunk = (file: string) => file.startsWith('checkout-chunk-');
+
 const SHORT_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Serves each bundle of `bundles` (path -> file in dist/web) under its plain path and its content-versioned name. */
-export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest = readManifest()): express.Router {
+/**
+ * Serves each bundle of `bundles` (path -> file in dist/web) under its plain
+ * path and its content-versioned name; with `chunks`, the widget's chunks too,
+ * under their versioned names only.
+ */
+export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest = readManifest(), options: { chunks?: boolean } = {}): express.Router {
   const router = express.Router();
   const send = (file: string, cacheControl: string) => (_req: express.Request, res: express.Response) => {
     // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
@@ -45,6 +54,7 @@ export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest
     if (versioned) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
   };
   for (const [path, file] of Object.entries(bundles)) publish(path, file);
+  if (options.chunks) for (const [file, { file: versioned }] of Object.entries(manifest)) if (isChunk(file)) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
   return router;
 }
 
@@ -55,7 +65,7 @@ export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: ex
   const router = express.Router();
   const manifest = readManifest();
   const widget = { '/checkout.js': 'checkout.js', '/checkout.mjs': 'checkout.mjs', '/checkout-frame.js': 'checkout-frame.js', '/checkout.d.ts': 'checkout.d.ts' };
-  router.use(bundleRoutes({ ...widget, ...(options.sandboxWallet && sandboxWalletBundle) }, manifest));
+  router.use(bundleRoutes({ ...widget, ...(options.sandboxWallet && sandboxWalletBundle) }, manifest, { chunks: true }));
 
   // Never cached: a fixed widget reaches every embedding page at once, and the page names the bundle by its content.
   const frameScript = `/${manifest['checkout-frame.js']?.file ?? 'checkout-frame.js'}`;
@@ -68,7 +78,7 @@ export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: ex
   router.get('/checkout/manifest.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*');
     res.set('Cache-Control', SHORT_CACHE);
-    const entries = Object.entries(manifest).filter(([file]) => options.sandboxWallet || file !== 'sandbox-wallet.js');
+    const entries = Object.entries(manifest).filter(([file]) => !isChunk(file) && (options.sandboxWallet || file !== 'sandbox-wallet.js'));
     res.json(Object.fromEntries(entries.map(([file, entry]) => [file, { src: `/${entry.file}`, integrity: entry.integrity }])));
   });
   return router;

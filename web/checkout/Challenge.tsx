@@ -1,125 +1,55 @@
 /**
- * The bank's 3-D Secure challenge, in a modal dialog over the merchant's page:
- * the challenge page (served by the payment service) in a frame, and a Cancel
- * button. A native <dialog> opened with showModal() sits in the top layer, so
- * the widget's containment cannot clip it; it keeps focus inside while open
- * (the page behind is inert), closes on Escape like Cancel (while focus is in
- * the dialog rather than in the bank's frame, whose keys are its own), and
- * gives focus back to where it was when it closes.
- *
- * The challenge page reports its result with postMessage; only a message from
- * that frame, from the challenge URL's origin, counts, and even then it only
- * says "ask the backend": the outcome itself comes from the service.
- *
- * A page whose CSP leaves the challenge's origin out of `frame-src` gets an
- * error page in the frame, whose `load` fires all the same; the browser tells
- * the document instead, with a `securitypolicyviolation` event (Chromium,
- * Firefox, Safari), which is how the dialog knows the shopper sees nothing.
- * No timer: the bank's page owes us no "I'm here" message, and a slow bank is
- * not a blocked one.
+ * Where the bank's 3-D Secure dialog opens in the widget. The dialog itself
+ * (challenge-dialog.ts) is a chunk (chunks.ts), fetched when the page is idle
+ * (see `prefetchChallenge`) so that a shopper who meets a challenge never
+ * waits for its code; if it cannot be had, `onUnavailable`.
  */
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import type { ChallengeMessage } from '../../server/contracts';
-import type { Messages } from './locales';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { ChallengeDialogProps, openChallenge } from './challenge-dialog';
+import { loadChunk } from './chunks';
 
-/** The contract's message type, checked by the compiler without importing the contracts' code. */
-const MESSAGE_TYPE: ChallengeMessage['type'] = 'wallet-checkout:challenge';
-
-const CSS = `
-.challenge { box-sizing: border-box; width: min(460px, calc(100vw - 32px)); max-height: calc(100vh - 32px); padding: 16px;
-  border: 1px solid var(--_border); border-radius: var(--wc-radius, 12px); background: var(--_surface); color: var(--_text);
-  font: inherit; font-family: var(--wc-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif); }
-.challenge[open] { display: flex; flex-direction: column; gap: 12px; }
-.challenge::backdrop { background: rgb(0 0 0 / 0.55); }
-.challenge h2 { margin: 0; font-size: 16px; }
-.challenge iframe { width: 100%; height: min(380px, calc(100vh - 160px)); border: 1px solid var(--_border); border-radius: 8px; background: #fff; }
-.challenge .cancel { align-self: flex-end; font: inherit; font-weight: 600; cursor: pointer; padding: 8px 16px; border-radius: 8px;
-  border: 1px solid var(--_border); background: transparent; color: var(--_accent); }
-`;
-
-export interface ChallengeProps {
-  url: string;
-  t: Messages;
-  /** The page's CSP nonce, for the dialog's stylesheet. */
-  nonce: string | undefined;
-  /** The challenge page says it is over (completed, failed or expired). */
-  onDone(): void;
-  /** The shopper closed the dialog. */
-  onCancel(): void;
-  /** The page's CSP refused to frame the challenge (`origin`: what its `frame-src` lacks). */
-  onBlocked(origin: string): void;
+export interface ChallengeProps extends ChallengeDialogProps {
+  /** The dialog's code could not be loaded (the network, or a chunk that did not match its hash). */
+  onUnavailable(): void;
 }
 
-/** The origin of a violation's blocked URL, or null (`inline`, `eval`, or no URL). */
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
+const loadDialog = (nonce: string | undefined) => loadChunk('challenge', nonce) as Promise<typeof openChallenge | undefined>;
+
+/** Fetches the dialog's code once the page has nothing better to do; a failure here is retried when a challenge needs it. */
+export function prefetchChallenge(nonce: string | undefined): void {
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
+  idle(() => void loadDialog(nonce).catch(() => undefined));
 }
 
-export function Challenge({ url, t, nonce, onDone, onCancel, onBlocked }: ChallengeProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const frame = useRef<HTMLIFrameElement>(null);
-  // The callbacks of the latest render, so the listener below is added once.
-  const handlers = useRef({ onDone, onCancel, onBlocked });
-  handlers.current = { onDone, onCancel, onBlocked };
+export function Challenge(props: ChallengeProps) {
+  const host = useRef<HTMLDivElement>(null);
+  // The callbacks of the latest render, so the dialog is opened once per challenge.
+  const latest = useRef(props);
+  latest.current = props;
 
-  // A layout effect: listening from the commit that inserts the frame, before the
-  // browser can report it (violation events are queued as tasks, never fired synchronously).
   useLayoutEffect(() => {
-    const origin = new URL(url).origin;
-    const onViolation = (event: SecurityPolicyViolationEvent) => {
-      // Report-only policies block nothing.
-      if (event.disposition !== 'enforce' || event.effectiveDirective !== 'frame-src' || originOf(event.blockedURI) !== origin) return;
-      handlers.current.onBlocked(origin);
+    let close: (() => void) | undefined;
+    let closed = false;
+    loadDialog(props.nonce).then(
+      (open) => {
+        if (closed || !host.current) return;
+        if (!open) return latest.current.onUnavailable();
+        close = open(host.current, {
+          url: props.url,
+          t: props.t,
+          nonce: props.nonce,
+          onDone: () => latest.current.onDone(),
+          onCancel: () => latest.current.onCancel(),
+          onBlocked: (origin) => latest.current.onBlocked(origin),
+        });
+      },
+      () => closed || latest.current.onUnavailable(),
+    );
+    return () => {
+      closed = true;
+      close?.();
     };
-    document.addEventListener('securitypolicyviolation', onViolation);
-    return () => document.removeEventListener('securitypolicyviolation', onViolation);
-  }, [url]);
+  }, [props.url]);
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    element.showModal();
-    // On the dialog itself, so its name is read first and Escape reaches it; Tab goes on into the frame.
-    element.focus();
-    return () => element.close();
-  }, []);
-
-  useEffect(() => {
-    const origin = new URL(url).origin;
-    let reported = false;
-    const onMessage = (event: MessageEvent) => {
-      if (reported || event.origin !== origin || event.source !== frame.current?.contentWindow) return;
-      if ((event.data as Partial<ChallengeMessage> | null)?.type !== MESSAGE_TYPE) return;
-      reported = true;
-      handlers.current.onDone();
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
-  }, [url]);
-
-  return (
-    <dialog
-      ref={dialog}
-      class="challenge"
-      aria-labelledby="wc-challenge-title"
-      tabIndex={-1}
-      data-testid="challenge"
-      onCancel={(event) => {
-        // Escape: our Cancel, so the backend hears of it; the dialog closes when the widget moves on.
-        event.preventDefault();
-        handlers.current.onCancel();
-      }}
-    >
-      <style nonce={nonce}>{CSS}</style>
-      <h2 id="wc-challenge-title">{t.challenge.title}</h2>
-      <iframe ref={frame} src={url} title={t.challenge.frame} data-testid="challenge-frame" />
-      <button type="button" class="cancel" data-testid="challenge-cancel" onClick={() => handlers.current.onCancel()}>
-        {t.challenge.cancel}
-      </button>
-    </dialog>
-  );
+  return <div ref={host} />;
 }

@@ -2,26 +2,24 @@
  * The checkout widget: loads the session's public view, shows the amount and
  * the Google Pay button, posts the wallet's PaymentData, and shows the outcome.
  *
- * States (root `[data-checkout-state]`):
- *   loading -> ready -> processing -> paid | declined | error | confirming | authenticating
- *   authenticating (the bank's 3-D Secure challenge, Challenge.tsx) -> processing -> paid | declined | ...
- *   authenticating -> error (challenge_blocked: the page's CSP refused the challenge's frame)
- *   loading -> unavailable (isReadyToPay false) | error (session load failed)
- *   paid (a hold) -> captured | released (by the merchant's server)
- *   loading | confirming | processing -> expired (the backend answered session_expired: final, no button)
- *   confirming polls the session every 2 s until the outcome is final; paid (a hold)
- *   checks it now and then for a capture or release (HOLD_CHECK_*).
- * The view keeps codes, not words, so a change of locale re-words every state.
+ * Its states, their moves, words and events are the table of states.ts (root
+ * `[data-checkout-state]`); this component feeds it what happens: the
+ * session's view, the wallet's callbacks, the backend's answers. confirming
+ * polls the session every 2 s until the outcome is final; paid (a hold)
+ * checks it now and then for a capture or release (HOLD_CHECK_*).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { isFrameableUrl } from '../../server/contracts/urls';
-import { CheckoutApiError, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
-import { Challenge } from './Challenge';
+import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
+import { Challenge, prefetchChallenge } from './Challenge';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
-import { declineMessage, messagesFor } from './locales';
-import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, CheckoutState, MountOptions } from './types';
+import { declineMessage, LANGUAGES, languageOf } from './locales';
+import { loadedMessages, loadMessages } from './locales/load';
+import { en } from './locales/en';
+import { type Announcement, isPaidStatus, move, type View, WIDGET_STATES } from './states';
+import type { CheckoutErrorCode, MountOptions } from './types';
 import { type SheetResult, WalletButton, type WalletError } from './WalletButton';
 
 const POLL_MS = 2000;
@@ -34,19 +32,8 @@ const POLL_MS = 2000;
 const HOLD_CHECK_FIRST_MS = 5_000;
 const HOLD_CHECK_MAX_MS = 60_000;
 
-/** Sessions paid for, a hold included (whatever the merchant did with it since): no button, the outcome shown. */
-const DONE: readonly PublicSession['status'][] = ['succeeded', 'authorized', 'captured', 'released'];
-
 /** A hold the merchant has since captured or released: the widget's state of the same name. */
 const isSettledHold = (status: PublicSession['status']): status is 'captured' | 'released' => status === 'captured' || status === 'released';
-
-interface View {
-  state: CheckoutState;
-  /** error: what went wrong. */
-  code?: CheckoutErrorCode;
-  /** paid, captured, released, declined, confirming: the payment's outcome. */
-  outcome?: PaymentOutcome | null;
-}
 
 export interface CheckoutProps {
   /** The merchant's mount element: events are dispatched on it. */
@@ -74,6 +61,9 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const [walletLoaded, setWalletLoaded] = useState(false);
   /** Bumped by "Try again" after an error: reloads the session and the button. */
   const [run, setRun] = useState(0);
+  /** The status of the view the page handed over, while it is still to be checked against the backend's. */
+  const carriedStatus = useRef<PublicSession['status'] | null>(null);
+  const carriedChecked = useRef(false);
   const viewRef = useRef(view);
   const alive = useRef(true);
   const announcedReady = useRef(false);
@@ -82,20 +72,33 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const root = useRef<HTMLDivElement>(null);
   const previousState = useRef(view.state);
   const clientSecret = options.clientSecret;
-  const t = messagesFor(locale);
+  const language = languageOf(locale);
+  /** The language's words, once its chunk is here; until then (a few ms) the status line is blank, never in another language. */
+  const [words, setWords] = useState(() => loadedMessages(language));
+  const t = words ?? en;
 
-  const setView = (v: View) => {
-    viewRef.current = v;
-    setViewState(v);
-  };
-  function emit<K extends CheckoutEventName>(name: K, detail: CheckoutEventDetails[K]) {
+  function emit({ name, detail }: Announcement) {
     if (alive.current) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
   }
+  /** Moves made before the language's words arrived: announced once they have, in the words the shopper reads. */
+  const unannounced = useRef<View[]>([]);
+  function announce(moved: View, messages = loadedMessages(language)) {
+    if (!messages) return void unannounced.current.push(moved);
+    const announcement = WIDGET_STATES[moved.state].announce?.(moved, { sessionId, t: messages, en });
+    if (announcement) emit(announcement);
+  }
+  /** Moves to `next` if the state table allows it, and dispatches the event its row announces. */
+  const setView = (next: View) => {
+    const moved = move(viewRef.current, next);
+    if (moved === viewRef.current) return;
+    viewRef.current = moved;
+    setViewState(moved);
+    announce(moved);
+  };
   function fail(code: CheckoutErrorCode, reason: string | null) {
     // The shopper can do nothing about it; the merchant reads the console while integrating.
     if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(shopperPageOrigin()));
-    setView({ state: 'error', code });
-    emit('checkout:error', { sessionId, code, reason, message: t.errors[code] });
+    setView({ state: 'error', code, reason });
   }
   function failCall(err: unknown, otherwise: CheckoutErrorCode) {
     const e = asApiError(err);
@@ -105,7 +108,6 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   /** The session's time ran out unpaid: a calm final state, not an error to retry; the merchant is told as of an error. */
   function expire() {
     setView({ state: 'expired' });
-    emit('checkout:error', { sessionId, code: 'session_expired', reason: 'session_expired', message: t.errors.session_expired });
   }
 
   /**
@@ -118,7 +120,6 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       case 'succeeded':
       case 'authorized':
         setView({ state: 'paid', outcome });
-        emit('checkout:success', { sessionId, chargeId: outcome.charge_id, status: outcome.status });
         return;
       case 'requires_authentication':
         // Only a page goes in the frame on the merchant's page, never a javascript: or data: URL (the backend refuses them too).
@@ -127,11 +128,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         setView({ state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome });
         return;
       case 'declined':
-        setView({ state: 'declined', outcome });
-        if (!reloaded) {
-          const message = outcome.failure_message || messagesFor('en').declined;
-          emit('checkout:decline', { sessionId, chargeId: outcome.charge_id, code: outcome.failure_code, message });
-        }
+        setView({ state: 'declined', outcome, reloaded });
         return;
       case 'failed':
         fail('payment_failed', outcome.failure_code);
@@ -149,6 +146,18 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     };
   }, []);
 
+  useEffect(() => {
+    const here = loadedMessages(language);
+    setWords(here);
+    if (!here) {
+      void loadMessages(language, options.nonce).then((loaded) => {
+        if (!alive.current) return;
+        setWords(loaded);
+        for (const moved of unannounced.current.splice(0)) announce(moved, loaded);
+      });
+    }
+  }, [language]);
+
   // Load the session (and the sandbox wallet when the session asks for it). A layout
   // effect: the request starts right after the first render, not a frame later.
   useLayoutEffect(() => {
@@ -161,10 +170,13 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       return;
     }
     const ctl = new AbortController();
+    // The page's view spares the first load its request; any later one (Try again, a stale view) asks the backend.
+    const carried = run === 0 ? carriedView(options.sessionView, sessionId) : null;
+    carriedStatus.current = carried?.status ?? null;
     (async () => {
       let s: PublicSession;
       try {
-        s = await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal);
+        s = carried ?? (await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal));
       } catch (err) {
         if (!ctl.signal.aborted) failCall(err, 'server_error');
         return;
@@ -174,11 +186,11 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
       if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
       // The merchant's server settled the hold itself: nothing to announce to it.
       else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
-      else if (s.outcome && (s.status === s.outcome.status || DONE.includes(s.status)) && s.status !== 'failed') {
+      else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
         // A reload after an attempt: show its outcome (declined keeps "Try again").
         showOutcome(s.outcome, true);
       }
-      if (DONE.includes(s.status)) return; // no button needed
+      if (isPaidStatus(s.status)) return; // no button needed
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
           if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
@@ -196,6 +208,25 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     formatAmount(0, 'USD', 2, locale);
     return () => ctl.abort();
   }, [apiBase, sessionId, clientSecret, run]);
+
+  // The page's view, once the button is up: if the session has moved on since (paid in another tab,
+  // expired), the backend's view replaces it. Nothing is charged on the page's word meanwhile.
+  const checkingCarried = carriedStatus.current !== null && (view.state === 'ready' || view.state === 'unavailable');
+  useEffect(() => {
+    // Once: a later return to the button (after a decline, say) finds the session changed by the shopper's own attempt.
+    if (!checkingCarried || carriedChecked.current || !sessionId) return;
+    carriedChecked.current = true;
+    const ctl = new AbortController();
+    void fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal).then(
+      (fresh) => fresh.status === carriedStatus.current || startAgain(),
+      (err) => ctl.signal.aborted || (err instanceof CheckoutApiError && err.status !== 0 && startAgain()),
+    );
+    // A shopper who paid meanwhile needs no check: the payment's answer says all the view would have.
+    function startAgain() {
+      if (viewRef.current.state === 'ready' || viewRef.current.state === 'unavailable') setRun((n) => n + 1);
+    }
+    return () => ctl.abort();
+  }, [checkingCarried, apiBase, sessionId, clientSecret]);
 
   // Confirming: poll the public session until the outcome is final.
   useEffect(() => {
@@ -280,17 +311,16 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if ((before === 'declined' || before === 'error') && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
   }, [view.state]);
 
-  function onReady(ready: boolean, paymentMethodPresent: boolean | null) {
+  /** The button shows at once; `checkout:ready` follows once the wallet has said whether the shopper has a card. */
+  function onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>) {
     if (!sessionId) return;
-    if (!ready) {
-      if (viewRef.current.state === 'loading') setView({ state: 'unavailable' });
-      return;
-    }
+    if (!ready) return setView({ state: 'unavailable' });
+    // Not after a reloaded decline: its "Try again" brings the button back.
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
-    if (!announcedReady.current) {
-      announcedReady.current = true;
-      emit('checkout:ready', { sessionId, paymentMethodPresent });
-    }
+    if (announcedReady.current) return;
+    announcedReady.current = true;
+    prefetchChallenge(options.nonce);
+    void paymentMethodPresent.then((present) => emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent: present } }));
   }
 
   /**
@@ -349,16 +379,22 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
    * challenge is cancelled at once rather than left to expire, so the session
    * can be paid again (another card, or the page fixed) and nothing is charged.
    */
-  async function onChallengeBlocked(origin: string) {
-    if (viewRef.current.state !== 'authenticating' || !sessionId) return;
+  function onChallengeBlocked(origin: string) {
+    if (viewRef.current.state !== 'authenticating') return;
     console.error(
       `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
         `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`,
     );
+    void abandonChallenge('challenge_blocked', origin);
+  }
+
+  /** The challenge cannot be shown: cancelled at once rather than left to expire, so the session can be paid again and nothing is charged. */
+  async function abandonChallenge(code: CheckoutErrorCode, reason: string) {
+    if (viewRef.current.state !== 'authenticating' || !sessionId) return;
     setView({ state: 'processing' });
     // Nothing more to do if the cancel fails: the challenge expires by itself and the session becomes payable again.
     await postAuthentication(apiBase, sessionId, clientSecret, { cancel: true }).catch(() => undefined);
-    if (alive.current) fail('challenge_blocked', origin);
+    if (alive.current) fail(code, reason);
   }
 
   function onCancel() {
@@ -367,7 +403,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (viewRef.current.state === 'processing') setView({ state: 'ready' });
     // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
     if (viewRef.current.state === 'declined') root.current?.querySelector<HTMLElement>('.retry')?.focus();
-    emit('checkout:cancel', { sessionId });
+    emit({ name: 'checkout:cancel', detail: { sessionId } });
   }
 
   function onWalletError(err: WalletError) {
@@ -381,18 +417,18 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   }
 
   const { state } = view;
-  const card = view.outcome?.card;
-  const showButton = !!session && walletLoaded && !DONE.includes(session.status) && state !== 'paid' && state !== 'expired';
-  const spinner = <span class="spinner" aria-hidden="true" />;
+  const row = WIDGET_STATES[state];
+  const card = row.showsCard && view.outcome?.card;
+  const showButton = !!session && walletLoaded && row.button !== 'removed';
 
   return (
     <div
       ref={root}
       class="wc"
       lang={locale}
-      dir={t.dir}
+      dir={LANGUAGES[language]}
       data-checkout-state={state}
-      aria-busy={state === 'loading' || state === 'processing' || state === 'confirming'}
+      aria-busy={!!row.busy}
     >
       {session && (
         <div class="summary">
@@ -407,7 +443,7 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           paymentRequest={session.payment_data_request}
           options={options}
           language={locale.split(/[-_]/)[0] ?? 'en'}
-          hidden={state !== 'ready'}
+          hidden={row.button !== 'shown'}
           knowsPaymentMethods={session.wallet.environment !== 'TEST'}
           onReady={onReady}
           onPaymentAuthorized={onPaymentAuthorized}
@@ -417,34 +453,25 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
         />
       )}
       <p class="status" role="status" aria-live="polite" data-testid="status">
-        {state === 'loading' && <>{spinner}{t.loading}</>}
-        {state === 'processing' && <>{spinner}{t.processing}</>}
-        {state === 'confirming' && <>{spinner}{t.confirming}</>}
-        {state === 'authenticating' && t.authenticating}
-        {(state === 'paid' || state === 'captured' || state === 'released') && (
-          <>
-            {state !== 'paid' ? t[state] : view.outcome?.status === 'authorized' ? t.authorized : t.paid}
-            {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
-          </>
-        )}
-        {state === 'declined' && declineMessage(t, view.outcome?.failure_code ?? null, view.outcome?.failure_message ?? null)}
-        {state === 'error' && view.code && t.errors[view.code]}
-        {state === 'unavailable' && t.unavailable}
-        {state === 'expired' && t.errors.session_expired}
+        {row.busy && <span class="spinner" aria-hidden="true" />}
+        {words && row.words(words, view)}
+        {card && <span class="card" data-testid="card">{describeCard(card)}</span>}
       </p>
-      {state === 'authenticating' && view.outcome?.challenge_url && (
+      {row.challenge && view.outcome?.challenge_url && (
         <Challenge
           url={view.outcome.challenge_url}
           t={t}
           nonce={options.nonce}
           onDone={() => onChallengeEnd(false)}
           onCancel={() => onChallengeEnd(true)}
-          onBlocked={(origin) => void onChallengeBlocked(origin)}
+          onBlocked={onChallengeBlocked}
+          // Its code could not be had (the network, or a chunk that did not match its hash): as a network error, nothing charged.
+          onUnavailable={() => void abandonChallenge('network_error', 'challenge_unavailable')}
         />
       )}
-      {(state === 'declined' || state === 'error') && (
+      {row.retry && (
         <button type="button" class="retry" data-testid="retry" onClick={retry}>
-          {t.retry}
+          {words?.retry}
         </button>
       )}
     </div>

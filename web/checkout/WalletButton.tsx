@@ -49,8 +49,8 @@ export interface WalletButtonProps {
   hidden: boolean;
   /** Whether the wallet can say if the shopper has a card in it (existingPaymentMethodRequired): PRODUCTION and the sandbox. */
   knowsPaymentMethods: boolean;
-  /** `paymentMethodPresent`: null where the wallet cannot say. */
-  onReady(ready: boolean, paymentMethodPresent: boolean | null): void;
+  /** `paymentMethodPresent`: asked of the wallet alongside the button's own readiness; null where the wallet cannot say. */
+  onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>): void;
   /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
   /** The sheet returned: without the callback (a wallet that has none), the payment is made now. */
@@ -85,11 +85,9 @@ export function WalletButton(props: WalletButtonProps) {
 
   useLayoutEffect(() => {
     const el = document.createElement('google-pay-button') as GooglePayButtonElement;
-    el.onReadyToPayChange = (r) => {
-      const p = latest.current;
-      if (!r.isReadyToPay || !p.knowsPaymentMethods) return p.onReady(r.isReadyToPay, null);
-      void paymentMethodPresent(p.environment, p.paymentRequest).then((present) => latest.current.onReady(true, present));
-    };
+    // Asked now, while the element sets itself up, rather than after: the button never waits for it.
+    const present = props.knowsPaymentMethods ? paymentMethodPresent(props.environment, props.paymentRequest) : Promise.resolve(null);
+    el.onReadyToPayChange = (r) => latest.current.onReady(r.isReadyToPay, present);
     el.onPaymentAuthorized = (data) => latest.current.onPaymentAuthorized(data);
     el.onLoadPaymentData = (data) => latest.current.onPaymentData(data);
     el.onCancel = () => latest.current.onCancel();

@@ -84,6 +84,20 @@ async function call<T>(url: string, clientSecret: string, init: RequestInit = {}
   return body as T;
 }
 
+/**
+ * The view the page handed over (MountOptions.sessionView), if it is this session's and shaped like
+ * one; else null, and the widget asks the backend. Only a shape check: the page could show anything
+ * anyway, and every payment is made at the session's amount on the backend.
+ */
+export function carriedView(value: unknown, sessionId: string): PublicSession | null {
+  const v = value as Partial<Record<keyof PublicSession, unknown>> | null;
+  const isObject = (x: unknown) => typeof x === 'object' && x !== null;
+  const shaped =
+    isObject(v) && v?.id === sessionId && typeof v.status === 'string' && typeof v.amount === 'number' && typeof v.currency === 'string' &&
+    typeof v.currency_exponent === 'number' && typeof v.merchant_name === 'string' && isObject(v.wallet) && isObject(v.payment_data_request);
+  return shaped ? (v as PublicSession) : null;
+}
+
 export function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal) {
   return call<PublicSession>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`, clientSecret, {}, signal);
 }
@@ -119,9 +133,10 @@ export function errorCodeOf(err: CheckoutApiError, otherwise: CheckoutErrorCode)
 
 /**
  * Loads a script once per page (shared across widgets and across copies of this
- * bundle), under the page's CSP nonce when it has one.
+ * bundle), under the page's CSP nonce when it has one; with `integrity`, only
+ * if its bytes match (fetched with CORS, as SRI requires).
  */
-export function loadScriptOnce(src: string, nonce: string | undefined): Promise<void> {
+export function loadScriptOnce(src: string, nonce: string | undefined, integrity?: string): Promise<void> {
   const w = window as unknown as { __walletCheckoutScripts?: Map<string, Promise<void>> };
   const cache = (w.__walletCheckoutScripts ??= new Map());
   let p = cache.get(src);
@@ -131,6 +146,10 @@ export function loadScriptOnce(src: string, nonce: string | undefined): Promise<
       s.src = src;
       s.async = true;
       if (nonce) s.nonce = nonce;
+      if (integrity) {
+        s.integrity = integrity;
+        s.crossOrigin = 'anonymous';
+      }
       s.onload = () => resolve();
       s.onerror = () => {
         cache.delete(src);

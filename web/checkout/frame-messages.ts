@@ -44,8 +44,10 @@ export interface ReceivedMessage {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Each option's type; anything else in a message is dropped, so only what MountOptions allows reaches mount(). */
-const OPTION_TYPES: Record<keyof FrameOptions, 'string' | 'number'> = {
+const OPTION_TYPES: Record<keyof FrameOptions, 'string' | 'number' | 'object'> = {
   clientSecret: 'string',
+  // Checked as a session's view by the widget itself (api.ts carriedView).
+  sessionView: 'object',
   locale: 'string',
   buttonType: 'string',
   buttonColor: 'string',

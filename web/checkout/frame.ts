@@ -9,11 +9,14 @@
  */
 import { setEmbedderOrigin } from './api';
 import { CHECKOUT_EVENT_NAMES, type FrameMessage, hostMessageOf } from './frame-messages';
+import { setChunkBase } from './chunks';
 import { mount, setEntryDefaults } from './mount';
 import type { CheckoutHandle } from './types';
 
 const container = document.getElementById('checkout');
-setEntryDefaults({ apiBase: location.origin, nonce: (document.currentScript as HTMLScriptElement | null)?.nonce || undefined });
+const script = document.currentScript as HTMLScriptElement | null;
+setEntryDefaults({ apiBase: location.origin, nonce: script?.nonce || undefined });
+setChunkBase(script?.src);
 
 let host: { origin: string; handle: CheckoutHandle } | undefined;
 

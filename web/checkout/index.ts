@@ -5,11 +5,15 @@
  * apiBase defaults to the origin this module was loaded from. A module can't
  * see its script tag, so a page under a strict CSP passes `nonce` itself.
  */
+import { setChunkBase } from './chunks';
 import { setEntryDefaults } from './mount';
 
 try {
   const url = new URL(import.meta.url);
-  if (url.protocol === 'http:' || url.protocol === 'https:') setEntryDefaults({ apiBase: url.origin });
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    setEntryDefaults({ apiBase: url.origin });
+    setChunkBase(url.href);
+  }
 } catch {
   // not a URL (e.g. bundled by the merchant): fall back to location.origin
 }

@@ -5,15 +5,19 @@
  *   <script src="https://CHECKOUT_HOST/checkout.js" data-client-secret="cs_..._secret_..."
  *           data-target="#pay" data-button-type="buy" data-button-color="black"
  *           data-button-locale="en" data-button-radius="8" data-button-size-mode="fill"
- *           data-theme="dark" data-locale="fr" data-mode="iframe" nonce="..." defer></script>
+ *           data-theme="dark" data-locale="fr" data-mode="iframe" nonce="..."
+ *           data-session-view="{&quot;id&quot;: ...}" defer></script>
+ * (data-session-view: the creation reply's `public_view`, as JSON, so no request precedes the button.)
  * apiBase is the origin of the tag's src; the tag's CSP nonce goes to everything the widget injects.
  */
+import { setChunkBase } from './chunks';
 import { mount, setEntryDefaults } from './mount';
 import type { ButtonColor, ButtonSizeMode, ButtonType, Mount, MountOptions } from './types';
 
 const current = document.currentScript as HTMLScriptElement | null;
 // `.nonce`, not the attribute: a page under a header CSP blanks the attribute once the tag connects.
 setEntryDefaults({ apiBase: resolve(current?.src, true), nonce: current?.nonce || undefined });
+setChunkBase(resolve(current?.src));
 
 /** `url` resolved against the page; `origin`: only its origin. */
 function resolve(url: string | undefined, origin = false): string | undefined {
@@ -45,6 +49,13 @@ function optionsFrom(script: HTMLScriptElement): MountOptions {
   if (d.buttonSizeMode) o.buttonSizeMode = d.buttonSizeMode as ButtonSizeMode;
   if (d.theme === 'dark' || d.theme === 'light') o.theme = d.theme;
   if (d.mode === 'iframe' || d.mode === 'inline') o.mode = d.mode;
+  if (d.sessionView) {
+    try {
+      o.sessionView = JSON.parse(d.sessionView) as object;
+    } catch {
+      console.error('WalletCheckout: data-session-view is not JSON; the widget asks the backend for the session instead (docs/embedding.md).');
+    }
+  }
   return o;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Public types of the Wallet Checkout widget: mount options, the handle, and the
  * DOM events it dispatches. Published as checkout.d.ts (the build derives it from
- * this file), so this file holds types only and imports nothing.
+ * this file), so this file holds types only and imports nothing but the state
+ * table's keys, which the build writes out.
  */
 
 /** Google's brand guidelines' eight labels; `long` and `short` are Google's legacy names for `buy` and `plain`. */
@@ -15,6 +16,13 @@ export type SupportedLocale = 'en' | 'fr' | 'de' | 'es' | 'ar';
 export interface MountOptions {
   /** The session's client secret, `cs_..._secret_...`. Required. */
   clientSecret: string;
+  /**
+   * The `public_view` of the session's creation reply (POST /api/sessions), as your server got it:
+   * the widget then shows the button at once instead of asking the backend for it first, and
+   * checks it in the background. What it shows is all it changes: the amount charged is the
+   * session's, on the backend (docs/embedding.md). Ignored unless it is this session's view.
+   */
+  sessionView?: object;
   /** Origin (or base URL) of the checkout backend. Default: where checkout.js was loaded from. */
   apiBase?: string;
   /**
@@ -55,11 +63,13 @@ export interface CheckoutHandle {
 export type Mount = (element: HTMLElement, options: MountOptions) => CheckoutHandle;
 
 /**
- * `authenticating`: the bank's 3-D Secure challenge is open in a dialog over the page.
- * `captured` / `released`: a hold the shopper placed (`paid`) was since captured or released by the merchant's server.
- * `expired`: the session's time ran out unpaid (final: the shopper goes back to the store to start again).
+ * The widget's `data-checkout-state`: the rows of its state table (web/checkout/states.ts;
+ * checkout.d.ts spells them out). `authenticating`: the bank's 3-D Secure challenge is open in
+ * a dialog over the page. `captured` / `released`: a hold the shopper placed (`paid`) was since
+ * captured or released by the merchant's server. `expired`: the session's time ran out unpaid
+ * (final: the shopper goes back to the store to start again).
  */
-export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming' | 'expired';
+export type CheckoutState = import('./states').WidgetState;
 
 /**
  * `code` of `checkout:error` (docs/embedding.md lists what to do about each):

@@ -1,7 +1,6 @@
 import type { Messages } from '.';
 
 export const ar: Messages = {
-  dir: 'rtl',
   loading: 'جارٍ تحميل الدفع…',
   processing: 'جارٍ معالجة الدفع…',
   confirming: 'نحن نؤكد عملية الدفع. يُرجى إبقاء هذه الصفحة مفتوحة: لن يتم الخصم مرتين.',

@@ -1,7 +1,6 @@
 import type { Messages } from '.';
 
 export const de: Messages = {
-  dir: 'ltr',
   loading: 'Zahlung wird geladen…',
   processing: 'Ihre Zahlung wird verarbeitet…',
   confirming: 'Wir bestätigen Ihre Zahlung. Bitte lassen Sie diese Seite geöffnet: Sie werden nicht doppelt belastet.',

@@ -1,7 +1,6 @@
 import type { Messages } from '.';
 
 export const en: Messages = {
-  dir: 'ltr',
   loading: 'Loading checkout…',
   processing: 'Processing your payment…',
   confirming: "We are confirming your payment. Please keep this page open: you won't be charged twice.",

@@ -1,7 +1,6 @@
 import type { Messages } from '.';
 
 export const es: Messages = {
-  dir: 'ltr',
   loading: 'Cargando el pago…',
   processing: 'Procesando tu pago…',
   confirming: 'Estamos confirmando tu pago. Mantén esta página abierta: no se te cobrará dos veces.',

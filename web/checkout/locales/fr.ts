@@ -1,7 +1,6 @@
 import type { Messages } from '.';
 
 export const fr: Messages = {
-  dir: 'ltr',
   loading: 'Chargement du paiement…',
   processing: 'Paiement en cours…',
   confirming: 'Nous confirmons votre paiement. Gardez cette page ouverte : vous ne serez pas débité deux fois.',

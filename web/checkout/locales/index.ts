@@ -1,18 +1,20 @@
 /**
  * The widget's words, one small dictionary per language (no i18n library: five
  * flat objects cost less than any). A locale tag picks its language by its
- * primary subtag ('fr-CA' -> fr); anything else is English.
+ * primary subtag ('fr-CA' -> fr); anything else is English. English is in the
+ * bundle; the others are chunks, loaded when a widget speaks them (load.ts).
  */
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
-import { ar } from './ar';
-import { de } from './de';
 import { en } from './en';
-import { es } from './es';
-import { fr } from './fr';
+
+/**
+ * The languages and their text direction, known before their words arrive so that the
+ * first paint is laid out the right way. Each but English is built into a chunk of its own
+ * from `./<language>.ts` (vite.config.ts).
+ */
+export const LANGUAGES: Readonly<Record<SupportedLocale, 'ltr' | 'rtl'>> = { en: 'ltr', fr: 'ltr', de: 'ltr', es: 'ltr', ar: 'rtl' };
 
 export interface Messages {
-  /** Text direction of the language. */
-  dir: 'ltr' | 'rtl';
   loading: string;
   processing: string;
   confirming: string;
@@ -39,11 +41,9 @@ export interface Messages {
   declines: Partial<Record<string, string>>;
 }
 
-const dictionaries: Record<SupportedLocale, Messages> = { en, fr, de, es, ar };
-
-export function messagesFor(locale: string): Messages {
+export function languageOf(locale: string): SupportedLocale {
   const language = locale.split(/[-_]/)[0]?.toLowerCase() ?? '';
-  return language in dictionaries ? dictionaries[language as SupportedLocale] : en;
+  return language in LANGUAGES ? (language as SupportedLocale) : 'en';
 }
 
 /** What the shopper reads for a decline: the dictionary's copy for its code, else the service's reason (English). */

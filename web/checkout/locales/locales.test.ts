@@ -1,26 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { declineMessage, messagesFor } from '.';
+import { declineMessage, LANGUAGES, languageOf } from '.';
 import { ar } from './ar';
+import { de } from './de';
 import { en } from './en';
+import { es } from './es';
 import { fr } from './fr';
 
-describe('messagesFor', () => {
+const dictionaries = { fr, de, es, ar };
+
+describe('languageOf', () => {
   it('picks the language by primary subtag, English otherwise', () => {
-    expect(messagesFor('fr-CA')).toBe(fr);
-    expect(messagesFor('AR')).toBe(ar);
-    expect(messagesFor('pt-BR')).toBe(en);
-    expect(messagesFor('')).toBe(en);
+    expect(languageOf('fr-CA')).toBe('fr');
+    expect(languageOf('AR')).toBe('ar');
+    expect(languageOf('pt-BR')).toBe('en');
+    expect(languageOf('')).toBe('en');
   });
   it('gives every language every message, and the same decline codes', () => {
     const shape = (m: object): unknown => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, typeof v === 'object' ? shape(v) : typeof v]));
     const declineCodes = Object.keys(fr.declines).sort();
-    for (const locale of ['fr', 'de', 'es', 'ar']) {
-      const m = messagesFor(locale);
+    expect(Object.keys(LANGUAGES).sort()).toEqual(['en', ...Object.keys(dictionaries)].sort());
+    for (const m of Object.values(dictionaries)) {
       expect(shape({ ...m, declines: {} })).toEqual(shape({ ...en, declines: {} }));
       expect(Object.keys(m.declines).sort()).toEqual(declineCodes);
       for (const text of [...Object.values(m.errors), ...Object.values(m.declines)]) expect(text).toBeTruthy();
     }
-    expect(ar.dir).toBe('rtl');
+    expect(LANGUAGES.ar).toBe('rtl');
   });
 });
 

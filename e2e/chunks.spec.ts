@@ -1,0 +1,66 @@
+/**
+ * What the first paint does not need loads apart (web/checkout/chunks.ts): a language's words
+ * come in a chunk of their own, only on a page in that language, pinned by the hash checkout.js
+ * carries; a chunk that does not match it is not run, and the widget speaks English. The 3-D
+ * Secure dialog is fetched once the button is up, before any click; without it, a challenge
+ * is cancelled and nothing is charged.
+ */
+import type { Page } from '@playwright/test';
+import { en } from '../web/checkout/locales/en';
+import { fr } from '../web/checkout/locales/fr';
+import { CheckoutPage } from './support/checkout-page';
+import { expect, scriptTag, shopPage, test } from './support/merchant-site';
+
+const chunkRequests = (page: Page) => {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const name = /\/(checkout-chunk-[\w-]+)\.[0-9a-f]{12}\.js$/.exec(request.url())?.[1];
+    if (name) seen.push(name);
+  });
+  return seen;
+};
+
+test('a page in French loads the French chunk alone, one in English none, and both the 3-D Secure dialog before any click', async ({ page, server, site }) => {
+  const chunks = chunkRequests(page);
+  for (const lang of ['en', 'fr']) {
+    const { session, secretKey } = await site.checkout(server);
+    await page.goto(site.page(`/${lang}`, shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`, lang)));
+    const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+    await checkout.expectState('ready');
+    await expect.poll(() => chunks.filter((chunk) => chunk === 'checkout-chunk-challenge').length, { message: 'prefetched while the page is idle' }).toBe(lang === 'en' ? 1 : 2);
+    await checkout.payWith('visa-insufficient-funds-3ds');
+    await checkout.expectState('declined');
+    await expect(checkout.testId('retry')).toHaveText(lang === 'fr' ? fr.retry : en.retry);
+  }
+  expect(chunks.filter((chunk) => chunk.startsWith('checkout-chunk-locale-'))).toEqual(['checkout-chunk-locale-fr']);
+});
+
+test('a challenge whose dialog cannot be loaded is cancelled: the shopper is told, and nothing is charged', async ({ page, server, site, ledger }) => {
+  await page.route('**/checkout-chunk-challenge.*.js', (route) => route.abort());
+  const { session, secretKey } = await site.checkout(server);
+  await page.goto(site.page('/no-dialog', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`)));
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.payWith('visa-3ds-required-pan');
+  await checkout.expectState('error');
+  await expect(checkout.testId('status')).toHaveText(en.errors.network_error);
+  expect(await checkout.events('checkout:error')).toMatchObject([{ code: 'network_error', reason: 'challenge_unavailable' }]);
+  expect((await ledger.newEntries()).map((entry) => entry.charge.status)).toEqual(['failed']);
+  expect((await checkout.merchantView()).status).not.toBe('succeeded');
+});
+
+test('a chunk whose bytes do not match its hash is not run: the widget speaks English, and still takes payments', async ({ page, server, site }) => {
+  await page.route('**/checkout-chunk-locale-fr.*.js', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: (await response.text()).replace(/Réessayer|R\\u00e9essayer/g, 'Pirated') });
+  });
+  const errors: string[] = [];
+  page.on('console', (message) => errors.push(message.text()));
+  const { session, secretKey } = await site.checkout(server);
+  await page.goto(site.page('/tampered-chunk', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`, 'fr')));
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.payWith('visa-insufficient-funds-3ds');
+  await checkout.expectState('declined');
+  await expect(checkout.testId('retry')).toHaveText(en.retry);
+  expect(await checkout.events('checkout:decline')).toHaveLength(1);
+  expect(errors.join('\n')).toMatch(/integrity|English instead/i);
+});

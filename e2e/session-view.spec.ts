@@ -1,0 +1,77 @@
+/**
+ * The merchant's page hands the widget the session's public view (the creation reply's
+ * `public_view`, docs/embedding.md): no request precedes the button, what the page shows
+ * cannot change what is charged, and a stale view gives way to the backend's.
+ */
+import type { Page, Route } from '@playwright/test';
+import type { CreatedSession } from '../server/contracts';
+import type { TestServer } from '../server/testing/harness';
+import { CheckoutPage } from './support/checkout-page';
+import { expect, type MerchantSite, scriptTag, shopPage, test } from './support/merchant-site';
+
+/** The README's tag with `data-session-view`; counts the widget's requests for the view, and notes whether the button was up before the first. */
+async function openWithView(page: Page, server: TestServer, site: MerchantSite, session: CreatedSession, view: unknown, path: string) {
+  const viewRequests: boolean[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/public') && request.method() === 'GET') viewRequests.push(true);
+  });
+  const tag = scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay', 'data-session-view': JSON.stringify(view) });
+  await page.goto(site.page(path, shopPage('', `<div id="pay"></div>${tag}`)));
+  return viewRequests;
+}
+
+test('a page that carries the session view shows the button with no request before it', async ({ page, server, site, ledger }) => {
+  const { session, secretKey } = await site.checkout(server);
+  expect(session.public_view?.id).toBe(session.id);
+  // Every request for the view is held until the button is up: a widget that waited for one would never show it.
+  const held: Route[] = [];
+  await page.route('**/api/sessions/*/public', (route) => void held.push(route));
+  await openWithView(page, server, site, session, session.public_view, '/carried');
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.expectState('ready');
+  await expect(page.locator('[data-testid=sandbox-gpay-button]')).toBeVisible();
+  for (const route of held) await route.continue();
+  await page.unroute('**/api/sessions/*/public');
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
+});
+
+test('a page that tampers with the view it carries shows its amount, but the session amount is charged', async ({ page, server, site, ledger }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const view = structuredClone(session.public_view);
+  if (!view) throw new Error('the creation reply carries no public view');
+  view.amount = 1;
+  view.payment_data_request.transactionInfo.totalPrice = '0.01';
+  await openWithView(page, server, site, session, view, '/tampered-view');
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await expect(checkout.testId('amount')).toContainText('0.01');
+  const { request } = await checkout.payWith('visa-success-3ds');
+  expect(request.transactionInfo.totalPrice, 'the wallet was asked for the tampered price').toBe('0.01');
+  await checkout.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
+});
+
+test('a stale view (the session was paid since) gives way to the backend’s: the outcome, no button', async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const first = await openWithView(page, server, site, session, session.public_view, '/first');
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.payWith('visa-success-3ds');
+  await checkout.expectState('paid');
+  expect(first.length, 'the view was checked once, after the button').toBe(1);
+
+  // The same page again, with the view of the session's creation: it still says "open".
+  await page.reload();
+  await checkout.expectState('paid');
+  await expect(page.locator('[data-testid=sandbox-gpay-button]')).toBeHidden();
+});
+
+test('a view of another session is ignored, and the widget asks the backend', async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const other = await site.checkout(server);
+  const viewRequests = await openWithView(page, server, site, session, other.session.public_view, '/other-view');
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.expectState('ready');
+  await expect(checkout.testId('amount')).toBeVisible();
+  expect(viewRequests.length).toBeGreaterThanOrEqual(1);
+});

@@ -1,0 +1,25 @@
+/**
+ * What the first paint does not need ships apart, in "chunks" (the other languages' words): each
+ * a content-versioned file whose SRI hash the build writes into this bundle, so a merchant who
+ * pins checkout.js pins them too. Loaded as classic scripts from where this bundle came from
+ * (immutable, CORS), under the page's nonce; a chunk that cannot load or doesn't match its hash
+ * is an error the caller falls back from.
+ */
+import manifest from 'wallet-checkout:chunk-manifest';
+import { loadScriptOnce } from './api';
+import { registeredChunk } from './chunk-registry';
+
+/** The directory of the bundle that is running (each entry sets it from its own URL); chunks sit beside it. */
+let base: string | undefined;
+
+export function setChunkBase(bundleUrl: string | undefined): void {
+  if (bundleUrl) base = new URL('.', bundleUrl).href;
+}
+
+export async function loadChunk(name: string, nonce: string | undefined): Promise<unknown> {
+  const chunk = manifest[name];
+  if (!chunk || !base) throw new Error(`Wallet Checkout: no chunk ${name} to load`);
+  const src = new URL(chunk.file, base).href;
+  await loadScriptOnce(src, nonce, chunk.integrity);
+  return registeredChunk(src);
+}
