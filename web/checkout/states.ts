@@ -57,7 +57,7 @@ interface Row<S extends string> {
 /** Keys are the states; every `to` must name one of them. */
 const table = <S extends string>(rows: { [K in S]: Row<NoInfer<S>> }) => rows;
 
-const errorAnnouncement = (sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Messages): Announcement => ({
+export const errorAnnouncement = (sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Messages): Announcement => ({
   name: 'checkout:error',
   detail: { sessionId, code, reason, message: t.errors[code] },
 });
