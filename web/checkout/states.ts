@@ -137,3 +137,6 @@ export const move = (current: View, next: View): View => (canMove(current.state,
  * the outcome shown. The server's table decides which they are.
  */
 export const isPaidStatus = (status: SessionStatus): boolean => PAID_STATUSES.includes(status);
+
+/** A hold the merchant has since captured or released: the widget's state of the same name. */
+export const isSettledHold = (status: SessionStatus): status is 'captured' | 'released' => status === 'captured' || status === 'released';
