@@ -2,8 +2,9 @@
  * What the first paint does not need loads apart (web/checkout/chunks.ts): a language's words
  * come in a chunk of their own, only on a page in that language, pinned by the hash checkout.js
  * carries; a chunk that does not match it is not run, and the widget speaks English. The 3-D
- * Secure dialog is fetched once the button is up, before any click; without it, a challenge
- * is cancelled and nothing is charged.
+ * Secure dialog and the payment flow are fetched once the button is up, before any click;
+ * without the dialog a challenge is cancelled, without the flow a click pays nothing: nothing
+ * is charged either way.
  */
 import type { Page } from '@playwright/test';
 import { en } from '../web/checkout/locales/en';
@@ -20,14 +21,16 @@ const chunkRequests = (page: Page) => {
   return seen;
 };
 
-test('a page in French loads the French chunk alone, one in English none, and both the 3-D Secure dialog before any click', async ({ page, server, site }) => {
+test('a page in French loads the French chunk alone, one in English none, and both the 3-D Secure dialog and the payment flow before any click', async ({ page, server, site }) => {
   const chunks = chunkRequests(page);
   for (const lang of ['en', 'fr']) {
     const { session, secretKey } = await site.checkout(server);
     await page.goto(site.page(`/${lang}`, shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`, lang)));
     const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
     await checkout.expectState('ready');
-    await expect.poll(() => chunks.filter((chunk) => chunk === 'checkout-chunk-challenge').length, { message: 'prefetched while the page is idle' }).toBe(lang === 'en' ? 1 : 2);
+    for (const prefetched of ['checkout-chunk-challenge', 'checkout-chunk-payment-flow']) {
+      await expect.poll(() => chunks.filter((chunk) => chunk === prefetched).length, { message: `${prefetched} prefetched while the page is idle` }).toBe(lang === 'en' ? 1 : 2);
+    }
     await checkout.payWith('visa-insufficient-funds-3ds');
     await checkout.expectState('declined');
     await expect(checkout.testId('retry')).toHaveText(lang === 'fr' ? fr.retry : en.retry);
@@ -46,6 +49,21 @@ test('a challenge whose dialog cannot be loaded is cancelled: the shopper is tol
   expect(await checkout.events('checkout:error')).toMatchObject([{ code: 'network_error', reason: 'challenge_unavailable' }]);
   expect((await ledger.newEntries()).map((entry) => entry.charge.status)).toEqual(['failed']);
   expect((await checkout.merchantView()).status).not.toBe('succeeded');
+});
+
+test('a click whose payment flow cannot be loaded is told as a network error, and nothing is charged', async ({ page, server, site, ledger }) => {
+  await page.route('**/checkout-chunk-payment-flow.*.js', (route) => route.abort());
+  const { session, secretKey } = await site.checkout(server);
+  await page.goto(site.page('/no-flow', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`)));
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.openWallet();
+  await page.locator('input[name=sandbox-card][value="visa-success-pan"]').check();
+  await page.locator('[data-testid=sandbox-pay]').click();
+  await checkout.expectState('error');
+  await expect(checkout.testId('status')).toHaveText(en.errors.network_error);
+  expect(await checkout.events('checkout:error')).toMatchObject([{ code: 'network_error', reason: 'payment_unavailable' }]);
+  expect(await ledger.newEntries()).toEqual([]);
+  expect((await checkout.merchantView()).status).toBe('open');
 });
 
 test('a chunk whose bytes do not match its hash is not run: the widget speaks English, and still takes payments', async ({ page, server, site }) => {

@@ -9,6 +9,7 @@
 import { type Page, mergeTests } from '@playwright/test';
 import { test as kitTest } from './qa-kit';
 import { checkoutEvents } from './support/checkout-page';
+import { en } from '../web/checkout/locales/en';
 import { CheckoutPage } from './support/checkout-page';
 import { expect, NONCE, recordCspViolations, scriptTag, shopPage, test as siteTest } from './support/merchant-site';
 
@@ -128,4 +129,33 @@ test('a page whose origin the app does not allow gets the refusal from the frame
   await walletCheckout.expectOutcome(frame, 'error');
   await expect(frame.locator('google-pay-button')).toHaveCount(0);
   await expect.poll(() => checkoutEvents(page, 'checkout:error')).toEqual([{ sessionId: session.id, code: 'origin_not_allowed', reason: 'origin_not_allowed', message: expect.any(String) }]);
+});
+
+test('iframe mode\'s side on the page is a chunk only iframe mode loads; without it the page gets a network error, and no frame', async ({ page, server, site, walletCheckout }) => {
+  const frameHostRequests: string[] = [];
+  page.on('request', (request) => /\/checkout-chunk-frame-host\.[0-9a-f]{12}\.js$/.test(request.url()) && frameHostRequests.push(request.url()));
+  const inline = await site.checkout(server);
+  await page.goto(site.page('/inline-shop', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': inline.session.client_secret, 'data-target': '#pay' })}`)));
+  await new CheckoutPage(page, server, { sessionId: inline.session.id, secretKey: inline.secretKey }).expectState('ready');
+  expect(frameHostRequests).toEqual([]);
+
+  // Options given before the chunk arrives reach the frame's widget.
+  const { session } = await site.checkout(server);
+  await page.goto(site.page('/iframe-early-update', shopPage('', `<div id="pay"></div><script src="${server.url}/checkout.js"></script>`)));
+  await page.evaluate((clientSecret) => {
+    const { WalletCheckout } = window as unknown as { WalletCheckout: { mount(el: Element, o: object): { update(o: object): void } } };
+    WalletCheckout.mount(document.getElementById('pay') as HTMLElement, { clientSecret, mode: 'iframe' }).update({ theme: 'dark' });
+  }, session.client_secret);
+  const frame = walletCheckout.frame(page);
+  await walletCheckout.expectOutcome(frame, 'ready');
+  await expect(frame.locator('[data-wallet-checkout]')).toHaveAttribute('data-theme', 'dark');
+  expect(frameHostRequests).toHaveLength(1);
+
+  await page.route('**/checkout-chunk-frame-host.*.js', (route) => route.abort());
+  const unloaded = await site.checkout(server);
+  await page.goto(site.page('/iframe-no-host', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-mode': 'iframe', 'data-client-secret': unloaded.session.client_secret, 'data-target': '#pay' })}`)));
+  await expect
+    .poll(() => checkoutEvents(page, 'checkout:error'))
+    .toEqual([{ sessionId: unloaded.session.id, code: 'network_error', reason: 'frame_unavailable', message: en.errors.network_error }]);
+  await expect(page.locator('iframe[data-wallet-checkout-frame]')).toHaveCount(0);
 });

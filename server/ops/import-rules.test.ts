@@ -35,7 +35,8 @@ function localImports(file: string): string[] {
     .map(({ fileName }) => fileName)
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) => {
-      const base = resolve(root, dirname(file), specifier);
+      // A Vite query (`./widget.css?inline`) names the same file.
+      const base = resolve(root, dirname(file), specifier.replace(/\?.*$/, ''));
       const found = ['.ts', '.tsx', '/index.ts', '/index.tsx', ''].map((ending) => base + ending).find((path) => existsSync(path) && statSync(path).isFile());
       if (!found) throw new Error(`${file}: cannot resolve ${specifier}`);
       return relative(root, found);

@@ -1,8 +1,8 @@
 /**
  * Where the bank's 3-D Secure dialog opens in the widget. The dialog itself
  * (challenge-dialog.ts) is a chunk (chunks.ts), fetched when the page is idle
- * (see `prefetchChallenge`) so that a shopper who meets a challenge never
- * waits for its code; if it cannot be had, `onUnavailable`.
+ * (`prefetchChunk('challenge')`, Checkout.tsx) so that a shopper who meets a
+ * challenge never waits for its code; if it cannot be had, `onUnavailable`.
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { ChallengeDialogProps, openChallenge } from './challenge-dialog';
@@ -14,12 +14,6 @@ export interface ChallengeProps extends ChallengeDialogProps {
 }
 
 const loadDialog = (nonce: string | undefined) => loadChunk('challenge', nonce) as Promise<typeof openChallenge | undefined>;
-
-/** Fetches the dialog's code once the page has nothing better to do; a failure here is retried when a challenge needs it. */
-export function prefetchChallenge(nonce: string | undefined): void {
-  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-  idle(() => void loadDialog(nonce).catch(() => undefined));
-}
 
 export function Challenge(props: ChallengeProps) {
   const host = useRef<HTMLDivElement>(null);

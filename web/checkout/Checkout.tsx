@@ -4,36 +4,28 @@
  *
  * Its states, their moves, words and events are the table of states.ts (root
  * `[data-checkout-state]`); this component feeds it what happens: the
- * session's view, the wallet's callbacks, the backend's answers. confirming
- * polls the session every 2 s until the outcome is final; paid (a hold)
- * checks it now and then for a capture or release (HOLD_CHECK_*).
+ * session's view, the wallet's callbacks, the backend's answers. What follows a click (the
+ * payment, 3-D Secure, polling while confirming, hold checks, focus after a
+ * result) is payment-flow.ts, a chunk prefetched once the button is up.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { isFrameableUrl } from '../../server/contracts/urls';
-import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, type PayResponse, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
-import { Challenge, prefetchChallenge } from './Challenge';
+import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
+import { Challenge } from './Challenge';
+import { loadChunk, prefetchChunk } from './chunks';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
 import { declineMessage, LANGUAGES, languageOf } from './locales';
 import { loadedMessages, loadMessages } from './locales/load';
 import { en } from './locales/en';
-import { type Announcement, isPaidStatus, move, type View, WIDGET_STATES } from './states';
+import type { FlowHost, PaymentFlow, paymentFlow } from './payment-flow';
+import { type Announcement, isPaidStatus, isSettledHold, move, type View, WIDGET_STATES } from './states';
 import type { CheckoutErrorCode, MountOptions } from './types';
 import { type SheetResult, WalletButton, type WalletError } from './WalletButton';
 
-const POLL_MS = 2000;
-/**
- * A hold is captured or released whenever the merchant ships or cancels, often
- * long after the shopper left: check soon after paying, then less and less
- * often (at most once a minute per open tab), not at all while the tab is
- * hidden, and at once when it is shown again.
- */
-const HOLD_CHECK_FIRST_MS = 5_000;
-const HOLD_CHECK_MAX_MS = 60_000;
-
-/** A hold the merchant has since captured or released: the widget's state of the same name. */
-const isSettledHold = (status: PublicSession['status']): status is 'captured' | 'released' => status === 'captured' || status === 'released';
+/** The backend calls the flow makes: this bundle's, which in iframe mode name the embedding page (api.ts). */
+const flowApi: FlowHost['api'] = { fetchPublicSession, postPayment, postAuthentication, isApiError: (err): err is CheckoutApiError => err instanceof CheckoutApiError };
 
 export interface CheckoutProps {
   /** The merchant's mount element: events are dispatched on it. */
@@ -67,10 +59,10 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
   const viewRef = useRef(view);
   const alive = useRef(true);
   const announcedReady = useRef(false);
-  /** The wallet's sheet is deciding the payment (onPaymentAuthorized ran): its result is shown there, and its return needs no second payment. */
-  const decidedInSheet = useRef(false);
   const root = useRef<HTMLDivElement>(null);
-  const previousState = useRef(view.state);
+  /** What follows a click (payment-flow.ts): loading, then here. */
+  const flow = useRef<Promise<PaymentFlow> | null>(null);
+  const flowHere = useRef<PaymentFlow | null>(null);
   const clientSecret = options.clientSecret;
   const language = languageOf(locale);
   /** The language's words, once its chunk is here; until then (a few ms) the status line is blank, never in another language. */
@@ -228,88 +220,12 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     return () => ctl.abort();
   }, [checkingCarried, apiBase, sessionId, clientSecret]);
 
-  // Confirming: poll the public session until the outcome is final.
+  // The flow follows every move; a page that opens on a payment being confirmed or a hold needs it at once.
   useEffect(() => {
-    if (view.state !== 'confirming' || !sessionId) return;
-    const ctl = new AbortController();
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const s = await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal);
-        if (ctl.signal.aborted) return;
-        setSession(s);
-        if (s.status === 'processing' || s.status === 'pending') {
-          // still unknown: keep polling
-        } else if (s.outcome && s.outcome.status !== 'pending') {
-          return showOutcome(s.outcome);
-        } else if (s.status === 'open') {
-          return fail('payment_not_completed', null);
-        }
-      } catch (err) {
-        if (ctl.signal.aborted) return;
-        if (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404 || err.status === 410)) return failCall(err, 'server_error');
-        // transient: keep polling
-      }
-      timer = setTimeout(tick, POLL_MS);
-    };
-    timer = setTimeout(tick, POLL_MS);
-    return () => {
-      ctl.abort();
-      clearTimeout(timer);
-    };
-  }, [view.state, apiBase, sessionId, clientSecret]);
-
-  // A hold: show it captured or released once the merchant's server has done so.
-  const waitingForHold = view.state === 'paid' && view.outcome?.status === 'authorized';
-  useEffect(() => {
-    if (!waitingForHold || !sessionId) return;
-    const ctl = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let delay = HOLD_CHECK_FIRST_MS;
-    let checking = false;
-    const check = async () => {
-      clearTimeout(timer);
-      if (checking || document.hidden) return; // a hidden tab checks again when it is shown
-      checking = true;
-      try {
-        const s = await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal);
-        if (ctl.signal.aborted) return;
-        if (isSettledHold(s.status)) {
-          setSession(s);
-          setView({ state: s.status, outcome: s.outcome });
-          return;
-        }
-      } catch (err) {
-        // The hold stands whatever a failed check says; a session gone or refused will not come back.
-        if (ctl.signal.aborted || (err instanceof CheckoutApiError && (err.status === 401 || err.status === 404))) return;
-      } finally {
-        checking = false;
-      }
-      delay = Math.min(delay * 2, HOLD_CHECK_MAX_MS);
-      timer = setTimeout(check, delay);
-    };
-    const onVisibilityChange = () => {
-      if (document.hidden) return;
-      delay = HOLD_CHECK_FIRST_MS;
-      void check();
-    };
-    timer = setTimeout(check, delay);
-    document.addEventListener('visibilitychange', onVisibilityChange);
-    return () => {
-      ctl.abort();
-      clearTimeout(timer);
-      document.removeEventListener('visibilitychange', onVisibilityChange);
-    };
-  }, [waitingForHold, apiBase, sessionId, clientSecret]);
-
-  // Keyboard users keep their place: the wallet button hides while paying, so
-  // focus goes to "Try again" when it appears, and back to the wallet after it.
-  useEffect(() => {
-    const before = previousState.current;
-    previousState.current = view.state;
-    if (before === 'processing' && (view.state === 'declined' || view.state === 'error') && !decidedInSheet.current) root.current?.querySelector<HTMLElement>('.retry')?.focus();
-    if ((before === 'declined' || before === 'error') && view.state === 'ready') root.current?.querySelector<HTMLElement>('.wallet button')?.focus();
-  }, [view.state]);
+    if (flowHere.current) flowHere.current.sync(view);
+    else if (view.state === 'confirming' || (view.state === 'paid' && view.outcome?.status === 'authorized')) withFlow(() => undefined);
+  }, [view]);
+  useEffect(() => () => flowHere.current?.stop(), []);
 
   /** The button shows at once; `checkout:ready` follows once the wallet has said whether the shopper has a card. */
   function onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>) {
@@ -319,92 +235,64 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
     if (viewRef.current.state === 'loading' || viewRef.current.state === 'unavailable') setView({ state: 'ready' });
     if (announcedReady.current) return;
     announcedReady.current = true;
-    prefetchChallenge(options.nonce);
+    prefetchChunk('challenge', options.nonce);
+    prefetchChunk('payment-flow', options.nonce);
     void paymentMethodPresent.then((present) => emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent: present } }));
   }
 
   /**
-   * Sends a payment step and shows its outcome. A 409 means another tab or
-   * click got there first (in progress, or already paid): confirming reads the
-   * session's own outcome rather than reporting an error for a paid order.
+   * The flow, loaded once (prefetched when the button came up, so normally here already). Its
+   * host reads the latest render's functions: the words, say, change with the language.
    */
-  async function submit(call: (id: string) => Promise<PayResponse>): Promise<PaymentOutcome | null> {
-    if (!sessionId) return null;
-    setView({ state: 'processing' });
-    try {
-      const res = await call(sessionId);
-      if (!alive.current) return null;
-      setSession(res.session);
-      showOutcome(res.outcome);
-      return res.outcome;
-    } catch (err) {
-      if (!alive.current) return null;
-      if (err instanceof CheckoutApiError && err.status === 409 && (err.code === 'payment_in_progress' || err.code === 'session_completed')) setView({ state: 'confirming' });
-      else failCall(err, 'payment_failed');
-      return null;
-    }
+  const latest = useRef({ setView, fail, failCall, showOutcome, t, emit });
+  latest.current = { setView, fail, failCall, showOutcome, t, emit };
+  function loadFlow(): Promise<PaymentFlow> {
+    if (!sessionId) return Promise.reject(new Error('Wallet Checkout: no session to pay'));
+    const host: FlowHost = {
+      apiBase,
+      sessionId,
+      clientSecret,
+      api: flowApi,
+      view: () => viewRef.current,
+      setView: (next) => latest.current.setView(next),
+      setSession,
+      showOutcome: (outcome) => latest.current.showOutcome(outcome),
+      fail: (code, reason) => latest.current.fail(code, reason),
+      failCall: (err, otherwise) => latest.current.failCall(err, otherwise),
+      declineMessage: (outcome) => declineMessage(latest.current.t, outcome.failure_code, outcome.failure_message),
+      cancelled: () => latest.current.emit({ name: 'checkout:cancel', detail: { sessionId } }),
+      alive: () => alive.current,
+      root: () => root.current,
+    };
+    return (flow.current ??= (loadChunk('payment-flow', options.nonce) as Promise<typeof paymentFlow | undefined>).then(
+      (create) => {
+        if (!create) throw new Error('Wallet Checkout: the payment flow chunk carried nothing');
+        const created = create(host);
+        created.sync(viewRef.current);
+        return (flowHere.current = created);
+      },
+      (err: unknown) => {
+        flow.current = null; // the next click tries again
+        throw err;
+      },
+    ));
   }
-
-  /**
-   * The sheet stays open while the backend charges. A decline goes back into
-   * it (the shopper picks another card there); anything else closes it and
-   * the page shows the rest: paid, a 3-D Secure challenge, confirming, an error.
-   */
-  async function onPaymentAuthorized(data: PaymentData): Promise<SheetResult> {
-    decidedInSheet.current = true;
-    const state = viewRef.current.state;
-    if (state !== 'ready' && state !== 'declined') return { transactionState: 'SUCCESS' };
-    const outcome = await submit((id) => postPayment(apiBase, id, clientSecret, data));
-    if (outcome?.status !== 'declined') return { transactionState: 'SUCCESS' };
-    const message = declineMessage(t, outcome.failure_code, outcome.failure_message);
-    return { transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID', intent: 'PAYMENT_AUTHORIZATION', message } };
+  /** The flow's code cannot be had: nothing is paid, and the shopper is told as of a network error. */
+  function flowUnavailable(err: unknown) {
+    console.error(err instanceof Error ? err.message : err);
+    if (alive.current) fail('network_error', 'payment_unavailable');
   }
-
-  function onPaymentData(data: PaymentData) {
-    if (decidedInSheet.current) {
-      decidedInSheet.current = false;
-      return;
-    }
-    if (viewRef.current.state === 'ready') void submit((id) => postPayment(apiBase, id, clientSecret, data));
+  function withFlow(use: (flow: PaymentFlow) => unknown): void {
+    loadFlow().then(use, flowUnavailable);
   }
-
-  /** The challenge is over (`cancel`: the shopper closed it): the backend asks the service and finishes or declines the payment. */
-  function onChallengeEnd(cancel: boolean) {
-    if (viewRef.current.state === 'authenticating') void submit((id) => postAuthentication(apiBase, id, clientSecret, cancel ? { cancel: true } : {}));
-  }
-
-  /**
-   * The page's CSP refused the challenge's frame: the shopper would face an
-   * empty dialog. The merchant reads in the console what to allow; the
-   * challenge is cancelled at once rather than left to expire, so the session
-   * can be paid again (another card, or the page fixed) and nothing is charged.
-   */
-  function onChallengeBlocked(origin: string) {
-    if (viewRef.current.state !== 'authenticating') return;
-    console.error(
-      `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
-        `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`,
+  // Without the flow the sheet closes, and the page says why.
+  const onPaymentAuthorized = (data: PaymentData): Promise<SheetResult> =>
+    loadFlow().then(
+      (f) => f.onPaymentAuthorized(data),
+      (err: unknown) => (flowUnavailable(err), { transactionState: 'SUCCESS' }),
     );
-    void abandonChallenge('challenge_blocked', origin);
-  }
-
-  /** The challenge cannot be shown: cancelled at once rather than left to expire, so the session can be paid again and nothing is charged. */
-  async function abandonChallenge(code: CheckoutErrorCode, reason: string) {
-    if (viewRef.current.state !== 'authenticating' || !sessionId) return;
-    setView({ state: 'processing' });
-    // Nothing more to do if the cancel fails: the challenge expires by itself and the session becomes payable again.
-    await postAuthentication(apiBase, sessionId, clientSecret, { cancel: true }).catch(() => undefined);
-    if (alive.current) fail(code, reason);
-  }
-
-  function onCancel() {
-    if (!sessionId) return;
-    decidedInSheet.current = false;
-    if (viewRef.current.state === 'processing') setView({ state: 'ready' });
-    // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
-    if (viewRef.current.state === 'declined') root.current?.querySelector<HTMLElement>('.retry')?.focus();
-    emit({ name: 'checkout:cancel', detail: { sessionId } });
-  }
+  const onPaymentData = (data: PaymentData) => withFlow((f) => f.onPaymentData(data));
+  const onCancel = () => withFlow((f) => f.onCancel());
 
   function onWalletError(err: WalletError) {
     fail('wallet_error', err.statusCode ?? null);
@@ -462,11 +350,11 @@ export function Checkout({ target, options, locale, apiBase, sessionId }: Checko
           url={view.outcome.challenge_url}
           t={t}
           nonce={options.nonce}
-          onDone={() => onChallengeEnd(false)}
-          onCancel={() => onChallengeEnd(true)}
-          onBlocked={onChallengeBlocked}
+          onDone={() => withFlow((f) => f.onChallengeEnd(false))}
+          onCancel={() => withFlow((f) => f.onChallengeEnd(true))}
+          onBlocked={(origin) => withFlow((f) => f.onChallengeBlocked(origin))}
           // Its code could not be had (the network, or a chunk that did not match its hash): as a network error, nothing charged.
-          onUnavailable={() => void abandonChallenge('network_error', 'challenge_unavailable')}
+          onUnavailable={() => withFlow((f) => f.abandonChallenge('network_error', 'challenge_unavailable'))}
         />
       )}
       {row.retry && (

@@ -23,3 +23,9 @@ export async function loadChunk(name: string, nonce: string | undefined): Promis
   await loadScriptOnce(src, nonce, chunk.integrity);
   return registeredChunk(src);
 }
+
+/** Fetches a chunk once the page has nothing better to do, so that what needs it later never waits; a failure here is retried when it is needed. */
+export function prefetchChunk(name: string, nonce: string | undefined): void {
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
+  idle(() => void loadChunk(name, nonce).catch(() => undefined));
+}

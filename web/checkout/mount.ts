@@ -2,9 +2,12 @@
 import { h, render } from 'preact';
 import { normalizeApiBase, parseClientSecret } from './api';
 import { Checkout } from './Checkout';
-import { mountFrame } from './frame-host';
+import { loadChunk } from './chunks';
+import type { FrameContext, mountFrame } from './frame-host';
+import { en } from './locales/en';
+import { errorAnnouncement } from './states';
 import { CSS } from './styles';
-import type { Mount, MountOptions } from './types';
+import type { CheckoutHandle, Mount, MountOptions } from './types';
 
 /** Set by each entry from how the bundle was loaded: its origin, and (script tag) its CSP nonce. */
 const entryDefaults: { apiBase?: string; nonce?: string } = {};
@@ -26,7 +29,7 @@ export const mount: Mount = (element, options) => {
 
   if (options.mode === 'iframe') {
     const apiBase = normalizeApiBase(options.apiBase || entryDefaults.apiBase || location.origin);
-    return mountFrame(element, options, { apiBase, localeFor: (o) => localeOf(element, o) });
+    return mountFrameChunk(element, { nonce: entryDefaults.nonce, ...options }, { apiBase, localeFor: (o) => localeOf(element, o) });
   }
 
   const host = document.createElement('div');
@@ -75,3 +78,38 @@ export const mount: Mount = (element, options) => {
     },
   };
 };
+
+/**
+ * Iframe mode's side on the merchant's page (frame-host.ts) is a chunk, so a page that embeds the
+ * widget inline never carries it. The handle keeps what the page asks until the chunk is here; a
+ * chunk that cannot be had is the `checkout:error` an unreachable backend would be (the frame
+ * would not load either).
+ */
+function mountFrameChunk(element: HTMLElement, options: MountOptions, context: FrameContext): CheckoutHandle {
+  let current = options;
+  let frame: CheckoutHandle | undefined;
+  let mounted = true;
+  (loadChunk('frame-host', options.nonce) as Promise<typeof mountFrame | undefined>)
+    .then((mountFrame) => {
+      if (!mountFrame) throw new Error('Wallet Checkout: the frame host chunk carried nothing');
+      if (mounted) frame = mountFrame(element, current, context);
+    })
+    .catch((err: unknown) => {
+      if (!mounted) return;
+      console.error(err instanceof Error ? err.message : err, '(no checkout frame on this page)');
+      const { name, detail } = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', en);
+      element.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
+    });
+  return {
+    update(partial) {
+      if (!mounted) return;
+      if (frame) frame.update(partial);
+      else current = { ...current, ...partial };
+    },
+    unmount() {
+      if (!mounted) return;
+      mounted = false;
+      frame?.unmount();
+    },
+  };
+}

@@ -57,7 +57,7 @@ interface Row<S extends string> {
 /** Keys are the states; every `to` must name one of them. */
 const table = <S extends string>(rows: { [K in S]: Row<NoInfer<S>> }) => rows;
 
-const errorAnnouncement = (sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Messages): Announcement => ({
+export const errorAnnouncement = (sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Messages): Announcement => ({
   name: 'checkout:error',
   detail: { sessionId, code, reason, message: t.errors[code] },
 });
@@ -137,3 +137,6 @@ export const move = (current: View, next: View): View => (canMove(current.state,
  * the outcome shown. The server's table decides which they are.
  */
 export const isPaidStatus = (status: SessionStatus): boolean => PAID_STATUSES.includes(status);
+
+/** A hold the merchant has since captured or released: the widget's state of the same name. */
+export const isSettledHold = (status: SessionStatus): status is 'captured' | 'released' => status === 'captured' || status === 'released';

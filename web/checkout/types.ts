@@ -80,7 +80,9 @@ export type CheckoutState = import('./states').WidgetState;
  * - `session_not_found`: no such session (another environment's, or a mistyped secret).
  * - `session_expired`: the session's `expires_at` passed before it was paid; the widget shows its
  *   `expired` state. Create a new session if the shopper wants to pay.
- * - `network_error`: the backend could not be reached.
+ * - `network_error`: the backend could not be reached, or a chunk of the widget's code (`reason`:
+ *   `challenge_unavailable`, the 3-D Secure dialog; `payment_unavailable`, what follows a click, nothing
+ *   charged; `frame_unavailable`, iframe mode's side on the page).
  * - `server_error`: the backend answered with an unexpected error.
  * - `store_unavailable`: the backend's database is briefly unavailable (a restart, a failover): try again shortly.
  * - `wallet_unavailable`: the wallet's script could not be loaded.
