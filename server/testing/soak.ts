@@ -341,11 +341,14 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   async function rollingRestartLoop(): Promise<void> {
     const restarts = options.rollingRestarts ?? 0;
     if (restarts > 0 && !target.rollingRestart) throw new Error('rolling restarts need a fleet');
-    for (let restart = 1; restart <= restarts; restart++) {
-      await momentOf(restart, restarts);
-      await oneAtATime(target.rollingRestart!);
+    try {
+      for (let restart = 1; restart <= restarts; restart++) {
+        await momentOf(restart, restarts);
+        await oneAtATime(target.rollingRestart!);
+      }
+    } finally {
+      rollingUnderWay = false;
     }
-    rollingUnderWay = false;
   }
 
   let backendsTerminated = 0;
