@@ -375,8 +375,14 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const drainStarted = Date.now();
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
-  const audit = auditLedger(sessions, await target.ledger());
-  const webhooks = await auditWebhooks(sessions, await shop.events(), receiver, options.drainTimeoutMs);
+  // The service's keys start with the session's id: a fleet soaked twice also holds the first soak's operations.
+  const mine = new Set(sessionIds);
+  const ledger = (await target.ledger()).filter((entry) => entry.idempotency_key === null || mine.has(entry.idempotency_key.split(':')[0]!));
+  const audit = auditLedger(sessions, ledger);
+  // This soak's own: a fleet soaked twice also holds the events of the first, sent to that soak's receiver.
+  const ours = new Set(sessions.flatMap((session) => [session.id, ...session.refunds.map((refund) => refund.id)]));
+  const recorded = (await shop.events()).filter((event) => ours.has(event.data.object.id));
+  const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs);
   await receiver.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
   return { audit, unanswered, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
