@@ -60,6 +60,8 @@ describe.skipIf(!nginx || !postgresBin)('the fleet: nginx, three compiled instan
     expect(instanceSteps('stopped (exit 0)'), report.rollingSteps.join('\n')).toBe(3);
     expect(instanceSteps('back in nginx')).toBe(3);
     expect({ nginx502or504: report.proxy.unanswered, noAnswer: report.unanswered }).toEqual({ nginx502or504: 0, noAnswer: {} });
+    // Out of nginx before it stopped: no request met a closed instance and had to be sent on to another.
+    expect(report.proxy.failedOver).toBe(0);
     expect(report.replies.other_error, JSON.stringify(report.otherErrors)).toBe(0);
     expect(report.audit.succeeded, 'payments went through').toBeGreaterThan(0);
     for (const instance of fleet.instances) expect((await fetch(`http://${instance.address}/readyz`)).status).toBe(200);
