@@ -108,7 +108,7 @@ if (FLEET > 0) {
     ['  sent on to another instance (the first refused or timed out)', report.proxy.failedOver],
     ['  answered 502/504 by nginx itself (cut mid-request by a crash, or no instance could take them)', report.proxy.unanswered],
     ['  answered 502/504 on the demo store (the merchant\'s own server, away while instance 1 restarts)', report.proxy.demoStoreUnanswered],
-    ['  kept-alive connection closed under a request by a reload, resent once as browsers do', Object.entries(report.resent).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'],
+    ['  kept-alive connection closed under a request by a reload, resent as browsers do', Object.entries(report.resent).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'],
     ['  no answer at all as the client saw it, even once resent (refused, reset), by cause', `${notAnswered}${notAnswered > 0 ? ` (${Object.entries(report.unanswered).map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`],
   ]);
   console.log(`failed requests at the load balancer: ${failedAtLoadBalancer}`);
