@@ -10,11 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port';
 import { accessLogOf, type NginxSite, type RunningNginx, startNginx, waitForNginx, writeNginxConfig } from './nginx';
 import { INSTANCE_READY_LINE, type NodeLaunch, type NodeProcess, startNodeProcess } from './node-process';
 import { type PostgresCluster, startPostgresCluster } from './postgres-cluster';
+import { waitForOk } from './wait-for-ok';
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process';
 
 export interface FleetOptions {
@@ -67,14 +67,6 @@ export type RollingStep =
 
 /** How long a restarted instance may take to answer /readyz 200 (it printed its URL already: the store and the service are what it waits for). */
 const READY_TIMEOUT_MS = 30_000;
-
-async function waitUntilReady(instance: FleetInstance): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await fetch(`http://${instance.address}/readyz`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline) throw new Error(`${instance.address} did not answer /readyz 200 within ${READY_TIMEOUT_MS} ms after its restart:\n${instance.output()}`);
-    await sleep(100);
-  }
-}
 
 /** Demo store on the first instance only: see NginxSite.demoStore. */
 const DEMO_INSTANCE = 0;
@@ -157,7 +149,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         onStep({ step: 'stopped', address, exitCode });
         if (exitCode !== 0) throw new Error(`${address} exited ${exitCode} on SIGTERM, not 0:\n${instance.output()}`);
         await instance.restart();
-        await waitUntilReady(instance);
+        await waitForOk(`http://${address}/readyz`, READY_TIMEOUT_MS, () => `its output since the restart:\n${instance.output()}`);
         onStep({ step: 'ready', address });
         await nginx.reload(site);
         onStep({ step: 'back in nginx', address });

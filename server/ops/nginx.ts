@@ -13,6 +13,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { waitForOk } from './wait-for-ok';
 
 export interface NginxSite {
   /** The directory nginx owns: its config, pid file, logs and temp files go here. */
@@ -121,11 +122,7 @@ const NGINX_START_TIMEOUT_MS = 10_000;
 
 /** Resolves once nginx answers `path` (through to an instance), or rejects with nginx's error log. */
 export async function waitForNginx(proxy: RunningNginx, site: Pick<NginxSite, 'dir'>, path = '/healthz'): Promise<void> {
-  const deadline = Date.now() + NGINX_START_TIMEOUT_MS;
-  while (!(await fetch(`${proxy.url}${path}`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline) throw new Error(`nginx did not answer on ${proxy.url}:\n${readFileSync(join(site.dir, 'error.log'), 'utf8')}`);
-    await sleep(50);
-  }
+  await waitForOk(`${proxy.url}${path}`, NGINX_START_TIMEOUT_MS, () => `nginx's error log:\n${readFileSync(join(site.dir, 'error.log'), 'utf8')}`);
 }
 
 export interface RunningNginx {
