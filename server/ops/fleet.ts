@@ -4,7 +4,7 @@
  * sandbox, N compiled instances on their own ports sharing DATABASE_URL and
  * DATA_ENCRYPTION_KEY, and nginx in front of them. `npm run fleet` runs it for
  * a person; the fleet soak (`npm run soak -- --fleet 3`) and the bench drive
- * it and kill its instances.
+ * it, kill its instances and restart them one at a time (rollingRestart).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
