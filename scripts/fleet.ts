@@ -3,9 +3,13 @@
  * reference deployment"): a throwaway PostgreSQL cluster, the standalone
  * sandbox, N compiled instances and nginx in front, until Ctrl-C.
  *
- *   npm run fleet -- [--instances 3] [--port 8080] [--build]
+ *   npm run fleet -- [--instances 3] [--port 8080] [--build] [--rolling-restart]
  *
  * Builds first when dist/ lacks the server or the widget (--build: always).
+ * A rolling restart (every instance, one at a time, from what dist/ holds
+ * then: `npm run build` first to deploy new code) runs once after the start
+ * with --rolling-restart, and whenever the fleet gets SIGHUP (`kill -HUP PID`,
+ * the PID it prints), as nginx reloads on it.
  * `npm run fleet` installs PostgreSQL and nginx first where it may (root and
  * apt-get), as the tests' scripts do. Everything it starts keeps its files in
  * one temporary directory, removed when it stops.
@@ -21,12 +25,13 @@ const { values: flags } = parseArgs({
     instances: { type: 'string', default: process.env.FLEET_INSTANCES ?? '3' },
     port: { type: 'string', default: process.env.FLEET_PORT ?? '8080' },
     build: { type: 'boolean', default: false },
+    'rolling-restart': { type: 'boolean', default: false },
   },
 });
 const instances = Number(flags.instances);
 const port = Number(flags.port);
 if (!Number.isInteger(instances) || instances < 1 || !Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error('usage: npm run fleet -- [--instances N>=1] [--port 0..65535 (0: any free port)] [--build]');
+  console.error('usage: npm run fleet -- [--instances N>=1] [--port 0..65535 (0: any free port)] [--build] [--rolling-restart]');
   process.exit(2);
 }
 const postgresBin = findPostgresBinaries();
@@ -55,8 +60,21 @@ The fleet is running.
   PostgreSQL:  ${fleet.database.url}
   nginx log:   ${fleet.accessLog}
 
+kill -HUP ${process.pid} restarts the instances one at a time (after \`npm run build\`: on the new code).
 Ctrl-C stops everything and removes its files.
 `);
+
+function rollingRestart(): void {
+  console.log('Rolling restart: one instance at a time, out of nginx, SIGTERM, started again, ready, back in.');
+  fleet
+    .rollingRestart((step) => console.log(`  ${step.address} ${step.step}${step.step === 'stopped' ? ` (exit ${step.exitCode})` : ''}`))
+    .then(
+      () => console.log('Rolling restart done: every instance runs what dist/ held when it started.'),
+      (error: unknown) => console.error('The rolling restart stopped:', error),
+    );
+}
+process.on('SIGHUP', rollingRestart);
+if (flags['rolling-restart']) rollingRestart();
 
 let stopping = false;
 const stop = () => {

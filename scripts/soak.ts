@@ -8,13 +8,18 @@
  *
  *   npm run soak -- [--shoppers 20] [--seconds 60] [--fault-rate 0.2] [--crash] [--crashes 3]
  *                   [--db-outage] [--outages 2] [--outage-seconds 5] [--fleet 3]
+ *                   [--rolling-restart] [--rolling-restarts 2]
  *
  * --fleet N runs the shoppers through nginx at N compiled instances on a
  * throwaway PostgreSQL cluster with the standalone sandbox (`npm run fleet`,
  * server/ops/fleet.ts); --crash then kill -9s a random instance (never the
  * sandbox or the database) and restarts it. It prints how many requests nginx
  * sent on to another instance, or could not place, from its access log. Not
- * with --db-outage.
+ * with --db-outage. --rolling-restart restarts every instance gracefully,
+ * one at a time, --rolling-restarts times (Fleet.rollingRestart: out of
+ * nginx, SIGTERM, started again, ready, back in), and prints `failed requests
+ * at the load balancer: N` (nginx's own 502/504s plus requests that got no
+ * answer at all): a rolling restart must leave N at 0, or the run fails.
  *
  * --db-outage runs the store on a throwaway PostgreSQL cluster of its own
  * (from the installed binaries: it must be able to stop it), and at evenly
@@ -24,7 +29,7 @@
  *
  * Each flag defaults to SOAK_SHOPPERS, SOAK_SECONDS, SOAK_FAULT_RATE,
  * SOAK_CRASH=1, SOAK_CRASHES, SOAK_DB_OUTAGE=1, SOAK_OUTAGES,
- * SOAK_OUTAGE_SECONDS. Exits 1 when the server died, or a duplicate, a lost
+ * SOAK_OUTAGE_SECONDS, SOAK_FLEET, SOAK_ROLLING_RESTART=1, SOAK_ROLLING_RESTARTS. Exits 1 when the server died, or a duplicate, a lost
  * or mismatched charge, or a pending payment is left; the data directory is then kept.
  */
 import { rmSync } from 'node:fs';
@@ -47,6 +52,8 @@ const { values: flags } = parseArgs({
     outages: { type: 'string', default: process.env.SOAK_OUTAGES ?? '2' },
     'outage-seconds': { type: 'string', default: process.env.SOAK_OUTAGE_SECONDS ?? '5' },
     fleet: { type: 'string', default: process.env.SOAK_FLEET ?? '0' },
+    'rolling-restart': { type: 'boolean', default: process.env.SOAK_ROLLING_RESTART === '1' },
+    'rolling-restarts': { type: 'string', default: process.env.SOAK_ROLLING_RESTARTS ?? '2' },
   },
 });
 const SHOPPERS = Number(flags.shoppers);
@@ -56,9 +63,12 @@ const CRASHES = flags.crash ? Number(flags.crashes) : 0;
 const OUTAGES = flags['db-outage'] ? Number(flags.outages) : 0;
 const OUTAGE_SECONDS = Number(flags['outage-seconds']);
 const FLEET = Number(flags.fleet);
+const ROLLING_RESTARTS = flags['rolling-restart'] ? Number(flags['rolling-restarts']) : 0;
 if (
-  ![SHOPPERS, SECONDS, CRASHES, OUTAGES, FLEET].every(Number.isInteger) ||
+  ![SHOPPERS, SECONDS, CRASHES, OUTAGES, FLEET, ROLLING_RESTARTS].every(Number.isInteger) ||
   FLEET < 0 ||
+  ROLLING_RESTARTS < 0 ||
+  (ROLLING_RESTARTS > 0 && FLEET === 0) ||
   (FLEET > 0 && OUTAGES > 0) ||
   SHOPPERS < 1 ||
   SECONDS < 1 ||
@@ -66,7 +76,7 @@ if (
   !(OUTAGE_SECONDS > 0) ||
   !(FAULT_RATE >= 0 && FAULT_RATE <= 1)
 ) {
-  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage]');
+  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage] [--rolling-restart [--rolling-restarts N], with --fleet]');
   process.exit(2);
 }
 /** Time reconciliation is given, after the shoppers stop, to settle every payment (with faults still on). */
@@ -80,21 +90,34 @@ if (FLEET > 0) {
     process.exit(2);
   }
   const fleet = await startFleet({ instances: FLEET, port: 0, launch: compiledLaunch(), postgresBin, nginx, env: SOAK_INSTANCE_ENV });
-  console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s through nginx at ${FLEET} compiled instances on PostgreSQL, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} instance crash(es)`);
-  const report = await runFleetSoak(fleet, { shoppers: SHOPPERS, seconds: SECONDS, faultRate: FAULT_RATE, crashes: CRASHES, drainTimeoutMs: DRAIN_TIMEOUT_MS }).catch(async (error: unknown) => {
+  console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s through nginx at ${FLEET} compiled instances on PostgreSQL, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} instance crash(es), ${ROLLING_RESTARTS} rolling restart(s)`);
+  const report = await runFleetSoak(fleet, { shoppers: SHOPPERS, seconds: SECONDS, faultRate: FAULT_RATE, crashes: CRASHES, rollingRestarts: ROLLING_RESTARTS, drainTimeoutMs: DRAIN_TIMEOUT_MS }).catch(async (error: unknown) => {
     await fleet.stop({ keepFiles: true });
     throw error;
   });
   const answering = await Promise.all(fleet.instances.map((instance) => fetch(`http://${instance.address}/readyz`).then((r) => r.ok, () => false)));
+  const notAnswered = Object.values(report.unanswered).reduce((a, b) => a + b, 0);
+  const failedAtLoadBalancer = report.proxy.unanswered + notAnswered;
+  if (report.rollingSteps.length > 0) console.log(['', 'rolling restarts, step by step:', ...report.rollingSteps.map((line) => `  ${line}`)].join('\n'));
   printReport(report, [
     ['shoppers / duration / fault rate', `${SHOPPERS} / ${SECONDS} s / ${FAULT_RATE * 100}%`],
     ['instances / crashes (kill -9 of a random instance, restarted)', `${FLEET} / ${CRASHES}${report.killed.length > 0 ? ` (${report.killed.join(', ')})` : ''}`],
     ['instances ready at the end', `${answering.filter(Boolean).length} of ${FLEET}`],
+    ['rolling restarts (every instance, one at a time)', `${ROLLING_RESTARTS} (${report.rollingSteps.filter((line) => line.endsWith('back in nginx')).length} instance restarts)`],
     ['requests through nginx', report.proxy.requests],
     ['  sent on to another instance (the first refused or timed out)', report.proxy.failedOver],
     ['  answered 502/504 by nginx itself (cut mid-request by a crash, or no instance could take them)', report.proxy.unanswered],
+    ['  answered 502/504 on the demo store (the merchant\'s own server, away while instance 1 restarts)', report.proxy.demoStoreUnanswered],
+    ['  kept-alive connection closed under a request by a reload, resent as browsers do', Object.entries(report.resent).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'],
+    ['  no answer at all as the client saw it, even once resent (refused, reset), by cause', `${notAnswered}${notAnswered > 0 ? ` (${Object.entries(report.unanswered).map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`],
   ]);
-  const problems = [...(answering.every(Boolean) ? [] : ['an instance is not ready at the end']), ...soakProblems(report)];
+  console.log(`failed requests at the load balancer: ${failedAtLoadBalancer}`);
+  const problems = [
+    ...(answering.every(Boolean) ? [] : ['an instance is not ready at the end']),
+    // A crash cuts requests by nature; a rolling restart must not.
+    ...(ROLLING_RESTARTS > 0 && CRASHES === 0 && failedAtLoadBalancer > 0 ? [`${failedAtLoadBalancer} failed request(s) at the load balancer during rolling restarts`] : []),
+    ...soakProblems(report),
+  ];
   await fleet.stop({ keepFiles: problems.length > 0 });
   finish(problems, fleet.dir);
 }

@@ -4,7 +4,7 @@
  * sandbox, N compiled instances on their own ports sharing DATABASE_URL and
  * DATA_ENCRYPTION_KEY, and nginx in front of them. `npm run fleet` runs it for
  * a person; the fleet soak (`npm run soak -- --fleet 3`) and the bench drive
- * it and kill its instances.
+ * it, kill its instances and restart them one at a time (rollingRestart).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { freePort } from './free-port';
 import { accessLogOf, type NginxSite, type RunningNginx, startNginx, waitForNginx, writeNginxConfig } from './nginx';
 import { INSTANCE_READY_LINE, type NodeLaunch, type NodeProcess, startNodeProcess } from './node-process';
 import { type PostgresCluster, startPostgresCluster } from './postgres-cluster';
+import { waitForOk } from './wait-for-ok';
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process';
 
 export interface FleetOptions {
@@ -47,9 +48,25 @@ export interface Fleet {
   readonly demoSecretKey: string;
   /** Where every part keeps its files (removed by stop). */
   readonly dir: string;
+  /**
+   * Restarts every instance, one at a time (docs/operations.md, "Deploying:
+   * a rolling restart"): out of nginx (marked `down`, reloaded, nginx's old
+   * workers gone), SIGTERM and its exit, started again from the compiled
+   * build, /readyz 200, back into nginx; then the next. `onStep` hears each step.
+   */
+  rollingRestart(onStep?: (step: RollingStep) => void): Promise<void>;
   /** nginx first (no new requests), then the instances (SIGTERM: what is in flight finishes), the sandbox and the database; then the files. */
   stop(options?: { keepFiles?: boolean }): Promise<void>;
 }
+
+export type RollingStep =
+  | { step: 'out of nginx'; address: string }
+  | { step: 'stopped'; address: string; exitCode: number | null }
+  | { step: 'ready'; address: string }
+  | { step: 'back in nginx'; address: string };
+
+/** How long a restarted instance may take to answer /readyz 200 (it printed its URL already: the store and the service are what it waits for). */
+const READY_TIMEOUT_MS = 30_000;
 
 /** Demo store on the first instance only: see NginxSite.demoStore. */
 const DEMO_INSTANCE = 0;
@@ -121,7 +138,38 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await waitForNginx(started.nginx, site, '/readyz');
     const demoSecretKey = (JSON.parse(readFileSync(join(first.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key;
     const { database, sandbox } = started;
-    return { url, instances, sandbox, database, accessLog: accessLogOf(site), demoSecretKey, dir, stop };
+    const nginx = started.nginx;
+    let rolling: Promise<void> | undefined;
+    async function restartEach(onStep: (step: RollingStep) => void): Promise<void> {
+      for (const instance of instances) {
+        const { address } = instance;
+        await nginx.reload({ ...site, down: [address] });
+        onStep({ step: 'out of nginx', address });
+        const exitCode = await instance.stop();
+        onStep({ step: 'stopped', address, exitCode });
+        if (exitCode !== 0) throw new Error(`${address} exited ${exitCode} on SIGTERM, not 0:\n${instance.output()}`);
+        await instance.restart();
+        await waitForOk(`http://${address}/readyz`, READY_TIMEOUT_MS, () => `its output since the restart:\n${instance.output()}`);
+        onStep({ step: 'ready', address });
+        await nginx.reload(site);
+        onStep({ step: 'back in nginx', address });
+      }
+    }
+    return {
+      url,
+      instances,
+      sandbox,
+      database,
+      accessLog: accessLogOf(site),
+      demoSecretKey,
+      dir,
+      stop,
+      // One at a time: a second request while one runs waits for it, never takes a second instance out.
+      rollingRestart(onStep = () => undefined) {
+        rolling = (rolling ?? Promise.resolve()).catch(() => undefined).then(() => restartEach(onStep));
+        return rolling;
+      },
+    };
   } catch (error) {
     await stop({ keepFiles: false }).catch(() => undefined);
     throw error;
@@ -133,17 +181,25 @@ export interface ProxyCounts {
   requests: number;
   /** `upstream=a, b`: the first instance failed before answering, another answered. */
   failedOver: number;
-  /** 502/504 from nginx itself: the instance died mid-request (a POST already sent is not resent), or every instance it tried failed. */
+  /** 502/504 from nginx itself on the API and the widget: the instance died mid-request (a POST already sent is not resent), or every instance it tried failed. */
   unanswered: number;
+  /**
+   * 502/504 on the demo store's paths (`= /`, `/demo/`), counted apart: it
+   * stands for the merchant's own server, on instance 1 alone, so it is away
+   * while that instance restarts (its webhook deliveries are retried).
+   */
+  demoStoreUnanswered: number;
 }
 
 export function countProxyRetries(accessLog: string): ProxyCounts {
   const lines = readFileSync(accessLog, 'utf8').split('\n').filter((line) => line.includes(' upstream='));
-  const counts: ProxyCounts = { requests: lines.length, failedOver: 0, unanswered: 0 };
+  const counts: ProxyCounts = { requests: lines.length, failedOver: 0, unanswered: 0, demoStoreUnanswered: 0 };
   for (const line of lines) {
     const upstream = / upstream=(.*?) upstream_status=/.exec(line)?.[1] ?? '';
     if (upstream.includes(',')) counts.failedOver++;
-    if (/" 50[24] upstream=/.test(line)) counts.unanswered++;
+    if (!/" 50[24] upstream=/.test(line)) continue;
+    if (/"[A-Z]+ (\/|\/demo\/\S*) HTTP/.test(line)) counts.demoStoreUnanswered++;
+    else counts.unanswered++;
   }
   return counts;
 }

@@ -13,6 +13,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { waitForOk } from './wait-for-ok';
 
 export interface NginxSite {
   /** The directory nginx owns: its config, pid file, logs and temp files go here. */
@@ -28,23 +29,37 @@ export interface NginxSite {
    * instances behind it share nothing of that.
    */
   demoStore?: string;
+  /**
+   * Instances taken out (`down`) for a rolling restart: nginx sends them no
+   * new request; they stay listed, so the upstream keeps its shape.
+   */
+  down?: readonly string[];
 }
 
 /** Where it writes what nginx did with each request; `$upstream_addr` lists every instance tried, so a retry shows as a comma. */
 export const accessLogOf = (site: Pick<NginxSite, 'dir'>) => join(site.dir, 'access.log');
 
 /**
- * The config. Retries: nginx's default `proxy_next_upstream error timeout`
- * is kept on purpose. A request whose connection failed before it was sent
- * goes to the next instance; a POST already sent is never replayed elsewhere
- * (nginx does not retry non-idempotent requests unless told `non_idempotent`),
- * so a payment an instance took is settled by that payment's own retry rules
- * (its idempotency key, reconciliation), never charged again by the proxy.
- * An instance that refuses connections is left alone for `fail_timeout`.
+ * The shopper's and the merchant's writes that are idempotent per session
+ * (docs/operations.md, "Which requests nginx retries"): the session admits one
+ * payment attempt at a time and one hold, so the same request sent again on
+ * another instance finds it in progress or done and charges nothing twice.
+ */
+export const SESSION_IDEMPOTENT_WRITES = /^\/api\/sessions\/[^/]+\/(pay|authenticate|capture|release)$/;
+
+/**
+ * The config. Retries (`proxy_next_upstream error timeout`): a request whose
+ * connection failed, or that an instance dropped, goes to the next instance,
+ * except a POST already sent (nginx does not replay non-idempotent requests
+ * unless told `non_idempotent`); only SESSION_IDEMPOTENT_WRITES are told so.
+ * Session creation and refunds are not: nginx cannot tell whether the
+ * merchant sent an Idempotency-Key, and the merchant's own retry under its key
+ * is the safe one. An instance that refuses connections is left alone for
+ * `fail_timeout` (a crash); one being restarted is marked `down` first.
  */
 export function nginxConfig(site: NginxSite): string {
   const path = (name: string) => join(site.dir, name);
-  const upstreams = site.upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=5s;`).join('\n');
+  const upstreams = site.upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=5s${site.down?.includes(address) ? ' down' : ''};`).join('\n');
   // Started as root, nginx's workers would switch to `nobody` and lose the directory; otherwise the directive is ignored with a warning.
   const demoUpstream = site.demoStore ? `  upstream demo_store {\n    server ${site.demoStore};\n    keepalive 8;\n  }\n` : '';
   const demoLocations = site.demoStore ? ['= /', '/demo/'].map((path) => `    location ${path} {\n      proxy_pass http://demo_store;\n    }\n`).join('') : '';
@@ -74,8 +89,13 @@ ${demoUpstream}  server {
     # The instances run with TRUST_PROXY naming this proxy: this header is then the shopper's address for rate limits.
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_next_upstream error timeout;
     location / {
       proxy_pass http://wallet_checkout;
+    }
+    location ~ ${SESSION_IDEMPOTENT_WRITES.source.replaceAll('\\/', '/')} {
+      proxy_pass http://wallet_checkout;
+      proxy_next_upstream error timeout non_idempotent;
     }
 ${demoLocations}  }
 }
@@ -102,18 +122,28 @@ const NGINX_START_TIMEOUT_MS = 10_000;
 
 /** Resolves once nginx answers `path` (through to an instance), or rejects with nginx's error log. */
 export async function waitForNginx(proxy: RunningNginx, site: Pick<NginxSite, 'dir'>, path = '/healthz'): Promise<void> {
-  const deadline = Date.now() + NGINX_START_TIMEOUT_MS;
-  while (!(await fetch(`${proxy.url}${path}`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline) throw new Error(`nginx did not answer on ${proxy.url}:\n${readFileSync(join(site.dir, 'error.log'), 'utf8')}`);
-    await sleep(50);
-  }
+  await waitForOk(`${proxy.url}${path}`, NGINX_START_TIMEOUT_MS, () => `nginx's error log:\n${readFileSync(join(site.dir, 'error.log'), 'utf8')}`);
 }
 
 export interface RunningNginx {
   readonly url: string;
+  /**
+   * Writes the site's config, checks it, has nginx load it (SIGHUP, as `nginx
+   * -s reload`: new workers on the new config, the old ones finish the
+   * requests they hold and exit) and resolves once every old worker has
+   * exited: from then on no request goes where the old config sent it.
+   */
+  reload(site: NginxSite): Promise<void>;
   /** Graceful (SIGQUIT: requests in flight finish), then resolves once nginx has exited. */
   stop(): Promise<void>;
 }
+
+/** How long the old workers may take to finish their requests after a reload: a payment waits on the service for seconds at most. */
+const OLD_WORKERS_TIMEOUT_MS = 60_000;
+
+/** The master's worker processes, by pid (Linux: /proc's children list). */
+const workersOf = (masterPid: number): Set<string> =>
+  new Set(readFileSync(`/proc/${masterPid}/task/${masterPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
 
 /** Starts nginx on a site whose config writeNginxConfig wrote; it listens once `nginx -t` passed, but the caller checks it answers. */
 export function startNginx(binary: string, site: NginxSite): RunningNginx {
@@ -123,6 +153,19 @@ export function startNginx(binary: string, site: NginxSite): RunningNginx {
   process.once('exit', killOnExit);
   return {
     url: `http://${site.listen.host}:${site.listen.port}`,
+    async reload(next) {
+      await writeNginxConfig(binary, next);
+      const master = proc.pid!;
+      const old = workersOf(master);
+      proc.kill('SIGHUP');
+      const deadline = Date.now() + OLD_WORKERS_TIMEOUT_MS;
+      for (;;) {
+        const workers = workersOf(master);
+        if (workers.size > 0 && ![...workers].some((pid) => old.has(pid))) return;
+        if (Date.now() > deadline) throw new Error(`nginx's old workers did not exit within ${OLD_WORKERS_TIMEOUT_MS} ms of a reload:\n${readFileSync(join(next.dir, 'error.log'), 'utf8')}`);
+        await sleep(50);
+      }
+    },
     async stop() {
       process.off('exit', killOnExit);
       if (proc.exitCode !== null || proc.signalCode !== null) return;

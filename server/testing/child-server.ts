@@ -118,10 +118,15 @@ export interface ShopClient {
 }
 
 /** Where the shop's calls go: a server, or nginx in front of a fleet with the sandbox elsewhere (`sandboxUrl`, default `url`). */
-export type ShopTarget = Pick<ChildServer, 'url' | 'serviceKey' | 'demoSecretKey'> & { sandboxUrl?: string };
+export type ShopTarget = Pick<ChildServer, 'url' | 'serviceKey' | 'demoSecretKey'> & {
+  sandboxUrl?: string;
+  /** How its requests are sent (default: fetch); a fleet's shoppers resend as browsers do (soak.ts, resendingLikeABrowser). */
+  fetch?: typeof fetch;
+};
 
 export function shopClient(server: ShopTarget): ShopClient {
   const sandboxUrl = server.sandboxUrl ?? server.url;
+  const fetch = server.fetch ?? globalThis.fetch;
   const call = async <T>(path: string, init: RequestInit & { bearer?: string }): Promise<T> => {
     const { bearer, ...rest } = init;
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) };

@@ -25,6 +25,8 @@ export interface SoakOptions {
   faultRate: number;
   /** kill -9 and restart of the server, evenly spaced. */
   crashes: number;
+  /** A fleet only: rolling restarts of every instance (Fleet.rollingRestart), evenly spaced. */
+  rollingRestarts?: number;
   /** The server's store, to take away `outages` times (evenly spaced, after the crashes' moments). */
   database?: { cluster: PostgresCluster; url: string; outages: number; outageMs: number };
   /** Runs while the store is down, once per outage: what a test checks then. */
@@ -42,6 +44,8 @@ export interface SoakReport extends SoakOutcome {
 /** What a soak found, against one server or a fleet. */
 export interface SoakOutcome {
   audit: LedgerAudit;
+  /** Requests the shoppers and the merchant sent that got no HTTP answer (refused, reset, cut), by what fetch said. */
+  unanswered: Record<string, number>;
   /** Sessions the shoppers never paid (the store or the server was down when they tried). */
   open: number;
   replies: Record<ReplyKind, number>;
@@ -96,6 +100,8 @@ interface SoakTarget {
   shop: ShopClient;
   /** kill -9 of a server process (in a fleet, one instance at random) and its restart. */
   crash(): Promise<void>;
+  /** Every instance restarted gracefully, one at a time. */
+  rollingRestart?(): Promise<void>;
   /** Every operation on money at the service. */
   ledger(): Promise<LedgerEntry[]>;
   duringOutage?: () => Promise<void>;
@@ -132,6 +138,10 @@ export const SOAK_INSTANCE_ENV: Readonly<Record<string, string>> = {
 export interface FleetSoakReport extends SoakOutcome {
   /** The instances killed, in order, by their addresses. */
   killed: string[];
+  /** What each rolling restart did, step by step, with the time from the soak's start. */
+  rollingSteps: string[];
+  /** Requests whose kept-alive connection to nginx closed under them, sent once more (resendingLikeABrowser), by cause. */
+  resent: Record<string, number>;
   proxy: ProxyCounts;
 }
 
@@ -141,9 +151,18 @@ export interface FleetSoakReport extends SoakOutcome {
  * and restart it. The caller stops the fleet.
  */
 export async function runFleetSoak(fleet: Fleet, options: Omit<SoakOptions, 'env' | 'duringOutage'>): Promise<FleetSoakReport> {
-  const shop = shopClient({ url: fleet.url, demoSecretKey: fleet.demoSecretKey, serviceKey: fleet.sandbox.serviceKey, sandboxUrl: fleet.sandbox.url });
+  const resent: Record<string, number> = {};
+  const shop = shopClient({
+    url: fleet.url,
+    demoSecretKey: fleet.demoSecretKey,
+    serviceKey: fleet.sandbox.serviceKey,
+    sandboxUrl: fleet.sandbox.url,
+    fetch: resendingLikeABrowser(resent),
+  });
   await shop.setFaults(faultsAt(options.faultRate));
   const killed: string[] = [];
+  const rollingSteps: string[] = [];
+  const started = Date.now();
   const outcome = await soakAgainst(options, {
     shop,
     async crash() {
@@ -152,9 +171,48 @@ export async function runFleetSoak(fleet: Fleet, options: Omit<SoakOptions, 'env
       await instance.kill();
       await instance.restart();
     },
+    rollingRestart: () =>
+      fleet.rollingRestart((step) => {
+        const exit = step.step === 'stopped' ? ` (exit ${step.exitCode})` : '';
+        rollingSteps.push(`${((Date.now() - started) / 1000).toFixed(1)} s  ${step.address} ${step.step}${exit}`);
+      }),
     ledger: () => fetchLedger(fleet.sandbox.url, fleet.sandbox.serviceKey),
   });
-  return { ...outcome, killed, proxy: countProxyRetries(fleet.accessLog) };
+  return { ...outcome, killed, rollingSteps, resent, proxy: countProxyRetries(fleet.accessLog) };
+}
+
+/** The cause fetch gives for a request that got no HTTP answer: ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET (the other side closed)... */
+const causeOf = (error: unknown): string => {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? ((cause as NodeJS.ErrnoException).code ?? cause.message) : String(error);
+};
+
+/** A reload closes every idle connection of the retired worker: the pool's next one may be closing too (Chromium also resends more than once). */
+const MAX_RESENDS = 3;
+
+/**
+ * fetch as a browser sends through a proxy that stays up: a request whose
+ * kept-alive connection was closed under it, with no answer, is sent once
+ * more (RFC 9112 9.3.1; Chromium and Firefox do it for every method, on a
+ * reused connection that closed before any byte of an answer). nginx closes its idle client connections when a reload
+ * retires a worker, and a request racing that close was never read by nginx,
+ * so never reached an instance: resending it is safe, even a POST. Behind
+ * nginx a request cut at an instance is answered 502, never reset; so this
+ * is for a fleet only, not for a lone server whose crash resets requests it
+ * may have taken. Each resend is counted in `resent`, by cause.
+ */
+function resendingLikeABrowser(resent: Record<string, number>): typeof fetch {
+  return async (input, init) => {
+    for (let resends = 0; ; resends++) {
+      try {
+        return await fetch(input, init);
+      } catch (error) {
+        if (!(error instanceof TypeError) || resends === MAX_RESENDS) throw error;
+        const why = causeOf(error);
+        resent[why] = (resent[why] ?? 0) + 1;
+      }
+    }
+  };
 }
 
 async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, target: SoakTarget): Promise<SoakOutcome> {
@@ -178,6 +236,13 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     cut_by_crash: 0,
   };
   const otherErrors: Record<string, number> = {};
+  const unanswered: Record<string, number> = {};
+  /** fetch rejected: no HTTP answer at all. Counted by its cause (ECONNRESET, ECONNREFUSED, other side closed...). */
+  const noAnswer = (error: unknown): undefined => {
+    const why = causeOf(error);
+    unanswered[why] = (unanswered[why] ?? 0) + 1;
+    return undefined;
+  };
   const refundReplies: Record<Refund['status'], number> = { pending: 0, succeeded: 0, failed: 0 };
   const refundErrors: Record<string, number> = {};
   /** Per session, the distinct Idempotency-Keys the merchant refunded under. */
@@ -190,7 +255,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     const paymentData = await shop.walletPaymentData(session, cardId);
     for (;;) {
       const requested = performance.now();
-      const reply = await shop.pay(session, paymentData).catch(() => undefined);
+      const reply = await shop.pay(session, paymentData).catch(noAnswer);
       if (!reply) {
         replies.cut_by_crash++;
         return undefined;
@@ -219,7 +284,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     refundKeys.set(session.id, (refundKeys.get(session.id) ?? 0) + 1);
     const giveUpAt = until + options.drainTimeoutMs / 2;
     for (;;) {
-      const reply = await shop.refund(session.id, body, key).catch(() => undefined);
+      const reply = await shop.refund(session.id, body, key).catch(noAnswer);
       if (reply?.status === 201 && reply.body.status) {
         refundReplies[reply.body.status]++;
         return;
@@ -238,8 +303,10 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     if (Math.random() < 0.5) await merchantRefund(session, {}, 'rest');
   }
 
+  /** Shoppers go on past the run's end until the last rolling restart is over: every restart happens under load. */
+  let rollingUnderWay = (options.rollingRestarts ?? 0) > 0;
   async function shopperLoop(): Promise<void> {
-    while (Date.now() < until) {
+    while (Date.now() < until || rollingUnderWay) {
       try {
         const session = await shop.createSession({ amount: 100 + Math.floor(Math.random() * 9900) });
         sessionIds.push(session.id);
@@ -249,8 +316,9 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
         // A shopper told "declined" tries once more, with another card: a new attempt, a new key.
         const retried = outcomes.includes('declined') || outcomes.includes('failed') ? await timedPay(session, 'mastercard-success-3ds') : undefined;
         if (outcomes.includes('succeeded') || retried === 'succeeded') await refundSome(session);
-      } catch {
+      } catch (error) {
         // The server or its store is down, and answered an error outside /pay: wait and go on with a new session.
+        if (error instanceof TypeError) noAnswer(error);
         await sleep(200);
       }
     }
@@ -267,6 +335,19 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     for (let crash = 1; crash <= options.crashes; crash++) {
       await momentOf(crash, options.crashes);
       await oneAtATime(target.crash);
+    }
+  }
+
+  async function rollingRestartLoop(): Promise<void> {
+    const restarts = options.rollingRestarts ?? 0;
+    if (restarts > 0 && !target.rollingRestart) throw new Error('rolling restarts need a fleet');
+    try {
+      for (let restart = 1; restart <= restarts; restart++) {
+        await momentOf(restart, restarts);
+        await oneAtATime(target.rollingRestart!);
+      }
+    } finally {
+      rollingUnderWay = false;
     }
   }
 
@@ -289,16 +370,22 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     }
   }
 
-  await Promise.all([...Array.from({ length: options.shoppers }, shopperLoop), crashLoop(), outageLoop()]);
+  await Promise.all([...Array.from({ length: options.shoppers }, shopperLoop), crashLoop(), rollingRestartLoop(), outageLoop()]);
 
   const drainStarted = Date.now();
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
-  const audit = auditLedger(sessions, await target.ledger());
-  const webhooks = await auditWebhooks(sessions, await shop.events(), receiver, options.drainTimeoutMs);
+  // The service's keys start with the session's id: a fleet soaked twice also holds the first soak's operations.
+  const mine = new Set(sessionIds);
+  const ledger = (await target.ledger()).filter((entry) => entry.idempotency_key === null || mine.has(entry.idempotency_key.split(':')[0]!));
+  const audit = auditLedger(sessions, ledger);
+  // This soak's own: a fleet soaked twice also holds the events of the first, sent to that soak's receiver.
+  const ours = new Set(sessions.flatMap((session) => [session.id, ...session.refunds.map((refund) => refund.id)]));
+  const recorded = (await shop.events()).filter((event) => ours.has(event.data.object.id));
+  const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs);
   await receiver.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
-  return { audit, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
+  return { audit, unanswered, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
 }
 
 /**
