@@ -97,7 +97,8 @@ it('drains on SIGTERM: no failed request during the delay, /readyz 503, payments
 
   signalledAt = Date.now();
   const stopping = running.stop();
-  await sleep(500);
+  // The signal reaches the child and its handler runs: on a loaded machine that takes a moment; the delay is far longer.
+  await expect.poll(async () => (await fetch(`${running.url}/readyz`)).status, { timeout: DRAIN_DELAY_MS / 2, interval: 50 }).toBe(503);
   const ready = await fetch(`${running.url}/readyz`);
   expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: 'draining' } });
   expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
