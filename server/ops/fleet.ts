@@ -88,6 +88,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const sandboxDataDir = join(dir, 'sandbox');
     started.sandbox = await startSandboxProcess({ HOST: '127.0.0.1', SANDBOX_DATA_DIR: sandboxDataDir }, options.launch.sandbox);
     const shared = {
+      // The fleet runs the sandbox and the development token issuer, which production refuses: say so,
+      // rather than inherit a NODE_ENV=production from the caller (Vite's build sets it in its process).
+      NODE_ENV: 'development',
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
       DATABASE_URL: started.database.url,
