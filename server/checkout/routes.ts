@@ -141,10 +141,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     await respondIdempotently(keys, app.id, req, res, async () => {
       const created = await createSession(store, app, req.body);
       if (!created.ok) return replyOf(created, 201, () => false);
+      const { session, row } = created.value;
       // Platform mode's view is signed for the page's origin, which only the widget's request tells.
-      const row = app.googlePayMode === 'platform' ? undefined : await findSession(store, created.value.id);
-      const view = row && (await publicView(row, app, options.ownOrigin()));
-      return replyOf(ok({ ...created.value, public_view: view?.ok ? view.value : null }), 201);
+      const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, options.ownOrigin());
+      return replyOf(ok({ ...session, public_view: view?.ok ? view.value : null }), 201);
     });
   });
 

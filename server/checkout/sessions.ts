@@ -18,7 +18,8 @@ export type SessionRow = Selectable<SessionsTable>;
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
 /** A new session: the merchant's reply but its `public_view`, which the routes add. */
-export async function createSession(store: Store, app: App, body: unknown): Promise<Result<Omit<CreatedSession, 'public_view'>, Failure>> {
+/** The merchant's reply (without the widget's view, which the route adds) and the row as written, so nobody reads it back. */
+export async function createSession(store: Store, app: App, body: unknown): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow }, Failure>> {
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
@@ -49,7 +50,7 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
     expires_at: expiresAt,
   };
   await store.insertInto('sessions').values(row).execute();
-  return ok({ ...merchantView(row, []), client_secret: clientSecret });
+  return ok({ session: { ...merchantView(row, []), client_secret: clientSecret }, row });
 }
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>

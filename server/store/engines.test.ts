@@ -89,8 +89,8 @@ for (const engine of engines) {
       const app = await newApp();
       const session = await createSession(store, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
       if (!session.ok) throw new Error(session.error.message);
-      const row = await findSession(store, session.value.id);
-      expect(row).toMatchObject({ amount: 99_999_999_999, created: session.value.created });
+      const row = await findSession(store, session.value.session.id);
+      expect(row).toMatchObject({ amount: 99_999_999_999, created: session.value.session.created });
       expect(typeof row?.created).toBe('number');
       expect(row!.created).toBeGreaterThan(2 ** 31);
       const flag = await store.selectFrom('apps').select('security_assessment_passed').where('id', '=', app.id).executeTakeFirstOrThrow();
@@ -101,7 +101,7 @@ for (const engine of engines) {
       const app = await newApp();
       const created = await createSession(store, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
       if (!created.ok) throw new Error(created.error.message);
-      const { id, client_secret } = created.value;
+      const { id, client_secret } = created.value.session;
       const found = await findSession(store, id);
       expect(found).toMatchObject({ id, app_id: app.id, status: 'open', currency: 'USD', attempts: 0, outcome: null });
       expect(clientSecretOpens(found!, client_secret)).toBe(true);
@@ -116,11 +116,11 @@ for (const engine of engines) {
       const attempt = (id: string, attemptNo: number, key: string) =>
         store
           .insertInto('charge_attempts')
-          .values({ id, session_id: created.value.id, attempt_no: attemptNo, idempotency_key: key, status: 'in_flight', source_type: 'walletpay', charge_id: null, outcome: null, request_sealed: null, created: Date.now(), updated: Date.now() })
+          .values({ id, session_id: created.value.session.id, attempt_no: attemptNo, idempotency_key: key, status: 'in_flight', source_type: 'walletpay', charge_id: null, outcome: null, request_sealed: null, created: Date.now(), updated: Date.now() })
           .execute();
-      await attempt('att_1', 1, `${created.value.id}:attempt:1`);
-      await expect(attempt('att_2', 2, `${created.value.id}:attempt:1`)).rejects.toThrow();
-      await expect(attempt('att_3', 1, `${created.value.id}:attempt:9`)).rejects.toThrow();
+      await attempt('att_1', 1, `${created.value.session.id}:attempt:1`);
+      await expect(attempt('att_2', 2, `${created.value.session.id}:attempt:1`)).rejects.toThrow();
+      await expect(attempt('att_3', 1, `${created.value.session.id}:attempt:9`)).rejects.toThrow();
     });
 
     it('claims an idempotency key once: replay, mismatch, in progress, release', async () => {
