@@ -8,7 +8,7 @@ import { type EventType, SessionStatus } from '../contracts';
 import { sessionTransitions } from '../contracts/session-states';
 import { recordEvent, type StoreTransaction } from '../store/events';
 import type { SessionsTable } from '../store/schema';
-import { findSession, sessionView } from './sessions';
+import { sessionView } from './sessions';
 
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
@@ -50,15 +50,16 @@ export async function moveSession(
 ): Promise<boolean> {
   const allowed = from.filter((status) => canTransition(status, to));
   if (allowed.length === 0) return false;
+  // The row as moved comes back with the move (both engines have RETURNING): the event needs no second read.
   const moved = await trx
     .updateTable('sessions')
     .set({ ...changes, status: to, updated: Date.now() })
     .where('id', '=', sessionId)
     .where('status', 'in', allowed)
+    .returningAll()
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return false;
+  if (!moved) return false;
   const type = eventOnEntering[to];
-  const session = type && (await findSession(trx, sessionId));
-  if (type && session) await recordEvent(trx, session.app_id, type, await sessionView(trx, session));
+  if (type) await recordEvent(trx, moved.app_id, type, await sessionView(trx, moved));
   return true;
 }
