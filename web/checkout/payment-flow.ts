@@ -2,7 +2,7 @@
  * What the widget does once the shopper has clicked: the payment and its 3-D Secure steps, polling
  * a payment being confirmed, watching a hold until the merchant captures or releases it, and where
  * the keyboard's focus goes after a result. A chunk (chunks.ts), prefetched once the button is up so
- * that a click never waits for it, and so plain functions over the widget's state (Checkout.tsx
+ * that a click never waits for it, and so plain functions over the widget's state (widget.ts
  * owns the state, its table is states.ts), not Preact hooks: the chunk does not carry Preact.
  *
  * The backend calls are the widget's own (FlowHost.api), not this chunk's copies: in iframe mode
@@ -13,7 +13,7 @@ import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/co
 import type { CheckoutApiError, fetchPublicSession, PayResponse, postAuthentication, postPayment } from './api';
 import { isSettledHold, type View } from './states';
 import type { CheckoutErrorCode } from './types';
-import type { SheetResult } from './WalletButton';
+import type { SheetResult } from './wallet-button';
 
 const POLL_MS = 2000;
 /**

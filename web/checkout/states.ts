@@ -1,7 +1,7 @@
 /**
  * The widget's state machine, in one table (as server/checkout/states.ts is
  * the session's): each state's row says where it may go next, what the widget
- * shows in it, and which DOM event entering it dispatches. Checkout.tsx moves
+ * shows in it, and which DOM event entering it dispatches. widget.ts moves
  * only through `move`, which refuses what the table does not allow, and
  * renders from the row; the public `CheckoutState` type, the gallery's
  * scenarios (server/demo/gallery.ts) and the QA kit's copy follow from the
@@ -10,7 +10,7 @@
  *
  * `checkout:ready` and `checkout:cancel` are not state changes (the wallet's
  * readiness, which a reloaded declined session also reports, and a closed
- * sheet), so Checkout.tsx dispatches those itself.
+ * sheet), so widget.ts dispatches those itself.
  */
 import type { PaymentOutcome, SessionStatus } from '../../server/contracts';
 import { PAID_STATUSES } from '../../server/contracts/session-states';
@@ -48,7 +48,7 @@ interface Row<S extends string> {
   showsCard?: true;
   /** "Try again" is offered. */
   retry?: true;
-  /** The bank's 3-D Secure challenge is open over the page (Challenge.tsx). */
+  /** The bank's 3-D Secure challenge is open over the page (challenge-dialog.ts, opened by widget.ts). */
   challenge?: true;
   /** The event entering this state dispatches on the mount element (none when null). */
   announce?(view: ViewOf<S>, context: { sessionId: string | null; t: Messages; en: Messages }): Announcement | null;

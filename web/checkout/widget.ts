@@ -1,0 +1,410 @@
+/**
+ * The checkout widget: shows the session's amount and the Google Pay button, posts the wallet's
+ * PaymentData, and shows the outcome. A controller of plain functions, not a component with hooks:
+ * its state is the view of the state table (states.ts, root `[data-checkout-state]`), which moves
+ * only through `move`, and every change renders the one view (View.tsx) again. It feeds the table
+ * what happens: the session's view, the wallet's callbacks, the backend's answers. What follows a
+ * click (the payment, 3-D Secure, polling while confirming, hold checks, focus after a result) is
+ * payment-flow.ts, a chunk prefetched once the button is up.
+ */
+import { h, render } from 'preact';
+import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
+import { isFrameableUrl } from '../../server/contracts/urls';
+import { formatAmount } from '../../server/contracts/money';
+import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
+import type { openChallenge } from './challenge-dialog';
+import { loadChunk, prefetchChunk } from './chunks';
+import { declineMessage, LANGUAGES, languageOf, type Messages } from './locales';
+import { loadedMessages, loadMessages } from './locales/load';
+import { en } from './locales/en';
+import type { FlowHost, PaymentFlow, paymentFlow } from './payment-flow';
+import { type Announcement, isPaidStatus, isSettledHold, move, type View, WIDGET_STATES } from './states';
+import type { CheckoutErrorCode, MountOptions } from './types';
+import { CheckoutView } from './View';
+import { buttonLocale, configureWalletButton, createWalletButton, type SheetResult, type WalletButtonSettings } from './wallet-button';
+
+/** The backend calls the flow makes: this bundle's, which in iframe mode name the embedding page (api.ts). */
+const flowApi: FlowHost['api'] = { fetchPublicSession, postPayment, postAuthentication, isApiError: (err): err is CheckoutApiError => err instanceof CheckoutApiError };
+
+export interface CheckoutProps {
+  /** The merchant's mount element: events are dispatched on it. */
+  target: HTMLElement;
+  options: MountOptions;
+  /** BCP 47 tag of the widget's language and number format. */
+  locale: string;
+  apiBase: string;
+  sessionId: string | null;
+}
+
+export interface CheckoutWidget {
+  /** New options or locale for the same session and backend (a new one is a new widget). */
+  update(props: CheckoutProps): void;
+  /** Stops every request, timer and listener, and empties `container`. */
+  stop(): void;
+}
+
+const hasPaymentsClient = () =>
+  !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
+
+/** For the merchant's console: which origin was refused, and how to allow it. */
+export const originNotAllowedHelp = (origin: string) =>
+  `Wallet Checkout: this page's origin (${origin}) is not one of the allowed origins of the checkout's application, so the checkout refused it. ` +
+  `Add ${origin} to the application's allowed origins (npm run app:update -- --app APP_ID --origin ${origin}); see docs/embedding.md.`;
+
+const asApiError = (err: unknown) => (err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err)));
+
+const loadDialog = (nonce: string | undefined) => loadChunk('challenge', nonce) as Promise<typeof openChallenge | undefined>;
+
+/** Starts a widget for one session, rendered into `container` (in the widget's shadow root). */
+export function startCheckout(initial: CheckoutProps, container: HTMLElement): CheckoutWidget {
+  let props = initial;
+  const { target, apiBase, sessionId } = initial;
+  const clientSecret = initial.options.clientSecret;
+  const nonce = () => props.options.nonce;
+  const language = () => languageOf(props.locale);
+
+  let view: View = { state: 'loading' };
+  let session: PublicSession | null = null;
+  let walletLoaded = false;
+  /** Bumped by "Try again" after an error: reloads the session and the button. */
+  let run = 0;
+  let alive = true;
+  let announcedReady = false;
+  /** The language's words, once its chunk is here; until then (a few ms) the status line is blank, never in another language. */
+  let words = loadedMessages(language());
+  /** Moves made before the language's words arrived: announced once they have, in the words the shopper reads. */
+  const unannounced: View[] = [];
+  /** The status of the view the page handed over, while it is still to be checked against the backend's. */
+  let carriedStatus: PublicSession['status'] | null = null;
+  let carriedChecked = false;
+  /** The current load of the session and the wallet, and the carried view's check: aborted by a new run or `stop`. */
+  let loading = new AbortController();
+  let checking: AbortController | undefined;
+  /** What follows a click (payment-flow.ts): loading, then here. */
+  let flow: Promise<PaymentFlow> | null = null;
+  let flowHere: PaymentFlow | null = null;
+  /** The wallet's button while one is shown (wallet-button.ts), and the 3-D Secure dialog while one is open. */
+  let button: HTMLElement | null = null;
+  let closeChallenge: (() => void) | undefined;
+  let root: HTMLDivElement | null = null;
+
+  const t = (): Messages => words ?? en;
+
+  function emit({ name, detail }: Announcement) {
+    if (alive) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
+  }
+  function announce(moved: View, messages = loadedMessages(language())) {
+    if (!messages) return void unannounced.push(moved);
+    const announcement = WIDGET_STATES[moved.state].announce?.(moved, { sessionId, t: messages, en });
+    if (announcement) emit(announcement);
+  }
+  /** Moves to `next` if the state table allows it, dispatches the event its row announces, and renders. */
+  function setView(next: View) {
+    const moved = move(view, next);
+    if (moved === view) return;
+    view = moved;
+    paint();
+    announce(moved);
+    afterMove();
+  }
+  function setSession(next: PublicSession | null) {
+    session = next;
+    paint();
+  }
+  function fail(code: CheckoutErrorCode, reason: string | null) {
+    // The shopper can do nothing about it; the merchant reads the console while integrating.
+    if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(shopperPageOrigin()));
+    setView({ state: 'error', code, reason });
+  }
+  function failCall(err: unknown, otherwise: CheckoutErrorCode) {
+    const e = asApiError(err);
+    // The session's time ran out unpaid: a calm final state, not an error to retry; the merchant is told as of an error.
+    if (e.code === 'session_expired') return setView({ state: 'expired' });
+    fail(errorCodeOf(e, otherwise), e.status === 0 ? null : e.code);
+  }
+
+  /**
+   * Shows a payment outcome (from /pay, a poll, or a reloaded session).
+   * `reloaded`: the outcome of an earlier page; only success is re-announced.
+   */
+  function showOutcome(outcome: PaymentOutcome, reloaded = false) {
+    if (!sessionId) return;
+    switch (outcome.status) {
+      case 'succeeded':
+      case 'authorized':
+        return setView({ state: 'paid', outcome });
+      case 'requires_authentication':
+        // Only a page goes in the frame on the merchant's page, never a javascript: or data: URL (the backend refuses them too).
+        if (outcome.challenge_url && !isFrameableUrl(outcome.challenge_url)) return fail('server_error', 'challenge_url_refused');
+        // Without a challenge to show (a frictionless one was under way), confirming finds the outcome.
+        return setView({ state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome });
+      case 'declined':
+        return setView({ state: 'declined', outcome, reloaded });
+      case 'failed':
+        return fail('payment_failed', outcome.failure_code);
+      case 'pending':
+        return setView({ state: 'confirming', outcome });
+    }
+  }
+
+  /** Loads the session (and the sandbox wallet when the session asks for it), then the button can show. */
+  function load() {
+    loading.abort();
+    const ctl = (loading = new AbortController());
+    session = null;
+    walletLoaded = false;
+    announcedReady = false;
+    setView({ state: 'loading' });
+    paint();
+    if (!sessionId) return fail('invalid_client_secret', null);
+    // The page's view spares the first load its request; any later one (Try again, a stale view) asks the backend.
+    const carried = run === 0 ? carriedView(props.options.sessionView, sessionId) : null;
+    carriedStatus = carried?.status ?? null;
+    void (async () => {
+      let s: PublicSession;
+      try {
+        s = carried ?? (await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal));
+      } catch (err) {
+        if (!ctl.signal.aborted) failCall(err, 'server_error');
+        return;
+      }
+      if (ctl.signal.aborted) return;
+      setSession(s);
+      if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
+      // The merchant's server settled the hold itself: nothing to announce to it.
+      else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
+      else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
+        // A reload after an attempt: show its outcome (declined keeps "Try again").
+        showOutcome(s.outcome, true);
+      }
+      if (isPaidStatus(s.status)) return; // no button needed
+      try {
+        if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
+          if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
+          await loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce());
+          if (!hasPaymentsClient()) throw new Error('The sandbox wallet did not define PaymentsClient.');
+        }
+      } catch {
+        if (!ctl.signal.aborted && view.state === 'loading') fail('wallet_unavailable', null);
+        return;
+      }
+      if (ctl.signal.aborted) return;
+      walletLoaded = true;
+      paint();
+    })();
+    // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium):
+    // paid now, while the session is on the network, rather than before the amount can render.
+    formatAmount(0, 'USD', 2, props.locale);
+  }
+
+  /** After every move: the carried view's check, and the flow, follow the state. */
+  function afterMove() {
+    // The page's view, once the button is up: if the session has moved on since (paid in another tab,
+    // expired), the backend's view replaces it. Nothing is charged on the page's word meanwhile.
+    // Once: a later return to the button (after a decline, say) finds the session changed by the shopper's own attempt.
+    if (carriedStatus !== null && !carriedChecked && sessionId && (view.state === 'ready' || view.state === 'unavailable')) {
+      carriedChecked = true;
+      const ctl = (checking = new AbortController());
+      // A shopper who paid meanwhile needs no check: the payment's answer says all the view would have.
+      const startAgain = () => {
+        if (view.state === 'ready' || view.state === 'unavailable') retryLoad();
+      };
+      void fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal).then(
+        (fresh) => fresh.status === carriedStatus || startAgain(),
+        (err) => ctl.signal.aborted || (err instanceof CheckoutApiError && err.status !== 0 && startAgain()),
+      );
+    }
+    // The flow follows every move; a page that opens on a payment being confirmed or a hold needs it at once.
+    if (flowHere) flowHere.sync(view);
+    else if (view.state === 'confirming' || (view.state === 'paid' && view.outcome?.status === 'authorized')) withFlow(() => undefined);
+  }
+
+  function retryLoad() {
+    run += 1;
+    load();
+  }
+
+  /** The button shows at once; `checkout:ready` follows once the wallet has said whether the shopper has a card. */
+  function onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>) {
+    if (!sessionId) return;
+    if (!ready) return setView({ state: 'unavailable' });
+    // Not after a reloaded decline: its "Try again" brings the button back.
+    if (view.state === 'loading' || view.state === 'unavailable') setView({ state: 'ready' });
+    if (announcedReady) return;
+    announcedReady = true;
+    prefetchChunk('challenge', nonce());
+    prefetchChunk('payment-flow', nonce());
+    void paymentMethodPresent.then((present) => emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent: present } }));
+  }
+
+  /** The flow, loaded once (prefetched when the button came up, so normally here already). */
+  function loadFlow(): Promise<PaymentFlow> {
+    if (!sessionId) return Promise.reject(new Error('Wallet Checkout: no session to pay'));
+    const host: FlowHost = {
+      apiBase,
+      sessionId,
+      clientSecret,
+      api: flowApi,
+      view: () => view,
+      setView,
+      setSession,
+      showOutcome: (outcome) => showOutcome(outcome),
+      fail,
+      failCall,
+      declineMessage: (outcome) => declineMessage(t(), outcome.failure_code, outcome.failure_message),
+      cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId } }),
+      alive: () => alive,
+      root: () => root,
+    };
+    return (flow ??= (loadChunk('payment-flow', nonce()) as Promise<typeof paymentFlow | undefined>).then(
+      (create) => {
+        if (!create) throw new Error('Wallet Checkout: the payment flow chunk carried nothing');
+        const created = create(host);
+        created.sync(view);
+        return (flowHere = created);
+      },
+      (err: unknown) => {
+        flow = null; // the next click tries again
+        throw err;
+      },
+    ));
+  }
+  /** The flow's code cannot be had: nothing is paid, and the shopper is told as of a network error. */
+  function flowUnavailable(err: unknown) {
+    console.error(err instanceof Error ? err.message : err);
+    if (alive) fail('network_error', 'payment_unavailable');
+  }
+  function withFlow(use: (flow: PaymentFlow) => unknown): void {
+    loadFlow().then(use, flowUnavailable);
+  }
+
+  const wallet = {
+    onReady,
+    // Without the flow the sheet closes, and the page says why.
+    onPaymentAuthorized: (data: PaymentData): Promise<SheetResult> =>
+      loadFlow().then(
+        (f) => f.onPaymentAuthorized(data),
+        (err: unknown) => (flowUnavailable(err), { transactionState: 'SUCCESS' as const }),
+      ),
+    onPaymentData: (data: PaymentData) => withFlow((f) => f.onPaymentData(data)),
+    onCancel: () => withFlow((f) => f.onCancel()),
+    onError: (err: { statusCode?: string }) => fail('wallet_error', err.statusCode ?? null),
+  };
+
+  function retry() {
+    // After a blocked challenge the session is payable again and the wallet still loaded, as after a decline.
+    if (view.state === 'declined' || view.code === 'challenge_blocked') setView({ state: 'ready' });
+    else retryLoad();
+  }
+
+  /**
+   * The dialog's box was drawn (an `authenticating` view with a challenge) or taken away. The dialog
+   * is a chunk (prefetched once the button is up); if it cannot be had, the challenge is abandoned,
+   * as of a network error, and nothing is charged.
+   */
+  function challengeBox(box: HTMLDivElement | null) {
+    closeChallenge?.();
+    closeChallenge = undefined;
+    const url = view.outcome?.challenge_url;
+    if (!box || !url) return;
+    let closed = false;
+    let close: (() => void) | undefined;
+    const unavailable = () => withFlow((f) => f.abandonChallenge('network_error', 'challenge_unavailable'));
+    closeChallenge = () => {
+      closed = true;
+      close?.();
+    };
+    loadDialog(nonce()).then(
+      (open) => {
+        if (closed) return;
+        if (!open) return unavailable();
+        close = open(box, {
+          url,
+          t: t(),
+          nonce: nonce(),
+          onDone: () => withFlow((f) => f.onChallengeEnd(false)),
+          onCancel: () => withFlow((f) => f.onChallengeEnd(true)),
+          onBlocked: (origin) => withFlow((f) => f.onChallengeBlocked(origin)),
+        });
+      },
+      () => closed || unavailable(),
+    );
+  }
+
+  /** The button's box was drawn: the element goes in it once, configured before it connects. */
+  function walletBox(box: HTMLDivElement | null) {
+    if (box && button && button.parentNode !== box) box.appendChild(button);
+  }
+  const rootRef = (el: HTMLDivElement | null) => void (root = el);
+
+  function buttonSettings(s: PublicSession): WalletButtonSettings {
+    return {
+      environment: s.wallet.environment === 'SANDBOX' ? 'TEST' : s.wallet.environment,
+      paymentRequest: s.payment_data_request,
+      options: props.options,
+      language: props.locale.split(/[-_]/)[0] ?? 'en',
+    };
+  }
+
+  function paint() {
+    if (!alive) return;
+    const showButton = !!session && walletLoaded && WIDGET_STATES[view.state].button !== 'removed';
+    const settings = session && buttonSettings(session);
+    if (!showButton || !settings) {
+      button?.remove();
+      button = null;
+    } else if (button) configureWalletButton(button, settings);
+    else button = createWalletButton(settings, session?.wallet.environment !== 'TEST', wallet);
+    render(
+      h(CheckoutView, {
+        view,
+        session,
+        showButton,
+        words,
+        locale: props.locale,
+        dir: LANGUAGES[language()],
+        nonce: nonce(),
+        fill: props.options.buttonSizeMode === 'fill',
+        buttonLocale: settings ? buttonLocale(settings) : '',
+        root: rootRef,
+        walletBox,
+        challengeBox,
+        onRetry: retry,
+      }),
+      container,
+    );
+  }
+
+  function useLanguage() {
+    const wanted = language();
+    words = loadedMessages(wanted);
+    if (words) return;
+    void loadMessages(wanted, nonce()).then((loaded) => {
+      if (!alive || language() !== wanted) return;
+      words = loaded;
+      paint();
+      for (const moved of unannounced.splice(0)) announce(moved, loaded);
+    });
+  }
+
+  useLanguage();
+  load();
+
+  return {
+    update(next) {
+      const languageChanged = languageOf(next.locale) !== language();
+      props = next;
+      if (languageChanged) useLanguage();
+      paint();
+    },
+    stop() {
+      alive = false;
+      loading.abort();
+      checking?.abort();
+      flowHere?.stop();
+      closeChallenge?.();
+      button?.remove();
+      render(null, container);
+    },
+  };
+}
