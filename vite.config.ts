@@ -18,7 +18,7 @@ import { defineConfig } from 'vitest/config';
  *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles)
  *   checkout-chunk-challenge.js          IIFE, the 3-D Secure dialog (prefetched when the page is idle)
  *   checkout-chunk-frame-host.js         IIFE, iframe mode's side on the merchant's page (loaded by iframe mode alone)
- *   checkout-chunk-payment-flow.js       IIFE, what the widget does after a click (prefetched when the page is idle)
+ *   checkout-chunk-payment-flow.js       IIFE, what the widget does and shows after a click, the rest of English (prefetched when the page is idle)
  * then publishes them (see `publish`): a content-versioned copy of each, the
  * manifest naming those copies with their SRI hashes, and checkout.d.ts.
  */
@@ -40,7 +40,7 @@ const chunks: Record<string, { module: string; exportName: string }> = {
   ...Object.fromEntries(chunkLanguages.map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }])),
   challenge: { module: 'web/checkout/challenge-dialog.ts', exportName: 'openChallenge' },
   'frame-host': { module: 'web/checkout/frame-host.ts', exportName: 'mountFrame' },
-  'payment-flow': { module: 'web/checkout/payment-flow.ts', exportName: 'paymentFlow' },
+  'payment-flow': { module: 'web/checkout/payment-flow.ts', exportName: 'afterClick' },
 };
 const chunkFileName = (name: string) => `checkout-chunk-${name}.js`;
 const chunkEnvironment = (name: string) => `chunk_${name.replace(/\W/g, '_')}`;

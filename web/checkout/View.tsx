@@ -8,7 +8,7 @@ import type { Ref } from 'preact';
 import type { PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
-import type { Messages } from './locales';
+import type { Words } from './locales';
 import { BUTTON_ELEMENT_CSS } from './styles';
 import { type View, WIDGET_STATES } from './states';
 
@@ -17,8 +17,8 @@ export interface CheckoutViewProps {
   session: PublicSession | null;
   /** The wallet is loaded and the session is payable here: the button's box is drawn. */
   showButton: boolean;
-  /** The language's words; undefined for the few ms its chunk takes (the status line is blank, never in another language). */
-  words: Messages | undefined;
+  /** The words at hand (locales/load.ts); a state whose words are not here yet has a blank status line for those few ms, never another language's. */
+  words: Words | undefined;
   /** BCP 47 tag of the widget's language and number format. */
   locale: string;
   dir: 'ltr' | 'rtl';

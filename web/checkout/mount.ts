@@ -2,7 +2,7 @@
 import { normalizeApiBase, parseClientSecret } from './api';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';
-import { en } from './locales/en';
+import { enFirstPaint } from './locales/en';
 import { errorAnnouncement } from './states';
 import { CSS } from './styles';
 import type { CheckoutHandle, Mount, MountOptions } from './types';
@@ -91,8 +91,9 @@ function mountFrameChunk(element: HTMLElement, options: MountOptions, context: F
     .catch((err: unknown) => {
       if (!mounted) return;
       console.error(err instanceof Error ? err.message : err, '(no checkout frame on this page)');
-      const { name, detail } = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', en);
-      element.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
+      // In the first script's words: no other chunk is likely to come either.
+      const announcement = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', enFirstPaint);
+      if (announcement) element.dispatchEvent(new CustomEvent(announcement.name, { bubbles: true, composed: true, detail: announcement.detail }));
     });
   return {
     update(partial) {

@@ -8,23 +8,19 @@
  * payment-flow.ts, a chunk prefetched once the button is up.
  */
 import { h, render } from 'preact';
-import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
-import { isFrameableUrl } from '../../server/contracts/urls';
+import type { PaymentData, PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
-import { CheckoutApiError, carriedView, errorCodeOf, fetchPublicSession, loadScriptOnce, postAuthentication, postPayment, resolveScriptUrl, shopperPageOrigin } from './api';
+import { carriedView, embedderOriginOf, fetchPublicSession, isApiError, loadScriptOnce, resolveScriptUrl } from './api';
 import type { openChallenge } from './challenge-dialog';
-import { loadChunk, prefetchChunk } from './chunks';
-import { declineMessage, LANGUAGES, languageOf, type Messages } from './locales';
-import { loadedMessages, loadMessages } from './locales/load';
-import { en } from './locales/en';
-import type { FlowHost, PaymentFlow, paymentFlow } from './payment-flow';
+import { loadChunk, prefetchChunk, whenIdle } from './chunks';
+import { LANGUAGES, languageOf } from './locales';
+import { enFirstPaint } from './locales/en';
+import { addEnglish, loadedMessages, loadMessages, wordsAtHand } from './locales/load';
+import type { afterClick, FlowHost, PaymentFlow } from './payment-flow';
 import { type Announcement, isPaidStatus, isSettledHold, move, type View, WIDGET_STATES } from './states';
 import type { CheckoutErrorCode, MountOptions } from './types';
 import { CheckoutView } from './View';
 import { buttonLocale, configureWalletButton, createWalletButton, type SheetResult, type WalletButtonSettings } from './wallet-button';
-
-/** The backend calls the flow makes: this bundle's, which in iframe mode name the embedding page (api.ts). */
-const flowApi: FlowHost['api'] = { fetchPublicSession, postPayment, postAuthentication, isApiError: (err): err is CheckoutApiError => err instanceof CheckoutApiError };
 
 export interface CheckoutProps {
   /** The merchant's mount element: events are dispatched on it. */
@@ -46,13 +42,6 @@ export interface CheckoutWidget {
 const hasPaymentsClient = () =>
   !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
 
-/** For the merchant's console: which origin was refused, and how to allow it. */
-export const originNotAllowedHelp = (origin: string) =>
-  `Wallet Checkout: this page's origin (${origin}) is not one of the allowed origins of the checkout's application, so the checkout refused it. ` +
-  `Add ${origin} to the application's allowed origins (npm run app:update -- --app APP_ID --origin ${origin}); see docs/embedding.md.`;
-
-const asApiError = (err: unknown) => (err instanceof CheckoutApiError ? err : new CheckoutApiError(0, 'network_error', String(err)));
-
 const loadDialog = (nonce: string | undefined) => loadChunk('challenge', nonce) as Promise<typeof openChallenge | undefined>;
 
 /** Starts a widget for one session, rendered into `container` (in the widget's shadow root). */
@@ -70,9 +59,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   let run = 0;
   let alive = true;
   let announcedReady = false;
-  /** The language's words, once its chunk is here; until then (a few ms) the status line is blank, never in another language. */
-  let words = loadedMessages(language());
-  /** Moves made before the language's words arrived: announced once they have, in the words the shopper reads. */
+  /** Moves whose event needs words not here yet: announced once they are, in the words the shopper reads. */
   const unannounced: View[] = [];
   /** The status of the view the page handed over, while it is still to be checked against the backend's. */
   let carriedStatus: PublicSession['status'] | null = null;
@@ -88,15 +75,21 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   let closeChallenge: (() => void) | undefined;
   let root: HTMLDivElement | null = null;
 
-  const t = (): Messages => words ?? en;
-
   function emit({ name, detail }: Announcement) {
     if (alive) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
   }
-  function announce(moved: View, messages = loadedMessages(language())) {
-    if (!messages) return void unannounced.push(moved);
-    const announcement = WIDGET_STATES[moved.state].announce?.(moved, { sessionId, t: messages, en });
-    if (announcement) emit(announcement);
+  function announce(moved: View) {
+    const announces = WIDGET_STATES[moved.state].announce;
+    if (!announces) return;
+    const t = wordsAtHand(language());
+    const announcement = t && announces(moved, { sessionId, t, en: wordsAtHand('en') ?? enFirstPaint });
+    if (announcement === undefined) unannounced.push(moved);
+    else if (announcement) emit(announcement);
+  }
+  /** A language's chunk, or the rest of English, has come: the status line, and the events that waited, are worded. */
+  function wordsArrived() {
+    paint();
+    for (const moved of unannounced.splice(0)) announce(moved);
   }
   /** Moves to `next` if the state table allows it, dispatches the event its row announces, and renders. */
   function setView(next: View) {
@@ -112,39 +105,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     paint();
   }
   function fail(code: CheckoutErrorCode, reason: string | null) {
-    // The shopper can do nothing about it; the merchant reads the console while integrating.
-    if (code === 'origin_not_allowed') console.error(originNotAllowedHelp(shopperPageOrigin()));
     setView({ state: 'error', code, reason });
-  }
-  function failCall(err: unknown, otherwise: CheckoutErrorCode) {
-    const e = asApiError(err);
-    // The session's time ran out unpaid: a calm final state, not an error to retry; the merchant is told as of an error.
-    if (e.code === 'session_expired') return setView({ state: 'expired' });
-    fail(errorCodeOf(e, otherwise), e.status === 0 ? null : e.code);
-  }
-
-  /**
-   * Shows a payment outcome (from /pay, a poll, or a reloaded session).
-   * `reloaded`: the outcome of an earlier page; only success is re-announced.
-   */
-  function showOutcome(outcome: PaymentOutcome, reloaded = false) {
-    if (!sessionId) return;
-    switch (outcome.status) {
-      case 'succeeded':
-      case 'authorized':
-        return setView({ state: 'paid', outcome });
-      case 'requires_authentication':
-        // Only a page goes in the frame on the merchant's page, never a javascript: or data: URL (the backend refuses them too).
-        if (outcome.challenge_url && !isFrameableUrl(outcome.challenge_url)) return fail('server_error', 'challenge_url_refused');
-        // Without a challenge to show (a frictionless one was under way), confirming finds the outcome.
-        return setView({ state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome });
-      case 'declined':
-        return setView({ state: 'declined', outcome, reloaded });
-      case 'failed':
-        return fail('payment_failed', outcome.failure_code);
-      case 'pending':
-        return setView({ state: 'confirming', outcome });
-    }
   }
 
   /** Loads the session (and the sandbox wallet when the session asks for it), then the button can show. */
@@ -165,7 +126,8 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       try {
         s = carried ?? (await fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal));
       } catch (err) {
-        if (!ctl.signal.aborted) failCall(err, 'server_error');
+        // Shown by the after-click chunk; without it, the network is the likeliest reason.
+        if (!ctl.signal.aborted) loadFlow().then((f) => f.failCall(err, 'server_error'), () => fail('network_error', null));
         return;
       }
       if (ctl.signal.aborted) return;
@@ -174,8 +136,16 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       // The merchant's server settled the hold itself: nothing to announce to it.
       else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
       else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
-        // A reload after an attempt: show its outcome (declined keeps "Try again").
-        showOutcome(s.outcome, true);
+        // A reload after an attempt: its outcome (declined keeps "Try again"), shown before the wallet can report readiness.
+        let shown: PaymentFlow;
+        try {
+          shown = await loadFlow();
+        } catch (err) {
+          if (!ctl.signal.aborted) flowUnavailable(err);
+          return;
+        }
+        if (ctl.signal.aborted) return;
+        shown.showOutcome(s.outcome, true);
       }
       if (isPaidStatus(s.status)) return; // no button needed
       try {
@@ -209,14 +179,18 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       const startAgain = () => {
         if (view.state === 'ready' || view.state === 'unavailable') retryLoad();
       };
-      void fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal).then(
-        (fresh) => fresh.status === carriedStatus || startAgain(),
-        (err) => ctl.signal.aborted || (err instanceof CheckoutApiError && err.status !== 0 && startAgain()),
-      );
+      // Once the button is drawn: the request never competes with it.
+      whenIdle(() => {
+        if (!ctl.signal.aborted)
+          void fetchPublicSession(apiBase, sessionId, clientSecret, ctl.signal).then(
+            (fresh) => fresh.status === carriedStatus || startAgain(),
+            (err) => ctl.signal.aborted || (isApiError(err) && err.status !== 0 && startAgain()),
+          );
+      });
     }
-    // The flow follows every move; a page that opens on a payment being confirmed or a hold needs it at once.
+    // The flow follows every move; a state past the first paint needs it (and its words and styles) at once.
     if (flowHere) flowHere.sync(view);
-    else if (view.state === 'confirming' || (view.state === 'paid' && view.outcome?.status === 'authorized')) withFlow(() => undefined);
+    else if (!WIDGET_STATES[view.state].firstPaint) withFlow(() => undefined);
   }
 
   function retryLoad() {
@@ -244,24 +218,25 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       apiBase,
       sessionId,
       clientSecret,
-      api: flowApi,
+      embedderOrigin: embedderOriginOf(),
+      nonce: nonce(),
       view: () => view,
       setView,
       setSession,
-      showOutcome: (outcome) => showOutcome(outcome),
       fail,
-      failCall,
-      declineMessage: (outcome) => declineMessage(t(), outcome.failure_code, outcome.failure_message),
+      words: () => loadedMessages(language()),
       cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId } }),
       alive: () => alive,
       root: () => root,
     };
-    return (flow ??= (loadChunk('payment-flow', nonce()) as Promise<typeof paymentFlow | undefined>).then(
-      (create) => {
-        if (!create) throw new Error('Wallet Checkout: the payment flow chunk carried nothing');
-        const created = create(host);
+    return (flow ??= (loadChunk('payment-flow', nonce()) as Promise<typeof afterClick | undefined>).then(
+      (chunk) => {
+        if (!chunk) throw new Error('Wallet Checkout: the payment flow chunk carried nothing');
+        addEnglish(chunk.en);
+        const created = (flowHere = chunk.paymentFlow(host));
         created.sync(view);
-        return (flowHere = created);
+        wordsArrived();
+        return created;
       },
       (err: unknown) => {
         flow = null; // the next click tries again
@@ -317,10 +292,12 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     loadDialog(nonce()).then(
       (open) => {
         if (closed) return;
-        if (!open) return unavailable();
+        // A challenge is shown by the after-click chunk, which brought English, if not the page's language yet.
+        const t = loadedMessages(language()) ?? loadedMessages('en');
+        if (!open || !t) return unavailable();
         close = open(box, {
           url,
-          t: t(),
+          t,
           nonce: nonce(),
           onDone: () => withFlow((f) => f.onChallengeEnd(false)),
           onCancel: () => withFlow((f) => f.onChallengeEnd(true)),
@@ -360,7 +337,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
         view,
         session,
         showButton,
-        words,
+        words: wordsAtHand(language()),
         locale: props.locale,
         dir: LANGUAGES[language()],
         nonce: nonce(),
@@ -377,14 +354,8 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
 
   function useLanguage() {
     const wanted = language();
-    words = loadedMessages(wanted);
-    if (words) return;
-    void loadMessages(wanted, nonce()).then((loaded) => {
-      if (!alive || language() !== wanted) return;
-      words = loaded;
-      paint();
-      for (const moved of unannounced.splice(0)) announce(moved, loaded);
-    });
+    if (wanted === 'en' || loadedMessages(wanted)) return;
+    void loadMessages(wanted, nonce()).then(() => alive && wordsArrived());
   }
 
   useLanguage();
