@@ -15,6 +15,7 @@ import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/co
 import { isFrameableUrl } from '../../server/contracts/urls';
 import afterClickCss from './after-click.css?inline';
 import { CheckoutApiError, errorCodeOf, fetchPublicSession, isApiError, type PayResponse, postAuthentication, postPayment, setEmbedderOrigin, shopperPageOrigin } from './api';
+import type { openChallenge } from './challenge-dialog';
 import { declineMessage, type Messages } from './locales';
 import { en } from './locales/en';
 import { isSettledHold, type View } from './states';
@@ -45,6 +46,8 @@ export interface FlowHost {
   setView(next: View): void;
   setSession(session: PublicSession): void;
   fail(code: CheckoutErrorCode, reason: string | null): void;
+  /** The bundle's chunk loader (chunks.ts), which knows where the chunks are and their hashes: the 3-D Secure dialog's. */
+  loadChunk(name: string): Promise<unknown>;
   /** The widget's language's dictionary, if it is here (English is this chunk's). */
   words(): Messages | undefined;
   /** `checkout:cancel`. */
@@ -70,11 +73,12 @@ export interface PaymentFlow {
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
-  /** The challenge is over (`cancel`: the shopper closed it). */
-  onChallengeEnd(cancel: boolean): void;
-  onChallengeBlocked(origin: string): void;
-  /** The challenge cannot be shown: cancelled at once, and `code` shown. */
-  abandonChallenge(code: CheckoutErrorCode, reason: string): Promise<void>;
+  /**
+   * Opens the bank's 3-D Secure challenge of the current view in `box`, the view's place for it;
+   * returns what closes it. If the dialog's chunk cannot be had, the challenge is abandoned as a
+   * network error, and nothing is charged.
+   */
+  showChallenge(box: HTMLElement): () => void;
   /** The widget shows `view` now: polling and hold checks start or stop, and the focus follows. */
   sync(view: View): void;
   stop(): void;
@@ -218,6 +222,27 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
     };
   }
 
+  /** The challenge is over (`cancel`: the shopper closed it). */
+  function onChallengeEnd(cancel: boolean) {
+    if (host.view().state === 'authenticating') void submit((id) => postAuthentication(apiBase, id, clientSecret, cancel ? { cancel: true } : {}));
+  }
+
+  /**
+   * The page's CSP refused the challenge's frame: the shopper would face an
+   * empty dialog. The merchant reads in the console what to allow; the
+   * challenge is cancelled at once rather than left to expire, so the session
+   * can be paid again (another card, or the page fixed) and nothing is charged.
+   */
+  function onChallengeBlocked(origin: string) {
+    if (host.view().state !== 'authenticating') return;
+    console.error(
+      `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
+        `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`,
+    );
+    void abandonChallenge('challenge_blocked', origin);
+  }
+
+  /** The challenge cannot be shown: cancelled at once, and `code` shown. */
   async function abandonChallenge(code: CheckoutErrorCode, reason: string) {
     if (host.view().state !== 'authenticating') return;
     host.setView({ state: 'processing' });
@@ -255,26 +280,31 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
       host.cancelled();
     },
 
-    onChallengeEnd(cancel) {
-      if (host.view().state === 'authenticating') void submit((id) => postAuthentication(apiBase, id, clientSecret, cancel ? { cancel: true } : {}));
+    showChallenge(box) {
+      const url = host.view().outcome?.challenge_url;
+      let closed = false;
+      let close: (() => void) | undefined;
+      // Its code could not be had (the network, or a chunk that did not match its hash): as a network error, nothing charged.
+      const unavailable = () => void (closed || abandonChallenge('network_error', 'challenge_unavailable'));
+      if (url) {
+        (host.loadChunk('challenge') as Promise<typeof openChallenge | undefined>).then((open) => {
+          if (closed) return;
+          if (!open) return unavailable();
+          close = open(box, {
+            url,
+            t: host.words() ?? en,
+            nonce: host.nonce,
+            onDone: () => onChallengeEnd(false),
+            onCancel: () => onChallengeEnd(true),
+            onBlocked: onChallengeBlocked,
+          });
+        }, unavailable);
+      }
+      return () => {
+        closed = true;
+        close?.();
+      };
     },
-
-    /**
-     * The page's CSP refused the challenge's frame: the shopper would face an
-     * empty dialog. The merchant reads in the console what to allow; the
-     * challenge is cancelled at once rather than left to expire, so the session
-     * can be paid again (another card, or the page fixed) and nothing is charged.
-     */
-    onChallengeBlocked(origin) {
-      if (host.view().state !== 'authenticating') return;
-      console.error(
-        `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
-          `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`,
-      );
-      void abandonChallenge('challenge_blocked', origin);
-    },
-
-    abandonChallenge,
 
     sync(view) {
       const before = shown;

@@ -11,7 +11,6 @@ import { h, render } from 'preact';
 import type { PaymentData, PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
 import { carriedView, embedderOriginOf, fetchPublicSession, isApiError, loadScriptOnce, resolveScriptUrl } from './api';
-import type { openChallenge } from './challenge-dialog';
 import { loadChunk, prefetchChunk, whenIdle } from './chunks';
 import { LANGUAGES, languageOf } from './locales';
 import { enFirstPaint } from './locales/en';
@@ -41,8 +40,6 @@ export interface CheckoutWidget {
 
 const hasPaymentsClient = () =>
   !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
-
-const loadDialog = (nonce: string | undefined) => loadChunk('challenge', nonce) as Promise<typeof openChallenge | undefined>;
 
 /** Starts a widget for one session, rendered into `container` (in the widget's shadow root). */
 export function startCheckout(initial: CheckoutProps, container: HTMLElement): CheckoutWidget {
@@ -224,6 +221,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       setView,
       setSession,
       fail,
+      loadChunk: (name) => loadChunk(name, nonce()),
       words: () => loadedMessages(language()),
       cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId } }),
       alive: () => alive,
@@ -272,40 +270,14 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     else retryLoad();
   }
 
-  /**
-   * The dialog's box was drawn (an `authenticating` view with a challenge) or taken away. The dialog
-   * is a chunk (prefetched once the button is up); if it cannot be had, the challenge is abandoned,
-   * as of a network error, and nothing is charged.
-   */
+  /** The dialog's box was drawn (an `authenticating` view with a challenge), or taken away: the flow opens the dialog in it. */
   function challengeBox(box: HTMLDivElement | null) {
     closeChallenge?.();
     closeChallenge = undefined;
-    const url = view.outcome?.challenge_url;
-    if (!box || !url) return;
+    if (!box) return;
     let closed = false;
-    let close: (() => void) | undefined;
-    const unavailable = () => withFlow((f) => f.abandonChallenge('network_error', 'challenge_unavailable'));
-    closeChallenge = () => {
-      closed = true;
-      close?.();
-    };
-    loadDialog(nonce()).then(
-      (open) => {
-        if (closed) return;
-        // A challenge is shown by the after-click chunk, which brought English, if not the page's language yet.
-        const t = loadedMessages(language()) ?? loadedMessages('en');
-        if (!open || !t) return unavailable();
-        close = open(box, {
-          url,
-          t,
-          nonce: nonce(),
-          onDone: () => withFlow((f) => f.onChallengeEnd(false)),
-          onCancel: () => withFlow((f) => f.onChallengeEnd(true)),
-          onBlocked: (origin) => withFlow((f) => f.onChallengeBlocked(origin)),
-        });
-      },
-      () => closed || unavailable(),
-    );
+    closeChallenge = () => void (closed = true);
+    withFlow((f) => closed || (closeChallenge = f.showChallenge(box)));
   }
 
   /** The button's box was drawn: the element goes in it once, configured before it connects. */
