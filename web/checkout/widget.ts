@@ -113,11 +113,12 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     walletLoaded = false;
     announcedReady = false;
     setView({ state: 'loading' });
-    paint();
     if (!sessionId) return fail('invalid_client_secret', null);
     // The page's view spares the first load its request; any later one (Try again, a stale view) asks the backend.
     const carried = run === 0 ? carriedView(props.options.sessionView, sessionId) : null;
     carriedStatus = carried?.status ?? null;
+    // Drawn at once while the view is asked for; a carried view is drawn once, with its button (below).
+    if (!carried) paint();
     void (async () => {
       let s: PublicSession;
       try {
@@ -128,12 +129,13 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
         return;
       }
       if (ctl.signal.aborted) return;
-      setSession(s);
+      session = s;
       if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
       // The merchant's server settled the hold itself: nothing to announce to it.
       else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
       else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
         // A reload after an attempt: its outcome (declined keeps "Try again"), shown before the wallet can report readiness.
+        paint(); // the summary, while the flow comes
         let shown: PaymentFlow;
         try {
           shown = await loadFlow();
@@ -144,9 +146,10 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
         if (ctl.signal.aborted) return;
         shown.showOutcome(s.outcome, true);
       }
-      if (isPaidStatus(s.status)) return; // no button needed
+      if (isPaidStatus(s.status)) return paint(); // no button needed
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
+          paint(); // the summary, while the sandbox wallet's script loads
           if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
           await loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce());
           if (!hasPaymentsClient()) throw new Error('The sandbox wallet did not define PaymentsClient.');
@@ -161,7 +164,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     })();
     // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium):
     // paid now, while the session is on the network, rather than before the amount can render.
-    formatAmount(0, 'USD', 2, props.locale);
+    if (!carried) formatAmount(0, 'USD', 2, props.locale);
   }
 
   /** After every move: the carried view's check, and the flow, follow the state. */
