@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import ts from 'typescript';
 import type { LibraryFormats, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -18,9 +19,10 @@ import { defineConfig } from 'vitest/config';
  *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles)
  *   checkout-chunk-challenge.js          IIFE, the 3-D Secure dialog (prefetched when the page is idle)
  *   checkout-chunk-frame-host.js         IIFE, iframe mode's side on the merchant's page (loaded by iframe mode alone)
- *   checkout-chunk-payment-flow.js       IIFE, what the widget does after a click (prefetched when the page is idle)
+ *   checkout-chunk-payment-flow.js       IIFE, what the widget does and shows after a click, the rest of English (prefetched when the page is idle)
  * then publishes them (see `publish`): a content-versioned copy of each, the
- * manifest naming those copies with their SRI hashes, and checkout.d.ts.
+ * manifest naming those copies with their SRI hashes, checkout.d.ts, and each
+ * script brotli- and gzip-compressed beside it (`precompress`).
  */
 const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
 const bundles: Record<string, { entry: string; format: LibraryFormats; fileName: string }> = {
@@ -40,7 +42,7 @@ const chunks: Record<string, { module: string; exportName: string }> = {
   ...Object.fromEntries(chunkLanguages.map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }])),
   challenge: { module: 'web/checkout/challenge-dialog.ts', exportName: 'openChallenge' },
   'frame-host': { module: 'web/checkout/frame-host.ts', exportName: 'mountFrame' },
-  'payment-flow': { module: 'web/checkout/payment-flow.ts', exportName: 'paymentFlow' },
+  'payment-flow': { module: 'web/checkout/payment-flow.ts', exportName: 'afterClick' },
 };
 const chunkFileName = (name: string) => `checkout-chunk-${name}.js`;
 const chunkEnvironment = (name: string) => `chunk_${name.replace(/\W/g, '_')}`;
@@ -108,6 +110,7 @@ async function publish(): Promise<void> {
   for (const { fileName } of Object.values(bundles)) manifest[fileName] = await versioned(fileName);
   for (const [name, chunk] of Object.entries(await builtChunks())) manifest[chunkFileName(name)] = chunk;
   await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await precompress(readdirSync(outDir).filter((file) => /\.m?js$/.test(file)));
 
   // checkout.mjs's types: the declarations of web/checkout/types.ts, and the one value it exports.
   const typesFile = fileURLToPath(new URL('./web/checkout/types.ts', import.meta.url));
@@ -116,6 +119,19 @@ async function publish(): Promise<void> {
   const stateType = /export type CheckoutState = [^;]+;/;
   if (!stateType.test(outputText)) throw new Error('web/checkout/types.ts no longer declares CheckoutState as checkout.d.ts expects');
   await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${checkoutStates(typesFile)};`)}export declare const mount: Mount;\n`);
+}
+
+/**
+ * `<file>.br` and `<file>.gz` beside each script, at the highest levels: compressed once at build,
+ * so the backend sends a browser the bytes it accepts without compressing on any request
+ * (server/http/static.ts). SRI hashes are of the scripts themselves, which is what browsers check.
+ */
+async function precompress(files: string[]): Promise<void> {
+  for (const file of files) {
+    const bytes = await readFile(join(outDir, file));
+    await writeFile(join(outDir, `${file}.br`), brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+    await writeFile(join(outDir, `${file}.gz`), gzipSync(bytes, { level: 9 }));
+  }
 }
 
 /** The union `CheckoutState` of types.ts stands for, as the compiler resolves it: `'loading' | 'ready' | ...`. */

@@ -2,7 +2,8 @@
  * What the first paint does not need loads apart (web/checkout/chunks.ts): a language's words
  * come in a chunk of their own, only on a page in that language, pinned by the hash checkout.js
  * carries; a chunk that does not match it is not run, and the widget speaks English. The 3-D
- * Secure dialog and the payment flow are fetched once the button is up, before any click;
+ * Secure dialog and the after-click chunk (the payment flow, the rest of English) are fetched
+ * once the button is up, before any click, and at once by a page that opens past its first paint;
  * without the dialog a challenge is cancelled, without the flow a click pays nothing: nothing
  * is charged either way.
  */
@@ -81,4 +82,27 @@ test('a chunk whose bytes do not match its hash is not run: the widget speaks En
   await expect(checkout.testId('retry')).toHaveText(en.retry);
   expect(await checkout.events('checkout:decline')).toHaveLength(1);
   expect(errors.join('\n')).toMatch(/integrity|English instead/i);
+});
+
+test('checkout.js carries the first paint\'s words alone; a page that opens on a decline loads the rest at once and words it', async ({ page, server, site }) => {
+  const firstScript = await (await page.request.get(`${server.url}/checkout.js`)).text();
+  expect(firstScript).toContain(en.retry);
+  for (const later of [en.paid, en.errors.server_error, en.errors.session_expired.split(',')[0] ?? '']) expect(firstScript).not.toContain(later);
+
+  const chunks = chunkRequests(page);
+  const { session, secretKey } = await site.checkout(server);
+  const page1 = site.page('/declined-then-reloaded', shopPage('', `<div id="pay"></div>${scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay' })}`));
+  await page.goto(page1);
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.payWith('visa-insufficient-funds-3ds');
+  await checkout.expectState('declined');
+  const declinedWords = await checkout.testId('status').textContent();
+  expect(declinedWords).toBeTruthy();
+
+  chunks.length = 0;
+  await page.reload();
+  await checkout.expectState('declined');
+  await expect(checkout.testId('status')).toHaveText(declinedWords ?? '');
+  await expect(checkout.testId('retry')).toHaveText(en.retry);
+  expect(chunks).toContain('checkout-chunk-payment-flow');
 });

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import type { CreatedSession, PublicSession } from '../../server/contracts';
 import { startTestServer } from '../../server/testing/harness';
@@ -142,15 +143,18 @@ const barePage = (request: PublicSession['payment_data_request']) => `<!doctype 
 export async function benchBrowser(options: { loads: number; payments: number; elementBundle: string }): Promise<BrowserResult> {
   const sandboxWallet = readFileSync(join(repoRoot, 'dist/web/sandbox-wallet.js'), 'utf8');
   const elementJs = readFileSync(options.elementBundle);
+  const elementEncoded = { br: brotliCompressSync(elementJs, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(elementJs, { level: 9 }) };
   const backend = await startTestServer();
   const pages = new Map<string, string>();
   let browser: Browser | undefined;
   const serveShop = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/element.js') {
-      // The headers our backend serves checkout.js with, so the two scripts load alike.
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' });
-      return res.end(elementJs);
+      // The headers and the compression our backend serves checkout.js with (server/http/static.ts), so the two scripts load alike.
+      const accepted = String(req.headers['accept-encoding'] ?? '');
+      const encoding = (['br', 'gzip'] as const).find((name) => accepted.includes(name));
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', vary: 'Accept-Encoding', ...(encoding && { 'content-encoding': encoding }) });
+      return res.end(encoding ? elementEncoded[encoding] : elementJs);
     }
     const page = pages.get(path);
     if (page === undefined) {

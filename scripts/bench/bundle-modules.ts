@@ -5,10 +5,14 @@
  * module's minified bytes, largest first. esbuild's minifier is not Vite's: read the shares, and
  * take the bundle's own sizes from `npm run bench:widget`.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { repoRoot } from './children';
 
 const virtualModules = /^wallet-checkout:/;
+/** Vite's `?inline` import (the stylesheet): the file's text. */
+const inlineImport = /\?inline$/;
 
 const result = await build({
   absWorkingDir: repoRoot,
@@ -28,6 +32,8 @@ const result = await build({
       setup(b) {
         b.onResolve({ filter: virtualModules }, (args) => ({ path: args.path, namespace: 'virtual' }));
         b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: 'export default {}', loader: 'js' }));
+        b.onResolve({ filter: inlineImport }, (args) => ({ path: join(args.resolveDir, args.path.replace(inlineImport, '')), namespace: 'inline' }));
+        b.onLoad({ filter: /.*/, namespace: 'inline' }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
       },
     },
   ],

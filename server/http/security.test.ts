@@ -33,6 +33,17 @@ describe('security headers', () => {
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('sends the widget bundle compressed as the browser accepts it, the same script once decoded', async () => {
+    const plain = await (await fetch(`${server.url}/checkout.js`, { headers: { 'accept-encoding': 'identity' } })).text();
+    for (const encoding of ['br', 'gzip']) {
+      const reply = await fetch(`${server.url}/checkout.js`, { headers: { 'accept-encoding': encoding } });
+      expect(reply.headers.get('content-encoding'), encoding).toBe(encoding);
+      expect(reply.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(reply.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(await reply.text()).toBe(plain);
+    }
+  });
+
   it('lets any page frame the checkout frame (iframe mode), which runs only our scripts and never caches', async () => {
     const reply = await fetch(`${server.url}/frame`);
     expect(reply.status).toBe(200);

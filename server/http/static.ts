@@ -6,11 +6,14 @@
  * cached for a year: its content never changes, so a merchant can pin it with
  * an SRI `integrity`). `/checkout/manifest.json` tells merchants both. The
  * chunks a bundle loads later (web/checkout/chunks.ts) are served under their
- * versioned names only: the bundle names them, with their hashes.
+ * versioned names only: the bundle names them, with their hashes. Each is sent
+ * brotli- or gzip-compressed when the browser accepts it, from files the build
+ * compressed (no compression per request).
  * `/frame` is the checkout frame of iframe mode (docs/embedding.md): a page
  * holding the widget, which the merchant's page embeds instead of our script.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { escapeHtml } from '../lib/html';
@@ -31,6 +34,12 @@ function readManifest(): Manifest {
 /** A chunk's manifest entry (vite.config.ts names them so). */
 const isChunk = (file: string) => file.startsWith('checkout-chunk-');
 
+/** The encodings the build writes beside each script, the smaller first (brotli is preferred where both are accepted). */
+const PRECOMPRESSED = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
 const SHORT_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -41,12 +50,22 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest = readManifest(), options: { chunks?: boolean } = {}): express.Router {
   const router = express.Router();
-  const send = (file: string, cacheControl: string) => (_req: express.Request, res: express.Response) => {
-    // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
-    res.set('Access-Control-Allow-Origin', '*');
-    res.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.set('Cache-Control', cacheControl);
-    res.sendFile(file, { root: bundleDir });
+  const send = (file: string, cacheControl: string) => {
+    const encodings = PRECOMPRESSED.filter(({ suffix }) => existsSync(`${bundleDir}${file}${suffix}`));
+    return (req: express.Request, res: express.Response) => {
+      // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
+      res.set('Access-Control-Allow-Origin', '*');
+      res.set('Cross-Origin-Resource-Policy', 'cross-origin');
+      res.set('Cache-Control', cacheControl);
+      // The build compressed each script already (vite.config.ts): no request costs a compression.
+      if (encodings.length > 0) res.vary('Accept-Encoding');
+      const accepted = encodings.length > 0 ? req.acceptsEncodings(...encodings.map(({ encoding }) => encoding)) : false;
+      const compressed = encodings.find(({ encoding }) => encoding === accepted);
+      if (!compressed) return res.sendFile(file, { root: bundleDir });
+      res.type(extname(file));
+      res.set('Content-Encoding', compressed.encoding);
+      res.sendFile(`${file}${compressed.suffix}`, { root: bundleDir });
+    };
   };
   const publish = (path: string, file: string) => {
     router.get(path, send(file, SHORT_CACHE));

@@ -49,8 +49,14 @@ export function setEmbedderOrigin(origin: string): void {
   embedderOrigin = origin;
 }
 
+/** The embedding page's origin in iframe mode, else undefined: handed to the after-click chunk, whose copy of this module names it too. */
+export const embedderOriginOf = (): string | undefined => embedderOrigin;
+
 /** The origin of the page the shopper sees: the embedding page's in iframe mode, else this page's. */
 export const shopperPageOrigin = (): string => embedderOrigin ?? location.origin;
+
+/** A CheckoutApiError of any copy of this module (the bundle's, or a chunk's). */
+export const isApiError = (err: unknown): err is CheckoutApiError => (err as Error | null)?.name === 'CheckoutApiError';
 
 async function call<T>(url: string, clientSecret: string, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
   let res: Response;

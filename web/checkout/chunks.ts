@@ -24,8 +24,12 @@ export async function loadChunk(name: string, nonce: string | undefined): Promis
   return registeredChunk(src);
 }
 
+/** Runs `work` once the page has nothing better to do (the button drawn, say). */
+export function whenIdle(work: () => void): void {
+  (window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1)))(() => work());
+}
+
 /** Fetches a chunk once the page has nothing better to do, so that what needs it later never waits; a failure here is retried when it is needed. */
 export function prefetchChunk(name: string, nonce: string | undefined): void {
-  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-  idle(() => void loadChunk(name, nonce).catch(() => undefined));
+  whenIdle(() => void loadChunk(name, nonce).catch(() => undefined));
 }

@@ -1,13 +1,12 @@
 /** mount(): one widget in a shadow root inside the merchant's element, or (iframe mode) a frame that holds it. */
-import { h, render } from 'preact';
 import { normalizeApiBase, parseClientSecret } from './api';
-import { Checkout } from './Checkout';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';
-import { en } from './locales/en';
+import { enFirstPaint } from './locales/en';
 import { errorAnnouncement } from './states';
 import { CSS } from './styles';
 import type { CheckoutHandle, Mount, MountOptions } from './types';
+import { type CheckoutProps, type CheckoutWidget, startCheckout } from './widget';
 
 /** Set by each entry from how the bundle was loaded: its origin, and (script tag) its CSP nonce. */
 const entryDefaults: { apiBase?: string; nonce?: string } = {};
@@ -46,21 +45,16 @@ export const mount: Mount = (element, options) => {
   element.appendChild(host);
   let mounted = true;
 
+  let widget: { key: string; started: CheckoutWidget } | undefined;
   const draw = () => {
     const apiBase = normalizeApiBase(current.apiBase || entryDefaults.apiBase || location.origin);
     host.setAttribute('data-theme', current.theme === 'dark' ? 'dark' : 'light');
-    render(
-      h(Checkout, {
-        // A new secret or backend is a new checkout: fresh state.
-        key: `${apiBase} ${current.clientSecret}`,
-        target: element,
-        options: current,
-        locale: localeOf(element, current),
-        apiBase,
-        sessionId: parseClientSecret(current.clientSecret),
-      }),
-      root,
-    );
+    const props: CheckoutProps = { target: element, options: current, locale: localeOf(element, current), apiBase, sessionId: parseClientSecret(current.clientSecret) };
+    // A new secret or backend is a new checkout: fresh state.
+    const key = `${apiBase} ${current.clientSecret}`;
+    if (widget?.key === key) return widget.started.update(props);
+    widget?.started.stop();
+    widget = { key, started: startCheckout(props, root) };
   };
   draw();
 
@@ -73,7 +67,7 @@ export const mount: Mount = (element, options) => {
     unmount() {
       if (!mounted) return;
       mounted = false;
-      render(null, root);
+      widget?.started.stop();
       host.remove();
     },
   };
@@ -97,8 +91,9 @@ function mountFrameChunk(element: HTMLElement, options: MountOptions, context: F
     .catch((err: unknown) => {
       if (!mounted) return;
       console.error(err instanceof Error ? err.message : err, '(no checkout frame on this page)');
-      const { name, detail } = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', en);
-      element.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
+      // In the first script's words: no other chunk is likely to come either.
+      const announcement = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', enFirstPaint);
+      if (announcement) element.dispatchEvent(new CustomEvent(announcement.name, { bubbles: true, composed: true, detail: announcement.detail }));
     });
   return {
     update(partial) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentOutcome } from '../../server/contracts';
 import { SESSION_STATUSES } from '../../server/contracts/session-states';
-import { en } from './locales/en';
+import { en, enFirstPaint } from './locales/en';
 import { canMove, isPaidStatus, move, WIDGET_STATES, type WidgetState } from './states';
 
 /** The widget's moves, edge by edge, as docs/shopper-experience.md draws them: everything else is refused. */
@@ -38,6 +38,16 @@ describe("the widget's state machine", () => {
 
   it.each(pairs.filter(([from, to]) => !valid.has(`${from} -> ${to}`)))('refuses %s -> %s', (from, to) => {
     expect(canMove(from, to)).toBe(false);
+  });
+
+  it("words the first paint's states, and a network error, with the first script's English alone; no other state", () => {
+    for (const state of states) {
+      const words = WIDGET_STATES[state].words(enFirstPaint, { state, code: 'server_error', outcome: declined });
+      expect(words === undefined, state).toBe(!WIDGET_STATES[state].firstPaint);
+    }
+    expect(WIDGET_STATES.error.words(enFirstPaint, { state: 'error', code: 'network_error' })).toBe(en.errors.network_error);
+    // An event whose words are not here waits for them rather than going out without a message.
+    expect(WIDGET_STATES.error.announce?.({ state: 'error', code: 'server_error', reason: null }, { sessionId: 'cs_1', t: enFirstPaint, en: enFirstPaint })).toBeUndefined();
   });
 
   it('keeps the current view when a move is refused', () => {

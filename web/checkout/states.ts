@@ -1,7 +1,7 @@
 /**
  * The widget's state machine, in one table (as server/checkout/states.ts is
  * the session's): each state's row says where it may go next, what the widget
- * shows in it, and which DOM event entering it dispatches. Checkout.tsx moves
+ * shows in it, and which DOM event entering it dispatches. widget.ts moves
  * only through `move`, which refuses what the table does not allow, and
  * renders from the row; the public `CheckoutState` type, the gallery's
  * scenarios (server/demo/gallery.ts) and the QA kit's copy follow from the
@@ -10,11 +10,11 @@
  *
  * `checkout:ready` and `checkout:cancel` are not state changes (the wallet's
  * readiness, which a reloaded declined session also reports, and a closed
- * sheet), so Checkout.tsx dispatches those itself.
+ * sheet), so widget.ts dispatches those itself.
  */
 import type { PaymentOutcome, SessionStatus } from '../../server/contracts';
 import { PAID_STATUSES } from '../../server/contracts/session-states';
-import { declineMessage, type Messages } from './locales';
+import { declineMessage, type Words } from './locales';
 import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName } from './types';
 
 /** What the widget shows: a state, and the details its row words. Codes, not words, so a change of locale re-words it. */
@@ -42,25 +42,33 @@ interface Row<S extends string> {
    * loading, and comes back after a decline); `removed`: the session is not paid here again.
    */
   button: 'shown' | 'kept' | 'removed';
-  /** The status line. */
-  words(t: Messages, view: ViewOf<S>): string;
+  /** The status line; undefined while its words are not here (blank for those few ms, never another language). */
+  words(t: Words, view: ViewOf<S>): string | undefined;
+  /**
+   * Met before any click (the first paint): its view, words and styles are in the first script. Any
+   * other state loads the after-click chunk (payment-flow.ts) as it is entered.
+   */
+  firstPaint?: true;
   /** The card the payment was made with, beside the words. */
   showsCard?: true;
   /** "Try again" is offered. */
   retry?: true;
-  /** The bank's 3-D Secure challenge is open over the page (Challenge.tsx). */
+  /** The bank's 3-D Secure challenge is open over the page (challenge-dialog.ts, opened by widget.ts). */
   challenge?: true;
-  /** The event entering this state dispatches on the mount element (none when null). */
-  announce?(view: ViewOf<S>, context: { sessionId: string | null; t: Messages; en: Messages }): Announcement | null;
+  /**
+   * The event entering this state dispatches on the mount element (none when null; undefined: its
+   * words are not here yet, and it is dispatched once they are).
+   */
+  announce?(view: ViewOf<S>, context: { sessionId: string | null; t: Words; en: Words }): Announcement | null | undefined;
 }
 
 /** Keys are the states; every `to` must name one of them. */
 const table = <S extends string>(rows: { [K in S]: Row<NoInfer<S>> }) => rows;
 
-export const errorAnnouncement = (sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Messages): Announcement => ({
-  name: 'checkout:error',
-  detail: { sessionId, code, reason, message: t.errors[code] },
-});
+export function errorAnnouncement(sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Words): Announcement | undefined {
+  const message = t.errors[code];
+  return message === undefined ? undefined : { name: 'checkout:error', detail: { sessionId, code, reason, message } };
+}
 
 export const WIDGET_STATES = table({
   loading: {
@@ -68,10 +76,11 @@ export const WIDGET_STATES = table({
     to: ['ready', 'unavailable', 'error', 'expired', 'confirming', 'authenticating', 'paid', 'captured', 'released', 'declined'],
     busy: true,
     button: 'kept',
+    firstPaint: true,
     words: (t) => t.loading,
   },
   // `loading`: the view the page handed over was stale; the backend's replaces it.
-  ready: { to: ['processing', 'error', 'loading'], button: 'shown', words: () => '' },
+  ready: { to: ['processing', 'error', 'loading'], button: 'shown', firstPaint: true, words: () => '' },
   processing: {
     // `ready`: the shopper closed the sheet.
     to: ['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'],
@@ -101,10 +110,11 @@ export const WIDGET_STATES = table({
     retry: true,
     words: (t, { outcome }) => declineMessage(t, outcome?.failure_code ?? null, outcome?.failure_message ?? null),
     // The merchant gets the service's English reason, whatever the shopper's language.
-    announce: ({ outcome, reloaded }, { sessionId, en }) =>
-      sessionId && outcome && !reloaded
-        ? { name: 'checkout:decline', detail: { sessionId, chargeId: outcome.charge_id, code: outcome.failure_code, message: outcome.failure_message || en.declined } }
-        : null,
+    announce({ outcome, reloaded }, { sessionId, en }) {
+      if (!sessionId || !outcome || reloaded) return null;
+      const message = outcome.failure_message || en.declined;
+      return message === undefined ? undefined : { name: 'checkout:decline', detail: { sessionId, chargeId: outcome.charge_id, code: outcome.failure_code, message } };
+    },
   },
   error: {
     // `loading`: "Try again" reloads; `ready`: it returns to the button after a blocked challenge (the wallet is still loaded).
@@ -114,7 +124,7 @@ export const WIDGET_STATES = table({
     words: (t, { code }) => (code ? t.errors[code] : ''),
     announce: ({ code, reason }, { sessionId, t }) => (code ? errorAnnouncement(sessionId, code, reason ?? null, t) : null),
   },
-  unavailable: { to: ['ready', 'error', 'loading'], button: 'kept', words: (t) => t.unavailable },
+  unavailable: { to: ['ready', 'error', 'loading'], button: 'kept', firstPaint: true, words: (t) => t.unavailable },
   // Final and calm (no "Try again": the shopper starts again at the store); the merchant is told as of an error.
   expired: {
     to: [],

@@ -1,25 +1,31 @@
-import type { Messages } from '.';
+import type { FirstPaintMessages, Messages } from '.';
+
+/** In the first script (widget.ts); the rest of English is in the after-click chunk (payment-flow.ts), which carries `en`. */
+export const enFirstPaint = {
+  loading: 'Loading checkout…',
+  unavailable: "Google Pay isn't available on this device or browser. Please choose another way to pay.",
+  retry: 'Try again',
+  errors: { network_error: "We couldn't reach the payment server. Check your connection and try again." },
+} satisfies FirstPaintMessages;
 
 export const en: Messages = {
-  loading: 'Loading checkout…',
+  ...enFirstPaint,
   processing: 'Processing your payment…',
   confirming: "We are confirming your payment. Please keep this page open: you won't be charged twice.",
   paid: 'Payment complete. Thank you!',
-  unavailable: "Google Pay isn't available on this device or browser. Please choose another way to pay.",
   declined: 'Your card was declined. Try again with another card.',
-  retry: 'Try again',
   authorized: 'Payment authorized. The store will charge your card when your order ships.',
   captured: 'Payment complete. The store has charged your card.',
   released: "The store cancelled this payment and released the hold on your card: you won't be charged.",
   authenticating: 'Confirm the payment with your bank to continue.',
   challenge: { title: 'Confirm your payment', frame: "Your bank's verification (3-D Secure)", cancel: 'Cancel' },
   errors: {
+    ...enFirstPaint.errors,
     invalid_client_secret: "This checkout isn't set up correctly. Please contact the store.",
     session_unauthorized: "This checkout couldn't be verified. Please reload the page, or go back to the store and start again.",
     origin_not_allowed: "This checkout isn't set up for this website. Please contact the store.",
     session_not_found: "This checkout wasn't found. It may have expired: please go back to the store and start again.",
     session_expired: 'This checkout has expired, and nothing was charged. Please go back to the store to start again.',
-    network_error: "We couldn't reach the payment server. Check your connection and try again.",
     server_error: 'Something went wrong on our side. Please try again.',
     store_unavailable: "Checkout is briefly unavailable. Please try again in a few seconds: you won't be charged twice.",
     wallet_unavailable: "Google Pay couldn't be loaded. Please try again.",

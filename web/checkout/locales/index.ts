@@ -1,11 +1,12 @@
 /**
  * The widget's words, one small dictionary per language (no i18n library: five
  * flat objects cost less than any). A locale tag picks its language by its
- * primary subtag ('fr-CA' -> fr); anything else is English. English is in the
- * bundle; the others are chunks, loaded when a widget speaks them (load.ts).
+ * primary subtag ('fr-CA' -> fr); anything else is English. The first script carries English's
+ * first-paint words (`enFirstPaint`); the rest of English comes with the after-click chunk
+ * (payment-flow.ts), the other languages as chunks of their own, loaded when a widget speaks them
+ * (load.ts).
  */
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
-import { en } from './en';
 
 /**
  * The languages and their text direction, known before their words arrive so that the
@@ -41,12 +42,31 @@ export interface Messages {
   declines: Partial<Record<string, string>>;
 }
 
+/**
+ * What a widget may have to say before, or without, any chunk: its first paint (loading, the button,
+ * the button's unavailability) and a network error with its "Try again" (no chunk can be had).
+ */
+export interface FirstPaintMessages {
+  loading: string;
+  unavailable: string;
+  retry: string;
+  errors: Pick<Record<CheckoutErrorCode, string>, 'network_error'>;
+}
+
+/** The words at hand: a whole dictionary, or (English, until the after-click chunk is here) the first paint's. */
+export type Words = Partial<Omit<Messages, 'errors'>> & { errors: Partial<Messages['errors']> };
+
 export function languageOf(locale: string): SupportedLocale {
   const language = locale.split(/[-_]/)[0]?.toLowerCase() ?? '';
   return language in LANGUAGES ? (language as SupportedLocale) : 'en';
 }
 
-/** What the shopper reads for a decline: the dictionary's copy for its code, else the service's reason (English). */
-export function declineMessage(t: Messages, code: string | null, serviceMessage: string | null): string {
-  return (code && t.declines[code]) || (t === en && serviceMessage) || t.declined;
+/**
+ * What the shopper reads for a decline: the dictionary's copy for its code, else, in English (whose
+ * `declines` is empty), the service's reason as it comes, else the dictionary's general decline.
+ * Undefined while the words are not here.
+ */
+export function declineMessage(t: Words, code: string | null, serviceMessage: string | null): string | undefined {
+  if (!t.declines) return undefined;
+  return (code && t.declines[code]) || (Object.keys(t.declines).length === 0 && serviceMessage) || t.declined;
 }
