@@ -24,6 +24,10 @@ const driverPath = process.env.WEBKIT_WEBDRIVER_PATH ?? '/usr/bin/WebKitWebDrive
 
 export const webkitInstalled = () => existsSync(driverPath) && !!miniBrowserPath && existsSync(miniBrowserPath) && existsSync('/usr/bin/xvfb-run');
 
+// WebdriverIO steers its users from the protocol's Switch To Frame to its own switchFrame, which this
+// protocol-level client does not have: its notice on every frame switch is noise here.
+process.env.DISABLE_WEBDRIVERIO_DEPRECATION_WARNINGS = 'true';
+
 /** WebDriver's code points for the keys the flows press (W3C WebDriver, "Keyboard actions"). */
 const KEYS: Record<Key, string> = { Tab: '\uE004', Enter: '\uE007', Escape: '\uE00C', ArrowDown: '\uE015' };
 
@@ -62,6 +66,7 @@ export async function launchWebKit(): Promise<WebKitSession> {
       hostname: '127.0.0.1',
       port,
       logLevel: 'warn',
+      logLevels: { '@wdio/utils': 'warn' },
       capabilities: {
         browserName: 'MiniBrowser',
         // WebKitWebDriver speaks classic WebDriver only: no BiDi session.

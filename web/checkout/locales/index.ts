@@ -4,6 +4,7 @@
  * primary subtag ('fr-CA' -> fr); anything else is English. English is in the
  * bundle; the others are chunks, loaded when a widget speaks them (load.ts).
  */
+import { usableLocale } from '../../../server/contracts/locale';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
 import { en } from './en';
 
@@ -39,6 +40,20 @@ export interface Messages {
    * English, so English leaves this empty and shows them as they come.
    */
   declines: Partial<Record<string, string>>;
+}
+
+/**
+ * The widget's locale: the first of `candidates` (most specific first: the
+ * merchant's option, the page's `lang`, the browser's language) that is a locale,
+ * in its canonical form; English when none is ("C" from a browser on a system
+ * without one).
+ */
+export function negotiateLocale(candidates: readonly (string | null | undefined)[]): string {
+  for (const candidate of candidates) {
+    const locale = usableLocale(candidate);
+    if (locale) return locale;
+  }
+  return 'en';
 }
 
 export function languageOf(locale: string): SupportedLocale {
