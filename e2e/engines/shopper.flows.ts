@@ -5,10 +5,11 @@
  * further (CSP, pixels, clocks, request tampering); these keep the widget working
  * wherever shoppers pay.
  */
+import type { Ledger } from '../support/fixtures';
 import { expect, test } from './fixtures';
 
-const ledgerOutcomes = async (ledger: { newEntries(): Promise<{ charge: { status: string; failure_code?: string | null } }[]> }) =>
-  (await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.failure_code ?? null]);
+/** This test's charges, as [status, failure code]. */
+const ledgerOutcomes = async (ledger: Ledger) => (await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.failure_code ?? null]);
 
 for (const [card, authMethod] of [
   ['visa-success-pan', 'PAN_ONLY'],

@@ -41,31 +41,31 @@ export class Shopper {
   }
 
   /** Waits until the element `css` finds passes `check`; fails with what it last showed. */
-  async expect(css: string, what: string, check: (element: ElementSnapshot | null) => boolean): Promise<ElementSnapshot | null> {
+  async expect(css: string, what: string, check: (element: ElementSnapshot | null) => boolean): Promise<void> {
     let last: ElementSnapshot | null = null;
     try {
-      return await waitFor(`${css} to be ${what}`, async () => {
+      await waitFor(`${css} to be ${what}`, async () => {
         last = await this.read(css);
-        return check(last) ? { element: last } : null;
-      }).then(({ element }) => element);
+        return check(last) || null;
+      });
     } catch (error) {
       throw new Error(`${(error as Error).message}; it was ${JSON.stringify(last)}`);
     }
   }
 
-  expectState(state: CheckoutState): Promise<unknown> {
+  expectState(state: CheckoutState): Promise<void> {
     return this.expect('[data-checkout-state]', `in state ${state}`, (el) => el?.attributes['data-checkout-state'] === state);
   }
 
-  expectText(css: string, text: string | RegExp): Promise<unknown> {
+  expectText(css: string, text: string | RegExp): Promise<void> {
     return this.expect(css, `showing ${text}`, (el) => !!el?.visible && (typeof text === 'string' ? el.text === text : text.test(el.text)));
   }
 
-  expectVisible(css: string, visible: boolean): Promise<unknown> {
+  expectVisible(css: string, visible: boolean): Promise<void> {
     return this.expect(css, visible ? 'visible' : 'hidden', (el) => !!el?.visible === visible);
   }
 
-  expectFocused(css: string): Promise<unknown> {
+  expectFocused(css: string): Promise<void> {
     return this.expect(css, 'focused', (el) => !!el?.focused);
   }
 
