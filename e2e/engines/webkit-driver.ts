@@ -60,6 +60,8 @@ export async function launchWebKit(): Promise<WebKitSession> {
   const stop = () => {
     if (driver.exitCode === null && driver.pid) process.kill(-driver.pid, 'SIGTERM');
   };
+  // A worker that dies without its fixtures' teardown still takes the display and the browser with it.
+  process.once('exit', stop);
   try {
     await waitFor('WebKitWebDriver to listen', async () => (await fetch(`http://127.0.0.1:${port}/status`).catch(() => null))?.ok || null, 30_000);
     const client = await WebDriver.newSession({
@@ -79,10 +81,12 @@ export async function launchWebKit(): Promise<WebKitSession> {
       async close() {
         await client.deleteSession().catch(() => undefined);
         stop();
+        process.off('exit', stop);
       },
     };
   } catch (error) {
     stop();
+    process.off('exit', stop);
     throw error;
   }
 }
