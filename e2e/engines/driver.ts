@@ -10,8 +10,7 @@
  * the engine's own trusted input, never a script's `el.click()`.
  */
 
-export const ENGINES = ['chromium', 'firefox-esr', 'webkitgtk'] as const;
-export type Engine = (typeof ENGINES)[number];
+export type Engine = 'chromium' | 'firefox-esr' | 'webkitgtk';
 
 /** An element of the current frame: by CSS selector, or a button by its accessible name. */
 export type ElementQuery = { css: string } | { button: string };
@@ -77,7 +76,7 @@ export const findElement = queryPage as (request: { query: ElementQuery; as: 'el
 export const readElement = queryPage as (request: { query: ElementQuery; as: 'snapshot' }) => ElementSnapshot | null;
 
 /** How long a step waits for its element, as the Playwright suite's expect timeout. */
-export const STEP_TIMEOUT_MS = 10_000;
+const STEP_TIMEOUT_MS = 10_000;
 
 /** Polls `look` until it gives a value (not null/undefined), or fails saying what was awaited. */
 export async function waitFor<T>(what: string, look: () => Promise<T | null | undefined>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
@@ -88,6 +87,22 @@ export async function waitFor<T>(what: string, look: () => Promise<T | null | un
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** What Playwright's and puppeteer's evaluateHandle give back: a handle that may be an element's. */
+interface PageHandle<E> {
+  asElement(): E | null;
+  dispose(): Promise<void>;
+}
+
+/** Waits for the element `query` finds, as the engine's element handle (Playwright, puppeteer). */
+export function elementHandleFor<E>(query: ElementQuery, evaluateHandle: (request: { query: ElementQuery; as: 'element' }) => Promise<PageHandle<E>>): Promise<E> {
+  return waitFor(describeQuery(query), async () => {
+    const handle = await evaluateHandle({ query, as: 'element' });
+    const element = handle.asElement();
+    if (!element) await handle.dispose();
+    return element;
+  });
 }
 
 export const describeQuery = (query: ElementQuery) => ('css' in query ? query.css : `button "${query.button}"`);

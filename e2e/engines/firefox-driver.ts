@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type ElementHandle, type Frame } from 'puppeteer-core';
-import { type EngineDriver, type ElementQuery, describeQuery, findElement, waitFor } from './driver';
+import { type EngineDriver, type ElementQuery, describeQuery, elementHandleFor, findElement } from './driver';
 
 export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -20,14 +20,9 @@ export async function firefoxDriver(browser: Browser): Promise<EngineDriver> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   let frame: Frame = page.mainFrame();
+  // findElement gives an Element or null, which puppeteer's handle types cannot follow.
   const elementFor = (query: ElementQuery) =>
-    waitFor(describeQuery(query), async () => {
-      const handle = await frame.evaluateHandle(findElement, { query, as: 'element' as const });
-      // findElement gives an Element or null, which puppeteer's types cannot follow.
-      const element = handle.asElement() as ElementHandle<Element> | null;
-      if (!element) await handle.dispose();
-      return element;
-    });
+    elementHandleFor(query, async (request) => (await frame.evaluateHandle(findElement, request)) as unknown as { asElement(): ElementHandle<Element> | null; dispose(): Promise<void> });
   return {
     engine: 'firefox-esr',
     async goto(url) {

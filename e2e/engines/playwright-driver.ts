@@ -1,16 +1,10 @@
 /** The driver over a Playwright page: Chromium, the engine the whole Playwright suite runs in. */
 import type { Frame, Page } from '@playwright/test';
-import { type EngineDriver, type ElementQuery, describeQuery, findElement, waitFor } from './driver';
+import { type EngineDriver, type ElementQuery, describeQuery, elementHandleFor, findElement } from './driver';
 
 export function playwrightDriver(page: Page): EngineDriver {
   let frame: Frame = page.mainFrame();
-  const elementFor = (query: ElementQuery) =>
-    waitFor(describeQuery(query), async () => {
-      const handle = await frame.evaluateHandle(findElement, { query, as: 'element' as const });
-      const element = handle.asElement();
-      if (!element) await handle.dispose();
-      return element;
-    });
+  const elementFor = (query: ElementQuery) => elementHandleFor(query, (request) => frame.evaluateHandle(findElement, request));
   return {
     engine: 'chromium',
     async goto(url) {
