@@ -40,6 +40,7 @@ interface EngineWorkerFixtures {
 }
 
 const installed: Record<Engine, () => boolean> = { chromium: () => true, 'firefox-esr': firefoxInstalled, webkitgtk: webkitInstalled };
+const installScript: Record<Engine, string> = { chromium: 'ensure-chromium.sh', 'firefox-esr': 'ensure-firefox.sh', webkitgtk: 'ensure-webkit.sh' };
 
 export const test = base.extend<{ driver: EngineDriver; openShop(options?: ShopOptions): Promise<OpenedShop> }, EngineWorkerFixtures>({
   engine: ['chromium', { scope: 'worker', option: true }],
@@ -69,7 +70,7 @@ export const test = base.extend<{ driver: EngineDriver; openShop(options?: ShopO
   driver: async ({ engine, engineBrowser, context }, use, testInfo) => {
     if (!installed[engine]()) {
       // CI must run every engine: there a missing browser is a failure, not a skip.
-      const missing = `${engine} is not installed (bash scripts/ensure-${engine.split('-')[0]}.sh installs it)`;
+      const missing = `${engine} is not installed (bash scripts/${installScript[engine]} installs it)`;
       if (process.env.CI) throw new Error(missing);
       testInfo.skip(true, missing);
     }
