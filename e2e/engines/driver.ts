@@ -1,5 +1,5 @@
 /**
- * The small, engine-neutral driver the shopper's flows (shopper-flows.engines.ts) are
+ * The small, engine-neutral driver the shopper's flows (shopper.flows.ts) are
  * written against, so each flow's steps exist once and run in every engine:
  * Chromium through Playwright, Firefox ESR through puppeteer-core over WebDriver
  * BiDi, WebKitGTK through WebKitWebDriver (docs/testing.md, "Every engine").
@@ -19,7 +19,6 @@ export type ElementQuery = { css: string } | { button: string };
 export type Key = 'Tab' | 'Enter' | 'Escape' | 'ArrowDown';
 
 export interface EngineDriver {
-  readonly engine: Engine;
   goto(url: string): Promise<void>;
   /** Runs `fn` in the current frame; `fn` must be self-contained (it is sent as source text). */
   evaluate<A, R>(fn: (arg: A) => R, arg: A): Promise<Awaited<R>>;

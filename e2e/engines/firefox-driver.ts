@@ -24,7 +24,6 @@ export async function firefoxDriver(browser: Browser): Promise<EngineDriver> {
   const elementFor = (query: ElementQuery) =>
     elementHandleFor(query, async (request) => (await frame.evaluateHandle(findElement, request)) as unknown as { asElement(): ElementHandle<Element> | null; dispose(): Promise<void> });
   return {
-    engine: 'firefox-esr',
     async goto(url) {
       frame = page.mainFrame();
       await page.goto(url);

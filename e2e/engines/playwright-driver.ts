@@ -6,7 +6,6 @@ export function playwrightDriver(page: Page): EngineDriver {
   let frame: Frame = page.mainFrame();
   const elementFor = (query: ElementQuery) => elementHandleFor(query, (request) => frame.evaluateHandle(findElement, request));
   return {
-    engine: 'chromium',
     async goto(url) {
       frame = page.mainFrame();
       await page.goto(url);

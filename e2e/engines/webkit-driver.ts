@@ -98,7 +98,6 @@ export async function webkitDriver({ client }: WebKitSession): Promise<EngineDri
   const run = <R>(fn: (arg: never) => R, arg: unknown) => client.executeScript(`return (${fn}).apply(null, arguments)`, [arg as object]) as Promise<Awaited<R>>;
   const elementFor = (query: ElementQuery) => waitFor(describeQuery(query), () => run(findElement, { query, as: 'element' }) as Promise<ElementReference | null>);
   return {
-    engine: 'webkitgtk',
     async goto(url) {
       await client.switchToFrame(null);
       await client.navigateTo(url);
