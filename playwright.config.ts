@@ -1,11 +1,16 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/chromium';
+import type { Engine } from './e2e/engines/driver';
 
-export default defineConfig({
+/** The shopper's flows written once over the engine-neutral driver (e2e/engines), run in every engine. */
+const ENGINE_FLOWS = 'engines/**/*.flows.ts';
+
+export default defineConfig<{ engine: Engine }>({
   testDir: 'e2e',
-  testMatch: '**/*.spec.ts',
   // The QA kit's example runs as a merchant runs it, copied out of the repo (qa-kit-standalone.spec.ts).
   testIgnore: 'qa-kit/**',
+  // Only Chromium takes screenshots: its baselines keep the names they had before there were projects.
+  snapshotPathTemplate: '{snapshotDir}/{testFileDir}/{testFileName}-snapshots/{arg}{-snapshotSuffix}{ext}',
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -17,4 +22,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
+  // Chromium runs the whole suite; Firefox ESR and WebKitGTK the shopper's flows (docs/testing.md, "Every engine").
+  projects: [
+    { name: 'chromium', testMatch: ['**/*.spec.ts', ENGINE_FLOWS], use: { engine: 'chromium' } },
+    { name: 'firefox-esr', testMatch: ENGINE_FLOWS, use: { engine: 'firefox-esr' } },
+    { name: 'webkitgtk', testMatch: ENGINE_FLOWS, use: { engine: 'webkitgtk' } },
+  ],
 });

@@ -17,6 +17,9 @@ const recorded: Record<CheckoutEventName, true> = {
   'checkout:cancel': true,
 };
 
+/** Every event the widget dispatches, for a page that records them itself (the engine flows' merchant page). */
+export const CHECKOUT_EVENT_NAMES = Object.keys(recorded) as CheckoutEventName[];
+
 type RecordedEvent = { [K in CheckoutEventName]: { type: K; detail: CheckoutEventDetails[K] } }[CheckoutEventName];
 
 /**
@@ -30,7 +33,7 @@ export async function recordCheckoutEvents(page: Page): Promise<void> {
     const log: { type: string; detail: unknown }[] = [];
     (window as unknown as { __checkoutEvents: typeof log }).__checkoutEvents = log;
     for (const name of names) document.addEventListener(name, (event) => log.push({ type: event.type, detail: (event as CustomEvent).detail }));
-  }, Object.keys(recorded));
+  }, CHECKOUT_EVENT_NAMES);
 }
 
 /** The details of every `type` event the page has seen so far, oldest first. */
@@ -119,11 +122,16 @@ export class CheckoutPage {
   }
 
   /** The merchant's server confirming the outcome, as the README tells merchants to: never trusting the browser. */
-  async merchantView(): Promise<Session> {
-    const response = await fetch(`${this.server.url}/api/sessions/${encodeURIComponent(this.merchant.sessionId)}`, {
-      headers: { authorization: `Bearer ${this.merchant.secretKey}` },
-    });
-    expect(response.status, 'GET /api/sessions/{id} with the secret key').toBe(200);
-    return (await response.json()) as Session;
+  merchantView(): Promise<Session> {
+    return merchantView(this.server, this.merchant);
   }
+}
+
+/** What the merchant's server reads of a session with its secret key (GET /api/sessions/{id}). */
+export async function merchantView(server: TestServer, merchant: { sessionId: string; secretKey: string }): Promise<Session> {
+  const response = await fetch(`${server.url}/api/sessions/${encodeURIComponent(merchant.sessionId)}`, {
+    headers: { authorization: `Bearer ${merchant.secretKey}` },
+  });
+  expect(response.status, 'GET /api/sessions/{id} with the secret key').toBe(200);
+  return (await response.json()) as Session;
 }

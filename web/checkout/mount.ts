@@ -2,6 +2,7 @@
 import { normalizeApiBase, parseClientSecret } from './api';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';
+import { negotiateLocale } from './locales';
 import { enFirstPaint } from './locales/en';
 import { errorAnnouncement } from './states';
 import { CSS } from './styles';
@@ -17,7 +18,7 @@ export function setEntryDefaults(defaults: typeof entryDefaults): void {
 
 /** The widget's language: the option, else the nearest `lang` around the mount element, else the browser's. */
 function localeOf(element: HTMLElement, options: MountOptions): string {
-  return options.locale || element.closest('[lang]')?.getAttribute('lang') || navigator.language || 'en';
+  return negotiateLocale([options.locale, element.closest('[lang]')?.getAttribute('lang'), navigator.language]);
 }
 
 export const mount: Mount = (element, options) => {

@@ -25,6 +25,7 @@
  */
 import type { PaymentData, PaymentDataRequest, WalletAddress, WalletCardsReply } from '../../server/contracts';
 import { googleMerchantIdPattern } from '../../server/contracts/google-merchant-id';
+import { usableLocale } from '../../server/contracts/locale';
 
 interface PaymentAuthorizationResult {
   transactionState: 'SUCCESS' | 'ERROR';
@@ -210,7 +211,8 @@ function formatTotal(request: AnyRequest): string {
   if (!t) return '';
   const decimals = t.totalPrice?.split('.')[1]?.length ?? 0;
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: t.currencyCode, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(t.totalPrice as `${number}`);
+    // The browser's language, or English where it reports none ("C": ICU's root locale would show "$ 24.00").
+    return new Intl.NumberFormat(usableLocale(navigator.language) ?? 'en', { style: 'currency', currency: t.currencyCode, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(t.totalPrice as `${number}`);
   } catch {
     return `${t.totalPrice} ${t.currencyCode}`;
   }

@@ -6,6 +6,7 @@
  * (payment-flow.ts), the other languages as chunks of their own, loaded when a widget speaks them
  * (load.ts).
  */
+import { usableLocale } from '../../../server/contracts/locale';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
 
 /**
@@ -55,6 +56,20 @@ export interface FirstPaintMessages {
 
 /** The words at hand: a whole dictionary, or (English, until the after-click chunk is here) the first paint's. */
 export type Words = Partial<Omit<Messages, 'errors'>> & { errors: Partial<Messages['errors']> };
+
+/**
+ * The widget's locale: the first of `candidates` (most specific first: the
+ * merchant's option, the page's `lang`, the browser's language) that is a locale,
+ * in its canonical form; English when none is ("C" from a browser on a system
+ * without one).
+ */
+export function negotiateLocale(candidates: readonly (string | null | undefined)[]): string {
+  for (const candidate of candidates) {
+    const locale = usableLocale(candidate);
+    if (locale) return locale;
+  }
+  return 'en';
+}
 
 export function languageOf(locale: string): SupportedLocale {
   const language = locale.split(/[-_]/)[0]?.toLowerCase() ?? '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declineMessage, LANGUAGES, languageOf } from '.';
+import { declineMessage, LANGUAGES, languageOf, negotiateLocale } from '.';
 import { ar } from './ar';
 import { de } from './de';
 import { en } from './en';
@@ -34,5 +34,28 @@ describe('declineMessage', () => {
     expect(declineMessage(fr, 'something_new', 'Reason.')).toBe(fr.declined);
     expect(declineMessage(en, 'insufficient_funds', 'The card has insufficient funds.')).toBe('The card has insufficient funds.');
     expect(declineMessage(en, null, null)).toBe(en.declined);
+  });
+});
+
+describe('negotiateLocale', () => {
+  it('takes the first candidate that is a locale, in its canonical form', () => {
+    expect(negotiateLocale(['fr-ca', 'de', 'en-US'])).toBe('fr-CA');
+    expect(negotiateLocale([undefined, null, '', 'ar'])).toBe('ar');
+  });
+  it("passes over what a browser on a system without a locale reports ('C', 'POSIX'), and ends in English", () => {
+    // WebKitGTK's navigator.language under LANG=C: the widget used to hand it to Intl, which threw, and showed "24.00 USD".
+    expect(negotiateLocale(['', 'C'])).toBe('en');
+    expect(negotiateLocale(['POSIX', 'C.UTF-8'])).toBe('en');
+    expect(negotiateLocale(['C', 'es-MX'])).toBe('es-MX');
+    expect(negotiateLocale(['not a tag!', '12'])).toBe('en');
+  });
+  it("reads a POSIX locale name as the locale it names ('fr_CA.UTF-8' is fr-CA)", () => {
+    expect(negotiateLocale(['fr_CA.UTF-8'])).toBe('fr-CA');
+    expect(negotiateLocale(['de_DE@euro'])).toBe('de-DE');
+  });
+  it('gives a locale Intl formats money with, as the widget shows it', () => {
+    for (const reported of ['C', 'POSIX', 'en_US.UTF-8']) {
+      expect(new Intl.NumberFormat(negotiateLocale([reported]), { style: 'currency', currency: 'USD' }).format(24)).toBe('$24.00');
+    }
   });
 });

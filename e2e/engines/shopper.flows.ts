@@ -1,0 +1,157 @@
+/**
+ * The flows that matter to a shopper, in every engine a project names
+ * (playwright.config.ts: Chromium, Firefox ESR, WebKitGTK): each step written
+ * once over the engine-neutral driver. The Chromium-only specs beside them go
+ * further (CSP, pixels, clocks, request tampering); these keep the widget working
+ * wherever shoppers pay.
+ */
+import type { Ledger } from '../support/fixtures';
+import { expect, test } from './fixtures';
+
+/** This test's charges, as [status, failure code]. */
+const ledgerOutcomes = async (ledger: Ledger) => (await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.failure_code ?? null]);
+
+for (const [card, authMethod] of [
+  ['visa-success-pan', 'PAN_ONLY'],
+  ['visa-success-3ds', 'CRYPTOGRAM_3DS'],
+] as const) {
+  test(`a shopper pays with a ${authMethod} card and the merchant's server sees it paid`, async ({ openShop, ledger }) => {
+    const { shopper, merchantView, sessionId } = await openShop();
+    await shopper.payWith(card);
+    await shopper.expectState('paid');
+    await shopper.expectText('[data-testid=card]', /Visa.*1111/);
+    expect(await shopper.events('checkout:success')).toEqual([{ sessionId, chargeId: expect.any(String), status: 'succeeded' }]);
+    expect((await merchantView()).status).toBe('succeeded');
+    const entries = await ledger.newEntries();
+    expect(entries.map((entry) => [entry.charge.status, entry.charge.card?.auth_method])).toEqual([['succeeded', authMethod]]);
+  });
+}
+
+test('a 3-D Secure challenge completed in its dialog pays', async ({ openShop, ledger }) => {
+  const { shopper, merchantView } = await openShop();
+  await shopper.payWith('visa-3ds-required-pan');
+  await shopper.expectState('authenticating');
+  await shopper.answerChallenge('Complete authentication');
+  await shopper.expectState('paid');
+  await shopper.expectVisible('[data-testid=challenge]', false);
+  expect(await merchantView()).toMatchObject({ status: 'succeeded', attempts: 2 });
+  expect(await ledgerOutcomes(ledger)).toEqual([
+    ['failed', 'authentication_required'],
+    ['succeeded', null],
+  ]);
+});
+
+test('a 3-D Secure challenge cancelled declines the payment as abandoned, and nothing is charged', async ({ openShop, ledger }) => {
+  const { shopper, merchantView, sessionId } = await openShop();
+  await shopper.payWith('visa-3ds-required-pan');
+  await shopper.expectVisible('[data-testid=challenge]', true);
+  await shopper.click({ css: '[data-testid=challenge-cancel]' });
+  await shopper.expectState('declined');
+  await shopper.expectVisible('[data-testid=challenge]', false);
+  expect((await shopper.events('checkout:decline')).map((event) => [event.sessionId, event.code])).toEqual([[sessionId, 'authentication_abandoned']]);
+  expect((await merchantView()).status).toBe('declined');
+  expect(await ledgerOutcomes(ledger)).toEqual([['failed', 'authentication_required']]);
+});
+
+test("a declined card is told in the wallet's sheet, and another card in it pays", async ({ openShop, ledger }) => {
+  const { shopper, merchantView } = await openShop();
+  await shopper.payWith('visa-decline-3ds');
+  await shopper.expectState('declined');
+  await shopper.expectText('[data-testid=sandbox-wallet] [role=alert]', /declined/i);
+  await shopper.expectText('[data-testid=status]', /declined/i);
+
+  await shopper.payInSheet('mastercard-success-3ds');
+  await shopper.expectVisible('[data-testid=sandbox-wallet]', false);
+  await shopper.expectState('paid');
+  expect(await merchantView()).toMatchObject({ status: 'succeeded', attempts: 2 });
+  expect(await ledgerOutcomes(ledger)).toEqual([
+    ['failed', 'card_declined'],
+    ['succeeded', null],
+  ]);
+});
+
+test('a hold is placed, shown as authorized, and shown captured once the merchant captures it', async ({ openShop, ledger, server }) => {
+  const { shopper, merchantView, sessionId, secretKey } = await openShop({ session: { intent: 'hold', amount: 2400, currency: 'USD' } });
+  await shopper.payWith('visa-success-3ds');
+  await shopper.expectState('paid');
+  await shopper.expectText('[data-testid=status]', /authorized/i);
+  expect(await shopper.events('checkout:success')).toEqual([{ sessionId, chargeId: expect.any(String), status: 'authorized' }]);
+
+  expect((await server.merchantPost(secretKey, `/api/sessions/${sessionId}/capture`, { amount: 1000 })).status).toBe(200);
+  // The tab coming back into view makes the widget look again.
+  await shopper.driver.evaluate(() => document.dispatchEvent(new Event('visibilitychange')), undefined);
+  await shopper.expectState('captured');
+  await shopper.expectText('[data-testid=amount]', '$10.00');
+  expect(await merchantView()).toMatchObject({ status: 'captured', amount_captured: 1000 });
+  expect((await ledger.newEntries()).map((entry) => [entry.operation, entry.charge.status])).toEqual([
+    ['charge', 'held'],
+    ['capture', 'succeeded'],
+  ]);
+});
+
+test("the widget in the merchant's iframe embedding pays, 3-D Secure included, and its events reach the page", async ({ openShop, ledger }) => {
+  const { shopper, merchantView, sessionId } = await openShop({ iframe: true });
+  await shopper.payWith('visa-3ds-required-pan');
+  await shopper.expectState('authenticating');
+  await shopper.answerChallenge('Complete authentication');
+  await shopper.expectState('paid');
+  await expect.poll(() => shopper.events('checkout:success')).toEqual([{ sessionId, chargeId: expect.any(String), status: 'succeeded' }]);
+  expect((await merchantView()).status).toBe('succeeded');
+  expect(await ledgerOutcomes(ledger)).toEqual([
+    ['failed', 'authentication_required'],
+    ['succeeded', null],
+  ]);
+});
+
+test('a shopper pays with the keyboard alone: a decline, Try again, then another card', async ({ openShop, sandboxWallet }) => {
+  const { shopper } = await openShop();
+  const { driver } = shopper;
+  /** The sheet opens on its first card, focused (once the list has come): arrows move the choice along the list. */
+  const chooseCard = async (id: string) => {
+    await shopper.expectFocused(`input[name=sandbox-card][value="${sandboxWallet.cards[0]?.id}"]`);
+    const index = sandboxWallet.cards.findIndex((card) => card.id === id);
+    for (let i = 0; i < index; i++) await driver.press('ArrowDown');
+    await shopper.expect(`input[name=sandbox-card][value="${id}"]`, 'checked', (el) => !!el?.checked);
+    await driver.press('Tab');
+    await driver.press('Tab');
+    await shopper.expectFocused('[data-testid=sandbox-pay]');
+    await driver.press('Enter');
+  };
+  await driver.press('Tab');
+  await shopper.expectFocused('[data-testid=sandbox-gpay-button]');
+  await driver.press('Enter');
+  await chooseCard('visa-decline-3ds');
+  await shopper.expectState('declined');
+  await shopper.expectText('[data-testid=sandbox-wallet] [role=alert]', /declined/i);
+  // Closing the sheet leaves the focus on "Try again".
+  await driver.press('Escape');
+  await shopper.expectFocused('[data-testid=retry]');
+  await driver.press('Enter');
+  await shopper.expectState('ready');
+  await shopper.expectFocused('[data-testid=sandbox-gpay-button]');
+  await driver.press('Enter');
+  await chooseCard('visa-success-3ds');
+  await shopper.expectState('paid');
+});
+
+test('axe finds no violation in the widget, ready and declined', async ({ openShop }) => {
+  const { shopper } = await openShop();
+  expect(await shopper.axeViolations()).toEqual([]);
+  await shopper.payWith('visa-decline-3ds');
+  await shopper.expectState('declined');
+  await shopper.driver.press('Escape');
+  await shopper.expectVisible('[data-testid=sandbox-wallet]', false);
+  expect(await shopper.axeViolations()).toEqual([]);
+});
+
+test("on a page that names no language the widget and the wallet's sheet speak the browser's, or English when it reports none (WebKitGTK's 'C')", async ({ openShop }) => {
+  const { shopper } = await openShop({ lang: '' });
+  const browserLanguage = await shopper.driver.evaluate(() => navigator.language, undefined);
+  await shopper.expectText('[data-testid=amount]', '$24.00');
+  await shopper.openWallet();
+  await shopper.expectText('[data-testid=sandbox-wallet] .total strong', '$24.00');
+  // The widget's own lang: a tag that screen readers and axe accept, whatever the browser said.
+  const widget = await shopper.read('[data-checkout-state]');
+  expect(Intl.getCanonicalLocales(widget?.attributes.lang ?? ''), `browser language ${browserLanguage}`).toHaveLength(1);
+  expect(widget?.attributes.lang).not.toMatch(/^(c|posix)$/i);
+});
