@@ -179,7 +179,7 @@ async function faultyProxy(): Promise<FaultyProxy> {
   const faults: Fault[] = [];
   const forward = async (req: IncomingMessage, body: Buffer) => {
     const headers = Object.fromEntries(['authorization', 'content-type', 'accept', 'idempotency-key'].flatMap((name) => (typeof req.headers[name] === 'string' ? [[name, req.headers[name]]] : [])));
-    return fetch(`${server.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'DELETE' ? undefined : body });
+    return fetch(`${server.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'DELETE' ? undefined : body.toString('utf8') });
   };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
