@@ -83,7 +83,12 @@ export class HttpClient {
       const attempt = await this.#attempt(url, { method, headers, body: payload }, options);
       if (attempt.ok) return attempt.body as T;
       if (!attempt.retry || retry >= maxRetries) throw attempt.error;
-      await sleep(attempt.retryAfterMs ?? this.#backoff(retry), undefined, { signal: options.signal });
+      try {
+        await sleep(attempt.retryAfterMs ?? this.#backoff(retry), undefined, { signal: options.signal });
+      } catch {
+        // Only the caller's signal interrupts the wait: the call ends with its reason, as during an attempt.
+        throw options.signal?.reason;
+      }
     }
   }
 

@@ -271,6 +271,17 @@ describe('retries', () => {
     controller.abort(new Error('the shopper left'));
     await expect(call).rejects.toThrow('the shopper left');
     expect(proxy.seen).toHaveLength(1);
+
+    // And while it waits to retry (a minute's backoff here), with the same reason.
+    const { secretKey } = await server.merchant();
+    const patient = new WalletCheckout(secretKey, { baseUrl: proxy.origin, retryBaseDelayMs: 60_000 });
+    proxy.faults.push('503');
+    const waiting = new AbortController();
+    const retried = patient.sessions.list({}, { signal: waiting.signal });
+    await expect.poll(() => proxy.seen.length).toBe(2);
+    waiting.abort(new Error('the job was cancelled'));
+    await expect(retried).rejects.toThrow('the job was cancelled');
+    expect(proxy.seen).toHaveLength(2);
   });
 });
 
