@@ -197,7 +197,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['server/**/*.test.ts', 'web/**/*.test.{ts,tsx}'],
+    include: ['server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'packages/**/*.test.ts'],
     // A throwaway PostgreSQL for the store's tests on PostgreSQL (skipped, with a notice, where none is installed).
     globalSetup: ['server/testing/postgres-global-setup.ts'],
     environment: 'node',

@@ -7,7 +7,7 @@
  * Playwright erases before running, is caught by reading the kit's imports.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,14 +26,17 @@ const kitStatesMatchTheWidget: Same<KitCheckoutState, CheckoutState> = true;
 
 const kitDir = resolve('e2e/qa-kit');
 
-test('the kit imports @playwright/test and its own files, nothing else (types included)', () => {
+/** The kit needs @playwright/test alone; its example also checks the merchant's server side with the Node library. */
+const allowedImports = (file: string) => (file === 'example.spec.ts' ? ['@playwright/test', '@wallet-checkout/node'] : ['@playwright/test']);
+
+test('the kit imports @playwright/test and its own files, nothing else (types included); its example adds the Node library', () => {
   const outside = readdirSync(kitDir)
     .filter((file) => file.endsWith('.ts'))
     .flatMap((file) =>
       ts
         .preProcessFile(readFileSync(join(kitDir, file), 'utf8'), true, true)
         .importedFiles.map((imported) => imported.fileName)
-        .filter((name) => name !== '@playwright/test' && !(name.startsWith('.') && !relative(kitDir, resolve(dirname(join(kitDir, file)), name)).startsWith('..')))
+        .filter((name) => !allowedImports(file).includes(name) && !(name.startsWith('.') && !relative(kitDir, resolve(dirname(join(kitDir, file)), name)).startsWith('..')))
         .map((name) => `${file}: ${name}`),
     );
   expect(outside).toEqual([]);
@@ -50,6 +53,10 @@ test.describe('copied out of the repository', () => {
     // What the README says to install, and nothing more; its own dependencies resolve from where it really lives.
     mkdirSync(join(project, 'node_modules', '@playwright'), { recursive: true });
     symlinkSync(resolve('node_modules/@playwright/test'), join(project, 'node_modules', '@playwright', 'test'), 'dir');
+    // The Node library as npm would install it: the built package folder (npm run build), nothing of the repository's sources.
+    if (!existsSync(resolve('packages/node/dist/index.cjs'))) throw new Error('packages/node/dist is missing: run npm run build first');
+    mkdirSync(join(project, 'node_modules', '@wallet-checkout'), { recursive: true });
+    symlinkSync(resolve('packages/node'), join(project, 'node_modules', '@wallet-checkout', 'node'), 'dir');
   });
 
   test.afterAll(async () => {
@@ -69,6 +76,8 @@ test.describe('copied out of the repository', () => {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? project,
         CHECKOUT_URL: server.url,
+        // The demo merchant's key, which the demo keeps in its data directory: the example checks the orders on the server side.
+        WALLET_CHECKOUT_SECRET_KEY: (JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,
         ...(chromiumLaunchOptions.executablePath && { CHROMIUM_PATH: chromiumLaunchOptions.executablePath }),
       },
     }).catch((error: { stdout?: string; stderr?: string; message: string }) => {

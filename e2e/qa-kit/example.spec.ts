@@ -1,16 +1,23 @@
 /**
  * What a merchant's QA suite looks like with the kit: only `./index` (the kit),
- * `@playwright/test` and two URLs. Point it at your staging environment:
+ * `@playwright/test`, two URLs, and (to check what your server sees) the Node
+ * library `@wallet-checkout/node` with your staging secret key. Point it at your
+ * staging environment:
  *
- *   CHECKOUT_URL=https://checkout.staging.example SHOP_URL=https://shop.staging.example/cart npx playwright test
+ *   CHECKOUT_URL=https://checkout.staging.example SHOP_URL=https://shop.staging.example/cart \
+ *   WALLET_CHECKOUT_SECRET_KEY=sk_test_... npx playwright test
  *
- * Without them it runs against a local `npm start` of Wallet Checkout and its
- * demo store (http://127.0.0.1:3000/), whose every page view is a new order.
+ * Without the URLs it runs against a local `npm start` of Wallet Checkout and its
+ * demo store (http://127.0.0.1:3000/), whose every page view is a new order;
+ * without the key it checks the page alone.
  */
+import { WalletCheckout } from '@wallet-checkout/node';
 import { expect, test } from './index';
 
 const checkoutUrl = process.env.CHECKOUT_URL ?? 'http://127.0.0.1:3000';
 const shopUrl = process.env.SHOP_URL ?? `${checkoutUrl}/`;
+/** The API as your server calls it: the page's word is never the payment's truth. */
+const checkoutApi = process.env.WALLET_CHECKOUT_SECRET_KEY ? new WalletCheckout(process.env.WALLET_CHECKOUT_SECRET_KEY, { baseUrl: checkoutUrl }) : undefined;
 
 test.beforeEach(async ({ page, walletCheckout }) => {
   await walletCheckout.install(page, { checkoutOrigin: checkoutUrl });
@@ -21,6 +28,12 @@ test('a shopper pays with a test card', async ({ page, walletCheckout }) => {
   await walletCheckout.pay(page, { card: 'visa-success-3ds' });
   await walletCheckout.expectOutcome(page, 'paid');
   await expect(page.getByTestId('card')).toContainText('Visa');
+  if (checkoutApi) {
+    // The demo store shows its order reference; find the order's session by it, as your server would.
+    const reference = (await page.getByTestId('order-reference').textContent()) ?? '';
+    const { data } = await checkoutApi.sessions.list({ reference });
+    expect(data.map((session) => session.status)).toEqual(['succeeded']);
+  }
 });
 
 test('a declined card is told in the wallet, where another card pays', async ({ page, walletCheckout }) => {

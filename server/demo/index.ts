@@ -1,9 +1,9 @@
 /**
  * The demo store: a small merchant site served at `/`. Its "server side" does
- * what any merchant's server does, over HTTP with its secret key: create a
- * checkout session, embed the widget with a script tag, and confirm the
- * outcome from the signed webhooks it receives instead of trusting the
- * browser or polling the API.
+ * what any merchant's server does, with the Node library (packages/node) and
+ * its secret key: create a checkout session, embed the widget with a script
+ * tag, and confirm the outcome from the signed webhooks it receives instead of
+ * trusting the browser or polling the API.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,14 +14,14 @@ import { z } from 'zod';
 import { createApp, getApp, reconfigureApp, walletEnvironmentOf } from '../apps';
 import type { DirectKeys } from '../direct';
 import type { Logger } from '../logging';
-import { CreatedSession, type DecryptionMode, Event, Session, type WalletEnvironment } from '../contracts';
+import type { DecryptionMode, Session, WalletEnvironment } from '../contracts';
 import { sendFailure } from '../http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { liveEndpoints } from '../store/webhooks';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
 import { createEndpoint } from '../webhooks/endpoints';
-import { SIGNATURE_HEADER, verifySignature } from '../webhooks/signature';
+import { SIGNATURE_HEADER, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
 import { escapeHtml } from '../lib/html';
 import { exponentOf } from '../contracts/currency';
 import { formatAmount } from '../contracts/money';
@@ -181,26 +181,28 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     orders.set(session.id, session);
     if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
   };
-  const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-    fetch(`${merchant.apiBase}${path}`, { ...init, headers: { authorization: `Bearer ${merchant.secretKey}`, 'content-type': 'application/json', ...init.headers } });
+  const walletCheckout = new WalletCheckout(merchant.secretKey, { baseUrl: merchant.apiBase });
 
   router.get('/', async (req, res) => {
     const order = DemoOrder.safeParse(req.query);
     if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
     // The store's own order number: short enough to read to support over the phone, unlike the session id.
     const reference = randomBytes(4).toString('hex').toUpperCase();
-    const reply = await call('/api/sessions', {
-      method: 'POST',
-      body: JSON.stringify({ amount: order.data.amount, currency: order.data.currency, country_code: 'US', description: 'Pour-over coffee kit', reference, intent: order.data.intent }),
+    const { client_secret, public_view, ...session } = await walletCheckout.sessions.create({
+      amount: order.data.amount,
+      currency: order.data.currency,
+      country_code: 'US',
+      description: 'Pour-over coffee kit',
+      reference,
+      intent: order.data.intent,
     });
-    const session = CreatedSession.parse(await reply.json());
     // The order as the store keeps it: the session without its client secret.
-    remember(Session.parse(session));
+    remember(session);
     // The price is the session's, formatted as the widget formats it (the page is in English).
     const placeholders: Record<string, string> = {
-      CLIENT_SECRET: escapeHtml(session.client_secret),
+      CLIENT_SECRET: escapeHtml(client_secret),
       // The widget's view of the new session, so that no request precedes the button (docs/embedding.md).
-      SESSION_VIEW: escapeHtml(JSON.stringify(session.public_view)),
+      SESSION_VIEW: escapeHtml(JSON.stringify(public_view)),
       PRICE: escapeHtml(priceOf(session.amount, session.currency)),
       ORDER_REFERENCE: escapeHtml(session.reference ?? ''),
       CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,
@@ -217,12 +219,16 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
    * knows a later state of it (deliveries may come out of order, or twice).
    */
   router.post(WEBHOOK_PATH, express.text({ type: 'application/json', limit: '256kb' }), (req, res) => {
-    const body = typeof req.body === 'string' ? req.body : '';
-    if (!verifySignature(req.get(SIGNATURE_HEADER) ?? '', body, merchant.webhookSecret)) return sendFailure(res, { code: 'unauthenticated', message: 'The signature does not verify' });
-    const event = Event.safeParse(JSON.parse(body));
+    let event;
+    try {
+      event = walletCheckout.webhooks.verify(typeof req.body === 'string' ? req.body : '', req.get(SIGNATURE_HEADER), merchant.webhookSecret);
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return sendFailure(res, { code: 'unauthenticated', message: `The signature does not verify (${error.code})` });
+      throw error;
+    }
     // Acknowledged but not kept: an event the store has no use for (a refund's) is not worth a retry.
-    if (!event.success || event.data.data.object.object !== 'checkout_session') return res.status(204).end();
-    const session = event.data.data.object;
+    if (event.data.object.object !== 'checkout_session') return res.status(204).end();
+    const session = event.data.object;
     const known = orders.get(session.id);
     if (!known || session.updated >= known.updated) remember(session);
     res.status(204).end();
@@ -236,16 +242,20 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
   });
 
   /**
-   * The store's back office capturing a hold, over HTTP with its secret key as
-   * any merchant's server would. One Idempotency-Key per order, so a
-   * double-click or a retry captures once.
+   * The store's back office capturing a hold, with its secret key as any
+   * merchant's server would. One idempotency key per order, so a double-click
+   * or a retry captures once.
    */
   router.post('/demo/orders/:id/capture', async (req, res) => {
     if (!sameOriginPost(req, merchant.apiBase)) return sendFailure(res, { code: 'origin_not_allowed', message: 'The back office captures only from its own pages' });
-    const id = encodeURIComponent(req.params.id);
-    const reply = await call(`/api/sessions/${id}/capture`, { method: 'POST', body: '{}', headers: { 'idempotency-key': `demo-capture-${id}` } });
-    if (!reply.ok) return res.status(reply.status).json(await reply.json());
-    const captured = Session.parse(await reply.json());
+    let captured: Session;
+    try {
+      captured = await walletCheckout.sessions.capture(req.params.id, {}, { idempotencyKey: `demo-capture-${req.params.id}` });
+    } catch (error) {
+      // The API's refusal, passed on as it came (an order not authorized yet: invalid_state).
+      if (error instanceof WalletCheckoutApiError) return res.status(error.status).json({ error: { code: error.code, message: error.message } });
+      throw error;
+    }
     remember(captured);
     res.set('Cache-Control', 'no-store').json(orderOf(captured));
   });

@@ -4,6 +4,7 @@
  * travels there), a 3-D Secure challenge's id is cut from paths (its page's
  * URL is its only credential), and credential and token fields are redacted wherever they appear.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -25,10 +26,19 @@ const CHALLENGE_ID = /(\/(?:challenge|authentication_sessions)\/)[^/]+/;
 /** What a request's line says of its path: no query, no credential. */
 export const loggedPath = (url: string): string => url.split('?')[0]!.replace(CHALLENGE_ID, '$1[redacted]');
 
-/** One line per request: what was asked and how it ended, nothing the caller sent. */
+/**
+ * One line per request: what was asked and how it ended, nothing the caller sent. Each request's
+ * id is random (unique across instances) and answered as `Request-Id`, so the id a merchant quotes
+ * (the Node library puts it on its errors) finds the line.
+ */
 export const requestLogger = (logger: Logger) =>
   pinoHttp({
     logger,
+    genReqId: (_req, res) => {
+      const id = `req_${randomUUID()}`;
+      res.setHeader('Request-Id', id);
+      return id;
+    },
     quietReqLogger: true,
     autoLogging: { ignore: (req) => req.url === '/healthz' },
     serializers: {

@@ -56,3 +56,14 @@ describe('request logs', () => {
     for (const text of [secretKey, rolled.secret, 'order-secretive-42']) expect(log).not.toContain(text);
   });
 });
+
+describe('request ids', () => {
+  it("are answered as Request-Id, unique per request, and find the request's log line", async () => {
+    const replies = await Promise.all([1, 2].map(() => fetch(`${server.url}/api/sessions/cs_AAAAAAAAAAAAAAAAAAAAAA`, { headers: { authorization: 'Bearer sk_test_nobody' } })));
+    const ids = replies.map((reply) => reply.headers.get('request-id'));
+    expect(ids).toEqual([expect.stringMatching(/^req_[0-9a-f-]{36}$/), expect.stringMatching(/^req_[0-9a-f-]{36}$/)]);
+    expect(ids[0]).not.toBe(ids[1]);
+    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { req?: { id?: string; path?: string }; res?: { statusCode?: number } });
+    expect(lines.find((line) => line.req?.id === ids[0])).toMatchObject({ req: { path: '/api/sessions/cs_AAAAAAAAAAAAAAAAAAAAAA' }, res: { statusCode: 401 } });
+  });
+});

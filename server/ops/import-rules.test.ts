@@ -79,6 +79,12 @@ describe('import rules', () => {
     expect(outside(reachable(web), (file) => file.startsWith('web/') || file.startsWith('server/contracts/'))).toEqual([]);
   });
 
+  it('the Node library (packages/node) reaches the server only through contracts, which it bundles', () => {
+    const library = sourcesUnder('packages/node/src').filter((file) => !isTest(file));
+    expect(library.length).toBeGreaterThan(3);
+    expect(outside(reachable(library), (file) => file.startsWith('packages/node/src/') || file.startsWith('server/contracts/'))).toEqual([]);
+  });
+
   it('no production module imports a test helper', () => {
     const offenders = production.flatMap((file) => localImports(file).filter(isTestHelper).map((helper) => `${file} -> ${helper}`));
     expect(offenders).toEqual([]);

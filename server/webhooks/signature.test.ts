@@ -5,7 +5,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { retryDelay } from './delivery';
-import { signatureHeader, verifySignature } from './signature';
+import { checkSignature } from '../contracts/webhook-signature';
+import { signatureHeader } from './signature';
 
 const body = '{"id":"evt_1","object":"event"}';
 
@@ -16,14 +17,17 @@ describe('Wallet-Checkout-Signature', () => {
     expect(header).toBe(`t=1763907000,v1=${hmac('whsec_new')},v1=${hmac('whsec_old')}`);
   });
 
-  it('verifies with any of its secrets, within five minutes, and not a changed body', () => {
+  it('verifies with any of its secrets, within five minutes, and says why it does not', () => {
     const header = signatureHeader(['whsec_new', 'whsec_old'], body, 1_000_000);
-    expect(verifySignature(header, body, 'whsec_old', 1_000_000 + 300)).toBe(true);
-    expect(verifySignature(header, body, 'whsec_new', 1_000_000 - 300)).toBe(true);
-    expect(verifySignature(header, body, 'whsec_new', 1_000_000 + 301)).toBe(false);
-    expect(verifySignature(header, `${body} `, 'whsec_new', 1_000_000)).toBe(false);
-    expect(verifySignature(header, body, 'whsec_other', 1_000_000)).toBe(false);
-    expect(verifySignature('v1=00', body, 'whsec_new', 1_000_000)).toBe(false);
+    expect(checkSignature(header, body, 'whsec_old', { now: 1_000_000 + 300 })).toBe('verified');
+    expect(checkSignature(header, body, 'whsec_new', { now: 1_000_000 - 300 })).toBe('verified');
+    expect(checkSignature(header, body, 'whsec_new', { now: 1_000_000 + 301 })).toBe('stale_timestamp');
+    expect(checkSignature(header, body, 'whsec_new', { now: 1_000_000 + 301, toleranceSeconds: 600 })).toBe('verified');
+    expect(checkSignature(header, `${body} `, 'whsec_new', { now: 1_000_000 })).toBe('no_matching_signature');
+    expect(checkSignature(header, body, 'whsec_other', { now: 1_000_000 })).toBe('no_matching_signature');
+    expect(checkSignature('v1=00', body, 'whsec_new', { now: 1_000_000 })).toBe('malformed_header');
+    expect(checkSignature('t=1000000', body, 'whsec_new', { now: 1_000_000 })).toBe('malformed_header');
+    expect(checkSignature('t=1e6,v1=00', body, 'whsec_new', { now: 1_000_000 })).toBe('malformed_header');
   });
 });
 

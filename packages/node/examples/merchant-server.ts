@@ -1,0 +1,81 @@
+/**
+ * A merchant's server with the published package, as a merchant writes it. `npm test`
+ * type-checks this file against the BUILT package (dist/, its declarations as published), so a
+ * declaration that breaks or loses a type fails CI: `tsc -p packages/node/examples`.
+ */
+import { createServer } from 'node:http';
+import { type Event, type Session, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError, SIGNATURE_HEADER } from '@wallet-checkout/node';
+
+const walletCheckout = new WalletCheckout(process.env.WALLET_CHECKOUT_SECRET_KEY ?? '', { baseUrl: 'https://checkout.example.com' });
+const webhookSecret = process.env.WALLET_CHECKOUT_WEBHOOK_SECRET ?? '';
+
+/** Checkout: a session for the cart; the page gets its client secret and view. */
+export async function startCheckout(orderId: string, cents: number): Promise<{ clientSecret: string; view: string }> {
+  const session = await walletCheckout.sessions.create({ amount: cents, currency: 'usd', country_code: 'US', reference: orderId, intent: 'hold' });
+  return { clientSecret: session.client_secret, view: JSON.stringify(session.public_view) };
+}
+
+/** The back office: ship, then take the money; or give some back. */
+export async function ship(sessionId: string): Promise<number | null> {
+  const captured: Session = await walletCheckout.sessions.capture(sessionId, {}, { idempotencyKey: `ship-${sessionId}` });
+  return captured.amount_captured;
+}
+
+export async function refundPart(sessionId: string, amount: number): Promise<'pending' | 'succeeded' | 'failed' | 'nothing left'> {
+  try {
+    return (await walletCheckout.refunds.create(sessionId, { amount, reason: 'requested_by_customer' })).status;
+  } catch (error) {
+    if (error instanceof WalletCheckoutApiError && error.code === 'amount_exceeds_refundable') return 'nothing left';
+    throw error;
+  }
+}
+
+/** Every paid order of a day, page after page. */
+export async function paidBetween(from: number, to: number): Promise<string[]> {
+  const references: string[] = [];
+  for await (const session of walletCheckout.sessions.listAll({ status: 'succeeded', created_gte: from, created_lt: to, limit: 100 })) {
+    if (session.reference !== null) references.push(session.reference);
+  }
+  return references;
+}
+
+/** Why a webhook failed, and sending it again once fixed. */
+export async function resendLastFailedPayment(): Promise<string[]> {
+  const { data } = await walletCheckout.events.list({ type: 'session.payment_failed', limit: 1 });
+  const last = data[0];
+  return last ? (await walletCheckout.events.redeliver(last.id)).endpoints : [];
+}
+
+export async function rotateWebhookSecret(): Promise<string | undefined> {
+  const [endpoint] = (await walletCheckout.webhookEndpoints.list()).data;
+  return endpoint && (await walletCheckout.webhookEndpoints.rollSecret(endpoint.id, { expire_current_in_seconds: 3600 })).secret;
+}
+
+function handle(event: Event): void {
+  switch (event.type) {
+    case 'session.succeeded':
+    case 'session.captured': {
+      const paid = event.data.object;
+      if (paid.object === 'checkout_session') console.log(`order ${paid.reference ?? paid.id} is ${paid.status}`);
+      break;
+    }
+    case 'refund.succeeded':
+      break;
+    default:
+      break;
+  }
+}
+
+/** The webhook receiver: the raw body, verified, then handled. */
+createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    try {
+      handle(walletCheckout.webhooks.verify(Buffer.concat(chunks), req.headers[SIGNATURE_HEADER.toLowerCase()], webhookSecret));
+      res.writeHead(204).end();
+    } catch (error) {
+      res.writeHead(error instanceof WebhookVerificationError ? 400 : 500).end();
+    }
+  });
+});

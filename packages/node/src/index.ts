@@ -1,0 +1,35 @@
+/**
+ * @wallet-checkout/node: a merchant's server's way to Wallet Checkout's API (docs/api.md).
+ *
+ *   const walletCheckout = new WalletCheckout(process.env.WALLET_CHECKOUT_SECRET_KEY!, { baseUrl: 'https://checkout.example.com' });
+ *   const session = await walletCheckout.sessions.create({ amount: 2400, currency: 'USD', country_code: 'US' });
+ */
+import { type ClientOptions, HttpClient } from './http';
+import { Events, Keys, Refunds, Sessions, WebhookEndpoints } from './resources';
+import { webhooks } from './webhooks';
+
+export class WalletCheckout {
+  readonly sessions: Sessions;
+  readonly refunds: Refunds;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly events: Events;
+  readonly keys: Keys;
+  /** Verifying deliveries needs no secret key: `webhooks` is exported on its own too. */
+  readonly webhooks = webhooks;
+
+  constructor(secretKey: string, options: ClientOptions) {
+    const http = new HttpClient(secretKey, options);
+    this.sessions = new Sessions(http);
+    this.refunds = new Refunds(http);
+    this.webhookEndpoints = new WebhookEndpoints(http);
+    this.events = new Events(http);
+    this.keys = new Keys(http);
+  }
+}
+
+export default WalletCheckout;
+export type { ClientOptions, RequestOptions } from './http';
+export type { Events, Keys, Refunds, Sessions, WebhookEndpoints } from './resources';
+export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, type VerifyOptions } from './webhooks';
+export { WalletCheckoutError, WalletCheckoutApiError, WalletCheckoutConnectionError, WebhookVerificationError, type WebhookVerificationFailure } from './errors';
+export type * from './types';

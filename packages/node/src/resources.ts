@@ -1,0 +1,145 @@
+/**
+ * One object per resource of the API, one method per call (docs/api.md), each a line over
+ * the HttpClient. Ids go into paths encoded, so an id can never name another route.
+ */
+import type { HttpClient, RequestOptions } from './http';
+import type {
+  CreatedSession,
+  CreatedWebhookEndpoint,
+  DeletedWebhookEndpoint,
+  Event,
+  EventList,
+  EventListParams,
+  EventRedelivery,
+  Refund,
+  RefundCreateParams,
+  RolledSecretKey,
+  RolledWebhookSecret,
+  RollParams,
+  Session,
+  SessionCaptureParams,
+  SessionCreateParams,
+  SessionList,
+  SessionListParams,
+  WebhookEndpointCreateParams,
+  WebhookEndpointList,
+} from './types';
+
+const id = (value: string) => encodeURIComponent(value);
+
+/**
+ * Every item of a listing, page after page (`starting_after` the last id of each page),
+ * for as long as the caller keeps iterating: `for await (const session of sessions.listAll({status: 'succeeded'}))`.
+ */
+async function* everyItem<Item extends { id: string }, Params extends { starting_after?: string }>(
+  listPage: (params: Params, options?: RequestOptions) => Promise<{ data: Item[]; has_more: boolean }>,
+  params: Params,
+  options?: RequestOptions,
+): AsyncGenerator<Item> {
+  let cursor = params.starting_after;
+  for (;;) {
+    const page = await listPage({ ...params, starting_after: cursor }, options);
+    yield* page.data;
+    const last = page.data.at(-1);
+    if (!page.has_more || !last) return;
+    cursor = last.id;
+  }
+}
+
+export class Sessions {
+  constructor(private readonly http: HttpClient) {}
+
+  /** A checkout session: hand its `client_secret` (and `public_view`) to your page. */
+  create(params: SessionCreateParams, options?: RequestOptions): Promise<CreatedSession> {
+    return this.http.request({ method: 'POST', path: '/api/sessions', body: params, options });
+  }
+
+  retrieve(sessionId: string, options?: RequestOptions): Promise<Session> {
+    return this.http.request({ method: 'GET', path: `/api/sessions/${id(sessionId)}`, options });
+  }
+
+  /** One page, newest first; `has_more` and the last id give the next (or use `listAll`). */
+  list(params: SessionListParams = {}, options?: RequestOptions): Promise<SessionList> {
+    return this.http.request({ method: 'GET', path: '/api/sessions', query: params, options });
+  }
+
+  listAll(params: SessionListParams = {}, options?: RequestOptions): AsyncGenerator<Session> {
+    return everyItem((page, pageOptions) => this.list(page, pageOptions), params, options);
+  }
+
+  /** Captures an `authorized` hold: all of it, or `{amount}` (the rest is released). */
+  capture(sessionId: string, params: SessionCaptureParams = {}, options?: RequestOptions): Promise<Session> {
+    return this.http.request({ method: 'POST', path: `/api/sessions/${id(sessionId)}/capture`, body: params, options });
+  }
+
+  /** Releases an `authorized` hold: nothing is charged. */
+  release(sessionId: string, options?: RequestOptions): Promise<Session> {
+    return this.http.request({ method: 'POST', path: `/api/sessions/${id(sessionId)}/release`, body: {}, options });
+  }
+}
+
+/** Refunds live on their session (`session.refunds`); the API has no call to read one alone. */
+export class Refunds {
+  constructor(private readonly http: HttpClient) {}
+
+  /** All that is left to refund, or `{amount}`; `reason` optional. The idempotency key also names the refund, so a retry finds it. */
+  create(sessionId: string, params: RefundCreateParams = {}, options?: RequestOptions): Promise<Refund> {
+    return this.http.request({ method: 'POST', path: `/api/sessions/${id(sessionId)}/refunds`, body: params, options });
+  }
+}
+
+export class WebhookEndpoints {
+  constructor(private readonly http: HttpClient) {}
+
+  /** The endpoint and its signing secret, shown only in this reply. */
+  create(params: WebhookEndpointCreateParams, options?: RequestOptions): Promise<CreatedWebhookEndpoint> {
+    return this.http.request({ method: 'POST', path: '/api/webhook_endpoints', body: params, options });
+  }
+
+  /** The live endpoints, never their secrets (one page: at most 16 per application). */
+  list(options?: RequestOptions): Promise<WebhookEndpointList> {
+    return this.http.request({ method: 'GET', path: '/api/webhook_endpoints', options });
+  }
+
+  /** Nothing more is sent to it, its pending retries included. */
+  delete(endpointId: string, options?: RequestOptions): Promise<DeletedWebhookEndpoint> {
+    return this.http.request({ method: 'DELETE', path: `/api/webhook_endpoints/${id(endpointId)}`, options });
+  }
+
+  /** A new secret, used at once; the current one keeps signing beside it for `expire_current_in_seconds` (a day by default). */
+  rollSecret(endpointId: string, params: RollParams = {}, options?: RequestOptions): Promise<RolledWebhookSecret> {
+    return this.http.request({ method: 'POST', path: `/api/webhook_endpoints/${id(endpointId)}/roll_secret`, body: params, options });
+  }
+}
+
+export class Events {
+  constructor(private readonly http: HttpClient) {}
+
+  /** One page, newest first; `type` filters. */
+  list(params: EventListParams = {}, options?: RequestOptions): Promise<EventList> {
+    return this.http.request({ method: 'GET', path: '/api/events', query: params, options });
+  }
+
+  listAll(params: EventListParams = {}, options?: RequestOptions): AsyncGenerator<Event> {
+    return everyItem((page, pageOptions) => this.list(page, pageOptions), params, options);
+  }
+
+  /** The event as it was delivered. */
+  retrieve(eventId: string, options?: RequestOptions): Promise<Event> {
+    return this.http.request({ method: 'GET', path: `/api/events/${id(eventId)}`, options });
+  }
+
+  /** Sends the event again to every live endpoint that listens to its type now, each with a new 3-day retry window. */
+  redeliver(eventId: string, options?: RequestOptions): Promise<EventRedelivery> {
+    return this.http.request({ method: 'POST', path: `/api/events/${id(eventId)}/redeliver`, options });
+  }
+}
+
+export class Keys {
+  constructor(private readonly http: HttpClient) {}
+
+  /** A new secret key (shown only here); the calling key keeps working for `expire_current_in_seconds` (a day by default, 0 for a leaked key). */
+  roll(params: RollParams = {}, options?: RequestOptions): Promise<RolledSecretKey> {
+    return this.http.request({ method: 'POST', path: '/api/keys/roll', body: params, options });
+  }
+}

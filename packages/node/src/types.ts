@@ -1,0 +1,29 @@
+/**
+ * The library's types, each taken from the zod contract the server validates with
+ * (server/contracts/): z.input for what a call sends, z.output (the contracts' own types) for
+ * what the API answers. Nothing here is written out by hand; a field added to a contract reaches
+ * the library's types with the next build.
+ */
+import type { z } from 'zod';
+import type { CaptureSessionBody, CreateSessionBody, ListSessionsQuery } from '../../../server/contracts/sessions';
+import type { CreateRefundBody } from '../../../server/contracts/refunds';
+import type { CreateWebhookEndpointBody, ListEventsQuery } from '../../../server/contracts/webhooks';
+import type { RollSecretKeyBody } from '../../../server/contracts/keys';
+
+/** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
+export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../server/contracts/sessions';
+export type { Refund, RefundReason, RefundStatus } from '../../../server/contracts/refunds';
+export type { Event, EventType } from '../../../server/contracts/events';
+/** CreatedWebhookEndpoint and RolledWebhookSecret carry a signing secret, shown only in that reply. */
+export type { CreatedWebhookEndpoint, DeletedWebhookEndpoint, EventList, EventRedelivery, RolledWebhookSecret, WebhookEndpoint, WebhookEndpointList } from '../../../server/contracts/webhooks';
+export type { RolledSecretKey } from '../../../server/contracts/keys';
+
+export type SessionCreateParams = z.input<typeof CreateSessionBody>;
+/** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */
+export type SessionListParams = Partial<z.output<typeof ListSessionsQuery>>;
+export type SessionCaptureParams = z.input<typeof CaptureSessionBody>;
+export type RefundCreateParams = z.input<typeof CreateRefundBody>;
+export type WebhookEndpointCreateParams = z.input<typeof CreateWebhookEndpointBody>;
+/** How long the current secret (or key) keeps working after a roll: `expire_current_in_seconds`, 0 to 604800, a day when absent. */
+export type RollParams = z.input<typeof RollSecretKeyBody>;
+export type EventListParams = Partial<z.output<typeof ListEventsQuery>>;
