@@ -131,7 +131,7 @@ describe('a hold left uncaptured', () => {
     await server.store.updateTable('sessions').set({ updated: Date.now() - HOLD_LIFETIME_MS - 1000 }).where('id', '=', lapsed.id).execute();
 
     // This instance's pass and two more releasers, as other instances would run them, at once.
-    const anotherInstance = { store: server.store, service: createServiceClient({ baseUrl: `${server.url}/sandbox/service`, secretKey: server.sandbox!.serviceSecretKey, timeoutMs: 5000 }) };
+    const anotherInstance = { store: server.store, cipher: server.cipher, service: createServiceClient({ baseUrl: `${server.url}/sandbox/service`, secretKey: server.sandbox!.serviceSecretKey, timeoutMs: 5000 }) };
     await Promise.all([server.reconcile(), releaseLapsedHolds(anotherInstance), releaseLapsedHolds(anotherInstance)]);
     await server.reconcile();
 

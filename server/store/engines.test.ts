@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, findAppBySecretKey } from '../apps';
+import { createDataCipher } from '../lib/data-cipher';
 import { hashSecret } from '../lib/secrets';
 import { clientSecretOpens, createSession, findSession } from '../checkout/sessions';
 import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
@@ -28,6 +29,7 @@ interface Engine {
   provision(): Promise<{ dataDir: string; databaseUrl: string | undefined; remove(): Promise<void> }>;
 }
 
+const cipher = createDataCipher(Buffer.alloc(32, 7));
 const tempDir = () => mkdtempSync(join(tmpdir(), 'wallet-checkout-store-'));
 const engines: (Engine & { available: boolean })[] = [
   {
@@ -87,7 +89,7 @@ for (const engine of engines) {
 
     it('keeps ms timestamps and amounts past 2^31 as numbers, and booleans as 0/1', async () => {
       const app = await newApp();
-      const session = await createSession(store, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
+      const session = await createSession(store, cipher, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
       if (!session.ok) throw new Error(session.error.message);
       const row = await findSession(store, session.value.session.id);
       expect(row).toMatchObject({ amount: 99_999_999_999, created: session.value.session.created });
@@ -99,7 +101,7 @@ for (const engine of engines) {
 
     it('finds a session by id and by its client secret only', async () => {
       const app = await newApp();
-      const created = await createSession(store, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
+      const created = await createSession(store, cipher, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
       if (!created.ok) throw new Error(created.error.message);
       const { id, client_secret } = created.value.session;
       const found = await findSession(store, id);
@@ -111,7 +113,7 @@ for (const engine of engines) {
 
     it('refuses a second attempt with the same idempotency key or number', async () => {
       const app = await newApp();
-      const created = await createSession(store, app, { amount: 100, currency: 'USD', country_code: 'US' });
+      const created = await createSession(store, cipher, app, { amount: 100, currency: 'USD', country_code: 'US' });
       if (!created.ok) throw new Error(created.error.message);
       const attempt = (id: string, attemptNo: number, key: string) =>
         store
