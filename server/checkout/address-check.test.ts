@@ -15,8 +15,13 @@ describe('normalization rules', () => {
     expect(normalizeText('  1   Main\tStreet ')).toBe('1 main street');
   });
 
-  it('punctuation: commas, dots, hyphens, apostrophes and number signs are spaces', () => {
-    expect(normalizeText("12-B, St. John's Rd. #4")).toBe('12 b st john s rd 4');
+  it('punctuation: commas, dots, hyphens and number signs are spaces', () => {
+    expect(normalizeText('12-B, St. Johns Rd. #4')).toBe('12 b st johns rd 4');
+  });
+
+  it('apostrophes, straight or curly, are dropped: typed or left out, the word is the same', () => {
+    expect(normalizeText("St John's")).toBe('st johns');
+    expect(normalizeText('O’Connell')).toBe(normalizeText('OConnell'));
   });
 
   it('diacritics: NFD then the combining marks dropped, whether the text came composed or decomposed', () => {

@@ -14,7 +14,8 @@ const UNDECOMPOSABLE: Readonly<Record<string, string>> = { ß: 'ss', æ: 'ae', �
 
 /**
  * Case, diacritics, punctuation and spacing away: lower case, NFD with its
- * combining marks dropped, every run of other than letters and digits one space.
+ * combining marks dropped, apostrophes dropped (`John's` and `Johns`, `O'Neil`
+ * and `ONeil` are typed alike), every other run of other than letters and digits one space.
  */
 export function normalizeText(text: string): string {
   return text
@@ -22,6 +23,7 @@ export function normalizeText(text: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .replace(/[ßæœøłđðþı]/g, (letter) => UNDECOMPOSABLE[letter] ?? letter)
+    .replace(/['’‘`´]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

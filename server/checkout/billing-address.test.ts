@@ -154,7 +154,7 @@ describe('retention', () => {
     const session = await withOnFile();
     await paidWith(session, 'mismatching');
     const before = await merchantGet<Session>(`/api/sessions/${session.id}`);
-    expect((await server.reconcile()).personalDataErased).toEqual({ sessions: 0, events: 0 });
+    expect((await server.reconcile()).personalDataErased).toEqual({ sessions: 0, events: 0, idempotencyKeys: 0 });
 
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
@@ -170,7 +170,23 @@ describe('retention', () => {
       // Erased means gone: not even sealed.
       const row = await server.store.selectFrom('sessions').select(['billing_address_on_file_sealed', 'billing_address_sealed']).where('id', '=', session.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ billing_address_on_file_sealed: 'erased', billing_address_sealed: 'erased' });
-      expect((await server.reconcile()).personalDataErased).toEqual({ sessions: 0, events: 0 });
+      expect((await server.reconcile()).personalDataErased).toEqual({ sessions: 0, events: 0, idempotencyKeys: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("forgets the Idempotency-Key reply that kept the address on file: a retry after the period is a new session", async () => {
+    const body = JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', billing_address_on_file: TYPICAL_ADDRESS_ON_FILE });
+    const create = () => fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', 'idempotency-key': 'order-77' }, body });
+    const first = (await (await create()).json()) as CreatedSession;
+    expect(((await (await create()).json()) as CreatedSession).id).toBe(first.id);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + RETENTION_DAYS * DAY + 1000);
+      expect((await server.reconcile()).personalDataErased.idempotencyKeys).toBeGreaterThanOrEqual(1);
+      expect(await server.store.selectFrom('idempotency_keys').select('key').where('key', '=', 'order-77').execute()).toEqual([]);
+      expect(((await (await create()).json()) as CreatedSession).id).not.toBe(first.id);
     } finally {
       vi.useRealTimers();
     }

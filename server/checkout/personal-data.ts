@@ -11,6 +11,7 @@ import type { DataCipher } from '../lib/data-cipher';
 import type { Logger } from '../logging';
 import type { Store } from '../store';
 import { openEventBody } from '../store/events';
+import { purgeIdempotencyKeys } from '../store/idempotency';
 import { checkBillingAddress } from './address-check';
 import { billingAddressParameters } from './payment-request';
 import { ERASED, eraseSessionAddresses, eventsWithPersonalData, replaceEventBody, sessionsWithPersonalData } from '../store/personal-data';
@@ -60,14 +61,22 @@ export interface PersonalDataDependencies {
 /** Rows read per query: each erasure is a statement of its own, and a backlog is read in batches. */
 const ERASURE_BATCH = 100;
 
+export interface ErasureReport {
+  sessions: number;
+  events: number;
+  /** Idempotency keys forgotten with the replies they kept (a session's creation carries its address on file). */
+  idempotencyKeys: number;
+}
+
 /**
  * Erases the addresses written more than the retention period before `now`:
  * the sessions created before then (an address is written at creation, or by a
- * payment before the session expires, at most 7 days later), and the events
- * recorded before then. Safe on several instances at once: each erasure is a
- * compare-and-set. Returns how many sessions and events this call erased.
+ * payment before the session expires, at most 7 days later), the events
+ * recorded before then, and the Idempotency-Key replies kept since then. Safe
+ * on several instances at once: each erasure is a compare-and-set. An event
+ * this server's key does not open is left, and logged, for an operator.
  */
-export async function erasePersonalData(deps: PersonalDataDependencies, now = Date.now()): Promise<{ sessions: number; events: number }> {
+export async function erasePersonalData(deps: PersonalDataDependencies, now = Date.now()): Promise<ErasureReport> {
   const before = now - deps.personalDataRetentionMs;
   let sessions = 0;
   for (;;) {
@@ -78,14 +87,32 @@ export async function erasePersonalData(deps: PersonalDataDependencies, now = Da
   let events = 0;
   for (;;) {
     const due = await eventsWithPersonalData(deps.store, before, ERASURE_BATCH);
+    let erasedInBatch = 0;
     for (const event of due) {
-      await replaceEventBody(deps.store, event.id, event.body, JSON.stringify(withoutAddresses(JSON.parse(openEventBody(deps.cipher, event.body)) as Event, now)));
-      events++;
+      const erased = erasedEventBody(deps.cipher, event.body, now);
+      if (erased === undefined) {
+        deps.logger.error({ event: event.id }, 'an event kept sealed does not open with this DATA_ENCRYPTION_KEY: its personal data cannot be erased');
+        continue;
+      }
+      await replaceEventBody(deps.store, event.id, event.body, erased);
+      erasedInBatch++;
     }
-    if (due.length < ERASURE_BATCH) break;
+    events += erasedInBatch;
+    // A full batch none of which opened would be read again and again.
+    if (due.length < ERASURE_BATCH || erasedInBatch === 0) break;
   }
-  if (sessions > 0 || events > 0) deps.logger.info({ sessions, events }, 'personal data erased after the retention period');
-  return { sessions, events };
+  const idempotencyKeys = await purgeIdempotencyKeys(deps.store, before);
+  if (sessions > 0 || events > 0 || idempotencyKeys > 0) deps.logger.info({ sessions, events, idempotencyKeys }, 'personal data erased after the retention period');
+  return { sessions, events, idempotencyKeys };
+}
+
+/** The event with its addresses erased, as JSON; undefined when its sealed body does not open. */
+function erasedEventBody(cipher: DataCipher, sealed: string, now: number): string | undefined {
+  try {
+    return JSON.stringify(withoutAddresses(JSON.parse(openEventBody(cipher, sealed)) as Event, now));
+  } catch {
+    return undefined;
+  }
 }
 
 function withoutAddresses(event: Event, now: number): Event {

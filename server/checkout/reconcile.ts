@@ -19,7 +19,7 @@ import { releaseReplayLease, replayableAttempts, takeReplayLease } from '../stor
 import type { DataCipher } from '../lib/data-cipher';
 import { expirePastDueSessions } from './expiry';
 import { releaseLapsedHolds } from './holds';
-import { erasePersonalData, type PersonalDataDependencies } from './personal-data';
+import { type ErasureReport, erasePersonalData, type PersonalDataDependencies } from './personal-data';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 import { reconcileRefunds, type RefundReconcileReport } from './refunds';
 
@@ -52,8 +52,8 @@ export interface ReconcileReport {
   expired: number;
   /** Holds this pass released because they had lapsed at the service (holds.ts). */
   lapsedHoldsReleased: number;
-  /** Sessions and events whose billing addresses this pass erased after the retention period (personal-data.ts). */
-  personalDataErased: { sessions: number; events: number };
+  /** What this pass erased after the retention period (personal-data.ts). */
+  personalDataErased: ErasureReport;
 }
 
 /**

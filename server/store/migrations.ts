@@ -289,6 +289,8 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('events').addColumn('personal_data', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await sql`CREATE INDEX sessions_personal_data_created ON sessions (created) WHERE personal_data_erased IS NULL AND (billing_address_on_file_sealed IS NOT NULL OR billing_address_sealed IS NOT NULL)`.execute(db);
       await sql`CREATE INDEX events_personal_data_created ON events (created) WHERE personal_data = 1`.execute(db);
+      // The replies kept for Idempotency-Key retries hold the address on file too (sealed): they are forgotten with it.
+      await sql`CREATE INDEX idempotency_keys_created ON idempotency_keys (created)`.execute(db);
     },
   },
 };
