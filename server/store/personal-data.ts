@@ -8,18 +8,19 @@ import type { Store } from '.';
 /** What a sealed address column holds once erased. */
 export const ERASED = 'erased';
 
-/** Sessions created before `before` whose billing addresses are not erased yet, oldest first. */
-export async function sessionsWithPersonalData(store: Store, before: number, limit: number): Promise<string[]> {
-  const rows = await store
+export const sessionsWithPersonalDataQuery = (store: Store, before: number, limit: number) =>
+  store
     .selectFrom('sessions')
     .select('id')
     .where('personal_data_erased', 'is', null)
     .where((eb) => eb.or([eb('billing_address_on_file_sealed', 'is not', null), eb('billing_address_sealed', 'is not', null)]))
     .where('created', '<', before)
     .orderBy('created')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
+    .limit(limit);
+
+/** Sessions created before `before` whose billing addresses are not erased yet, oldest first. */
+export async function sessionsWithPersonalData(store: Store, before: number, limit: number): Promise<string[]> {
+  return (await sessionsWithPersonalDataQuery(store, before, limit).execute()).map((row) => row.id);
 }
 
 /** Erases a session's billing addresses (those it has), unless erased already; false then. */
@@ -38,8 +39,11 @@ export async function eraseSessionAddresses(store: Store, sessionId: string, now
 }
 
 /** Events recorded before `before` whose body is still sealed for the personal data it carries, oldest first. */
+export const eventsWithPersonalDataQuery = (store: Store, before: number, limit: number) =>
+  store.selectFrom('events').select(['id', 'body']).where('personal_data', '=', 1).where('created', '<', before).orderBy('created').limit(limit);
+
 export function eventsWithPersonalData(store: Store, before: number, limit: number): Promise<{ id: string; body: string }[]> {
-  return store.selectFrom('events').select(['id', 'body']).where('personal_data', '=', 1).where('created', '<', before).orderBy('created').limit(limit).execute();
+  return eventsWithPersonalDataQuery(store, before, limit).execute();
 }
 
 /** Replaces a sealed event body with one that carries no personal data (compare-and-set on the sealed body). */
