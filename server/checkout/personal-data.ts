@@ -12,9 +12,9 @@ import type { Logger } from '../logging';
 import type { Store } from '../store';
 import { openEventBody } from '../store/events';
 import { purgeIdempotencyKeys } from '../store/idempotency';
+import { ERASED, eraseSessionAddresses, eventsWithPersonalData, replaceEventBody, sessionsWithPersonalData } from '../store/personal-data';
 import { checkBillingAddress } from './address-check';
 import { billingAddressParameters } from './payment-request';
-import { ERASED, eraseSessionAddresses, eventsWithPersonalData, replaceEventBody, sessionsWithPersonalData } from '../store/personal-data';
 
 export const sealAddress = (cipher: DataCipher, address: BillingDetails): string => cipher.seal(JSON.stringify(address));
 
@@ -33,13 +33,15 @@ export function openAddress(cipher: DataCipher, sealed: string | null): BillingD
  * it, and its check against the address on file.
  */
 export function walletAddressColumns(cipher: DataCipher, onFileSealed: string | null, fromWallet: BillingDetails | undefined) {
-  const { phone, ...withoutPhone } = fromWallet ?? {};
-  const shown = fromWallet && (billingAddressParameters.phoneNumberRequired || phone === undefined ? fromWallet : (withoutPhone as BillingDetails));
+  const shown = fromWallet && !billingAddressParameters.phoneNumberRequired ? withoutPhone(fromWallet) : fromWallet;
   return {
     billing_address_sealed: shown ? sealAddress(cipher, shown) : null,
     billing_address_check: JSON.stringify(checkBillingAddress(openAddress(cipher, onFileSealed), fromWallet)),
   };
 }
+
+// The phone is left out by name: everything else the wallet returned is shown.
+const withoutPhone = ({ phone, ...address }: BillingDetails): BillingDetails => address;
 
 /** A sealed address column as the merchant's view shows it. */
 export function storedAddress(cipher: DataCipher, sealed: string | null, erasedAt: number | null): StoredAddress | null {
