@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DecryptionMode } from '../server/contracts';
+import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
 import { testCards } from '../server/sandbox/test-cards';
 import { expect, test } from './support/fixtures';
 import { type PaymentSecrets, panPatterns, paymentSecrets } from './support/payment-secrets';
@@ -26,6 +27,12 @@ function filesUnder(dir: string): { path: string; text: string }[] {
 
 const containing = (text: string, needles: readonly string[]) => needles.filter((needle) => text.includes(needle));
 
+/**
+ * What the billing addresses carry (personal data, docs/api.md#the-billing-address-check): the merchant's
+ * file as it typed it, and the wallet's mismatching address, whose fields are nowhere else in the product.
+ */
+const addressParts = ['1 SANDBOX WAY', '94105-1234', '500 Elsewhere Avenue', '97201', 'Portland', '503-555-0199'];
+
 test('no server log line or stored file contains a card number, cryptogram, token or secret', async ({ server, shop }) => {
   const logFile = server.logFile;
   if (!logFile) throw new Error('captureServerLogs gives the server a log file');
@@ -35,8 +42,8 @@ test('no server log line or stored file contains a card number, cryptogram, toke
 
   for (const mode of modes) {
     for (const cardId of cardIds) {
-      const { checkout, session, app } = await shop.open({ app: { decryption_mode: mode, google_merchant_id: '01234567890123456789' } });
-      const payment = await checkout.payWith(cardId);
+      const { checkout, session, app } = await shop.open({ app: { decryption_mode: mode, google_merchant_id: '01234567890123456789' }, session: { billing_address_on_file: TYPICAL_ADDRESS_ON_FILE } });
+      const payment = await checkout.payWith(cardId, 'mismatching');
       expect(payment.payStatus).toBe(200);
       await expect(checkout.widget).toHaveAttribute('data-checkout-state', /^(paid|declined)$/);
       secrets.push(await paymentSecrets(server, payment, app.appId));
@@ -68,6 +75,16 @@ test('no server log line or stored file contains a card number, cryptogram, toke
     expect(containing(log, credentials)).toEqual([]);
     // Also any key this run did not hand out, by shape.
     expect(log.match(/sk_(test|live|sandbox)_[A-Za-z0-9_-]+|cs_[A-Za-z0-9_-]+_secret_[A-Za-z0-9_-]+/g) ?? []).toEqual([]);
+  });
+
+  await test.step('no billing address, on file or from the wallet', () => {
+    expect(containing(log, addressParts)).toEqual([]);
+  });
+
+  await test.step("the backend's store keeps the billing addresses sealed (the sandbox payment service's own files aside)", () => {
+    const backendFiles = filesUnder(server.dataDir).filter((file) => !file.path.startsWith(join(server.dataDir, 'sandbox')));
+    expect(backendFiles.some((file) => file.path.endsWith('checkout.db'))).toBe(true);
+    expect(backendFiles.flatMap((file) => containing(file.text, addressParts).map((part) => `${file.path}: ${part}`))).toEqual([]);
   });
 
   await test.step('nothing in the data directory stores a card number or cryptogram in clear', () => {

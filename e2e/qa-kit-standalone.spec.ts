@@ -83,7 +83,7 @@ test.describe('copied out of the repository', () => {
     }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`the kit's example failed outside the repository:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
     });
-    expect(result.stdout).toMatch(/6 passed/);
+    expect(result.stdout).toMatch(/7 passed/);
     expect(result.stdout).not.toMatch(/failed|skipped/);
   });
 });

@@ -154,6 +154,9 @@ test('a shopper pays with the keyboard alone, and each step is announced', async
   await expect.poll(() => focused(page)).toBe('sandbox-gpay-button');
   await page.keyboard.press('Enter');
   await chooseCard('visa-decline-3ds');
+  // Past the billing address group (one tab stop, its first address chosen) and Cancel, to Pay.
+  await page.keyboard.press('Tab');
+  await expect(page.locator('input[name=sandbox-billing-address]:checked')).toBeFocused();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await expect.poll(() => focused(page)).toBe('sandbox-pay');
@@ -173,6 +176,7 @@ test('a shopper pays with the keyboard alone, and each step is announced', async
   await expect.poll(() => focused(page)).toBe('sandbox-gpay-button');
   await page.keyboard.press('Enter');
   await chooseCard('visa-success-3ds');
+  await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');

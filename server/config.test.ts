@@ -38,7 +38,7 @@ const problems = (env: Record<string, string | undefined>) => {
 describe('configuration', () => {
   it('has defaults for development', () => {
     const loaded = loadConfig({});
-    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: { kind: 'embedded-sandbox' }, walletEnvironment: 'SANDBOX', demo: true, shutdownDrainDelayMs: 5_000, shutdownGraceMs: 25_000, shutdownTimeoutMs: 45_000, readinessTimeoutMs: 2_000 });
+    expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: { kind: 'embedded-sandbox' }, walletEnvironment: 'SANDBOX', demo: true, shutdownDrainDelayMs: 5_000, shutdownGraceMs: 25_000, shutdownTimeoutMs: 45_000, readinessTimeoutMs: 2_000, personalDataRetentionMs: 180 * 24 * 60 * 60 * 1000 });
   });
 
   it.each([
@@ -51,6 +51,9 @@ describe('configuration', () => {
     ['NODE_ENV', 'staging'],
     ['DEMO', 'yes'],
     ['GOOGLE_ROOT_KEYS', 'http://keys.example/keys.json'],
+    // Shorter than a session and its hold live, or a refund needs the address.
+    ['PERSONAL_DATA_RETENTION_DAYS', '7'],
+    ['PERSONAL_DATA_RETENTION_DAYS', '1.5'],
   ])('names the bad variable: %s=%s', (variable, value) => {
     const found = problems({ [variable]: value });
     expect(found).toHaveLength(1);

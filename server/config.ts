@@ -115,6 +115,12 @@ const Env = z
       .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
       .optional(),
     RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
+    /**
+     * How long a session's billing addresses are kept (docs/api.md#retention): 180 days covers the card networks'
+     * 120-day dispute window, in which the check is the merchant's evidence, and the time to answer one; from 30
+     * (a session lives up to 7 days, a hold 7 more, and a refund or dispute needs the address) to 3650.
+     */
+    PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(30).max(3650).default(180),
     /** Webhooks (docs/webhooks.md): how often due deliveries are looked for, how long a receiver has to answer 2xx, the retry schedule. */
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -279,6 +285,8 @@ export interface Config {
   /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
   dataEncryptionKey: string | undefined;
   reconcileIntervalMs: number;
+  /** PERSONAL_DATA_RETENTION_DAYS in ms: a session's billing addresses are erased this long after they were written. */
+  personalDataRetentionMs: number;
   webhooks: WebhookConfig;
   /** The embedded sandbox: how long a 3-D Secure challenge stays open. */
   sandboxAuthenticationTtlMs: number;
@@ -355,6 +363,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       platform: e.PLATFORM_GOOGLE_MERCHANT_ID && e.PLATFORM_SIGNING_KEY ? { googleMerchantId: e.PLATFORM_GOOGLE_MERCHANT_ID, signingKey: e.PLATFORM_SIGNING_KEY } : undefined,
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      personalDataRetentionMs: e.PERSONAL_DATA_RETENTION_DAYS * 24 * 60 * 60 * 1000,
       webhooks: {
         addressPolicy: e.NODE_ENV === 'production' ? 'public' : 'any',
         pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,

@@ -17,7 +17,7 @@ import { startHeartbeat, trackRequests } from './ops';
 import type { AbandonedAttempts } from './checkout/pay';
 import { createPlatformSigner } from './checkout/platform';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
-import { createDataCipher, loadDataKey } from './lib/data-cipher';
+import { createDataCipher, type DataCipher, loadDataKey } from './lib/data-cipher';
 import { ok } from './lib/result';
 import { createSandboxService, type SandboxService } from './sandbox';
 import { createServiceClient, defaultRetryPolicy } from './service-client';
@@ -28,6 +28,8 @@ import { startDeliveryWorker } from './webhooks/delivery';
 export interface RunningServer {
   url: string;
   store: Store;
+  /** The data cipher (DATA_ENCRYPTION_KEY): what the server seals at rest, and opens. */
+  cipher: DataCipher;
   sandbox: SandboxService | undefined;
   /** Direct-mode apps' recipient keys, as `npm run direct-keys` manages them. */
   directKeys: DirectKeys;
@@ -149,7 +151,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed; a replay as long.
   const reconciler = startReconciler(
-    { store, service, cipher, logger, abandoned, instanceId, sharedStore, leaseMs: longestRequestMs },
+    { store, service, cipher, logger, abandoned, instanceId, sharedStore, leaseMs: longestRequestMs, personalDataRetentionMs: config.personalDataRetentionMs },
     { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs },
   );
   const webhooks = startDeliveryWorker({ store, cipher, logger }, config.webhooks);
@@ -157,6 +159,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   return {
     url: listening,
     store,
+    cipher,
     sandbox,
     directKeys,
     logger,

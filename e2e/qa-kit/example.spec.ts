@@ -43,6 +43,11 @@ test('a declined card is told in the wallet, where another card pays', async ({ 
   await walletCheckout.expectOutcome(page, 'paid');
 });
 
+test('a billing address other than the one on file still pays: the merchant reads the check on its server', async ({ page, walletCheckout }) => {
+  await walletCheckout.pay(page, { card: 'visa-success-3ds', billingAddress: 'mismatching' });
+  await walletCheckout.expectOutcome(page, 'paid');
+});
+
 test('a card on file that needs 3-D Secure pays once the shopper completes the challenge', async ({ page, walletCheckout }) => {
   await walletCheckout.pay(page, { card: 'visa-3ds-required-pan' });
   await walletCheckout.challenge(page, 'complete');

@@ -32,6 +32,12 @@ export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
 
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
+/** The test card to pay with, and the sandbox wallet's billing address to give with it (docs/test-cards.md). */
+export interface PayOptions {
+  card: string;
+  billingAddress?: 'matching' | 'mismatching' | 'no-postal-code';
+}
+
 /** Where the widget is: the page, or the frame that embeds it. */
 export type Scope = Page | FrameLocator;
 
@@ -49,12 +55,13 @@ export interface WalletCheckoutKit {
    */
   install(page: Page, options: { checkoutOrigin: string }): Promise<void>;
   /**
-   * Pays with a test card (docs/test-cards.md) once the widget is ready.
+   * Pays with a test card (docs/test-cards.md) once the widget is ready, and `billingAddress`, one of the
+   * sandbox wallet's billing addresses (`matching`, `mismatching`, `no-postal-code`; the first by default).
    * A decline is shown in the wallet's sheet, which stays open: `payAgain` pays there with another card.
    */
-  pay(scope: Scope, options: { card: string } & WidgetOption): Promise<void>;
+  pay(scope: Scope, options: PayOptions & WidgetOption): Promise<void>;
   /** In the sheet left open by a decline, pays with another test card. */
-  payAgain(scope: Scope, options: { card: string }): Promise<void>;
+  payAgain(scope: Scope, options: PayOptions): Promise<void>;
   /** Closes the wallet sheet without paying. */
   cancel(scope: Scope, options?: WidgetOption): Promise<void>;
   /**
@@ -89,8 +96,9 @@ async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
 const challengeButtons: Record<Exclude<ChallengeAnswer, 'cancel'>, string> = { complete: 'Complete authentication', fail: 'Fail authentication' };
 
 /** Pays in the open sheet; done when the sheet closes, or shows the decline the widget sent back into it. */
-async function payInSheet(sheet: Locator, card: string): Promise<void> {
+async function payInSheet(sheet: Locator, { card, billingAddress }: PayOptions): Promise<void> {
   await sheet.locator(`input[name=sandbox-card][value="${card}"]`).check();
+  if (billingAddress) await sheet.locator(`input[name=sandbox-billing-address][value="${billingAddress}"]`).check();
   await sheet.locator('[data-testid=sandbox-pay]').click();
   // Neither call waits for an element, so a sheet closing between them cannot stall the poll.
   await expect.poll(async () => (await sheet.getByRole('alert').allTextContents()).join('') !== '' || (await sheet.count()) === 0).toBe(true);
@@ -107,11 +115,11 @@ const kit: WalletCheckoutKit = {
       route.fulfill({ response: await route.fetch({ url: origin + new URL(route.request().url()).pathname }) });
     });
   },
-  async pay(scope, { card, widget }) {
-    await payInSheet(await openSheet(scope, widget), card);
+  async pay(scope, { widget, ...options }) {
+    await payInSheet(await openSheet(scope, widget), options);
   },
-  async payAgain(scope, { card }) {
-    await payInSheet(scope.locator('[data-testid=sandbox-wallet]'), card);
+  async payAgain(scope, options) {
+    await payInSheet(scope.locator('[data-testid=sandbox-wallet]'), options);
   },
   async cancel(scope, { widget } = {}) {
     const sheet = await openSheet(scope, widget);

@@ -81,15 +81,19 @@ export class CheckoutPage {
     return sheet;
   }
 
-  /** Pays with a sandbox card, returning the token the wallet minted and the backend's answer to /pay. */
-  async payWith(cardId: string): Promise<WalletPayment> {
+  /**
+   * Pays with a sandbox card (and one of the sheet's billing addresses, the first by default: docs/test-cards.md),
+   * returning the token the wallet minted and the backend's answer to /pay.
+   */
+  async payWith(cardId: string, billingAddressId?: string): Promise<WalletPayment> {
     await this.openWallet();
-    return this.payInOpenSheet(cardId);
+    return this.payInOpenSheet(cardId, billingAddressId);
   }
 
   /** The sheet the wallet keeps open (after a decline shown in it): pays again with another card. */
-  async payInOpenSheet(cardId: string): Promise<WalletPayment> {
+  async payInOpenSheet(cardId: string, billingAddressId?: string): Promise<WalletPayment> {
     await this.page.locator(`input[name=sandbox-card][value="${cardId}"]`).check();
+    if (billingAddressId) await this.page.locator(`input[name=sandbox-billing-address][value="${billingAddressId}"]`).check();
     const minted = this.page.waitForResponse((r) => r.url().endsWith('/sandbox/wallet/tokens') && r.request().method() === 'POST');
     const paid = this.page.waitForResponse((r) => r.url().endsWith(`/api/sessions/${this.merchant.sessionId}/pay`) && r.request().method() === 'POST');
     await this.page.locator('[data-testid=sandbox-pay]').click();

@@ -25,7 +25,7 @@ export type SuiteServer = TestServer & {
 
 export interface SandboxWallet {
   cards: WalletCard[];
-  /** The billing address every sandbox card pays with. */
+  /** The billing address the sheet selects first (GET /sandbox/wallet/cards lists the others). */
   billingAddress: WalletAddress;
   card(id: string): WalletCard;
 }
@@ -108,10 +108,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   sandboxWallet: [
     async ({ server }, use) => {
       const response = await fetch(`${server.url}/sandbox/wallet/cards`);
-      const { cards, billing_address } = (await response.json()) as WalletCardsReply;
+      const { cards, billing_addresses } = (await response.json()) as WalletCardsReply;
+      const [defaultAddress] = billing_addresses;
+      if (!defaultAddress) throw new Error('GET /sandbox/wallet/cards lists no billing address');
       await use({
         cards,
-        billingAddress: billing_address,
+        billingAddress: defaultAddress.address,
         card(id) {
           const card = cards.find((candidate) => candidate.id === id);
           if (!card) throw new Error(`GET /sandbox/wallet/cards lists no card "${id}"`);

@@ -9,6 +9,7 @@ import { type CreatedSession, Event, type PayReply, SESSION_LIFETIME } from '../
 import { startTestServer, type TestServer } from '../testing/harness';
 import { expirePastDueSessions } from './expiry';
 import { moveSession } from './states';
+import { openEventBody } from '../store/events';
 
 let server: TestServer;
 let secretKey: string;
@@ -36,7 +37,7 @@ const statusOf = async (session: CreatedSession) => (await server.store.selectFr
 
 const expiredEvents = async (session: CreatedSession) =>
   (await server.store.selectFrom('events').select('body').where('type', '=', 'session.expired').execute())
-    .map((row) => Event.parse(JSON.parse(row.body)))
+    .map((row) => Event.parse(JSON.parse(openEventBody(server.cipher, row.body))))
     .filter((event) => event.data.object.id === session.id);
 
 const refusal = async (reply: Response) => ({ status: reply.status, body: await reply.json() });
@@ -85,7 +86,7 @@ describe('a session past its expires_at', () => {
     // Asked again (the widget, the merchant, the sweep): the same answer, and still one event.
     expect(await refusal(await server.pay(session, { payment_data: paymentData }))).toEqual(EXPIRED_REFUSAL);
     expect(await refusal(await publicReply(session))).toEqual(EXPIRED_REFUSAL);
-    expect(await expirePastDueSessions(server.store)).toBe(0);
+    expect(await expirePastDueSessions(server)).toBe(0);
     const events = await expiredEvents(session);
     expect(events).toHaveLength(1);
     expect(events[0]?.data.object).toEqual(await merchantView(session));
@@ -119,7 +120,7 @@ describe('a session past its expires_at', () => {
     const session = await server.createSession(secretKey);
     await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
     await makePastDue(session);
-    await expirePastDueSessions(server.store);
+    await expirePastDueSessions(server);
     expect(await merchantView(session)).toMatchObject({ status: 'succeeded' });
     expect((await server.publicSession(session)).status).toBe('succeeded');
   });
@@ -133,9 +134,9 @@ describe('the sweep', () => {
     const notDue = await server.createSession(secretKey);
     for (const session of [open, declined]) await makePastDue(session);
 
-    const counts = await Promise.all([expirePastDueSessions(server.store), expirePastDueSessions(server.store), server.reconcile().then((report) => report.expired)]);
+    const counts = await Promise.all([expirePastDueSessions(server), expirePastDueSessions(server), server.reconcile().then((report) => report.expired)]);
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(2);
-    expect(await expirePastDueSessions(server.store)).toBe(0);
+    expect(await expirePastDueSessions(server)).toBe(0);
 
     for (const session of [open, declined]) {
       expect(await statusOf(session)).toBe('expired');
@@ -149,14 +150,14 @@ describe('the sweep', () => {
     const session = await server.createSession(secretKey);
     // An attempt under way, its outcome not known yet: the card may be charged.
     for (const step of ['processing', 'pending'] as const) {
-      await server.store.transaction().execute((trx) => moveSession(trx, session.id, step === 'processing' ? ['open'] : ['processing'], step));
+      await server.store.transaction().execute((trx) => moveSession(trx, server.cipher, session.id, step === 'processing' ? ['open'] : ['processing'], step));
       await makePastDue(session);
-      expect(await expirePastDueSessions(server.store)).toBe(0);
+      expect(await expirePastDueSessions(server)).toBe(0);
       expect(await merchantView(session)).toMatchObject({ status: step });
     }
     // It settles unpaid (declined): now it expires.
-    await server.store.transaction().execute((trx) => moveSession(trx, session.id, ['pending'], 'declined'));
-    expect(await expirePastDueSessions(server.store)).toBe(1);
+    await server.store.transaction().execute((trx) => moveSession(trx, server.cipher, session.id, ['pending'], 'declined'));
+    expect(await expirePastDueSessions(server)).toBe(1);
     expect(await statusOf(session)).toBe('expired');
     expect(await expiredEvents(session)).toHaveLength(1);
   });

@@ -12,10 +12,9 @@
  */
 import { SessionStatus } from '../contracts';
 import type { Failure } from '../lib/result';
-import type { Store } from '../store';
 import { pastDueSessionIds } from '../store/session-expiry';
 import { findSession, type SessionRow } from './sessions';
-import { moveSession, statusesLeadingTo } from './states';
+import { moveSession, type SessionStore, statusesLeadingTo } from './states';
 
 /** The statuses a session expires from: unpaid, nothing in flight. */
 const EXPIRABLE = statusesLeadingTo('expired');
@@ -25,13 +24,14 @@ export const sessionExpired: Failure = { code: 'session_expired', message: 'This
 
 const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
 
-const expire = (store: Store, sessionId: string): Promise<boolean> => store.transaction().execute((trx) => moveSession(trx, sessionId, EXPIRABLE, 'expired'));
+const expire = ({ store, cipher }: SessionStore, sessionId: string): Promise<boolean> =>
+  store.transaction().execute((trx) => moveSession(trx, cipher, sessionId, EXPIRABLE, 'expired'));
 
 /** The session as it stands, expired first if its time is up (by this request, or by whoever got there first). */
-export async function expiredIfPastDue(store: Store, session: SessionRow): Promise<SessionRow> {
+export async function expiredIfPastDue(deps: SessionStore, session: SessionRow): Promise<SessionRow> {
   if (!isPastDue(session, Date.now())) return session;
-  await expire(store, session.id);
-  return (await findSession(store, session.id)) ?? session;
+  await expire(deps, session.id);
+  return (await findSession(deps.store, session.id)) ?? session;
 }
 
 /** Sessions read per query of a sweep: each is one small transaction, and a large backlog is read in batches. */
@@ -42,11 +42,11 @@ const SWEEP_BATCH = 100;
  * Safe to run on several instances at once: a session another moved first is
  * no longer in an expirable status, so it is neither moved nor read again.
  */
-export async function expirePastDueSessions(store: Store, now = Date.now()): Promise<number> {
+export async function expirePastDueSessions(deps: SessionStore, now = Date.now()): Promise<number> {
   let expired = 0;
   for (;;) {
-    const due = await pastDueSessionIds(store, EXPIRABLE, now, SWEEP_BATCH);
-    for (const id of due) if (await expire(store, id)) expired++;
+    const due = await pastDueSessionIds(deps.store, EXPIRABLE, now, SWEEP_BATCH);
+    for (const id of due) if (await expire(deps, id)) expired++;
     if (due.length < SWEEP_BATCH) return expired;
   }
 }

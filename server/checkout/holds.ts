@@ -9,6 +9,7 @@ import { type App, getApp } from '../apps';
 import { CaptureSessionBody, type Charge, HOLD_LIFETIME_MS, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
+import type { DataCipher } from '../lib/data-cipher';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
 import { lapsedHoldIds } from '../store/session-expiry';
@@ -18,6 +19,8 @@ import { canTransition, moveSession } from './states';
 export interface HoldDependencies {
   store: Store;
   service: ServiceClient;
+  /** Opens the session's billing addresses for the event of its move. */
+  cipher: DataCipher;
 }
 
 export type HoldOperation = 'capture' | 'release';
@@ -44,7 +47,7 @@ export async function operateHold(deps: HoldDependencies, app: App, session: Ses
   const call = { merchantId: app.merchantId, idempotencyKey: holdIdempotencyKey(session.id, operation) };
   const reply = operation === 'capture' ? await deps.service.captureCharge(chargeId, parsed.data, call) : await deps.service.releaseCharge(chargeId, call);
   if (!reply.ok) return err(failureOf(reply.error, session, operation));
-  return record(deps.store, session, operation, reply.value);
+  return record(deps, session, operation, reply.value);
 }
 
 function failureOf(failure: ServiceFailure, session: SessionRow, operation: HoldOperation): Failure {
@@ -53,9 +56,9 @@ function failureOf(failure: ServiceFailure, session: SessionRow, operation: Hold
   return { code: 'service_unavailable', message: `The payment service could not ${operation} the hold (${failure.serviceCode ?? failure.code}); retry with the same request: it is idempotent` };
 }
 
-async function record(store: Store, session: SessionRow, operation: HoldOperation, charge: Charge): Promise<Result<SessionRow, Failure>> {
+async function record({ store, cipher }: HoldDependencies, session: SessionRow, operation: HoldOperation, charge: Charge): Promise<Result<SessionRow, Failure>> {
   const to = targetOf[operation];
-  const moved = await store.transaction().execute((trx) => moveSession(trx, session.id, ['authorized'], to, { amount_captured: operation === 'capture' ? charge.amount_captured : null }));
+  const moved = await store.transaction().execute((trx) => moveSession(trx, cipher, session.id, ['authorized'], to, { amount_captured: operation === 'capture' ? charge.amount_captured : null }));
   const current = await findSession(store, session.id);
   // A concurrent identical request moved it first: the same result, once.
   if (current && (moved || current.status === to)) return ok(current);

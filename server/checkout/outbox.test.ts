@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Event } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { moveSession } from './states';
+import { openEventBody } from '../store/events';
 
 let server: TestServer;
 let secretKey: string;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const eventsAbout = async (sessionId: string) =>
-  (await server.store.selectFrom('events').select('body').orderBy('created').execute()).map((row) => Event.parse(JSON.parse(row.body))).filter((event) => event.data.object.id === sessionId);
+  (await server.store.selectFrom('events').select('body').orderBy('created').execute()).map((row) => Event.parse(JSON.parse(openEventBody(server.cipher, row.body)))).filter((event) => event.data.object.id === sessionId);
 
 describe('the outbox', () => {
   it('records one event per outcome, with the session as the API returns it', async () => {
@@ -44,10 +45,10 @@ describe('the outbox', () => {
     const before = await eventsAbout(session.id);
     await expect(
       server.store.transaction().execute(async (trx) => {
-        await moveSession(trx, session.id, ['succeeded'], 'succeeded');
+        await moveSession(trx, server.cipher, session.id, ['succeeded'], 'succeeded');
         await trx.updateTable('sessions').set({ status: 'open' }).where('id', '=', session.id).execute();
-        await moveSession(trx, session.id, ['open'], 'processing');
-        await moveSession(trx, session.id, ['processing'], 'succeeded');
+        await moveSession(trx, server.cipher, session.id, ['open'], 'processing');
+        await moveSession(trx, server.cipher, session.id, ['processing'], 'succeeded');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');

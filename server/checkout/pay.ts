@@ -19,7 +19,8 @@ import { buildCharge, type ChargeSource } from './build-charge';
 import { sessionExpired } from './expiry';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './source';
-import { moveSession } from './states';
+import { walletAddressColumns } from './personal-data';
+import { moveSession, type SessionChanges, type SessionStore } from './states';
 
 export interface PayDependencies {
   store: Store;
@@ -56,15 +57,18 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   if (!source.ok) return source;
 
   const assurance = assuranceOf(paymentMethod.info.assuranceDetails);
-  const billingAddress = paymentMethod.info.billingAddress;
-  const request = buildCharge(session, source.value, billingAddress && billingDetailsFrom(billingAddress), { requireAuthentication: app.threeDs === 'always_for_pan_only' });
+  const walletAddress = paymentMethod.info.billingAddress;
+  const billing = walletAddress && billingDetailsFrom(walletAddress);
+  const request = buildCharge(session, source.value, billing, { requireAuthentication: app.threeDs === 'always_for_pan_only' });
+  // The merchant's view carries the address the shopper chose and its check from the moment the attempt is claimed.
+  const addressColumns = walletAddressColumns(deps.cipher, session.billing_address_on_file_sealed, billing);
   // Claimed from the status the session was read in: if it moved since, someone else got there first.
-  const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request));
+  const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request), addressColumns);
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
   return ok(
     await abandonedIfStoreFails(deps, claimed.id, () =>
-      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, framing, assurance) : settle(deps.store, session.id, claimed.id, reply, assurance),
+      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, framing, assurance) : settle(deps, session.id, claimed.id, reply, assurance),
     ),
   );
 }
@@ -96,7 +100,7 @@ export async function authenticate(deps: PayDependencies, app: App, session: Ses
   if (session.status !== 'requires_authentication') return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
   const attempt = await latestAttempt(deps.store, session.id);
   if (!attempt?.authentication_session || !attempt.payment_method) return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
-  const declineAuthentication = (code: 'authentication_failed' | 'authentication_abandoned') => endAuthentication(deps.store, session, attempt.id, code);
+  const declineAuthentication = (code: 'authentication_failed' | 'authentication_abandoned') => endAuthentication(deps, session, attempt.id, code);
   if (parsed.data.cancel) return declineAuthentication('authentication_abandoned');
 
   const authentication = await deps.service.getAuthenticationSession(attempt.authentication_session, app.merchantId);
@@ -136,26 +140,28 @@ async function chargeAttempt(
   from: readonly SessionStatus[],
   source: ChargeSource,
   body: ChargeBody,
+  sessionChanges: SessionChanges = {},
 ): Promise<Result<{ attempt: ClaimedAttempt; reply: Result<Charge, ServiceFailure> }, Failure>> {
-  const attempt = await claimAttempt(deps, sessionId, from, source.type, deps.cipher.seal(body));
+  const attempt = await claimAttempt(deps, sessionId, from, source.type, deps.cipher.seal(body), sessionChanges);
   if (!attempt.ok) return attempt;
   const reply = await deps.service.createCharge(body, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
   return ok({ attempt: attempt.value, reply });
 }
 
 /**
- * Moves the session to `processing` and records the attempt in one
+ * Moves the session to `processing` (with `sessionChanges`) and records the attempt in one
  * transaction: of two concurrent payments only one can claim the session.
  */
 async function claimAttempt(
-  { store, instanceId }: PayDependencies,
+  { store, cipher, instanceId }: PayDependencies,
   sessionId: string,
   from: readonly SessionStatus[],
   sourceType: string,
   requestSealed: string,
+  sessionChanges: SessionChanges,
 ): Promise<Result<ClaimedAttempt, Failure>> {
   return store.transaction().execute(async (trx) => {
-    if (!(await moveSession(trx, sessionId, from, 'processing'))) {
+    if (!(await moveSession(trx, cipher, sessionId, from, 'processing', sessionChanges))) {
       const current = await findSession(trx, sessionId);
       return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
     }
@@ -207,7 +213,7 @@ async function startAuthentication(
   const declined = outcomeOfCharge(charge, assurance);
   if (!created.ok) {
     const outcome: PaymentOutcome = { ...declined, status: 'failed', failure_code: 'authentication_unavailable', failure_message: 'The card needs 3-D Secure, which could not be started; nothing was charged' };
-    await recordOutcome(deps.store, session.id, attempt.id, outcome);
+    await recordOutcome(deps, session.id, attempt.id, outcome);
     return outcome;
   }
   const authentication = created.value;
@@ -215,10 +221,10 @@ async function startAuthentication(
   const ids = { authentication_session: authentication.id, payment_method: paymentMethod };
   if (authentication.status === 'failed' || authentication.status === 'expired') {
     const outcome: PaymentOutcome = { ...declined, failure_code: 'authentication_failed', failure_message: 'The card issuer did not authenticate the payment' };
-    await recordOutcome(deps.store, session.id, attempt.id, outcome, { attempt: ids });
+    await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids });
     return outcome;
   }
-  await recordOutcome(deps.store, session.id, attempt.id, challenge, { attempt: ids });
+  await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids });
   if (authentication.status === 'challenge_required') return challenge;
   const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id }, assurance);
   // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request.
@@ -237,12 +243,12 @@ async function payAuthenticated(
   const attempt = await chargeAttempt(deps, app, session.id, ['requires_authentication'], request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
-  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps.store, session.id, claimed.id, reply, assurance)));
+  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps, session.id, claimed.id, reply, assurance)));
 }
 
 /** 3-D Secure ended without authentication: a decline the shopper may retry, with this card or another. */
 async function endAuthentication(
-  store: Store,
+  deps: SessionStore,
   session: SessionRow,
   attemptId: string,
   code: 'authentication_failed' | 'authentication_abandoned',
@@ -255,13 +261,13 @@ async function endAuthentication(
     failure_code: code,
     failure_message: code === 'authentication_failed' ? 'The card issuer did not authenticate the payment' : 'The authentication was not completed',
   };
-  const moved = await recordOutcome(store, session.id, attemptId, outcome, { from: ['requires_authentication'] });
+  const moved = await recordOutcome(deps, session.id, attemptId, outcome, { from: ['requires_authentication'] });
   return moved ? ok(outcome) : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
 }
 
-async function settle(store: Store, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<PaymentOutcome> {
+async function settle(deps: SessionStore, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<PaymentOutcome> {
   const outcome = reply.ok ? outcomeOfCharge(reply.value, assurance) : outcomeOfFailure(reply.error);
-  await recordOutcome(store, sessionId, attemptId, outcome);
+  await recordOutcome(deps, sessionId, attemptId, outcome);
   return outcome;
 }
 
@@ -298,7 +304,7 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
  * request, which is no longer needed.
  */
 export async function recordOutcome(
-  store: Store,
+  { store, cipher }: SessionStore,
   sessionId: string,
   attemptId: string,
   outcome: PaymentOutcome,
@@ -307,6 +313,6 @@ export async function recordOutcome(
   const json = JSON.stringify(outcome);
   return store.transaction().execute(async (trx) => {
     await recordAttemptOutcome(trx, attemptId, { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt });
-    return moveSession(trx, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json });
+    return moveSession(trx, cipher, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json });
   });
 }

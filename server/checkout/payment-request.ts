@@ -1,5 +1,5 @@
 import { amountToDecimal } from '../contracts/currency';
-import { gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
+import { type CardPaymentMethod, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
 import type { App } from '../apps';
 import type { PlatformAuthorization } from './platform';
 
@@ -26,6 +26,9 @@ function tokenization(app: App, context: PaymentRequestContext): TokenizationSpe
   return { type: 'PAYMENT_GATEWAY', parameters: { gateway: context.gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) } };
 }
 
+/** The billing address every request asks for: FULL (the first line is what the address check compares), no phone. */
+export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters']['billingAddressParameters']> = { format: 'FULL' };
+
 /**
  * The complete Google Pay PaymentDataRequest for one session, built on the
  * server from the app's configuration and the session's amount so that the
@@ -42,7 +45,7 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
           allowedAuthMethods: app.authMethods,
           allowedCardNetworks: app.cardNetworks,
           billingAddressRequired: true,
-          billingAddressParameters: { format: 'FULL' },
+          billingAddressParameters,
           assuranceDetailsRequired: true,
         },
         tokenizationSpecification: tokenization(app, context),

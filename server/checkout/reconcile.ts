@@ -6,7 +6,8 @@
  * one outcome, and never a guess. Pending refunds are settled the same way
  * (checkout/refunds.ts). Each pass then expires the sessions whose time is up
  * (expiry.ts), after settling: a session whose attempt has just come back
- * unpaid expires in the same pass; and releases the holds that lapsed (holds.ts).
+ * unpaid expires in the same pass; releases the holds that lapsed (holds.ts); and erases the
+ * billing addresses older than PERSONAL_DATA_RETENTION_DAYS (personal-data.ts).
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
@@ -18,10 +19,11 @@ import { releaseReplayLease, replayableAttempts, takeReplayLease } from '../stor
 import type { DataCipher } from '../lib/data-cipher';
 import { expirePastDueSessions } from './expiry';
 import { releaseLapsedHolds } from './holds';
+import { type ErasureReport, erasePersonalData, type PersonalDataDependencies } from './personal-data';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 import { reconcileRefunds, type RefundReconcileReport } from './refunds';
 
-export interface ReconcileDependencies {
+export interface ReconcileDependencies extends PersonalDataDependencies {
   store: Store;
   service: ServiceClient;
   cipher: DataCipher;
@@ -50,6 +52,8 @@ export interface ReconcileReport {
   expired: number;
   /** Holds this pass released because they had lapsed at the service (holds.ts). */
   lapsedHoldsReleased: number;
+  /** What this pass erased after the retention period (personal-data.ts). */
+  personalDataErased: ErasureReport;
 }
 
 /**
@@ -85,7 +89,7 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
       continue;
     }
     const outcome = await chargeOutcome(deps.service, body, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
-    await recordOutcome(deps.store, attempt.session_id, attempt.id, outcome);
+    await recordOutcome(deps, attempt.session_id, attempt.id, outcome);
     await releaseReplayLease(deps.store, 'charge_attempts', attempt.id, lease);
     // Recorded (pending or settled): from now on an ordinary attempt of the store's.
     deps.abandoned.delete(attempt.id);
@@ -93,12 +97,13 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }
   const refunds = await reconcileRefunds(deps);
-  const expired = await expirePastDueSessions(deps.store);
+  const expired = await expirePastDueSessions(deps);
   const lapsedHoldsReleased = await releaseLapsedHolds(deps);
+  const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
   if (endedRateLimitWindows > 0) deps.logger.debug({ endedRateLimitWindows }, 'ended rate limit windows purged');
-  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased };
+  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased };
 }
 
 export interface Reconciler {

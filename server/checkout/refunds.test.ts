@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CreatedSession, Event, type Refund, type Session } from '../contracts';
 import type { FaultKind } from '../sandbox';
 import { startTestServer, type TestServer } from '../testing/harness';
+import { openEventBody } from '../store/events';
 
 let server: TestServer;
 let secretKey: string;
@@ -33,7 +34,7 @@ const refundsAtService = async (session: CreatedSession) =>
   (await server.sandbox!.ledger()).filter((entry) => entry.operation === 'refund' && entry.idempotency_key?.startsWith(`${session.id}:refund:`));
 const refundEvents = async (session: CreatedSession) =>
   (await server.store.selectFrom('events').select('body').orderBy('created').execute())
-    .map((row) => Event.parse(JSON.parse(row.body)))
+    .map((row) => Event.parse(JSON.parse(openEventBody(server.cipher, row.body))))
     .filter((event) => event.data.object.object === 'refund' && event.data.object.session_id === session.id);
 
 describe('a refund', () => {

@@ -139,7 +139,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const app = await merchantApp(req, res);
     if (!app) return;
     await respondIdempotently(keys, app.id, req, res, async () => {
-      const created = await createSession(store, app, req.body);
+      const created = await createSession(store, options.cipher, app, req.body);
       if (!created.ok) return replyOf(created, 201, () => false);
       const { session, row } = created.value;
       // Platform mode's view is signed for the page's origin, which only the widget's request tells.
@@ -154,7 +154,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     // As a JSON body is (jsonBody): text the store cannot hold is refused before it reaches a query.
     const unstorable = unstorableTextPath(req.query);
     if (unstorable) return sendError(res, unstorableText(unstorable));
-    const listed = await listAppSessions(store, app, req.query);
+    const listed = await listAppSessions(store, options.cipher, app, req.query);
     if (listed.ok) res.json(listed.value);
     else sendFailure(res, listed.error);
   });
@@ -183,12 +183,12 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
       return undefined;
     }
-    return { session: await expiredIfPastDue(store, session), app };
+    return { session: await expiredIfPastDue(options, session), app };
   }
 
   router.get('/api/sessions/:id', merchantCalls, async (req, res) => {
     const found = await merchantSession(req, res);
-    if (found) res.json(await sessionView(store, found.session));
+    if (found) res.json(await sessionView(store, options.cipher, found.session));
   });
 
   /**
@@ -201,7 +201,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!found) return;
     await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
       const done = await operateHold(options, found.app, found.session, operation, req.body);
-      if (done.ok) return { status: 200, body: await sessionView(store, done.value), record: true };
+      if (done.ok) return { status: 200, body: await sessionView(store, options.cipher, done.value), record: true };
       // A refused body never ran, and an unavailable service may answer a retry: neither is kept against the key.
       const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
       return { status: statusFor(done.error), body: errorBody(done.error), record };
@@ -290,7 +290,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       return undefined;
     }
     // Every widget call refuses an expired session: it shows the shopper its expired state, nothing to pay.
-    const current = await expiredIfPastDue(store, session);
+    const current = await expiredIfPastDue(options, session);
     if (current.status === 'expired') {
       sendFailure(res, sessionExpired);
       return undefined;

@@ -4,22 +4,23 @@
  */
 import type { Selectable, Transaction } from 'kysely';
 import type { App } from '../apps';
-import { CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../contracts';
+import { BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
+import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { hashSecret, randomId, secretMatches } from '../lib/secrets';
 import type { Store } from '../store';
 import { refundsOfSessions } from '../store/refunds';
 import type { BackendDatabase, SessionsTable } from '../store/schema';
 import { listSessions } from '../store/session-list';
+import { sealAddress, storedAddress } from './personal-data';
 
 export type SessionRow = Selectable<SessionsTable>;
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
-/** A new session: the merchant's reply but its `public_view`, which the routes add. */
 /** The merchant's reply (without the widget's view, which the route adds) and the row as written, so nobody reads it back. */
-export async function createSession(store: Store, app: App, body: unknown): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow }, Failure>> {
+export async function createSession(store: Store, cipher: DataCipher, app: App, body: unknown): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow }, Failure>> {
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
@@ -48,9 +49,13 @@ export async function createSession(store: Store, app: App, body: unknown): Prom
     created: now,
     updated: now,
     expires_at: expiresAt,
+    billing_address_on_file_sealed: input.billing_address_on_file ? sealAddress(cipher, input.billing_address_on_file) : null,
+    billing_address_sealed: null,
+    billing_address_check: null,
+    personal_data_erased: null,
   };
   await store.insertInto('sessions').values(row).execute();
-  return ok({ session: { ...merchantView(row, []), client_secret: clientSecret }, row });
+  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row });
 }
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
@@ -61,7 +66,7 @@ export const findSession = (store: Store, id: string): Promise<SessionRow | unde
  * one of this app's sessions: another's, or none, is the caller's mistake
  * (400), never an empty page that would read as "no more".
  */
-export async function listAppSessions(store: Store, app: App, query: unknown): Promise<Result<SessionList, Failure>> {
+export async function listAppSessions(store: Store, cipher: DataCipher, app: App, query: unknown): Promise<Result<SessionList, Failure>> {
   const parsed = ListSessionsQuery.safeParse(query);
   if (!parsed.success) return err(invalidRequest(parsed.error, '(query)'));
   const { status, reference, created_gte, created_lt, limit, starting_after } = parsed.data;
@@ -69,7 +74,7 @@ export async function listAppSessions(store: Store, app: App, query: unknown): P
   if (starting_after !== undefined && cursor?.app_id !== app.id) return err({ code: 'invalid_request', message: 'starting_after: no session of this application has this id' });
   const page = await listSessions(store, { appId: app.id, status, reference, createdGte: created_gte, createdLt: created_lt, after: cursor, limit });
   const refunds = await refundsOfSessions(store, page.rows.map((row) => row.id));
-  return ok({ object: 'list', data: page.rows.map((row) => merchantView(row, refunds.get(row.id) ?? [])), has_more: page.hasMore });
+  return ok({ object: 'list', data: page.rows.map((row) => merchantView(row, refunds.get(row.id) ?? [], cipher)), has_more: page.hasMore });
 }
 
 /** Whether a client secret opens this session: it names the session and matches its digest. */
@@ -81,12 +86,12 @@ export function clientSecretOpens(session: SessionRow, clientSecret: string): bo
 export const outcomeOf = (row: SessionRow): PaymentOutcome | null => (row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null);
 
 /** The merchant's view of a session, its refunds read from `db` (which may be the transaction that just changed it). */
-export async function sessionView(db: Store | Transaction<BackendDatabase>, row: SessionRow): Promise<Session> {
-  return merchantView(row, (await refundsOfSessions(db, [row.id])).get(row.id) ?? []);
+export async function sessionView(db: Store | Transaction<BackendDatabase>, cipher: DataCipher, row: SessionRow): Promise<Session> {
+  return merchantView(row, (await refundsOfSessions(db, [row.id])).get(row.id) ?? [], cipher);
 }
 
-/** `refunds`: the session's, oldest first. */
-export function merchantView(row: SessionRow, refunds: Refund[]): Session {
+/** `refunds`: the session's, oldest first; `cipher` opens its billing addresses. */
+export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCipher): Session {
   return {
     id: row.id,
     object: 'checkout_session',
@@ -106,5 +111,8 @@ export function merchantView(row: SessionRow, refunds: Refund[]): Session {
     created: row.created,
     updated: row.updated,
     expires_at: row.expires_at,
+    billing_address_on_file: storedAddress(cipher, row.billing_address_on_file_sealed, row.personal_data_erased),
+    billing_address: storedAddress(cipher, row.billing_address_sealed, row.personal_data_erased),
+    billing_address_check: row.billing_address_check ? BillingAddressCheck.parse(JSON.parse(row.billing_address_check)) : null,
   };
 }

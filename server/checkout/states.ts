@@ -6,9 +6,21 @@
 import type { Updateable } from 'kysely';
 import { type EventType, SessionStatus } from '../contracts';
 import { sessionTransitions } from '../contracts/session-states';
+import type { DataCipher } from '../lib/data-cipher';
+import type { Store } from '../store';
 import { recordEvent, type StoreTransaction } from '../store/events';
 import type { SessionsTable } from '../store/schema';
+import { carriesPersonalData } from './personal-data';
 import { sessionView } from './sessions';
+
+/** Where sessions move: the store, and the cipher that opens their billing addresses for the events of the moves. */
+export interface SessionStore {
+  store: Store;
+  cipher: DataCipher;
+}
+
+/** What a move may change besides the status (and `updated`, which it sets). */
+export type SessionChanges = Omit<Updateable<SessionsTable>, 'status' | 'updated'>;
 
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
@@ -39,14 +51,16 @@ export const eventOnEntering: Readonly<Record<SessionStatus, EventType | null>> 
  * with `changes` to its other columns; false when it was not (someone else
  * moved it first, or the move is not allowed): a compare-and-set, so of two
  * concurrent moves only one happens. The move's event is recorded in the same
- * transaction (the outbox).
+ * transaction (the outbox); `cipher` opens the session's billing addresses for
+ * it, and seals the event that carries them.
  */
 export async function moveSession(
   trx: StoreTransaction,
+  cipher: DataCipher,
   sessionId: string,
   from: readonly SessionStatus[],
   to: SessionStatus,
-  changes: Omit<Updateable<SessionsTable>, 'status' | 'updated'> = {},
+  changes: SessionChanges = {},
 ): Promise<boolean> {
   const allowed = from.filter((status) => canTransition(status, to));
   if (allowed.length === 0) return false;
@@ -60,6 +74,8 @@ export async function moveSession(
     .executeTakeFirst();
   if (!moved) return false;
   const type = eventOnEntering[to];
-  if (type) await recordEvent(trx, moved.app_id, type, await sessionView(trx, moved));
+  if (!type) return true;
+  const view = await sessionView(trx, cipher, moved);
+  await recordEvent(trx, moved.app_id, type, view, carriesPersonalData(view) ? cipher : undefined);
   return true;
 }

@@ -1,5 +1,6 @@
 /** Every schema and type shared between the server, the widget and the tests. */
 export * from './authentication';
+export * from './billing-address';
 export * from './charges';
 export * from './country';
 export * from './ecv2';

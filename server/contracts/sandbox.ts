@@ -26,8 +26,15 @@ export interface WalletCard {
   three_ds: ThreeDsFlow | null;
 }
 
-/** GET /sandbox/wallet/cards: what the sandbox wallet's sheet offers, and the billing address every card pays with. */
+/** One of the fictional billing addresses the sandbox wallet offers (docs/test-cards.md#billing-addresses). */
+export interface WalletBillingAddress {
+  id: string;
+  label: string;
+  address: WalletAddress;
+}
+
+/** GET /sandbox/wallet/cards: what the sandbox wallet's sheet offers, the cards and the billing addresses (the first is the default). */
 export interface WalletCardsReply {
   cards: WalletCard[];
-  billing_address: WalletAddress;
+  billing_addresses: WalletBillingAddress[];
 }

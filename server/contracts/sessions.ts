@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { listOf, pageLimit, QueryInteger, startingAfter } from './paging';
 import { ChallengeUrl } from './authentication';
-import { CaptureRequest, CardSummary } from './charges';
+import { BillingAddressCheck, StoredAddress } from './billing-address';
+import { BillingDetails, CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
@@ -42,6 +43,12 @@ export const CreateSessionBody = z.strictObject({
    * (checked against the clock when it is created), SESSION_LIFETIME.defaultMs when absent.
    */
   expires_at: z.number().int().positive().optional().meta({ description: 'ms since the epoch, 30 minutes to 7 days from now; 24 hours from now when absent' }),
+  /**
+   * The address the merchant already has for this customer, in the charge's billing details shape: the
+   * wallet's billing address is checked against it (`billing_address_check`). Sealed at rest, erased after
+   * PERSONAL_DATA_RETENTION_DAYS (docs/api.md#the-billing-address-check).
+   */
+  billing_address_on_file: BillingDetails.optional(),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
@@ -103,6 +110,15 @@ export const Session = z.object({
   updated: z.number().int(),
   /** When the session stops taking payments (ms since the epoch); an unpaid session then becomes `expired`. */
   expires_at: z.number().int(),
+  /** What the merchant passed at creation; null when none; `{erased: true}` after the retention period. */
+  billing_address_on_file: StoredAddress.nullable(),
+  /**
+   * The billing address the wallet returned with the latest payment, as it returned it (the phone only
+   * if the request asked for it); null before a payment or when the wallet gave none; `{erased: true}` after the retention period.
+   */
+  billing_address: StoredAddress.nullable(),
+  /** The wallet's billing address against the one on file (docs/api.md#the-billing-address-check); null before a payment. Kept after erasure. */
+  billing_address_check: BillingAddressCheck.nullable(),
 });
 export type Session = z.infer<typeof Session>;
 

@@ -106,6 +106,20 @@ describe('/openapi.json', () => {
     await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()));
   });
 
+  it('describes the billing address check: the address on file in, the addresses and the check out to the secret key only', async () => {
+    const properties = (name: string) => Object.keys((document.components.schemas[name] as { properties?: object }).properties ?? {});
+    for (const name of ['Session', 'CreatedSession']) expect(properties(name)).toEqual(expect.arrayContaining(['billing_address_on_file', 'billing_address', 'billing_address_check']));
+    for (const name of ['PublicSession', 'PayReply']) expect(JSON.stringify(document.components.schemas[name])).not.toContain('billing_address');
+    const createBody = JSON.stringify(document.paths['/api/sessions']?.post);
+    expect(createBody).toContain('billing_address_on_file');
+
+    const onFile = { name: 'Sandbox Shopper', address: { line1: '1 Sandbox Way', postal_code: '94105', country: 'US' } };
+    const session = (await conforms('/api/sessions', 'post', await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify({ amount: 1250, currency: 'usd', country_code: 'us', billing_address_on_file: onFile }) })))) as CreatedSession;
+    await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds', 'mismatching') });
+    const paid = (await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()))) as { billing_address_check: { verdict: string } };
+    expect(paid.billing_address_check.verdict).toBe('mismatch');
+  });
+
   it('describes holds and 3-D Secure as they answer', async () => {
     const create = async (body: object) => (await (await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify(body) }))).json()) as CreatedSession;
     const hold = await create({ amount: 4000, currency: 'usd', country_code: 'us', intent: 'hold' });

@@ -20,6 +20,7 @@ import type { IntermediateSigningKey } from '../wallet';
 import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
+import { walletBillingAddresses } from './billing-addresses';
 import { cardDescription, walletCards } from './test-cards';
 import { checkPlatformRequest, type RegisteredPlatform } from './platform-check';
 
@@ -41,18 +42,6 @@ const MESSAGE_LIFETIME = HOUR;
 /** Wallet cards stay this many years from expiring, so only the expired-card test card ever is. */
 const CARD_VALIDITY_YEARS = 5;
 
-/** Clearly fictional, so nobody mistakes a sandbox charge's billing details for a shopper's. */
-const sandboxBillingAddress: WalletAddress = {
-  name: 'Sandbox Shopper',
-  address1: '1 Sandbox Way',
-  address2: 'Suite 200',
-  locality: 'San Francisco',
-  administrativeArea: 'CA',
-  postalCode: '94105',
-  countryCode: 'US',
-  phoneNumber: '+1 415-555-0100',
-};
-
 /** The sheet, as it opens: may this merchant ask for a payment on this page? */
 const SheetRequest = z.strictObject({
   merchant_info: MerchantInfo,
@@ -62,17 +51,19 @@ const SheetRequest = z.strictObject({
 
 const TokenRequest = z.strictObject({
   card_id: z.string().min(1).max(100),
+  /** One of GET /sandbox/wallet/cards' `billing_addresses`; the first when absent. */
+  billing_address_id: z.string().min(1).max(100).optional(),
   payment_data_request: PaymentDataRequest,
 });
 type TokenRequest = z.infer<typeof TokenRequest>;
 
-function billingAddressFor(parameters: TokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
+function billingAddressFor(chosen: WalletAddress, parameters: TokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
   if (!parameters.billingAddressRequired) return undefined;
-  const { phoneNumber, ...address } = sandboxBillingAddress;
+  const { phoneNumber, ...address } = chosen;
   const withPhone = parameters.billingAddressParameters?.phoneNumberRequired ? { phoneNumber } : {};
   // Google's default format is MIN.
   if (parameters.billingAddressParameters?.format !== 'FULL') {
-    return { name: address.name, countryCode: address.countryCode, postalCode: address.postalCode, ...withPhone };
+    return { name: address.name, countryCode: address.countryCode, ...(address.postalCode && { postalCode: address.postalCode }), ...withPhone };
   }
   return { ...address, ...withPhone };
 }
@@ -84,6 +75,8 @@ function mintPaymentData(
 ): Result<PaymentData, HttpError> {
   const card = walletCards.find((candidate) => candidate.id === request.card_id);
   if (!card) return err(httpError(400, 'unknown_card', 'card_id is not one of GET /sandbox/wallet/cards'));
+  const chosenAddress = request.billing_address_id === undefined ? walletBillingAddresses[0] : walletBillingAddresses.find((candidate) => candidate.id === request.billing_address_id);
+  if (!chosenAddress) return err(httpError(400, 'unknown_billing_address', 'billing_address_id is not one of GET /sandbox/wallet/cards\' billing_addresses'));
   const paymentRequest = request.payment_data_request;
   const method = paymentRequest.allowedPaymentMethods[0];
   if (!method) return err(httpError(400, 'invalid_request', 'allowedPaymentMethods is empty'));
@@ -127,7 +120,7 @@ function mintPaymentData(
     },
   };
   const token = sealToken(message, { recipientId: recipient.id, recipientPublicKey: recipient.publicKey, intermediate });
-  const billingAddress = billingAddressFor(method.parameters);
+  const billingAddress = billingAddressFor(chosenAddress.address, method.parameters);
   return ok({
     apiVersion: 2,
     apiVersionMinor: 0,
@@ -164,7 +157,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
   router.get('/cards', (_req, res) => {
     const reply: WalletCardsReply = {
       cards: walletCards.map(({ id, label, network, last4, auth_method, outcome, three_ds }) => ({ id, label, network, last4, auth_method, outcome, three_ds })),
-      billing_address: sandboxBillingAddress,
+      billing_addresses: [...walletBillingAddresses],
     };
     res.json(reply);
   });

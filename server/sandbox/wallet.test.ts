@@ -21,16 +21,17 @@ function directRequest(publicKey: string, merchantId: string | null = 'BCR2DN4T0
 }
 
 describe('GET /wallet/cards', () => {
-  it('lists the test cards in both auth variants, with the sandbox billing address, to any origin', async () => {
+  it('lists the test cards in both auth variants, with the sandbox billing addresses, to any origin', async () => {
     const response = await fetch(`${sandbox.baseUrl}/wallet/cards`, { headers: { origin: 'https://shop.example' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
-    const body = (await response.json()) as { cards: { id: string; auth_method: string; outcome: string }[]; billing_address: unknown };
+    const body = (await response.json()) as { cards: { id: string; auth_method: string; outcome: string }[]; billing_addresses: { id: string; address: unknown }[] };
     const ids = body.cards.map((card) => card.id);
     expect(ids).toEqual(expect.arrayContaining(['visa-success-3ds', 'visa-success-pan', 'mastercard-success-pan', 'visa-decline-3ds']));
     expect(body.cards.find((card) => card.id === 'visa-decline-3ds')).toMatchObject({ auth_method: 'CRYPTOGRAM_3DS', outcome: 'card_declined' });
-    expect(WalletAddress.parse(body.billing_address)).toMatchObject({ countryCode: 'US' });
+    expect(body.billing_addresses.map((choice) => choice.id)).toEqual(['matching', 'mismatching', 'no-postal-code']);
+    for (const choice of body.billing_addresses) expect(WalletAddress.parse(choice.address)).toMatchObject({ countryCode: 'US' });
     expect(JSON.stringify(body)).not.toContain('4111111111111111');
   });
 
@@ -71,6 +72,15 @@ describe('POST /wallet/tokens', () => {
     method.parameters.billingAddressRequired = false;
     const none = await mintToken(sandbox, 'visa-success-pan', request);
     expect(none.paymentMethodData.info.billingAddress).toBeUndefined();
+  });
+
+  it('returns the billing address the shopper picked, and refuses one it does not offer', async () => {
+    const mismatching = await mintToken(sandbox, 'visa-success-pan', paymentDataRequest(), 'mismatching');
+    expect(mismatching.paymentMethodData.info.billingAddress).toMatchObject({ address1: '500 Elsewhere Avenue', postalCode: '97201' });
+    const noPostalCode = await mintToken(sandbox, 'visa-success-pan', paymentDataRequest({ format: 'MIN' }), 'no-postal-code');
+    expect(noPostalCode.paymentMethodData.info.billingAddress).toEqual({ name: 'Sandbox Shopper', countryCode: 'US' });
+    const reply = await postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: 'visa-success-pan', billing_address_id: 'nowhere', payment_data_request: paymentDataRequest() });
+    expect(reply).toMatchObject({ status: 400, body: { error: { code: 'unknown_billing_address' } } });
   });
 
   it('seals DIRECT tokens to the merchant key, for merchant:<merchantId>, trusted through root-keys.json', async () => {

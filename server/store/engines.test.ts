@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, findAppBySecretKey } from '../apps';
+import { createDataCipher } from '../lib/data-cipher';
 import { hashSecret } from '../lib/secrets';
 import { clientSecretOpens, createSession, findSession } from '../checkout/sessions';
 import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
@@ -19,6 +20,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 import { backendMigrations } from './migrations';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
 import { pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
+import { eraseSessionAddresses, eventsWithPersonalDataQuery, sessionsWithPersonalData, sessionsWithPersonalDataQuery } from './personal-data';
 import { openPostgres } from './postgres';
 import { type BackendDatabase, defaultStoreLimits, openDatabase, openStore, sqliteFile, type Store } from '.';
 
@@ -28,6 +30,7 @@ interface Engine {
   provision(): Promise<{ dataDir: string; databaseUrl: string | undefined; remove(): Promise<void> }>;
 }
 
+const cipher = createDataCipher(Buffer.alloc(32, 7));
 const tempDir = () => mkdtempSync(join(tmpdir(), 'wallet-checkout-store-'));
 const engines: (Engine & { available: boolean })[] = [
   {
@@ -87,7 +90,7 @@ for (const engine of engines) {
 
     it('keeps ms timestamps and amounts past 2^31 as numbers, and booleans as 0/1', async () => {
       const app = await newApp();
-      const session = await createSession(store, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
+      const session = await createSession(store, cipher, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
       if (!session.ok) throw new Error(session.error.message);
       const row = await findSession(store, session.value.session.id);
       expect(row).toMatchObject({ amount: 99_999_999_999, created: session.value.session.created });
@@ -99,7 +102,7 @@ for (const engine of engines) {
 
     it('finds a session by id and by its client secret only', async () => {
       const app = await newApp();
-      const created = await createSession(store, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
+      const created = await createSession(store, cipher, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
       if (!created.ok) throw new Error(created.error.message);
       const { id, client_secret } = created.value.session;
       const found = await findSession(store, id);
@@ -111,7 +114,7 @@ for (const engine of engines) {
 
     it('refuses a second attempt with the same idempotency key or number', async () => {
       const app = await newApp();
-      const created = await createSession(store, app, { amount: 100, currency: 'USD', country_code: 'US' });
+      const created = await createSession(store, cipher, app, { amount: 100, currency: 'USD', country_code: 'US' });
       if (!created.ok) throw new Error(created.error.message);
       const attempt = (id: string, attemptNo: number, key: string) =>
         store
@@ -296,6 +299,31 @@ for (const engine of engines) {
       });
       expect(plan).toMatch(/sessions_status_expires/);
       expect(plan).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
+    });
+
+    it('finds the sessions and events still holding billing addresses from their partial indexes, and erases each address a session had', async () => {
+      const app = await newApp();
+      const row = (id: string, created: number, sealed: { onFile?: string; wallet?: string } = {}) =>
+        ({ id, app_id: app.id, status: 'succeeded', amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created, updated: created, expires_at: created + 1, billing_address_on_file_sealed: sealed.onFile ?? null, billing_address_sealed: sealed.wallet ?? null });
+      await store.insertInto('sessions').values([row('cs_pd_both', 10, { onFile: 'v1.a', wallet: 'v1.b' }), row('cs_pd_wallet', 20, { wallet: 'v1.c' }), row('cs_pd_none', 5), row('cs_pd_recent', 9000, { onFile: 'v1.d' })]).execute();
+      expect(await sessionsWithPersonalData(store, 5000, 10)).toEqual(['cs_pd_both', 'cs_pd_wallet']);
+      expect(await eraseSessionAddresses(store, 'cs_pd_wallet', 7000)).toBe(true);
+      expect(await eraseSessionAddresses(store, 'cs_pd_wallet', 7001)).toBe(false);
+      expect(await store.selectFrom('sessions').select(['billing_address_on_file_sealed', 'billing_address_sealed', 'personal_data_erased']).where('id', '=', 'cs_pd_wallet').executeTakeFirst()).toEqual({
+        billing_address_on_file_sealed: null,
+        billing_address_sealed: 'erased',
+        personal_data_erased: 7000,
+      });
+      expect(await sessionsWithPersonalData(store, 5000, 10)).toEqual(['cs_pd_both']);
+      for (const query of [sessionsWithPersonalDataQuery(store, 5000, 10).compile(), eventsWithPersonalDataQuery(store, 5000, 10).compile()]) {
+        const plan = await store.transaction().execute(async (trx) => {
+          if (engine.name === 'PostgreSQL') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+          const explain = engine.name === 'PostgreSQL' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
+          return JSON.stringify((await trx.executeQuery(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]))).rows);
+        });
+        expect(plan).toMatch(/sessions_personal_data_created|events_personal_data_created/);
+        expect(plan).not.toMatch(/Seq Scan|SCAN (sessions|events)(?! USING)/);
+      }
     });
 
     it('lets one of three concurrent payments of a session claim it: one charge', async () => {

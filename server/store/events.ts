@@ -5,6 +5,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Event, EventType } from '../contracts';
+import type { DataCipher } from '../lib/data-cipher';
 import { randomId } from '../lib/secrets';
 import type { BackendDatabase } from './schema';
 
@@ -33,11 +34,18 @@ export function pendingDelivery(eventId: string, endpointId: string, now: number
   };
 }
 
-/** Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that listens to its type. */
-export async function recordEvent(trx: StoreTransaction, appId: string, type: EventType, object: Event['data']['object']): Promise<Event> {
+/**
+ * Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that
+ * listens to its type. `sealWith`: the object carries personal data, and the body is kept sealed with it.
+ */
+export async function recordEvent(trx: StoreTransaction, appId: string, type: EventType, object: Event['data']['object'], sealWith?: DataCipher): Promise<Event> {
   const now = Date.now();
   const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
-  await trx.insertInto('events').values({ id: event.id, app_id: appId, type, created: now, body: JSON.stringify(event) }).execute();
+  const body = JSON.stringify(event);
+  await trx
+    .insertInto('events')
+    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0 })
+    .execute();
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
   const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
   if (listening.length > 0) {
@@ -47,4 +55,15 @@ export async function recordEvent(trx: StoreTransaction, appId: string, type: Ev
       .execute();
   }
   return event;
+}
+
+/**
+ * An event's body as recorded, opened if it is sealed (a JSON body starts with `{`, a sealed one never does).
+ * A body the data key does not open is a misconfigured key: an error that says so.
+ */
+export function openEventBody(cipher: DataCipher, body: string): string {
+  if (body.startsWith('{')) return body;
+  const opened = cipher.open(body);
+  if (!opened.ok) throw new Error(`a sealed event body does not open: ${opened.error.message}`);
+  return opened.value;
 }

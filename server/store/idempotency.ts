@@ -93,6 +93,12 @@ export async function releaseUnfinishedIdempotencyKeys<DB extends IdempotencyDat
 }
 
 /** The table, for each owner's migrations. */
+/** Forgets the keys claimed before `before`, with their kept replies; returns how many. */
+export async function purgeIdempotencyKeys<DB extends IdempotencyDatabase>(db: Db<DB>, before: number): Promise<number> {
+  const deleted = await keysOf(db).deleteFrom('idempotency_keys').where('created', '<', before).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
 export const createIdempotencyKeysTable: Migration['up'] = async (db) => {
   await db.schema
     .createTable('idempotency_keys')

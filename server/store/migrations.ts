@@ -275,4 +275,22 @@ export const backendMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0016_billing_address_check': {
+    // The billing addresses are personal data: sealed with the data cipher (lib/data-cipher.ts), erased after
+    // PERSONAL_DATA_RETENTION_DAYS (checkout/personal-data.ts), each then `erased` and `personal_data_erased` set; the check
+    // is not personal data and stays. An event whose session carries an address is sealed too
+    // (`personal_data` 1) until the same erasure rewrites it. Each index holds only the rows erasure will visit.
+    async up(db: Kysely<unknown>) {
+      const sessions = () => db.schema.alterTable('sessions');
+      await sessions().addColumn('billing_address_on_file_sealed', 'text').execute();
+      await sessions().addColumn('billing_address_sealed', 'text').execute();
+      await sessions().addColumn('billing_address_check', 'text').execute();
+      await sessions().addColumn('personal_data_erased', 'bigint').execute();
+      await db.schema.alterTable('events').addColumn('personal_data', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await sql`CREATE INDEX sessions_personal_data_created ON sessions (created) WHERE personal_data_erased IS NULL AND (billing_address_on_file_sealed IS NOT NULL OR billing_address_sealed IS NOT NULL)`.execute(db);
+      await sql`CREATE INDEX events_personal_data_created ON events (created) WHERE personal_data = 1`.execute(db);
+      // The replies kept for Idempotency-Key retries hold the address on file too (sealed): they are forgotten with it.
+      await sql`CREATE INDEX idempotency_keys_created ON idempotency_keys (created)`.execute(db);
+    },
+  },
 };

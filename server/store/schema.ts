@@ -61,6 +61,14 @@ export interface SessionsTable {
   updated: number;
   /** When an unpaid session expires (ms since the epoch). */
   expires_at: number;
+  /** BillingDetails JSON, sealed with the data cipher: the merchant's `billing_address_on_file`; `erased` once erased. */
+  billing_address_on_file_sealed: Generated<string | null>;
+  /** BillingDetails JSON, sealed: the wallet's billing address of the latest payment; `erased` once erased. */
+  billing_address_sealed: Generated<string | null>;
+  /** BillingAddressCheck JSON (not personal data: kept after erasure). */
+  billing_address_check: Generated<string | null>;
+  /** When the retention period erased the addresses (ms since the epoch); null until then. */
+  personal_data_erased: Generated<number | null>;
 }
 
 /** A session's refunds (checkout/refunds.ts); the service's idempotency key is derived from `id`. */
@@ -148,8 +156,12 @@ export interface EventsTable {
   app_id: string;
   type: string;
   created: number;
-  /** The event object, serialized once: what is delivered is byte for byte what was recorded. */
+  /**
+   * The event object, serialized once: what is delivered is byte for byte what was recorded. Sealed with
+   * the data cipher while `personal_data` is 1 (a session's billing addresses), until their erasure rewrites it.
+   */
   body: string;
+  personal_data: Generated<number>;
 }
 
 /** An app's webhook endpoints; a deleted one keeps its row (`deleted` set) so its deliveries stay readable. */

@@ -22,8 +22,8 @@ export interface TestServer extends RunningServer {
   merchant(overrides?: Partial<NewApp>): Promise<{ appId: string; secretKey: string }>;
   createSession(secretKey: string, body?: Record<string, unknown>): Promise<CreatedSession>;
   publicSession(session: CreatedSession): Promise<PublicSession>;
-  /** What the sandbox wallet returns for a test card: a PaymentData with a real ECv2 token. */
-  walletPaymentData(session: CreatedSession, cardId: string): Promise<PaymentData>;
+  /** What the sandbox wallet returns for a test card (and one of its billing addresses, the first by default): a PaymentData with a real ECv2 token. */
+  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string): Promise<PaymentData>;
   pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** POST /api/sessions/{id}/authenticate as the widget does once a 3-D Secure challenge is over. */
   authenticate(session: CreatedSession, body?: { cancel?: true }): Promise<Response>;
@@ -92,9 +92,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       });
       return json<CreatedSession>(response);
     },
-    async walletPaymentData(session, cardId) {
+    async walletPaymentData(session, cardId, billingAddressId) {
       const { payment_data_request, wallet } = await publicSession(session);
-      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request);
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId);
     },
     pay(session, body, headers = {}) {
       return fetch(`${server.url}/api/sessions/${session.id}/pay`, {

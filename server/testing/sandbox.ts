@@ -77,16 +77,17 @@ export function sandboxWalletUrl(wallet: PublicSession['wallet']): string {
 
 /**
  * What Google Pay would return for a test card: the sandbox wallet at
- * `walletUrl` (`{origin}/sandbox/wallet`) mints a real ECv2 token for `request`.
+ * `walletUrl` (`{origin}/sandbox/wallet`) mints a real ECv2 token for `request`,
+ * with the billing address `billingAddressId` (server/sandbox/billing-addresses.ts; the first when absent).
  */
-export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest): Promise<PaymentData> {
-  const reply = await postJson(`${walletUrl}/tokens`, { card_id: cardId, payment_data_request: request });
+export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest, billingAddressId?: string): Promise<PaymentData> {
+  const reply = await postJson(`${walletUrl}/tokens`, { card_id: cardId, ...(billingAddressId && { billing_address_id: billingAddressId }), payment_data_request: request });
   if (reply.status !== 200) throw new Error(`the sandbox wallet minted no token: ${reply.text}`);
   return (reply.body as { payment_data: PaymentData }).payment_data;
 }
 
-export const mintToken = (sandbox: RunningSandbox, cardId: string, request: PaymentDataRequest = paymentDataRequest()): Promise<PaymentData> =>
-  mintPaymentData(`${sandbox.baseUrl}/wallet`, cardId, request);
+export const mintToken = (sandbox: RunningSandbox, cardId: string, request: PaymentDataRequest = paymentDataRequest(), billingAddressId?: string): Promise<PaymentData> =>
+  mintPaymentData(`${sandbox.baseUrl}/wallet`, cardId, request, billingAddressId);
 
 export function serviceHeaders(sandbox: RunningSandbox, extra: Record<string, string> = {}): Record<string, string> {
   return { authorization: `Bearer ${sandbox.service.serviceSecretKey}`, 'merchant-account': MERCHANT, ...extra };

@@ -8,6 +8,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { DataCipher } from '../lib/data-cipher';
+import { openEventBody } from '../store/events';
 import type { Logger } from '../logging';
 import type { Store } from '../store';
 import { type DeliveryOutcome, type DueDelivery, dueDeliveries, leaseDelivery, recordAttempt } from '../store/webhooks';
@@ -121,6 +122,15 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
     return opened.every((secret) => secret.ok) ? opened.map((secret) => (secret as { value: string }).value) : undefined;
   }
 
+  /** The event as recorded, opened if sealed (a session's billing addresses); undefined if this server's key does not open it. */
+  function bodyOf(delivery: DueDelivery): string | undefined {
+    try {
+      return openEventBody(deps.cipher, delivery.body);
+    } catch {
+      return undefined;
+    }
+  }
+
   async function attempt(delivery: DueDelivery, leaseUntil: number): Promise<DeliveryOutcome> {
     const now = Date.now();
     const attemptNumber = delivery.attempts + 1;
@@ -134,12 +144,14 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
     if (!allowed.ok) return failedAttempt(null, `refused: ${allowed.error.message}`);
     const secrets = secretsOf(delivery, now);
     if (!secrets) return failedAttempt(null, 'the signing secret does not open with this server\'s DATA_ENCRYPTION_KEY');
+    const body = bodyOf(delivery);
+    if (body === undefined) return failedAttempt(null, 'the event does not open with this server\'s DATA_ENCRYPTION_KEY');
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
-      [SIGNATURE_HEADER]: signatureHeader(secrets, delivery.body, Math.floor(now / 1000)),
+      [SIGNATURE_HEADER]: signatureHeader(secrets, body, Math.floor(now / 1000)),
     };
-    const sent = await post(delivery.url, delivery.body, headers, { timeoutMs: Math.min(options.timeoutMs, leaseUntil - now), addressPolicy: options.addressPolicy, resolve });
+    const sent = await post(delivery.url, body, headers, { timeoutMs: Math.min(options.timeoutMs, leaseUntil - now), addressPolicy: options.addressPolicy, resolve });
     if ('statusCode' in sent && sent.statusCode >= 200 && sent.statusCode < 300) return { status: 'delivered', statusCode: sent.statusCode };
     return 'statusCode' in sent ? failedAttempt(sent.statusCode, `the endpoint answered ${sent.statusCode}`) : failedAttempt(null, sent.error);
   }

@@ -94,7 +94,7 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
     if (!app) return;
     const unstorable = unstorableTextPath(req.query);
     if (unstorable) return sendError(res, unstorableText(unstorable));
-    const listed = await listEvents(store, app, req.query);
+    const listed = await listEvents(store, options.cipher, app, req.query);
     if (listed.ok) res.json(listed.value);
     else sendFailure(res, listed.error);
   });
@@ -102,7 +102,7 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   router.get('/api/events/:eventId', merchantCalls, async (req, res) => {
     const app = await authenticatedMerchant(store, req, res);
     if (!app) return;
-    const found = await getEvent(store, app, String(req.params.eventId));
+    const found = await getEvent(store, options.cipher, app, String(req.params.eventId));
     if (found.ok) res.json(found.value);
     else sendFailure(res, found.error);
   });

@@ -4,9 +4,9 @@
  * Defines `google.payments.api.PaymentsClient` (unless one already exists) with
  * Google's surface: constructor({environment, nonce}), isReadyToPay, loadPaymentData,
  * createButton, prefetchPaymentData. loadPaymentData opens a modal sheet that
- * lists the test cards of `GET {walletOrigin}/sandbox/wallet/cards` and, on
+ * lists the test cards and billing addresses of `GET {walletOrigin}/sandbox/wallet/cards` and, on
  * Pay, has the server mint a real ECv2 token: `POST {walletOrigin}/sandbox/wallet/tokens`
- * `{card_id, payment_data_request}` -> `{payment_data}`. walletOrigin is the
+ * `{card_id, billing_address_id, payment_data_request}` -> `{payment_data}`. walletOrigin is the
  * origin this script was loaded from.
  *
  * As pay.js: a platform's request is checked as the sheet opens (`POST
@@ -19,6 +19,7 @@
  * Test hooks (for Playwright; the sheet lives in an open shadow root on <body>):
  *   [data-testid=sandbox-wallet]             the sheet (role=dialog)
  *   input[name=sandbox-card][value=<card id>] one radio per test card
+ *   input[name=sandbox-billing-address][value=<address id>] one radio per billing address (docs/test-cards.md)
  *   [data-testid=sandbox-pay]                 Pay
  *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
@@ -181,7 +182,7 @@ legend, h3 { font-weight: 600; font-size: 13px; margin: 0 0 6px; padding: 0; col
 label { display: flex; gap: 10px; align-items: flex-start; padding: 8px; border: 1px solid #dadce0; border-radius: 8px; margin-bottom: 6px; cursor: pointer; }
 label:has(input:checked) { border-color: #1a73e8; background: #e8f0fe; }
 label small { display: block; color: #5f6368; }
-address { font-style: normal; white-space: pre-line; color: #3c4043; margin-bottom: 12px; }
+address { font-style: normal; white-space: pre-line; color: #3c4043; }
 .error { color: #b3261e; margin: 0 0 12px; }
 .error:empty { display: none; }
 .actions { display: flex; justify-content: flex-end; gap: 8px; }
@@ -263,7 +264,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
 
   const status = el('p', { class: 'error', role: 'alert' });
   const list = el('fieldset', {}, el('legend', {}, 'Test card'), 'Loading test cards…');
-  const address = el('address');
+  const addresses = el('fieldset', {}, el('legend', {}, 'Billing address'));
   const cancel = el('button', { type: 'button', 'data-testid': 'sandbox-cancel' }, 'Cancel');
   // Google's wording: "Pay" when the merchant completes the purchase at once, "Continue" when the page has a step left.
   const payLabel = request.transactionInfo?.checkoutOption === 'COMPLETE_IMMEDIATE_PURCHASE' ? 'Pay' : 'Continue';
@@ -276,8 +277,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
     el('p', { class: 'badge', id: 'sw-badge' }, 'SANDBOX: no real card is charged'),
     el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatTotal(request))),
     list,
-    el('h3', {}, 'Billing address'),
-    address,
+    addresses,
     status,
     el('div', { class: 'actions' }, cancel, pay),
   );
@@ -304,7 +304,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
 
     // Keyboard: Escape cancels; Tab stays inside the sheet.
     const focusables = () =>
-      Array.from(root.querySelectorAll<HTMLElement>('input[name=sandbox-card]:checked, button')).filter((n) => !(n as HTMLButtonElement).disabled);
+      Array.from(root.querySelectorAll<HTMLElement>('input[name=sandbox-card]:checked, input[name=sandbox-billing-address]:checked, button')).filter((n) => !(n as HTMLButtonElement).disabled);
     function onKey(e: KeyboardEvent) {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -326,6 +326,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
 
     pay.addEventListener('click', async () => {
       const chosen = root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked');
+      const billingAddress = root.querySelector<HTMLInputElement>('input[name=sandbox-billing-address]:checked');
       if (!chosen) return;
       pay.disabled = true;
       cancel.disabled = true;
@@ -336,7 +337,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
         const body = await fetchJson<{ payment_data: PaymentData }>(`${walletOrigin}/sandbox/wallet/tokens`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ card_id: chosen.value, payment_data_request: request }),
+          body: JSON.stringify({ card_id: chosen.value, ...(billingAddress && { billing_address_id: billingAddress.value }), payment_data_request: request }),
         });
         data = body.payment_data;
       } catch (err) {
@@ -359,7 +360,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
     });
 
     fetchJson<WalletCardsReply>(`${walletOrigin}/sandbox/wallet/cards`).then(
-      ({ cards, billing_address }) => {
+      ({ cards, billing_addresses }) => {
         if (done) return;
         const method = cardMethod(request);
         const networks = method?.parameters.allowedCardNetworks as string[] | undefined;
@@ -377,7 +378,17 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
           ),
         );
         if (eligible.length === 0) list.append("No test card matches this request's card networks and auth methods.");
-        address.textContent = formatAddress(billing_address);
+        addresses.replaceChildren(
+          el('legend', {}, 'Billing address'),
+          ...billing_addresses.map((choice, i) =>
+            el(
+              'label',
+              {},
+              el('input', { type: 'radio', name: 'sandbox-billing-address', value: choice.id, ...(i === 0 ? { checked: '' } : {}) }),
+              el('span', {}, el('strong', {}, choice.label), el('address', {}, formatAddress(choice.address))),
+            ),
+          ),
+        );
         pay.disabled = eligible.length === 0;
         root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked')?.focus();
       },

@@ -1,0 +1,40 @@
+/**
+ * The billing address check (issue 19): the address the merchant has on file
+ * for the customer, the one the wallet returned, and how they compare. The
+ * addresses are personal data (sealed at rest, erased after the retention
+ * period); the check is not, and stays.
+ */
+import { z } from 'zod';
+import { BillingDetails } from './charges';
+
+/** What stands in for an address once the retention period erased it (PERSONAL_DATA_RETENTION_DAYS, docs/api.md). */
+export const ErasedAddress = z.object({
+  erased: z.literal(true),
+  /** When it was erased (ms since the epoch). */
+  erased_at: z.number().int(),
+});
+export type ErasedAddress = z.infer<typeof ErasedAddress>;
+
+/** An address as the merchant's view shows it: the charge's billing details shape, or the mark of its erasure. */
+export const StoredAddress = z.union([BillingDetails, ErasedAddress]);
+export type StoredAddress = z.infer<typeof StoredAddress>;
+
+/** One field compared: `unavailable` when either side lacks it (no address on file, none from the wallet, a MIN-format address without a first line). */
+export const AddressFieldCheck = z.enum(['match', 'mismatch', 'unavailable']);
+export type AddressFieldCheck = z.infer<typeof AddressFieldCheck>;
+
+/**
+ * The overall verdict: `match` all three fields match; `partial_match` none
+ * mismatches, some could not be compared, at least one matches; `mismatch` at
+ * least one field differs; `unavailable` nothing could be compared.
+ */
+export const AddressVerdict = z.enum(['match', 'partial_match', 'mismatch', 'unavailable']);
+export type AddressVerdict = z.infer<typeof AddressVerdict>;
+
+export const BillingAddressCheck = z.object({
+  postal_code: AddressFieldCheck,
+  line1: AddressFieldCheck,
+  country: AddressFieldCheck,
+  verdict: AddressVerdict,
+});
+export type BillingAddressCheck = z.infer<typeof BillingAddressCheck>;

@@ -1,0 +1,52 @@
+/**
+ * The retention pass's queries (checkout/personal-data.ts): sessions and
+ * events still holding personal data, written before a time. Migration 0016's
+ * partial indexes hold only those rows, so a pass reads nothing else.
+ */
+import type { Store } from '.';
+
+/** What a sealed address column holds once erased. */
+export const ERASED = 'erased';
+
+export const sessionsWithPersonalDataQuery = (store: Store, before: number, limit: number) =>
+  store
+    .selectFrom('sessions')
+    .select('id')
+    .where('personal_data_erased', 'is', null)
+    .where((eb) => eb.or([eb('billing_address_on_file_sealed', 'is not', null), eb('billing_address_sealed', 'is not', null)]))
+    .where('created', '<', before)
+    .orderBy('created')
+    .limit(limit);
+
+/** Sessions created before `before` whose billing addresses are not erased yet, oldest first. */
+export async function sessionsWithPersonalData(store: Store, before: number, limit: number): Promise<string[]> {
+  return (await sessionsWithPersonalDataQuery(store, before, limit).execute()).map((row) => row.id);
+}
+
+/** Erases a session's billing addresses (those it has), unless erased already; false then. */
+export async function eraseSessionAddresses(store: Store, sessionId: string, now: number): Promise<boolean> {
+  const erased = await store
+    .updateTable('sessions')
+    .set((eb) => ({
+      billing_address_on_file_sealed: eb.case().when('billing_address_on_file_sealed', 'is not', null).then(ERASED).else(null).end(),
+      billing_address_sealed: eb.case().when('billing_address_sealed', 'is not', null).then(ERASED).else(null).end(),
+      personal_data_erased: now,
+    }))
+    .where('id', '=', sessionId)
+    .where('personal_data_erased', 'is', null)
+    .executeTakeFirst();
+  return erased.numUpdatedRows > 0n;
+}
+
+/** Events recorded before `before` whose body is still sealed for the personal data it carries, oldest first. */
+export const eventsWithPersonalDataQuery = (store: Store, before: number, limit: number) =>
+  store.selectFrom('events').select(['id', 'body']).where('personal_data', '=', 1).where('created', '<', before).orderBy('created').limit(limit);
+
+export function eventsWithPersonalData(store: Store, before: number, limit: number): Promise<{ id: string; body: string }[]> {
+  return eventsWithPersonalDataQuery(store, before, limit).execute();
+}
+
+/** Replaces a sealed event body with one that carries no personal data (compare-and-set on the sealed body). */
+export async function replaceEventBody(store: Store, eventId: string, sealed: string, body: string): Promise<void> {
+  await store.updateTable('events').set({ body, personal_data: 0 }).where('id', '=', eventId).where('body', '=', sealed).execute();
+}
