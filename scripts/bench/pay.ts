@@ -1,6 +1,6 @@
 /**
  * Figure 3 alone (the pay endpoint under load, also part of `npm run bench`):
- * `npm run bench:pay -- [--tsx] [--cpu-prof] [--rounds N]` builds, runs it and
+ * `npm run bench:pay -- [--tsx] [--cpu-prof] [--rounds N] [--requests N]` builds, runs it and
  * prints our server's CPU per pay against the bare handler's, without touching
  * docs/benchmarks.md, for a quick before/after. `--cpu-prof` also writes V8
  * CPU profiles of both servers and prints where their time went during the
@@ -20,15 +20,17 @@ const { values } = parseArgs({
     tsx: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
+    /** Per closed-loop round; as many again at 200/s. Fewer make a quicker, noisier run. */
+    requests: { type: 'string', default: '1500' },
   },
 });
 const cpuProfileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'wallet-checkout-pay-profile-')) : undefined;
 const { ours, bare, roundsWindowUs } = await benchPayLoad({
   serviceDelayMs: 20,
   rounds: Number(values.rounds),
-  requestsPerRound: 1500,
+  requestsPerRound: Number(values.requests),
   connections: 32,
-  fixedRateRequests: 500,
+  fixedRateRequests: Number(values.requests),
   backend: values.tsx ? 'tsx' : 'compiled',
   cpuProfileDir,
 });

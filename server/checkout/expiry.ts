@@ -25,13 +25,13 @@ export const sessionExpired: Failure = { code: 'session_expired', message: 'This
 
 const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
 
-const expire = (store: Store, sessionId: string): Promise<boolean> => store.transaction().execute((trx) => moveSession(trx, sessionId, EXPIRABLE, 'expired'));
+/** The session as expired, or undefined when it was not expirable any more. */
+const expire = (store: Store, sessionId: string): Promise<SessionRow | undefined> => store.transaction().execute((trx) => moveSession(trx, sessionId, EXPIRABLE, 'expired'));
 
 /** The session as it stands, expired first if its time is up (by this request, or by whoever got there first). */
 export async function expiredIfPastDue(store: Store, session: SessionRow): Promise<SessionRow> {
   if (!isPastDue(session, Date.now())) return session;
-  await expire(store, session.id);
-  return (await findSession(store, session.id)) ?? session;
+  return (await expire(store, session.id)) ?? (await findSession(store, session.id)) ?? session;
 }
 
 /** Sessions read per query of a sweep: each is one small transaction, and a large backlog is read in batches. */
@@ -46,7 +46,7 @@ export async function expirePastDueSessions(store: Store, now = Date.now()): Pro
   let expired = 0;
   for (;;) {
     const due = await pastDueSessionIds(store, EXPIRABLE, now, SWEEP_BATCH);
-    for (const id of due) if (await expire(store, id)) expired++;
+    for (const id of due) if ((await expire(store, id)) !== undefined) expired++;
     if (due.length < SWEEP_BATCH) return expired;
   }
 }

@@ -3,12 +3,12 @@
  * session's status goes through `moveSession`, which refuses what this table
  * does not allow (its table is contracts/session-states.ts). docs/holds-and-3ds.md draws it.
  */
-import type { Updateable } from 'kysely';
+import type { UpdateObject } from 'kysely';
 import { type EventType, SessionStatus } from '../contracts';
 import { sessionTransitions } from '../contracts/session-states';
 import { recordEvent, type StoreTransaction } from '../store/events';
-import type { SessionsTable } from '../store/schema';
-import { sessionView } from './sessions';
+import type { BackendDatabase } from '../store/schema';
+import { type SessionRow, sessionView } from './sessions';
 
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
@@ -36,20 +36,20 @@ export const eventOnEntering: Readonly<Record<SessionStatus, EventType | null>> 
 
 /**
  * Moves a session to `to` if it is in one of `from` and the machine allows it,
- * with `changes` to its other columns; false when it was not (someone else
- * moved it first, or the move is not allowed): a compare-and-set, so of two
- * concurrent moves only one happens. The move's event is recorded in the same
- * transaction (the outbox).
+ * with `changes` to its other columns, and returns the row as moved; undefined
+ * when it was not (someone else moved it first, or the move is not allowed): a
+ * compare-and-set, so of two concurrent moves only one happens. The move's
+ * event is recorded in the same transaction (the outbox).
  */
 export async function moveSession(
   trx: StoreTransaction,
   sessionId: string,
   from: readonly SessionStatus[],
   to: SessionStatus,
-  changes: Omit<Updateable<SessionsTable>, 'status' | 'updated'> = {},
-): Promise<boolean> {
+  changes: Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'> = {},
+): Promise<SessionRow | undefined> {
   const allowed = from.filter((status) => canTransition(status, to));
-  if (allowed.length === 0) return false;
+  if (allowed.length === 0) return undefined;
   // The row as moved comes back with the move (both engines have RETURNING): the event needs no second read.
   const moved = await trx
     .updateTable('sessions')
@@ -58,8 +58,8 @@ export async function moveSession(
     .where('status', 'in', allowed)
     .returningAll()
     .executeTakeFirst();
-  if (!moved) return false;
+  if (!moved) return undefined;
   const type = eventOnEntering[to];
   if (type) await recordEvent(trx, moved.app_id, type, await sessionView(trx, moved));
-  return true;
+  return moved;
 }
