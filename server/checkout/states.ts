@@ -8,7 +8,7 @@ import { type EventType, SessionStatus } from '../contracts';
 import { sessionTransitions } from '../contracts/session-states';
 import { recordEvent, type StoreTransaction } from '../store/events';
 import type { BackendDatabase } from '../store/schema';
-import { type SessionRow, sessionView } from './sessions';
+import { merchantView, type SessionRow } from './sessions';
 
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
@@ -60,6 +60,8 @@ export async function moveSession(
     .executeTakeFirst();
   if (!moved) return undefined;
   const type = eventOnEntering[to];
-  if (type) await recordEvent(trx, moved.app_id, type, await sessionView(trx, moved));
+  // No refunds to read for the event's view: they are made only on succeeded or captured sessions
+  // (checkout/refunds.ts), which are final, so a session that moves never had one.
+  if (type) await recordEvent(trx, moved.app_id, type, merchantView(moved, []));
   return moved;
 }
