@@ -14,6 +14,7 @@ import { createApp } from '../../server/apps';
 import type { CreatedSession, PaymentData, PublicSession } from '../../server/contracts';
 import { mintPaymentData } from '../../server/testing/sandbox';
 import { openStore } from '../../server/store';
+import { compiledServerArgs } from '../build-server';
 import { type Child, startChild } from './children';
 import { interleaved, median, percentile } from './stats';
 
@@ -27,6 +28,10 @@ export interface PayLoadOptions {
   connections: number;
   /** Requests at the fixed rate of 200/s, per target. */
   fixedRateRequests: number;
+  /** Our backend as production runs it (`dist/server/main.js`, after `npm run build`) or from the sources through tsx. */
+  backend: 'compiled' | 'tsx';
+  /** A directory for V8 CPU profiles (`--cpu-prof`) of our backend and the bare handler, written in its `ours/` and `bare/` when each stops. */
+  cpuProfileDir?: string;
 }
 
 export interface TargetFigures {
@@ -45,6 +50,8 @@ export interface TargetFigures {
 
 export interface PayLoadResult {
   options: PayLoadOptions;
+  /** When the closed-loop rounds ran, on the monotonic clock in µs, as V8's CPU profiles time their samples: the profile of the pay path without the set-up. */
+  roundsWindowUs: { start: number; end: number };
   ours: TargetFigures;
   bare: TargetFigures;
 }
@@ -70,6 +77,9 @@ interface RunFigures {
   serverCpuMs: number;
   serviceCpuMs: number;
 }
+
+/** process.hrtime's clock (CLOCK_MONOTONIC), which V8's profiles of other processes on this machine also use. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
@@ -162,7 +172,10 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     const secretKey = created.value.secretKey;
 
     const serviceEnv = { PAYMENT_SERVICE_URL: `${serviceUrl}/service`, PAYMENT_SERVICE_KEY: serviceSecretKey };
-    const backend = await startChild(['node', '--import', 'tsx', 'server/main.ts'], {
+    // A folder per target: V8 writes a profile per thread, and tsx's loader has a thread of its own.
+    const profiled = (name: string) => (options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.cpuProfileDir, name)] : []);
+    const backendArgs = options.backend === 'compiled' ? compiledServerArgs : ['--import', 'tsx', 'server/main.ts'];
+    const backend = await startChild(['node', ...profiled('ours'), ...backendArgs], {
       ...serviceEnv,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -173,10 +186,12 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       RATE_LIMIT_PAY_PER_MINUTE: '100000000',
       RATE_LIMIT_READS_PER_MINUTE: '100000000',
       RATE_LIMIT_MERCHANT_PER_MINUTE: '100000000',
+      // No load balancer to drain from: it stops at once, in the time the bench gives it before SIGKILL, so a CPU profile gets written.
+      SHUTDOWN_DRAIN_DELAY_MS: '0',
     }, /Widget:\s+\S+\/checkout\.js/);
     children.push(backend);
     const backendUrl = /Widget:\s+(\S+)\/checkout\.js/.exec(backend.readyLine)?.[1] as string;
-    const bare = await startChild(['node', '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, BENCH_MERCHANT_ID: MERCHANT_ID }, /^READY /);
+    const bare = await startChild(['node', ...profiled('bare'), '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, BENCH_MERCHANT_ID: MERCHANT_ID }, /^READY /);
     children.push(bare);
     const bareUrl = bare.readyLine.slice('READY '.length).trim();
 
@@ -217,7 +232,9 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     // Warm both (JIT, connection pools, SQLite pages) before anything is timed.
     await closed(ours, WARMUP_REQUESTS);
     await closed(baseline, WARMUP_REQUESTS);
+    const roundsStart = monotonicUs();
     const rounds = await interleaved(options.rounds, () => closed(ours, options.requestsPerRound), () => closed(baseline, options.requestsPerRound));
+    const roundsWindowUs = { start: roundsStart, end: monotonicUs() };
     const atRate = await interleaved(1, () => fixedRate(ours), () => fixedRate(baseline));
 
     const figures = (runs: RunFigures[], rated: RunFigures[], server: Child): TargetFigures => {
@@ -234,7 +251,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
         peakRssBytes: server.peakRssBytes(),
       };
     };
-    return { options, ours: figures(rounds.a, atRate.a, backend), bare: figures(rounds.b, atRate.b, bare) };
+    return { options, roundsWindowUs, ours: figures(rounds.a, atRate.a, backend), bare: figures(rounds.b, atRate.b, bare) };
   } finally {
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });

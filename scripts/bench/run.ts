@@ -44,7 +44,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const ecv2 = benchEcv2Open();
 
   log('4/7 pay endpoint under load');
-  const pay = await benchPayLoad({ serviceDelayMs: 20, rounds: 3, requestsPerRound: 1500, connections: 32, fixedRateRequests: 2000 });
+  const pay = await benchPayLoad({ serviceDelayMs: 20, rounds: 3, requestsPerRound: 1500, connections: 32, fixedRateRequests: 2000, backend: 'compiled' });
 
   log('5/7 webhook delivery latency');
   const webhooks = await benchWebhookLatency({ payments: 200 });

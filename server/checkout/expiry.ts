@@ -24,14 +24,14 @@ export const sessionExpired: Failure = { code: 'session_expired', message: 'This
 
 const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
 
-const expire = ({ store, cipher }: SessionStore, sessionId: string): Promise<boolean> =>
+/** The session as expired, or undefined when it was not expirable any more. */
+const expire = ({ store, cipher }: SessionStore, sessionId: string): Promise<SessionRow | undefined> =>
   store.transaction().execute((trx) => moveSession(trx, cipher, sessionId, EXPIRABLE, 'expired'));
 
 /** The session as it stands, expired first if its time is up (by this request, or by whoever got there first). */
 export async function expiredIfPastDue(deps: SessionStore, session: SessionRow): Promise<SessionRow> {
   if (!isPastDue(session, Date.now())) return session;
-  await expire(deps, session.id);
-  return (await findSession(deps.store, session.id)) ?? session;
+  return (await expire(deps, session.id)) ?? (await findSession(deps.store, session.id)) ?? session;
 }
 
 /** Sessions read per query of a sweep: each is one small transaction, and a large backlog is read in batches. */
@@ -46,7 +46,7 @@ export async function expirePastDueSessions(deps: SessionStore, now = Date.now()
   let expired = 0;
   for (;;) {
     const due = await pastDueSessionIds(deps.store, EXPIRABLE, now, SWEEP_BATCH);
-    for (const id of due) if (await expire(deps, id)) expired++;
+    for (const id of due) if ((await expire(deps, id)) !== undefined) expired++;
     if (due.length < SWEEP_BATCH) return expired;
   }
 }

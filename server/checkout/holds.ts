@@ -59,9 +59,10 @@ function failureOf(failure: ServiceFailure, session: SessionRow, operation: Hold
 async function record({ store, cipher }: HoldDependencies, session: SessionRow, operation: HoldOperation, charge: Charge): Promise<Result<SessionRow, Failure>> {
   const to = targetOf[operation];
   const moved = await store.transaction().execute((trx) => moveSession(trx, cipher, session.id, ['authorized'], to, { amount_captured: operation === 'capture' ? charge.amount_captured : null }));
+  if (moved) return ok(moved);
   const current = await findSession(store, session.id);
   // A concurrent identical request moved it first: the same result, once.
-  if (current && (moved || current.status === to)) return ok(current);
+  if (current?.status === to) return ok(current);
   return err(invalidState(current ?? session, operation));
 }
 

@@ -13,7 +13,7 @@ import { randomId } from '../lib/secrets';
 import type { DataCipher } from '../lib/data-cipher';
 import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
-import { countAttempt, insertInFlightAttempt, latestAttempt, recordAttemptOutcome } from '../store/attempts';
+import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
 import { sessionExpired } from './expiry';
@@ -43,11 +43,21 @@ export interface PayDependencies {
  */
 export type AbandonedAttempts = Set<string>;
 
+/**
+ * What a payment came to, and its session as the request's own move left it,
+ * for the reply; undefined when another request or reconciliation moved it
+ * first (the reply then reads it).
+ */
+export interface Paid {
+  outcome: PaymentOutcome;
+  session: SessionRow | undefined;
+}
+
 /** The service's idempotency key for one attempt: derived from the session, so a retry of it can never charge twice. */
 export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string => `${sessionId}:attempt:${attemptNo}`;
 
 /** `framing`: the page the widget runs on, which a 3-D Secure challenge reports to, and the pages that frame it (iframe mode). */
-export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<PaymentOutcome, Failure>> {
+export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<Paid, Failure>> {
   const parsed = PayBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const paymentMethod = parsed.data.payment_data.paymentMethodData;
@@ -94,7 +104,7 @@ function assuranceOf(details: AssuranceDetails | undefined): Assurance {
  * POST /api/sessions/{id}/authenticate: the shopper finished (or cancelled)
  * the challenge. The service says how it went; the browser is not trusted for it.
  */
-export async function authenticate(deps: PayDependencies, app: App, session: SessionRow, body: unknown): Promise<Result<PaymentOutcome, Failure>> {
+export async function authenticate(deps: PayDependencies, app: App, session: SessionRow, body: unknown): Promise<Result<Paid, Failure>> {
   const parsed = AuthenticateBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   if (session.status !== 'requires_authentication') return err(conflictFor(session.status, 'There is no authentication to complete for this checkout'));
@@ -161,11 +171,12 @@ async function claimAttempt(
   sessionChanges: SessionChanges,
 ): Promise<Result<ClaimedAttempt, Failure>> {
   return store.transaction().execute(async (trx) => {
-    if (!(await moveSession(trx, cipher, sessionId, from, 'processing', sessionChanges))) {
+    const claimed = await moveSession(trx, cipher, sessionId, from, 'processing', { ...sessionChanges, ...oneMoreAttempt });
+    if (!claimed) {
       const current = await findSession(trx, sessionId);
       return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
     }
-    const attemptNo = await countAttempt(trx, sessionId);
+    const attemptNo = claimed.attempts;
     const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, attemptNo) };
     await insertInFlightAttempt(trx, { ...attempt, sessionId, attemptNo, sourceType, requestSealed, instanceId });
     return ok(attempt);
@@ -204,7 +215,7 @@ async function startAuthentication(
   charge: Charge,
   framing: ChallengeFraming,
   assurance: Assurance,
-): Promise<PaymentOutcome> {
+): Promise<Paid> {
   const paymentMethod = charge.payment_method ?? '';
   const created = await deps.service.createAuthenticationSession(
     { payment_method: paymentMethod, amount: session.amount, currency: session.currency.toLowerCase(), ...framing },
@@ -213,22 +224,20 @@ async function startAuthentication(
   const declined = outcomeOfCharge(charge, assurance);
   if (!created.ok) {
     const outcome: PaymentOutcome = { ...declined, status: 'failed', failure_code: 'authentication_unavailable', failure_message: 'The card needs 3-D Secure, which could not be started; nothing was charged' };
-    await recordOutcome(deps, session.id, attempt.id, outcome);
-    return outcome;
+    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome) };
   }
   const authentication = created.value;
   const challenge: PaymentOutcome = { ...declined, status: 'requires_authentication', ...(authentication.challenge_url && { challenge_url: authentication.challenge_url }) };
   const ids = { authentication_session: authentication.id, payment_method: paymentMethod };
   if (authentication.status === 'failed' || authentication.status === 'expired') {
     const outcome: PaymentOutcome = { ...declined, failure_code: 'authentication_failed', failure_message: 'The card issuer did not authenticate the payment' };
-    await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids });
-    return outcome;
+    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids }) };
   }
-  await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids });
-  if (authentication.status === 'challenge_required') return challenge;
+  const challenged: Paid = { outcome: challenge, session: await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids }) };
+  if (authentication.status === 'challenge_required') return challenged;
   const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id }, assurance);
-  // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request.
-  return paid.ok ? paid.value : challenge;
+  // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request, the session as it is now.
+  return paid.ok ? paid.value : { outcome: challenge, session: undefined };
 }
 
 /** The charge after 3-D Secure: the payment method, with the session that authenticated it, as a new attempt. */
@@ -238,7 +247,7 @@ async function payAuthenticated(
   session: SessionRow,
   authenticated: { paymentMethod: string; authenticationSession: string },
   assurance: Assurance,
-): Promise<Result<PaymentOutcome, Failure>> {
+): Promise<Result<Paid, Failure>> {
   const request = buildCharge(session, { type: 'payment_method', payment_method: authenticated.paymentMethod }, undefined, { authenticationSession: authenticated.authenticationSession });
   const attempt = await chargeAttempt(deps, app, session.id, ['requires_authentication'], request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
@@ -252,7 +261,7 @@ async function endAuthentication(
   session: SessionRow,
   attemptId: string,
   code: 'authentication_failed' | 'authentication_abandoned',
-): Promise<Result<PaymentOutcome, Failure>> {
+): Promise<Result<Paid, Failure>> {
   const previous = outcomeOf(session);
   const outcome: PaymentOutcome = {
     status: 'declined',
@@ -262,13 +271,12 @@ async function endAuthentication(
     failure_message: code === 'authentication_failed' ? 'The card issuer did not authenticate the payment' : 'The authentication was not completed',
   };
   const moved = await recordOutcome(deps, session.id, attemptId, outcome, { from: ['requires_authentication'] });
-  return moved ? ok(outcome) : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
+  return moved ? ok({ outcome, session: moved }) : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
 }
 
-async function settle(deps: SessionStore, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<PaymentOutcome> {
+async function settle(deps: SessionStore, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<Paid> {
   const outcome = reply.ok ? outcomeOfCharge(reply.value, assurance) : outcomeOfFailure(reply.error);
-  await recordOutcome(deps, sessionId, attemptId, outcome);
-  return outcome;
+  return { outcome, session: await recordOutcome(deps, sessionId, attemptId, outcome) };
 }
 
 function outcomeOfCharge(charge: Charge, assurance?: Assurance): PaymentOutcome {
@@ -299,9 +307,9 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
 
 /**
  * Records an attempt's outcome on it, and moves its session (from `from`,
- * processing or pending by default) to the outcome's status; false when the
- * session was not in one of those any more. A known outcome drops the sealed
- * request, which is no longer needed.
+ * processing or pending by default) to the outcome's status: the session as
+ * moved, undefined when it was not in one of those any more. A known outcome
+ * drops the sealed request, which is no longer needed.
  */
 export async function recordOutcome(
   { store, cipher }: SessionStore,
@@ -309,7 +317,7 @@ export async function recordOutcome(
   attemptId: string,
   outcome: PaymentOutcome,
   options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string } } = {},
-): Promise<boolean> {
+): Promise<SessionRow | undefined> {
   const json = JSON.stringify(outcome);
   return store.transaction().execute(async (trx) => {
     await recordAttemptOutcome(trx, attemptId, { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt });

@@ -31,7 +31,7 @@ const takenIn: Partial<Record<SessionStatus, (session: SessionRow) => number>> =
   succeeded: (session) => session.amount,
   captured: (session) => session.amount_captured ?? 0,
 };
-const REFUNDABLE_FROM = Object.keys(takenIn);
+export const REFUNDABLE_FROM = Object.keys(takenIn) as SessionStatus[];
 
 /** The service's key for one refund: derived from our refund's id, so every replay of it is the same refund. */
 export const refundIdempotencyKey = (sessionId: string, refundId: string): string => `${sessionId}:refund:${refundId}`;

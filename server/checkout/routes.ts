@@ -6,7 +6,7 @@ import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PaymentOutcome, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
+import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
@@ -20,7 +20,7 @@ import type { Logger } from '../logging';
 import type { Store } from '../store';
 import { operateHold, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
-import { authenticate, type PayDependencies, pay } from './pay';
+import { authenticate, type Paid, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
@@ -351,14 +351,15 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     await sendPayReply(req, res, found, await authenticate(options, found.app, found.session, req.body));
   });
 
-  async function sendPayReply(req: Request, res: Response, found: { session: SessionRow; app: App }, paid: Result<PaymentOutcome, Failure>): Promise<void> {
+  async function sendPayReply(req: Request, res: Response, found: { session: SessionRow; app: App }, paid: Result<Paid, Failure>): Promise<void> {
     if (!paid.ok) return sendFailure(res, paid.error);
-    const session = await findSession(store, found.session.id);
+    // The session as the payment's own move left it: read again only when another moved it since.
+    const session = paid.value.session ?? (await findSession(store, found.session.id));
     if (!session) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
     // Only if every key of a direct-mode app was retired during the payment: the outcome stands, the merchant's server confirms it.
     const view = await publicView(session, found.app, pageOrigin(req));
     if (!view.ok) return sendFailure(res, view.error);
-    const reply: PayReply = { outcome: paid.value, session: view.value };
+    const reply: PayReply = { outcome: paid.value.outcome, session: view.value };
     res.json(reply);
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessionStatus } from '../contracts';
+import { REFUNDABLE_FROM } from './refunds';
 import { canTransition, statusesLeadingTo } from './states';
 
 /** The diagram of docs/holds-and-3ds.md, edge by edge: everything else is refused. */
@@ -30,6 +31,12 @@ describe('the session state machine', () => {
     for (const status of ['succeeded', 'captured', 'released', 'expired'] as const) {
       expect(SessionStatus.options.filter((to) => canTransition(status, to))).toEqual([]);
     }
+  });
+
+  // moveSession's events show a session without refunds, read from no store: only true while this holds.
+  it('never moves a session a refund can be made on', () => {
+    expect(REFUNDABLE_FROM).not.toEqual([]);
+    for (const status of REFUNDABLE_FROM) expect(SessionStatus.options.filter((to) => canTransition(status, to))).toEqual([]);
   });
 
   it('captures and releases only authorized sessions', () => {

@@ -3,15 +3,15 @@
  * session's status goes through `moveSession`, which refuses what this table
  * does not allow (its table is contracts/session-states.ts). docs/holds-and-3ds.md draws it.
  */
-import type { Updateable } from 'kysely';
+import type { UpdateObject } from 'kysely';
 import { type EventType, SessionStatus } from '../contracts';
 import { sessionTransitions } from '../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { recordEvent, type StoreTransaction } from '../store/events';
-import type { SessionsTable } from '../store/schema';
+import type { BackendDatabase } from '../store/schema';
 import { carriesPersonalData } from './personal-data';
-import { sessionView } from './sessions';
+import { merchantView, type SessionRow } from './sessions';
 
 /** Where sessions move: the store, and the cipher that opens their billing addresses for the events of the moves. */
 export interface SessionStore {
@@ -20,7 +20,7 @@ export interface SessionStore {
 }
 
 /** What a move may change besides the status (and `updated`, which it sets). */
-export type SessionChanges = Omit<Updateable<SessionsTable>, 'status' | 'updated'>;
+export type SessionChanges = Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'>;
 
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
@@ -48,11 +48,11 @@ export const eventOnEntering: Readonly<Record<SessionStatus, EventType | null>> 
 
 /**
  * Moves a session to `to` if it is in one of `from` and the machine allows it,
- * with `changes` to its other columns; false when it was not (someone else
- * moved it first, or the move is not allowed): a compare-and-set, so of two
- * concurrent moves only one happens. The move's event is recorded in the same
- * transaction (the outbox); `cipher` opens the session's billing addresses for
- * it, and seals the event that carries them.
+ * with `changes` to its other columns, and returns the row as moved; undefined
+ * when it was not (someone else moved it first, or the move is not allowed): a
+ * compare-and-set, so of two concurrent moves only one happens. The move's
+ * event is recorded in the same transaction (the outbox); `cipher` opens the
+ * session's billing addresses for it, and seals the event that carries them.
  */
 export async function moveSession(
   trx: StoreTransaction,
@@ -61,9 +61,9 @@ export async function moveSession(
   from: readonly SessionStatus[],
   to: SessionStatus,
   changes: SessionChanges = {},
-): Promise<boolean> {
+): Promise<SessionRow | undefined> {
   const allowed = from.filter((status) => canTransition(status, to));
-  if (allowed.length === 0) return false;
+  if (allowed.length === 0) return undefined;
   // The row as moved comes back with the move (both engines have RETURNING): the event needs no second read.
   const moved = await trx
     .updateTable('sessions')
@@ -72,10 +72,12 @@ export async function moveSession(
     .where('status', 'in', allowed)
     .returningAll()
     .executeTakeFirst();
-  if (!moved) return false;
+  if (!moved) return undefined;
   const type = eventOnEntering[to];
-  if (!type) return true;
-  const view = await sessionView(trx, cipher, moved);
+  if (!type) return moved;
+  // No refunds to read for the event's view: they are made only on succeeded or captured sessions
+  // (checkout/refunds.ts), which are final, so a session that moves never had one.
+  const view = merchantView(moved, [], cipher);
   await recordEvent(trx, moved.app_id, type, view, carriesPersonalData(view) ? cipher : undefined);
-  return true;
+  return moved;
 }

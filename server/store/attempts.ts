@@ -3,7 +3,7 @@
  * service is called and given its outcome after, so that every attempt ends
  * in exactly one known state.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { BackendDatabase } from './schema';
 import type { Store } from '.';
 
@@ -13,16 +13,8 @@ type Db = Store | Transaction<BackendDatabase>;
 export const latestAttempt = (db: Db, sessionId: string) =>
   db.selectFrom('charge_attempts').select(['id', 'authentication_session', 'payment_method']).where('session_id', '=', sessionId).orderBy('attempt_no', 'desc').executeTakeFirst();
 
-/** Counts one more attempt on the session and returns its number (1 for the first). */
-export async function countAttempt(db: Db, sessionId: string): Promise<number> {
-  const { attempts } = await db
-    .updateTable('sessions')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', sessionId)
-    .returning('attempts')
-    .executeTakeFirstOrThrow();
-  return attempts;
-}
+/** The change to a session that counts one more attempt, made by the move that claims it: its new `attempts` is the attempt's number (1 for the first). */
+export const oneMoreAttempt = { attempts: sql<number>`attempts + 1` };
 
 export async function insertInFlightAttempt(
   db: Db,
