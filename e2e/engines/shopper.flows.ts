@@ -112,6 +112,9 @@ test('a shopper pays with the keyboard alone: a decline, Try again, then another
     const index = sandboxWallet.cards.findIndex((card) => card.id === id);
     for (let i = 0; i < index; i++) await driver.press('ArrowDown');
     await shopper.expect(`input[name=sandbox-card][value="${id}"]`, 'checked', (el) => !!el?.checked);
+    // Past the billing address group (one tab stop, its first address chosen) and Cancel, to Pay.
+    await driver.press('Tab');
+    await shopper.expectFocused('input[name=sandbox-billing-address]:checked');
     await driver.press('Tab');
     await driver.press('Tab');
     await shopper.expectFocused('[data-testid=sandbox-pay]');
