@@ -1,6 +1,7 @@
 /** Every schema and type shared between the server, the widget and the tests. */
 export * from './authentication';
 export * from './charges';
+export * from './dashboard';
 export * from './country';
 export * from './ecv2';
 export * from './events';

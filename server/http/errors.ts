@@ -30,6 +30,7 @@ const statusByCode: Record<string, number> = {
   url_not_allowed: 400,
   unauthenticated: 401,
   origin_not_allowed: 403,
+  csrf_refused: 403,
   not_found: 404,
   payment_in_progress: 409,
   session_completed: 409,

@@ -20,7 +20,7 @@ const bundleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 type Manifest = Record<string, { file: string; integrity: string }>;
 
 /** The build's manifest; empty when the bundles haven't been built (the plain names then answer 404 too). */
-function readManifest(): Manifest {
+export function readManifest(): Manifest {
   try {
     return JSON.parse(readFileSync(`${bundleDir}manifest.json`, 'utf8')) as Manifest;
   } catch {

@@ -275,4 +275,21 @@ export const backendMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0017_dashboard_sessions': {
+    // The dashboard's signed-in sessions (server/dashboard/, docs/dashboard.md): a cookie's token, kept as its SHA-256 only,
+    // so a copy of the database opens no session; `last_seen` drives the idle expiry, `created` the absolute one.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('dashboard_sessions')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX dashboard_sessions_last_seen ON dashboard_sessions (last_seen)`.execute(db);
+      // An endpoint's recent deliveries, which the dashboard shows.
+      await sql`CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint_created ON webhook_deliveries (endpoint_id, created)`.execute(db);
+    },
+  },
 };

@@ -188,7 +188,20 @@ export interface WebhookDeliveriesTable {
   retry_until: Generated<number | null>;
 }
 
+/** A merchant signed in to the dashboard (server/dashboard/session.ts). */
+export interface DashboardSessionsTable {
+  /** SHA-256 of the cookie's token (lib/secrets.ts); the token itself is never stored. */
+  token_hash: string;
+  app_id: string;
+  /** Sent back by the page in a header on every change (CSRF); useless without the cookie. */
+  csrf_token: string;
+  created: number;
+  /** The last request the session made: it ends after DASHBOARD_IDLE_MS without one. */
+  last_seen: number;
+}
+
 export interface BackendDatabase {
+  dashboard_sessions: DashboardSessionsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
