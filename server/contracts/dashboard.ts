@@ -38,8 +38,8 @@ export type DashboardSignedIn = z.infer<typeof DashboardSignedIn>;
 export const DashboardCard = z.object({ network: CardNetwork, last4: z.string() });
 export type DashboardCard = z.infer<typeof DashboardCard>;
 
-/** A session as the merchant API returns it, its card cut down to DashboardCard. */
-export const DashboardPayment = Session.extend({ outcome: PaymentOutcome.extend({ card: DashboardCard.nullable() }).nullable() });
+/** A session as the merchant API returns it, its card cut down to DashboardCard, with its currency's ISO 4217 exponent to format amounts by. */
+export const DashboardPayment = Session.extend({ outcome: PaymentOutcome.extend({ card: DashboardCard.nullable() }).nullable(), currency_exponent: z.number().int() });
 export type DashboardPayment = z.infer<typeof DashboardPayment>;
 
 export const DashboardPaymentList = listOf(DashboardPayment);
@@ -71,7 +71,7 @@ export const TimelineEntry = z.discriminatedUnion('kind', [
 ]);
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
-export const DashboardPaymentPage = z.object({ payment: DashboardPayment, currency_exponent: z.number().int(), timeline: z.array(TimelineEntry) });
+export const DashboardPaymentPage = z.object({ payment: DashboardPayment, timeline: z.array(TimelineEntry) });
 export type DashboardPaymentPage = z.infer<typeof DashboardPaymentPage>;
 
 export const DashboardEndpoint = z.object({

@@ -169,7 +169,7 @@ describe('payments in the dashboard', () => {
     const page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
     expect(page.payment.outcome?.card).toEqual(list.data[0]?.outcome?.card);
     expect(JSON.stringify(page)).not.toMatch(/exp_month|exp_year/);
-    expect(page.currency_exponent).toBe(2);
+    expect(page.payment.currency_exponent).toBe(2);
     expect(page.timeline.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['created', 'attempt', 'event']));
     expect((await browser.call('GET', '/dashboard/api/payments?status=bogus')).status).toBe(400);
   });

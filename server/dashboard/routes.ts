@@ -9,7 +9,6 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { z } from 'zod';
 import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
 import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, isStorableText, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { exponentOf } from '../contracts/currency';
 import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
@@ -110,7 +109,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     const session = await paymentOf(req, res);
     if (!session) return;
     const view = await sessionView(store, session);
-    res.json({ payment: paymentView(view), currency_exponent: exponentOf(view.currency), timeline: await timelineOf(store, view) });
+    res.json({ payment: paymentView(view), timeline: await timelineOf(store, view) });
   });
 
   /** Capture or release, as POST /api/sessions/{id}/capture|release runs it; the page's Idempotency-Key makes a double submit one action. */

@@ -5,6 +5,7 @@
  */
 import type { DashboardEndpoint, DashboardPayment, DeliveryView, Session, TimelineEntry } from '../contracts';
 import { EventType, PaymentOutcome } from '../contracts';
+import { exponentOf } from '../contracts/currency';
 import type { Store } from '../store';
 import { attemptsOfSession, type DeliveryRow, deliveriesOfEvents, eventsOfSession, recentDeliveries } from '../store/dashboard';
 import type { WebhookEndpointRow } from '../store/webhooks';
@@ -15,7 +16,7 @@ export const RECENT_DELIVERIES = 10;
 
 export function paymentView(session: Session): DashboardPayment {
   const card = session.outcome?.card;
-  return { ...session, outcome: session.outcome && { ...session.outcome, card: card ? { network: card.network, last4: card.last4 } : null } };
+  return { ...session, outcome: session.outcome && { ...session.outcome, card: card ? { network: card.network, last4: card.last4 } : null }, currency_exponent: exponentOf(session.currency) };
 }
 
 function deliveryView(row: DeliveryRow): DeliveryView {
