@@ -290,6 +290,9 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX dashboard_sessions_last_seen ON dashboard_sessions (last_seen)`.execute(db);
       // An endpoint's recent deliveries, which the dashboard shows.
       await sql`CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint_created ON webhook_deliveries (endpoint_id, created)`.execute(db);
+      // The list by reference in its order (bench figure 9): with 0009's (app_id, reference) SQLite walked the app's
+      // sessions newest first to skip the sort, 15 ms at 10,000 sessions and growing with the store.
+      await sql`CREATE INDEX IF NOT EXISTS sessions_app_reference_created ON sessions (app_id, reference, created, id)`.execute(db);
     },
   },
 };
