@@ -77,7 +77,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.post('/dashboard/api/session', options.merchantCalls, json, async (req, res) => {
     const parsed = DashboardSignIn.safeParse(req.body);
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
-    await sessions.signIn(req, res);
+    await sessions.signIn(req, res, parsed.data.secret_key);
   });
 
   router.get('/dashboard/api/session', signedIn, (_req, res) => {

@@ -53,11 +53,9 @@ export function dashboardSessions(options: DashboardSessionOptions) {
   const fromOurPage = (req: Request) => req.get('origin') === options.ownOrigin();
 
   /** Exchanges a live secret key for a session; the reply carries the CSRF token, the cookie the session's token. */
-  async function signIn(req: Request, res: Response): Promise<void> {
+  async function signIn(req: Request, res: Response, secretKey: string): Promise<void> {
     if (!fromOurPage(req)) return sendFailure(res, forbiddenOrigin);
-    const body = req.body as { secret_key?: unknown } | undefined;
-    const key = typeof body?.secret_key === 'string' ? body.secret_key : '';
-    const app = key.startsWith('sk_') ? await findAppBySecretKey(store, key) : undefined;
+    const app = secretKey.startsWith('sk_') ? await findAppBySecretKey(store, secretKey) : undefined;
     if (!app) return sendFailure(res, { code: 'unauthenticated', message: 'This is not a live secret key of any application' });
     const now = Date.now();
     await deleteDeadDashboardSessions(store, liveSince(now));
