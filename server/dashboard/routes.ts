@@ -6,10 +6,9 @@
  * to the same rooms. docs/dashboard.md.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { z } from 'zod';
 import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, isStorableText, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
+import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import { escapeHtml } from '../lib/html';
@@ -19,7 +18,7 @@ import type { ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';
 import { expiredIfPastDue } from '../checkout/expiry';
-import { operateHold, type HoldOperation } from '../checkout/holds';
+import { holdReply, type HoldOperation } from '../checkout/holds';
 import { createRefund } from '../checkout/refunds';
 import { findSession, listAppSessions, sessionView } from '../checkout/sessions';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
@@ -65,14 +64,9 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     next();
   });
 
-  const pathId = (shape: z.ZodType<string>, missing: { code: string; message: string }) => (_req: Request, res: Response, next: express.NextFunction, id: string) => {
-    if (!isStorableText(id)) return sendError(res, unstorableText(['id']));
-    if (!shape.safeParse(id).success) return sendFailure(res, missing);
-    next();
-  };
-  router.param('paymentId', pathId(SessionId, noSuchPayment));
-  router.param('endpointId', pathId(WebhookEndpointId, noSuchEndpoint));
-  router.param('eventId', pathId(EventId, { code: 'not_found', message: 'No such event' }));
+  router.param('paymentId', pathIdParam(SessionId, noSuchPayment));
+  router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
+  router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
 
   router.post('/dashboard/api/session', options.merchantCalls, json, async (req, res) => {
     const parsed = DashboardSignIn.safeParse(req.body);
@@ -117,12 +111,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     const session = await paymentOf(req, res);
     if (!session) return;
     const { app } = signedInOf(res);
-    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
-      const done = await operateHold(options, app, session, operation, req.body);
-      if (done.ok) return { status: 200, body: paymentView(await sessionView(store, done.value)), record: true };
-      const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
-      return { status: statusFor(done.error), body: errorBody(done.error), record };
-    });
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, () => holdReply(options, app, session, operation, req.body, async (moved) => paymentView(await sessionView(store, moved))));
   };
   router.post('/dashboard/api/payments/:paymentId/capture', signedIn, json, holdRoute('capture'));
   router.post('/dashboard/api/payments/:paymentId/release', signedIn, json, holdRoute('release'));
