@@ -15,6 +15,7 @@ import { defineConfig } from 'vitest/config';
  *   checkout.mjs       ESM, `import { mount } from '.../checkout.mjs'`
  *   checkout-frame.js  IIFE, the checkout frame's script (iframe mode, GET /frame)
  *   sandbox-wallet.js  IIFE, the stand-in for Google's pay.js
+ *   dashboard.js       IIFE, the merchant's dashboard page (GET /dashboard)
  * and first the chunks, what the first paint does not need (web/checkout/chunks.ts):
  *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles)
  *   checkout-chunk-challenge.js          IIFE, the 3-D Secure dialog (prefetched when the page is idle)
@@ -30,6 +31,7 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
   checkout_esm: { entry: 'web/checkout/index.ts', format: 'es', fileName: 'checkout.mjs' },
   checkout_frame: { entry: 'web/checkout/frame.ts', format: 'iife', fileName: 'checkout-frame.js' },
   sandbox_wallet: { entry: 'web/sandbox-wallet/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
+  dashboard: { entry: 'web/dashboard/main.tsx', format: 'iife', fileName: 'dashboard.js' },
 };
 
 /** The languages but English (which the bundles carry): one dictionary file each in web/checkout/locales/, exporting it by its name. */

@@ -15,6 +15,7 @@ import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from './lib/result';
+import { dashboardRoutes } from './dashboard/routes';
 import { demoRoutes, type DemoMerchant } from './demo';
 import { galleryRoutes } from './demo/gallery';
 import { clientErrors, sendFailure } from './http/errors';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDependencies): express.Express {
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
+  app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));
   if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
   if (deps.demo) app.use(demoRoutes(deps.demo));

@@ -13,6 +13,7 @@ import { benchEcv2Open } from './ecv2-open';
 import { benchPayLoad } from './pay-load';
 import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
+import { benchSessionList, type QueryTiming } from './session-list';
 import { benchFleetThroughput } from './fleet-throughput';
 import { round } from './stats';
 import { benchWidget } from './widget';
@@ -52,6 +53,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const start = await benchServerStart({ rounds: 7, loadPayments: 200 });
   log('7/7 throughput through nginx, 1 and 3 instances');
   const fleet = await benchFleetThroughput({ connections: 32, seconds: 10, rounds: 3 });
+  log('9. payment list query, 10,000 sessions, SQLite and PostgreSQL');
+  const sessionList = await benchSessionList({ sessions: 10_000, runs: 200, pageSize: 20 });
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -143,6 +146,14 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       String(round(fleet.ratio)),
       `on ${machine.nproc} shared cores: little expected`,
     ],
+    ...(['sqlite', 'postgres'] as const).map((engine): Row => {
+      const timings = sessionList[engine];
+      const p = (timing: QueryTiming) => `${ms(timing.p50Ms)} / ${ms(timing.p99Ms)}`;
+      const title = `9. Payment list (dashboard, GET /api/sessions), ${sessionList.options.sessions.toLocaleString('en')} sessions, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: page ${sessionList.options.pageSize} p50 / p99`;
+      if (!timings) return [title, 'not run: no PostgreSQL binaries', '', '', ''];
+      const filters = `status ${p(timings.byStatus)}; reference ${p(timings.byReference)}; a week ${p(timings.byDateRange)}`;
+      return [title, `after the 9,000th ${p(timings.deepPage)}; ${filters}`, `first page ${p(timings.firstPage)}`, String(ratio(timings.deepPage.p50Ms, timings.firstPage.p50Ms)), ''];
+    }),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -157,7 +168,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, sessionList, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

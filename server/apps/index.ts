@@ -1,5 +1,6 @@
 export {
   appsLackingGoogleMerchantId,
+  changeCheckoutSettings,
   createApp,
   getApp,
   getAppProfile,

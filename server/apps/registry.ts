@@ -4,7 +4,9 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { AuthMethod, authMethods, CardNetwork, cardNetworks, DecryptionMode, GoogleMerchantId, type RolledSecretKey, WalletEnvironment } from '../contracts';
+import { AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../contracts';
+
+export { ThreeDsPolicy };
 import { describeIssues } from '../http/errors';
 import { type Result, ok, err, type Failure } from '../lib/result';
 import { hashSecret, randomId } from '../lib/secrets';
@@ -12,13 +14,6 @@ import type { Store } from '../store';
 import type { AppsTable } from '../store/schema';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
-/**
- * 3-D Secure for PAN_ONLY cards: `if_required`, when the issuer asks for it;
- * `always_for_pan_only`, on every one (charges carry `authentication:
- * 'required'`). CRYPTOGRAM_3DS cards are authenticated by their cryptogram.
- */
-export const ThreeDsPolicy = z.enum(['if_required', 'always_for_pan_only']);
-export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
 
 /**
  * Whose Google merchant account asks Google Pay for the payment: `merchant`,
@@ -28,7 +23,6 @@ export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
 export const GooglePayMode = z.enum(['merchant', 'platform']);
 export type GooglePayMode = z.infer<typeof GooglePayMode>;
 
-const Origin = z.url().transform((url) => new URL(url).origin);
 const WebUrl = z.url({ protocol: /^https?$/ });
 
 /** Only the app's own icon so far; the category leaves room for others (Google's App resources have several). */
@@ -57,7 +51,7 @@ export const NewApp = z
     merchant_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'merchant_id: letters, digits, _ and - only'),
     /** The id Google's Pay & Wallet Console issued: `merchantInfo.merchantId`. */
     google_merchant_id: GoogleMerchantId.optional(),
-    allowed_origins: z.array(Origin).min(1),
+    allowed_origins: AllowedOrigins,
     auth_methods: z.array(AuthMethod).min(1).default([...authMethods]),
     card_networks: z.array(CardNetwork).min(1).default([...cardNetworks]),
     environment: WalletEnvironment.default('SANDBOX'),
@@ -122,7 +116,7 @@ type AppRow = Selectable<AppsTable>;
 const selectApps = (store: Store) => store.selectFrom('apps').selectAll();
 
 // Built once: a zod schema costs some 60 µs to build and 3 µs to run, and every widget call reads its app.
-const AllowedOrigins = z.array(z.string());
+const StoredOrigins = z.array(z.string());
 const AuthMethods = z.array(AuthMethod);
 const CardNetworks = z.array(CardNetwork);
 const AppIcons = z.array(AppIcon);
@@ -133,7 +127,7 @@ function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
     name: row.name,
     merchantId: row.merchant_id,
     googleMerchantId: row.google_merchant_id ?? undefined,
-    allowedOrigins: AllowedOrigins.parse(JSON.parse(row.allowed_origins)),
+    allowedOrigins: StoredOrigins.parse(JSON.parse(row.allowed_origins)),
     authMethods: AuthMethods.parse(JSON.parse(row.auth_methods)),
     cardNetworks: CardNetworks.parse(JSON.parse(row.card_networks)),
     environment: WalletEnvironment.parse(row.environment),
@@ -237,12 +231,17 @@ export async function reconfigureApp(store: Store, id: string, changes: { allowe
     .execute();
 }
 
+/** The part of the checkout configuration the dashboard may change (docs/dashboard.md): the origins replace the app's. */
+export async function changeCheckoutSettings(store: Store, id: string, settings: CheckoutSettings): Promise<void> {
+  await store.updateTable('apps').set({ allowed_origins: JSON.stringify([...new Set(settings.allowed_origins)]), three_ds: settings.three_ds }).where('id', '=', id).execute();
+}
+
 /** What `npm run app:update` may change on an existing app. */
 export const AppChanges = z
   .strictObject({
     google_merchant_id: GoogleMerchantId.optional(),
     /** Origins allowed from now on, besides the app's own. */
-    add_origins: z.array(Origin).default([]),
+    add_origins: z.array(AllowedOrigins.element).default([]),
   })
   .refine((changes) => changes.google_merchant_id !== undefined || changes.add_origins.length > 0, 'nothing to change: give a Google merchant id or an origin');
 export type AppChanges = z.input<typeof AppChanges>;

@@ -7,7 +7,8 @@
  */
 import { type App, getApp } from '../apps';
 import { CaptureSessionBody, type Charge, HOLD_LIFETIME_MS, SessionStatus } from '../contracts';
-import { invalidRequest } from '../http/errors';
+import { errorBody, invalidRequest, statusFor } from '../http/errors';
+import type { HandlerReply } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { DataCipher } from '../lib/data-cipher';
 import type { ServiceClient, ServiceFailure } from '../service-client';
@@ -48,6 +49,18 @@ export async function operateHold(deps: HoldDependencies, app: App, session: Ses
   const reply = operation === 'capture' ? await deps.service.captureCharge(chargeId, parsed.data, call) : await deps.service.releaseCharge(chargeId, call);
   if (!reply.ok) return err(failureOf(reply.error, session, operation));
   return record(deps, session, operation, reply.value);
+}
+
+/**
+ * The reply to a capture or release request (the API's and the dashboard's), for respondIdempotently:
+ * `view` is the caller's view of the moved session.
+ */
+export async function holdReply(deps: HoldDependencies, app: App, session: SessionRow, operation: HoldOperation, body: unknown, view: (moved: SessionRow) => Promise<unknown>): Promise<HandlerReply> {
+  const done = await operateHold(deps, app, session, operation, body);
+  if (done.ok) return { status: 200, body: await view(done.value), record: true };
+  // A refused body never ran, and an unavailable service may answer a retry: neither is kept against the key.
+  const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
+  return { status: statusFor(done.error), body: errorBody(done.error), record };
 }
 
 function failureOf(failure: ServiceFailure, session: SessionRow, operation: HoldOperation): Failure {

@@ -12,13 +12,13 @@ import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
 import { authenticatedMerchant } from '../http/merchant-auth';
-import { errorBody, invalidRequest, jsonBody, sendError, sendFailure, statusFor, unstorableText } from '../http/errors';
+import { invalidRequest, jsonBody, sendError, sendFailure, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Logger } from '../logging';
 import type { Store } from '../store';
-import { operateHold, type HoldOperation } from './holds';
+import { holdReply, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
 import { authenticate, type Paid, type PayDependencies, pay } from './pay';
 import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
@@ -199,13 +199,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const holdRoute = (operation: HoldOperation) => async (req: Request, res: Response) => {
     const found = await merchantSession(req, res);
     if (!found) return;
-    await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
-      const done = await operateHold(options, found.app, found.session, operation, req.body);
-      if (done.ok) return { status: 200, body: await sessionView(store, options.cipher, done.value), record: true };
-      // A refused body never ran, and an unavailable service may answer a retry: neither is kept against the key.
-      const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
-      return { status: statusFor(done.error), body: errorBody(done.error), record };
-    });
+    await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, () => holdReply(options, found.app, found.session, operation, req.body, (moved) => sessionView(store, options.cipher, moved)));
   };
   router.post('/api/sessions/:id/capture', merchantCalls, json, holdRoute('capture'));
   router.post('/api/sessions/:id/release', merchantCalls, json, holdRoute('release'));

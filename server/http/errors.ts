@@ -3,10 +3,10 @@
  * message}}`. Layers below the routes speak only of what went wrong (a
  * Failure); the status is decided at the edge, here.
  */
-import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
-import { type ApiErrorBody, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../contracts';
+import { type ApiErrorBody, isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../contracts';
 import type { Failure } from '../lib/result';
 
 /** An error reply before it is sent: the status and the body's `error`. */
@@ -30,6 +30,7 @@ const statusByCode: Record<string, number> = {
   url_not_allowed: 400,
   unauthenticated: 401,
   origin_not_allowed: 403,
+  csrf_refused: 403,
   not_found: 404,
   payment_in_progress: 409,
   session_completed: 409,
@@ -134,4 +135,14 @@ export const clientErrors: ErrorRequestHandler = (error: unknown, _req, res, nex
   if (known) return sendError(res, known);
   if (typeof status === 'number' && status >= 400 && status < 500) return sendError(res, httpError(status, 'invalid_request', 'The request is malformed'));
   next(error);
+};
+
+/**
+ * A `router.param` check of a path id, before anything reads the store: text the store cannot hold
+ * is a 400; an id of another shape than `shape` names nothing (`missing`, a 404), as a stranger's does.
+ */
+export const pathIdParam = (shape: z.ZodType<string>, missing: Failure) => (_req: Request, res: Response, next: NextFunction, id: string) => {
+  if (!isStorableText(id)) return sendError(res, unstorableText(['id']));
+  if (!shape.safeParse(id).success) return sendFailure(res, missing);
+  next();
 };

@@ -23,7 +23,7 @@ const bundleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 type Manifest = Record<string, { file: string; integrity: string }>;
 
 /** The build's manifest; empty when the bundles haven't been built (the plain names then answer 404 too). */
-function readManifest(): Manifest {
+export function readManifest(): Manifest {
   try {
     return JSON.parse(readFileSync(`${bundleDir}manifest.json`, 'utf8')) as Manifest;
   } catch {
@@ -97,7 +97,9 @@ export function staticRoutes(options: { sandboxWallet: boolean; frameHeaders: ex
   router.get('/checkout/manifest.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*');
     res.set('Cache-Control', SHORT_CACHE);
-    const entries = Object.entries(manifest).filter(([file]) => !isChunk(file) && (options.sandboxWallet || file !== 'sandbox-wallet.js'));
+    // The widget's bundles only: the dashboard's script is our page's, nothing a merchant embeds.
+    const embeddable = new Set([...Object.values(widget), ...(options.sandboxWallet ? Object.values(sandboxWalletBundle) : [])]);
+    const entries = Object.entries(manifest).filter(([file]) => embeddable.has(file));
     res.json(Object.fromEntries(entries.map(([file, entry]) => [file, { src: `/${entry.file}`, integrity: entry.integrity }])));
   });
   return router;

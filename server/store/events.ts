@@ -44,7 +44,7 @@ export async function recordEvent(trx: StoreTransaction, appId: string, type: Ev
   const body = JSON.stringify(event);
   await trx
     .insertInto('events')
-    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0 })
+    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: 'session_id' in object ? object.session_id : object.id })
     .execute();
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
   const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));

@@ -162,6 +162,8 @@ export interface EventsTable {
    */
   body: string;
   personal_data: Generated<number>;
+  /** The session the event is about (a refund event's too): the dashboard's timeline reads a session's events by it. */
+  session_id: string | null;
 }
 
 /** An app's webhook endpoints; a deleted one keeps its row (`deleted` set) so its deliveries stay readable. */
@@ -200,7 +202,20 @@ export interface WebhookDeliveriesTable {
   retry_until: Generated<number | null>;
 }
 
+/** A merchant signed in to the dashboard (server/dashboard/session.ts). */
+export interface DashboardSessionsTable {
+  /** SHA-256 of the cookie's token (lib/secrets.ts); the token itself is never stored. */
+  token_hash: string;
+  app_id: string;
+  /** Sent back by the page in a header on every change (CSRF); useless without the cookie. */
+  csrf_token: string;
+  created: number;
+  /** The last request the session made: it ends after DASHBOARD_IDLE_MS without one. */
+  last_seen: number;
+}
+
 export interface BackendDatabase {
+  dashboard_sessions: DashboardSessionsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -27,7 +27,8 @@ export function sessionPageQuery(db: Store | Transaction<BackendDatabase>, filte
   if (filter.createdGte !== undefined) query = query.where('created', '>=', filter.createdGte);
   if (filter.createdLt !== undefined) query = query.where('created', '<', filter.createdLt);
   const after = filter.after;
-  if (after) query = query.where(({ eb, or, and }) => or([eb('created', '<', after.created), and([eb('created', '=', after.created), eb('id', '<', after.id)])]));
+  // A row value, not `created < ? OR (created = ? AND id < ?)`: SQLite then starts the index walk at the cursor (bench figure 9).
+  if (after) query = query.where(({ eb, refTuple, tuple }) => eb(refTuple('created', 'id'), '<', tuple(after.created, after.id)));
   // One more than the page: whether it exists is `has_more`, without a count.
   return query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1);
 }

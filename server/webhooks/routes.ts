@@ -3,10 +3,9 @@
  * Every reply is no-store: creations and rolls carry a secret, the rest a
  * payment's state.
  */
-import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { z } from 'zod';
-import { EventId, isStorableText, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { invalidRequest, jsonBody, sendError, sendFailure, unstorableText } from '../http/errors';
+import express, { type RequestHandler } from 'express';
+import { EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';
@@ -43,14 +42,8 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
     next();
   });
 
-  /** Path ids are checked before the store is read: an id of another shape names nothing (404). */
-  const pathId = (shape: z.ZodType<string>, missing: { code: string; message: string }) => (_req: Request, res: Response, next: express.NextFunction, id: string) => {
-    if (!isStorableText(id)) return sendError(res, unstorableText(['id']));
-    if (!shape.safeParse(id).success) return sendFailure(res, missing);
-    next();
-  };
-  router.param('endpointId', pathId(WebhookEndpointId, noSuchEndpoint));
-  router.param('eventId', pathId(EventId, { code: 'not_found', message: 'No such event' }));
+  router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
+  router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
 
   router.post('/api/webhook_endpoints', merchantCalls, json, async (req, res) => {
     const app = await authenticatedMerchant(store, req, res);

@@ -1,0 +1,242 @@
+/**
+ * The merchant's dashboard in a real browser: a merchant's day (find a
+ * payment, refund it, see why a webhook failed and redeliver it, roll the
+ * key), a hold captured and another released, the keyboard alone, the key
+ * never kept by the page, every page axe-clean in light and dark, the
+ * languages, and visual baselines.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import type { CreatedSession } from '../server/contracts';
+import { startTestServer, type TestServer } from '../server/testing/harness';
+import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../server/testing/webhook-receiver';
+
+let server: TestServer;
+let receiver: WebhookReceiver;
+
+test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce', locale: 'en-US', timezoneId: 'UTC' });
+
+test.beforeAll(async () => {
+  // A short retry window: a delivery the receiver refuses is given up (failed) within seconds, as it would be after days.
+  server = await startTestServer({ ...FAST_WEBHOOKS, WEBHOOK_RETRY_WINDOW_MS: '1500' });
+  receiver = await startWebhookReceiver();
+});
+test.afterAll(async () => {
+  await receiver?.close();
+  await server?.close();
+});
+
+/** A new app of its own (so each test sees its payments only), and its key. */
+async function merchant(name = 'Coffee Roasters'): Promise<string> {
+  return (await server.merchant({ name, merchant_id: `m_${Math.random().toString(36).slice(2, 10)}` })).secretKey;
+}
+
+async function paid(secretKey: string, body: Record<string, unknown> = {}): Promise<CreatedSession> {
+  const session = await server.createSession(secretKey, body);
+  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-pan') });
+  expect(reply.status).toBe(200);
+  return session;
+}
+
+async function signIn(page: Page, secretKey: string): Promise<void> {
+  await page.goto(`${server.url}/dashboard`);
+  await page.getByLabel('Secret key').fill(secretKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}
+
+const apiStatus = async (secretKey: string) => (await fetch(`${server.url}/api/sessions?limit=1`, { headers: { authorization: `Bearer ${secretKey}` } })).status;
+
+test("a merchant's day: find a payment, refund part of it, see why a webhook failed and redeliver it, roll the key", async ({ page }) => {
+  const secretKey = await merchant();
+  receiver.answer = 500;
+  const endpoint = await server.merchantPost(secretKey, '/api/webhook_endpoints', { url: receiver.url, events: ['refund.succeeded'] });
+  receiver.secrets = [((await endpoint.json()) as { secret: string }).secret];
+  await paid(secretKey, { reference: 'order-1001', amount: 4200 });
+  await paid(secretKey, { reference: 'order-1002', amount: 1000 });
+
+  await signIn(page, secretKey);
+  // Find it: by its reference.
+  await page.getByLabel('Reference').fill('order-1001');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const rows = page.locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('$42.00');
+  await expect(rows.first()).toContainText('Visa •••• 1111');
+  await rows.first().getByRole('link').click();
+
+  // Refund part of it: the confirmation states the amount in the session's currency.
+  await expect(page.getByTestId('card')).toHaveText('Visa •••• 1111');
+  await page.getByLabel('Amount to refund').fill('12.50');
+  await page.getByRole('button', { name: 'Refund' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Refund $12.50 to the shopper?');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByTestId('refunded')).toHaveText('$12.50');
+  await expect(page.locator('.timeline')).toContainText('Refund of $12.50: Succeeded');
+
+  // The webhook: the receiver answered 500 until the retry window closed.
+  await expect.poll(async () => (await server.store.selectFrom('webhook_deliveries').select('status').execute()).map((row) => row.status).includes('failed'), { timeout: 10_000 }).toBe(true);
+  await page.getByRole('link', { name: 'Developers' }).click();
+  const delivery = page.locator('tr[data-delivery-status]').first();
+  await expect(delivery).toContainText('Failed');
+  await expect(delivery.getByTestId('delivery-result')).toContainText('HTTP 500');
+  receiver.answer = 200;
+  await delivery.getByRole('button', { name: /Redeliver/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent again.' })).toBeVisible();
+  await receiver.waitFor((events) => events.some((event) => event.type === 'refund.succeeded'));
+  await expect.poll(async () => (await page.reload(), await page.locator('tr[data-delivery-status]').first().getAttribute('data-delivery-status'))).toBe('delivered');
+
+  // Roll the key with an hour's overlap: both work meanwhile.
+  await page.getByLabel('The current key keeps working for').selectOption({ label: 'one hour' });
+  await page.getByRole('button', { name: 'Roll key' }).click();
+  const newKey = (await page.getByTestId('secret').textContent()) ?? '';
+  expect(newKey).toMatch(/^sk_/);
+  expect(await apiStatus(newKey)).toBe(200);
+  expect(await apiStatus(secretKey)).toBe(200);
+});
+
+test('captures part of a hold and releases another, each after a confirmation in the currency of the session', async ({ page }) => {
+  const secretKey = await merchant();
+  const hold = await paid(secretKey, { intent: 'hold', amount: 5000, currency: 'EUR', reference: 'hold-capture' });
+  const other = await paid(secretKey, { intent: 'hold', amount: 3000, currency: 'JPY', reference: 'hold-release' });
+  await signIn(page, secretKey);
+
+  await page.goto(`${server.url}/dashboard#/payments/${hold.id}`);
+  await page.getByLabel('Amount to capture').fill('30');
+  await page.getByRole('button', { name: 'Capture' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Capture €30.00?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Captured');
+
+  await page.goto(`${server.url}/dashboard#/payments/${other.id}`);
+  // JPY has no minor unit (ISO 4217): 3000 is ¥3,000.
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('¥3,000');
+  await page.getByRole('button', { name: 'Release' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Release the hold of ¥3,000?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Release' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Released');
+});
+
+test('pages through the payments with the cursor, and filters by status and date', async ({ page }) => {
+  const secretKey = await merchant();
+  for (let i = 0; i < 22; i++) await server.createSession(secretKey, { reference: `bulk-${i}` });
+  await paid(secretKey, { reference: 'the-paid-one' });
+  await signIn(page, secretKey);
+  await expect(page.locator('tbody tr')).toHaveCount(20);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.locator('tbody tr')).toHaveCount(3);
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await expect(page.locator('tbody tr')).toHaveCount(20);
+  await page.getByLabel('Status').selectOption('succeeded');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await page.getByLabel('To', { exact: true }).fill('2020-01-01');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('No payment matches.')).toBeVisible();
+});
+
+test('works with the keyboard alone: sign in, open a payment, refund it', async ({ page }) => {
+  const secretKey = await merchant();
+  const session = await paid(secretKey, { reference: 'keyboard', amount: 900 });
+  await page.goto(`${server.url}/dashboard`);
+  /** Tabs forward until `target` has the focus, as a keyboard user would. */
+  const tabTo = async (target: ReturnType<Page['locator']>) => {
+    for (let i = 0; i < 40; i++) {
+      if (await target.evaluate((element) => element === document.activeElement)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error('never reached by Tab');
+  };
+  await tabTo(page.getByLabel('Secret key'));
+  await page.keyboard.type(secretKey);
+  await page.keyboard.press('Enter');
+  const link = page.locator(`tr[data-payment="${session.id}"] a`);
+  await tabTo(link);
+  await page.keyboard.press('Enter');
+  await tabTo(page.getByRole('button', { name: 'Refund' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toContainText('Refund $9.00 to the shopper?');
+  // The dialog takes the focus, on Confirm.
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Confirm' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('refunded')).toHaveText('$9.00');
+});
+
+test('the key stays nowhere in the browser; signing out ends the session', async ({ page, context }) => {
+  const secretKey = await merchant();
+  await signIn(page, secretKey);
+  const kept = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, url: location.href, html: document.documentElement.outerHTML }));
+  expect(kept).not.toContain(secretKey);
+  const [cookie] = await context.cookies();
+  expect(cookie).toMatchObject({ name: 'wc_dashboard', httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
+  expect(cookie?.value).not.toContain(secretKey);
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(await context.cookies()).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});
+
+test('speaks the widget\'s languages: French amounts and words, Arabic right to left', async ({ browser }) => {
+  const secretKey = await merchant();
+  const session = await paid(secretKey, { amount: 2400, currency: 'EUR' });
+  for (const [locale, refund, dir] of [
+    ['fr-FR', 'Rembourser', 'ltr'],
+    ['ar', 'استرداد', 'rtl'],
+  ] as const) {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard`);
+    await page.locator('#secret-key').fill(secretKey);
+    await page.locator('button[type=submit]').click();
+    await page.goto(`${server.url}/dashboard#/payments/${session.id}`);
+    await expect(page.getByRole('button', { name: refund, exact: true })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe(dir);
+    if (locale === 'fr-FR') await expect(page.getByRole('heading', { level: 1 })).toContainText('24,00\u00a0€');
+    await context.close();
+  }
+});
+
+test('every page is axe-clean and looks as its baseline, in light and dark', async ({ page }) => {
+  // Four pages, two themes, an axe run and a screenshot each: longer than a test's default 30 s on a busy machine.
+  test.setTimeout(120_000);
+  const secretKey = await merchant('Baseline Bakery');
+  const session = await paid(secretKey, { reference: 'baseline', amount: 1999 });
+  await server.merchantPost(secretKey, `/api/sessions/${session.id}/refunds`, { amount: 500 });
+  const axe = async () => {
+    const result = await new AxeBuilder({ page }).analyze();
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  };
+  // What changes from run to run (dates, ids, keys) is masked.
+  const volatile = () => [page.locator('time'), page.locator('dd code'), page.getByTestId('created'), page.locator('tbody td:first-child')];
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.context().clearCookies();
+    await page.goto(`${server.url}/dashboard`);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await axe();
+    await expect(page).toHaveScreenshot(`dashboard-sign-in-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01 });
+    await page.getByLabel('Secret key').fill(secretKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    await axe();
+    await expect(page).toHaveScreenshot(`dashboard-payments-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: volatile() });
+    await page.locator('tbody a').click();
+    await expect(page.getByTestId('refunded')).toHaveText('$5.00');
+    await axe();
+    await expect(page).toHaveScreenshot(`dashboard-payment-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: volatile() });
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await expect(page.getByRole('dialog')).toContainText('Refund $14.99 to the shopper?');
+    await axe();
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await expect(page.getByRole('heading', { name: 'Checkout configuration' })).toBeVisible();
+    await axe();
+    await expect(page).toHaveScreenshot(`dashboard-developers-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: volatile() });
+  }
+});

@@ -1,0 +1,97 @@
+/**
+ * The dashboard's own API (/dashboard/api, server/dashboard/): what its page
+ * reads. Not the merchant API: a browser session calls it, docs/dashboard.md.
+ */
+import { z } from 'zod';
+import { CardNetwork } from './google-pay';
+import { EventType } from './events';
+import { listOf } from './paging';
+import { PaymentOutcome, Session } from './sessions';
+
+/**
+ * 3-D Secure for PAN_ONLY cards: `if_required`, when the issuer asks for it;
+ * `always_for_pan_only`, on every one (charges carry `authentication:
+ * 'required'`). CRYPTOGRAM_3DS cards are authenticated by their cryptogram.
+ * An app's setting (apps/registry.ts), here so that the dashboard's page shares it.
+ */
+export const ThreeDsPolicy = z.enum(['if_required', 'always_for_pan_only']);
+export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
+
+/** The pages allowed to use an app's checkout: each URL given is cut to its origin. */
+export const AllowedOrigins = z.array(z.url().transform((url) => new URL(url).origin)).min(1).max(50);
+
+/** What the dashboard may change of an app's checkout configuration (docs/dashboard.md). */
+export const CheckoutSettings = z.strictObject({ allowed_origins: AllowedOrigins, three_ds: ThreeDsPolicy });
+export type CheckoutSettings = z.infer<typeof CheckoutSettings>;
+
+export const DashboardSignIn = z.strictObject({ secret_key: z.string().min(1).max(200) });
+
+export const DashboardSignedIn = z.object({
+  app: z.object({ id: z.string(), name: z.string() }),
+  /** Sent back in the X-CSRF-Token header on every change. */
+  csrf_token: z.string(),
+  idle_timeout_ms: z.number().int(),
+});
+export type DashboardSignedIn = z.infer<typeof DashboardSignedIn>;
+
+/** The card as the dashboard shows it: its network and last four digits, never more. */
+export const DashboardCard = z.object({ network: CardNetwork, last4: z.string() });
+export type DashboardCard = z.infer<typeof DashboardCard>;
+
+/** A session as the merchant API returns it, its card cut down to DashboardCard, with its currency's ISO 4217 exponent to format amounts by. */
+export const DashboardPayment = Session.extend({ outcome: PaymentOutcome.extend({ card: DashboardCard.nullable() }).nullable(), currency_exponent: z.number().int() });
+export type DashboardPayment = z.infer<typeof DashboardPayment>;
+
+export const DashboardPaymentList = listOf(DashboardPayment);
+export type DashboardPaymentList = z.infer<typeof DashboardPaymentList>;
+
+export const DeliveryView = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: EventType,
+  endpoint_id: z.string(),
+  url: z.string(),
+  /** `pending`, `delivered`, `failed` (store/schema.ts). */
+  status: z.string(),
+  attempts: z.number().int(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  updated: z.number().int(),
+});
+export type DeliveryView = z.infer<typeof DeliveryView>;
+
+/** One line of a payment's timeline, oldest first; the page words each kind in its language. */
+export const TimelineEntry = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('created'), at: z.number() }),
+  z.object({ kind: z.literal('attempt'), at: z.number(), attempt_no: z.number().int(), status: z.string(), failure_message: z.string().nullable() }),
+  z.object({ kind: z.literal('three_ds'), at: z.number(), attempt_no: z.number().int() }),
+  z.object({ kind: z.literal('event'), at: z.number(), type: EventType, event_id: z.string() }),
+  z.object({ kind: z.literal('refund'), at: z.number(), amount: z.number().int(), status: z.string(), failure_message: z.string().nullable() }),
+  z.object({ kind: z.literal('delivery'), at: z.number(), delivery: DeliveryView }),
+]);
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+export const DashboardPaymentPage = z.object({ payment: DashboardPayment, timeline: z.array(TimelineEntry) });
+export type DashboardPaymentPage = z.infer<typeof DashboardPaymentPage>;
+
+export const DashboardEndpoint = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(EventType).nullable(),
+  created: z.number().int(),
+  recent_deliveries: z.array(DeliveryView),
+});
+export type DashboardEndpoint = z.infer<typeof DashboardEndpoint>;
+
+/** The app's checkout configuration; the dashboard may change `allowed_origins` and `three_ds` (CheckoutSettings), the rest is shown. */
+export const DashboardSettings = z.object({
+  name: z.string(),
+  environment: z.string(),
+  decryption_mode: z.string(),
+  google_pay_mode: z.string(),
+  card_networks: z.array(z.string()),
+  auth_methods: z.array(z.string()),
+  allowed_origins: z.array(z.string()),
+  three_ds: ThreeDsPolicy,
+});
+export type DashboardSettings = z.infer<typeof DashboardSettings>;

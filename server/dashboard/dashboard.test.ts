@@ -1,0 +1,245 @@
+/**
+ * The dashboard's API over real HTTP, as its page calls it: the sign-in and its
+ * session's rules (cookie, CSRF, Origin, idle and absolute expiry, sign-out,
+ * rate limit), then the payments and developers' actions it runs through the
+ * merchant API's own functions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type Refund } from '../contracts';
+import { hashSecret } from '../lib/secrets';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { CSRF_HEADER, DASHBOARD_IDLE_MS, DASHBOARD_MAX_AGE_MS } from './session';
+
+let server: TestServer;
+let secretKey: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ({ secretKey } = await server.merchant({ merchant_id: 'dashboard' }));
+});
+afterAll(() => server.close());
+
+/** What a browser on the dashboard page sends: our Origin, the cookie, and on a change the CSRF token. */
+interface Browser {
+  cookie: string;
+  csrf: string;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+const signInRequest = (key: string, origin = server.url) =>
+  fetch(`${server.url}/dashboard/api/session`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: key }) });
+
+const tokenOf = (setCookie: string | null) => /wc_dashboard=([^;]*)/.exec(setCookie ?? '')?.[1] ?? '';
+
+async function signIn(key = secretKey): Promise<Browser> {
+  const reply = await signInRequest(key);
+  expect(reply.status).toBe(201);
+  const cookie = `wc_dashboard=${tokenOf(reply.headers.get('set-cookie'))}`;
+  const { csrf_token: csrf } = (await reply.json()) as DashboardSignedIn;
+  return {
+    cookie,
+    csrf,
+    call: (method, path, body, headers = {}) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { cookie, origin: server.url, [CSRF_HEADER]: csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+  };
+}
+
+describe('signing in to the dashboard', () => {
+  it('exchanges a live secret key for an httpOnly, SameSite=Strict cookie session; the key is in no reply and the store keeps the token hashed', async () => {
+    const reply = await signInRequest(secretKey);
+    expect(reply.status).toBe(201);
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+    const setCookie = reply.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^wc_dashboard=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).toContain('Path=/dashboard');
+    expect(setCookie).not.toContain('Secure');
+    const body = await reply.text();
+    expect(body).not.toContain(secretKey);
+    expect(JSON.parse(body)).toMatchObject({ app: { name: 'Test Shop' }, idle_timeout_ms: DASHBOARD_IDLE_MS });
+    const token = tokenOf(setCookie);
+    const rows = await server.store.selectFrom('dashboard_sessions').select('token_hash').execute();
+    expect(rows.map((row) => row.token_hash)).toContain(hashSecret(token));
+    expect(rows.map((row) => row.token_hash)).not.toContain(token);
+  });
+
+  it('refuses a key that is not live, and sets no cookie', async () => {
+    const reply = await signInRequest('sk_test_not-a-key');
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get('set-cookie')).toBeNull();
+    expect(((await reply.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
+  });
+
+  it('refuses a sign-in posted from another origin (login CSRF)', async () => {
+    const reply = await signInRequest(secretKey, 'https://evil.example');
+    expect(reply.status).toBe(403);
+    expect(reply.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('marks the cookie Secure when the server is public over https (production)', async () => {
+    const https = await startTestServer({ PUBLIC_URL: 'https://checkout.example' });
+    try {
+      const { secretKey: key } = await https.merchant();
+      const reply = await fetch(`${https.url}/dashboard/api/session`, { method: 'POST', headers: { origin: 'https://checkout.example', 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: key }) });
+      expect(reply.status).toBe(201);
+      expect(reply.headers.get('set-cookie')).toContain('Secure');
+    } finally {
+      await https.close();
+    }
+  });
+
+  it('counts sign-ins in the secret-key routes\' budget: a guesser is rate limited', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_MERCHANT_PER_MINUTE: '3' });
+    try {
+      const tries = [];
+      for (let i = 0; i < 4; i++) {
+        tries.push((await fetch(`${limited.url}/dashboard/api/session`, { method: 'POST', headers: { origin: limited.url, 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: `sk_test_guess${i}` }) })).status);
+      }
+      expect(tries).toEqual([401, 401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('a dashboard session', () => {
+  it('reads without a CSRF token, but refuses a change without it, with a wrong one, or from another origin', async () => {
+    const browser = await signIn();
+    expect((await browser.call('GET', '/dashboard/api/session', undefined, { [CSRF_HEADER]: '' })).status).toBe(200);
+    const change = (headers: Record<string, string>) => browser.call('PUT', '/dashboard/api/settings', { allowed_origins: ['https://shop.example'], three_ds: 'if_required' }, headers);
+    expect((await change({ [CSRF_HEADER]: '' })).status).toBe(403);
+    expect((await change({ [CSRF_HEADER]: `${browser.csrf.slice(1)}x` })).status).toBe(403);
+    expect((await change({ origin: 'https://evil.example' })).status).toBe(403);
+    const other = await signIn();
+    expect((await change({ [CSRF_HEADER]: other.csrf })).status).toBe(403);
+    expect((await change({})).status).toBe(200);
+  });
+
+  it('answers 401 without a cookie, or with a made-up one', async () => {
+    expect((await fetch(`${server.url}/dashboard/api/payments`)).status).toBe(401);
+    expect((await fetch(`${server.url}/dashboard/api/payments`, { headers: { cookie: 'wc_dashboard=made-up' } })).status).toBe(401);
+  });
+
+  it('ends at sign-out: the cookie is cleared and the token no longer opens anything', async () => {
+    const browser = await signIn();
+    const out = await browser.call('DELETE', '/dashboard/api/session');
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^wc_dashboard=;.*Max-Age=0/);
+    expect((await browser.call('GET', '/dashboard/api/payments')).status).toBe(401);
+  });
+
+  it('ends after the idle period without a request, and after the absolute lifetime whatever its use', async () => {
+    const idle = await signIn();
+    const used = await signIn();
+    const rows = () => server.store.updateTable('dashboard_sessions');
+    await rows().set({ last_seen: Date.now() - DASHBOARD_IDLE_MS - 1000 }).where('token_hash', '=', hashSecret(idle.cookie.split('=')[1]!)).execute();
+    await rows().set({ created: Date.now() - DASHBOARD_MAX_AGE_MS - 1000 }).where('token_hash', '=', hashSecret(used.cookie.split('=')[1]!)).execute();
+    expect((await idle.call('GET', '/dashboard/api/payments')).status).toBe(401);
+    expect((await used.call('GET', '/dashboard/api/payments')).status).toBe(401);
+  });
+
+  it('serves its page with no-store and a script of our origin only', async () => {
+    const page = await fetch(`${server.url}/dashboard`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toMatch(/<script src="\/dashboard(\.[0-9a-f]{12})?\.js" nonce=/);
+  });
+});
+
+describe('payments in the dashboard', () => {
+  async function paid(body: Record<string, unknown> = {}): Promise<CreatedSession> {
+    const session = await server.createSession(secretKey, body);
+    const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+    expect(reply.status).toBe(200);
+    return session;
+  }
+
+  it('lists with the API\'s filters and paging, and shows a payment\'s card as network and last four only', async () => {
+    const browser = await signIn();
+    const session = await paid({ reference: 'order-dash-1' });
+    const list = (await (await browser.call('GET', '/dashboard/api/payments?reference=order-dash-1')).json()) as DashboardPaymentList;
+    expect(list.data.map((payment) => payment.id)).toEqual([session.id]);
+    expect(list.data[0]?.outcome?.card).toEqual({ network: 'VISA', last4: expect.stringMatching(/^\d{4}$/) });
+    const page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    expect(page.payment.outcome?.card).toEqual(list.data[0]?.outcome?.card);
+    expect(JSON.stringify(page)).not.toMatch(/exp_month|exp_year/);
+    expect(page.payment.currency_exponent).toBe(2);
+    expect(page.timeline.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['created', 'attempt', 'event']));
+    expect((await browser.call('GET', '/dashboard/api/payments?status=bogus')).status).toBe(400);
+  });
+
+  it('refunds part of a payment through the checkout\'s refund, once per Idempotency-Key, and shows it on the timeline', async () => {
+    const browser = await signIn();
+    const session = await paid();
+    const refund = () => browser.call('POST', `/dashboard/api/payments/${session.id}/refunds`, { amount: 1000 }, { 'idempotency-key': `dash-${session.id}` });
+    const first = await refund();
+    expect(first.status).toBe(201);
+    const again = await refund();
+    expect(((await again.json()) as Refund).id).toBe(((await first.json()) as Refund).id);
+    const page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    expect(page.payment.amount_refunded).toBe(1000);
+    expect(page.timeline.filter((entry) => entry.kind === 'refund')).toEqual([expect.objectContaining({ amount: 1000, status: 'succeeded' })]);
+    expect(page.timeline.some((entry) => entry.kind === 'event' && entry.type === 'refund.succeeded')).toBe(true);
+  });
+
+  it('captures part of a hold and refuses to release it afterwards, as the API does', async () => {
+    const browser = await signIn();
+    const session = await paid({ intent: 'hold' });
+    const captured = await browser.call('POST', `/dashboard/api/payments/${session.id}/capture`, { amount: 1500 });
+    expect(captured.status).toBe(200);
+    expect(await captured.json()).toMatchObject({ status: 'captured', amount_captured: 1500 });
+    const released = await browser.call('POST', `/dashboard/api/payments/${session.id}/release`, {});
+    expect(released.status).toBe(409);
+  });
+
+  it('does not show another application\'s payment', async () => {
+    const { secretKey: otherKey } = await server.merchant({ merchant_id: 'someone-else' });
+    const theirs = await server.createSession(otherKey);
+    const browser = await signIn();
+    expect((await browser.call('GET', `/dashboard/api/payments/${theirs.id}`)).status).toBe(404);
+    expect((await browser.call('POST', `/dashboard/api/payments/${theirs.id}/refunds`, {})).status).toBe(404);
+  });
+});
+
+describe('developers in the dashboard', () => {
+  it('adds, lists, rolls and removes a webhook endpoint', async () => {
+    const browser = await signIn();
+    const added = await browser.call('POST', '/dashboard/api/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks' });
+    expect(added.status).toBe(201);
+    const { id, secret } = (await added.json()) as { id: string; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    const listed = (await (await browser.call('GET', '/dashboard/api/webhook_endpoints')).json()) as { data: DashboardEndpoint[] };
+    expect(listed.data.map((endpoint) => endpoint.id)).toContain(id);
+    const rolled = await browser.call('POST', `/dashboard/api/webhook_endpoints/${id}/roll_secret`, { expire_current_in_seconds: 3600 });
+    expect(rolled.status).toBe(201);
+    expect(((await rolled.json()) as { secret: string }).secret).not.toBe(secret);
+    expect((await browser.call('DELETE', `/dashboard/api/webhook_endpoints/${id}`)).status).toBe(200);
+    expect((await browser.call('DELETE', `/dashboard/api/webhook_endpoints/${id}`)).status).toBe(404);
+  });
+
+  it('rolls the secret key with an overlap: the old key works until then, the new one at once', async () => {
+    const { secretKey: key } = await server.merchant({ merchant_id: 'dashboard-roll' });
+    const browser = await signIn(key);
+    const rolled = await browser.call('POST', '/dashboard/api/keys/roll', { expire_current_in_seconds: 3600 });
+    expect(rolled.status).toBe(201);
+    const { secret, previous_key_expires } = (await rolled.json()) as { secret: string; previous_key_expires: number };
+    expect(previous_key_expires).toBeGreaterThan(Date.now() + 3500_000);
+    for (const live of [key, secret]) expect((await fetch(`${server.url}/api/sessions`, { headers: { authorization: `Bearer ${live}` } })).status).toBe(200);
+  });
+
+  it('changes the allowed origins and the 3-D Secure policy through the same schema, and refuses anything else', async () => {
+    const { secretKey: key } = await server.merchant({ merchant_id: 'dashboard-settings' });
+    const browser = await signIn(key);
+    const changed = await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: ['https://new.example/path'], three_ds: 'always_for_pan_only' });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ allowed_origins: ['https://new.example'], three_ds: 'always_for_pan_only' });
+    expect((await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: [], three_ds: 'if_required' })).status).toBe(400);
+    expect((await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: ['https://a.example'], three_ds: 'if_required', environment: 'PRODUCTION' })).status).toBe(400);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The merchant's dashboard: its page at /dashboard and the API its page calls
+ * at /dashboard/api, behind a signed-in session (session.ts). Every action
+ * runs the function the merchant API runs (operateHold, createRefund,
+ * createEndpoint, redeliver, rollSecretKey...): the dashboard is another door
+ * to the same rooms. docs/dashboard.md.
+ */
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
+import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
+import type { DataCipher } from '../lib/data-cipher';
+import { escapeHtml } from '../lib/html';
+import { bundleRoutes, readManifest } from '../http/static';
+import { ok } from '../lib/result';
+import type { ServiceClient } from '../service-client';
+import type { Store } from '../store';
+import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';
+import { expiredIfPastDue } from '../checkout/expiry';
+import { holdReply, type HoldOperation } from '../checkout/holds';
+import { createRefund } from '../checkout/refunds';
+import { findSession, listAppSessions, sessionView } from '../checkout/sessions';
+import type { WebhookAddressPolicy } from '../webhooks/address-policy';
+import { createEndpoint, rollEndpointSecret } from '../webhooks/endpoints';
+import { redeliver } from '../webhooks/events';
+import { dashboardSessions, signedInOf } from './session';
+import { endpointWithDeliveries, paymentView, timelineOf } from './views';
+
+export interface DashboardRoutesOptions {
+  store: Store;
+  service: ServiceClient;
+  cipher: DataCipher;
+  ownOrigin: () => string;
+  /** The secret-key routes' budget (checkout/routes.ts merchantLimiter): a sign-in is one more try of a secret key. */
+  merchantCalls: RequestHandler;
+  longestRequestMs: number;
+  webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
+}
+
+const noSuchPayment = { code: 'not_found', message: 'No such payment' };
+const noSuchEndpoint = { code: 'not_found', message: 'No such webhook endpoint' };
+
+export function dashboardRoutes(options: DashboardRoutesOptions): express.Router {
+  const { store } = options;
+  const router = express.Router();
+  const json = jsonBody('32kb');
+  const sessions = dashboardSessions(options);
+  const signedIn = sessions.required;
+  const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
+  const endpoints = { store, cipher: options.cipher, addressPolicy: options.webhooks.addressPolicy };
+
+  const manifest = readManifest();
+  const script = `/${manifest['dashboard.js']?.file ?? 'dashboard.js'}`;
+  router.use(bundleRoutes({ '/dashboard.js': 'dashboard.js' }, manifest));
+  router.get('/dashboard', (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.type('html').send(dashboardPage(script, String(res.locals.cspNonce)));
+  });
+
+  // Every reply carries a merchant's data or a secret.
+  router.use('/dashboard/api', (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  router.param('paymentId', pathIdParam(SessionId, noSuchPayment));
+  router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
+  router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
+
+  router.post('/dashboard/api/session', options.merchantCalls, json, async (req, res) => {
+    const parsed = DashboardSignIn.safeParse(req.body);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    await sessions.signIn(req, res, parsed.data.secret_key);
+  });
+
+  router.get('/dashboard/api/session', signedIn, (_req, res) => {
+    const { app, csrfToken } = signedInOf(res);
+    res.json({ app: { id: app.id, name: app.name }, csrf_token: csrfToken });
+  });
+
+  router.delete('/dashboard/api/session', signedIn, async (_req, res) => sessions.signOut(res));
+
+  router.get('/dashboard/api/payments', signedIn, async (req, res) => {
+    const unstorable = unstorableTextPath(req.query);
+    if (unstorable) return sendError(res, unstorableText(unstorable));
+    const listed = await listAppSessions(store, options.cipher, signedInOf(res).app, req.query);
+    if (!listed.ok) return sendFailure(res, listed.error);
+    res.json({ ...listed.value, data: listed.value.data.map(paymentView) });
+  });
+
+  /** The signed-in app's session named in the path, expired if its time is up; else the 404 is sent. */
+  async function paymentOf(req: Request, res: Response) {
+    const session = await findSession(store, String(req.params.paymentId));
+    if (!session || session.app_id !== signedInOf(res).app.id) {
+      sendFailure(res, noSuchPayment);
+      return undefined;
+    }
+    return expiredIfPastDue(options, session);
+  }
+
+  router.get('/dashboard/api/payments/:paymentId', signedIn, async (req, res) => {
+    const session = await paymentOf(req, res);
+    if (!session) return;
+    const view = await sessionView(store, options.cipher, session);
+    res.json({ payment: paymentView(view), timeline: await timelineOf(store, view) });
+  });
+
+  /** Capture or release, as POST /api/sessions/{id}/capture|release runs it; the page's Idempotency-Key makes a double submit one action. */
+  const holdRoute = (operation: HoldOperation) => async (req: Request, res: Response) => {
+    const session = await paymentOf(req, res);
+    if (!session) return;
+    const { app } = signedInOf(res);
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, () => holdReply(options, app, session, operation, req.body, async (moved) => paymentView(await sessionView(store, options.cipher, moved))));
+  };
+  router.post('/dashboard/api/payments/:paymentId/capture', signedIn, json, holdRoute('capture'));
+  router.post('/dashboard/api/payments/:paymentId/release', signedIn, json, holdRoute('release'));
+
+  router.post('/dashboard/api/payments/:paymentId/refunds', signedIn, json, async (req, res) => {
+    const session = await paymentOf(req, res);
+    if (!session) return;
+    const { app } = signedInOf(res);
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
+      const refunded = await createRefund(options, app, session, req.body, req.get('idempotency-key'));
+      return replyOf(refunded, 201, (failure) => failure.code !== 'invalid_request');
+    });
+  });
+
+  router.get('/dashboard/api/webhook_endpoints', signedIn, async (_req, res) => {
+    const rows = await liveEndpoints(store, signedInOf(res).app.id);
+    res.json({ object: 'list', data: await Promise.all(rows.map((row) => endpointWithDeliveries(store, row))), has_more: false });
+  });
+
+  router.post('/dashboard/api/webhook_endpoints', signedIn, json, async (req, res) => {
+    const created = await createEndpoint(endpoints, signedInOf(res).app, req.body);
+    const reply = replyOf(created, 201);
+    res.status(reply.status).json(reply.body);
+  });
+
+  router.delete('/dashboard/api/webhook_endpoints/:endpointId', signedIn, async (req, res) => {
+    const id = String(req.params.endpointId);
+    if (!(await deleteEndpoint(store, signedInOf(res).app.id, id, Date.now()))) return sendFailure(res, noSuchEndpoint);
+    res.json({ id, object: 'webhook_endpoint', deleted: true });
+  });
+
+  router.post('/dashboard/api/webhook_endpoints/:endpointId/roll_secret', signedIn, json, async (req, res) => {
+    const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    const endpoint = await findLiveEndpoint(store, signedInOf(res).app.id, String(req.params.endpointId));
+    if (!endpoint) return sendFailure(res, noSuchEndpoint);
+    res.status(201).json(await rollEndpointSecret(endpoints, endpoint, parsed.data.expire_current_in_seconds));
+  });
+
+  router.post('/dashboard/api/events/:eventId/redeliver', signedIn, async (req, res) => {
+    const started = await redeliver(store, signedInOf(res).app, String(req.params.eventId), options.webhooks.retryWindowMs);
+    if (started.ok) res.status(202).json(started.value);
+    else sendFailure(res, started.error);
+  });
+
+  /** Every live key of the app (there is no "key that asks" here) keeps working for the overlap; the new key is shown once. */
+  router.post('/dashboard/api/keys/roll', signedIn, json, async (req, res) => {
+    await respondIdempotently(keys, `${signedInOf(res).app.id}:${req.path}`, req, res, async () => {
+      const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
+      if (!parsed.success) return refusal(invalidRequest(parsed.error));
+      return replyOf(ok(await rollSecretKey(store, signedInOf(res).app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds })), 201);
+    });
+  });
+
+  router.get('/dashboard/api/settings', signedIn, (_req, res) => {
+    res.json(settingsOf(signedInOf(res).app));
+  });
+
+  router.put('/dashboard/api/settings', signedIn, json, async (req, res) => {
+    const parsed = CheckoutSettings.safeParse(req.body);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    const { app } = signedInOf(res);
+    await changeCheckoutSettings(store, app.id, parsed.data);
+    const changed = await getApp(store, app.id);
+    if (!changed) return sendFailure(res, { code: 'not_found', message: 'No such application' });
+    res.json(settingsOf(changed));
+  });
+
+  return router;
+}
+
+function settingsOf(app: App): DashboardSettings {
+  return {
+    name: app.name,
+    environment: app.environment,
+    decryption_mode: app.decryptionMode,
+    google_pay_mode: app.googlePayMode,
+    card_networks: app.cardNetworks,
+    auth_methods: app.authMethods,
+    allowed_origins: app.allowedOrigins,
+    three_ds: app.threeDs,
+  };
+}
+
+/** The page: a mount element and the script; the script picks the language from the browser and the colours from prefers-color-scheme. */
+const dashboardPage = (script: string, nonce: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Dashboard · Wallet Checkout</title></head>
+<body><div id="dashboard"></div><script src="${escapeHtml(script)}" nonce="${escapeHtml(nonce)}"></script></body></html>
+`;

@@ -1,0 +1,128 @@
+/**
+ * The merchant's dashboard: sign-in, payments (list, a payment's page and its
+ * actions) and developers (webhooks, key, checkout configuration). Pages are
+ * hash routes (#/payments, #/payments/<id>, #/developers), so the server
+ * serves one page and a reload stays where the merchant was.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { DashboardSignedIn } from '../../server/contracts';
+import { api, DashboardError } from './api';
+import { type DashboardMessages, fill } from './locales';
+import { Developers } from './Developers';
+import { PaymentPage, Payments } from './Payments';
+
+type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'developers' };
+
+function routeOf(hash: string): Route {
+  const payment = /^#\/payments\/([\w-]+)$/.exec(hash);
+  if (payment) return { page: 'payment', id: payment[1]! };
+  return hash === '#/developers' ? { page: 'developers' } : { page: 'payments' };
+}
+
+export interface PageProps {
+  t: DashboardMessages;
+  locale: string;
+  /** Shows an error of the dashboard API to the merchant; a lost session sends them back to sign in. */
+  fail(error: unknown): void;
+}
+
+export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string }) {
+  const [app, setApp] = useState<DashboardSignedIn['app'] | null | undefined>(undefined);
+  const [route, setRoute] = useState(() => routeOf(location.hash));
+  const [problem, setProblem] = useState('');
+
+  useEffect(() => {
+    void api.current().then((current) => setApp(current ?? null), () => setApp(null));
+    const onHash = () => setRoute(routeOf(location.hash));
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  useEffect(() => {
+    document.title = app ? `${t.title} · ${app.name}` : t.title;
+  }, [app, t]);
+
+  const fail = (error: unknown) => {
+    if (error instanceof DashboardError && error.status === 401) {
+      setApp(null);
+      setProblem(t.expired);
+    } else setProblem(fill(t.error, { message: error instanceof Error ? error.message : String(error) }));
+  };
+
+  if (app === undefined) return null;
+  if (app === null) return <SignIn t={t} notice={problem} onSignedIn={(signedIn) => (setProblem(''), setApp(signedIn))} />;
+
+  const page: PageProps = { t, locale, fail: (error) => fail(error) };
+  return (
+    <div class="shell">
+      <header>
+        <span class="app-name">{app.name}</span>
+        <nav aria-label={t.title}>
+          <a href="#/payments" aria-current={route.page !== 'developers' ? 'page' : undefined}>
+            {t.nav.payments}
+          </a>
+          <a href="#/developers" aria-current={route.page === 'developers' ? 'page' : undefined}>
+            {t.nav.developers}
+          </a>
+        </nav>
+        <button type="button" class="secondary" onClick={() => void api.signOut().then(() => setApp(null), fail)}>
+          {t.signOut}
+        </button>
+      </header>
+      <main>
+        {problem && (
+          <p role="alert" class="problem">
+            {problem}
+          </p>
+        )}
+        {route.page === 'payments' && <Payments {...page} />}
+        {route.page === 'payment' && <PaymentPage key={route.id} id={route.id} {...page} />}
+        {route.page === 'developers' && <Developers {...page} />}
+      </main>
+    </div>
+  );
+}
+
+function SignIn({ t, notice, onSignedIn }: { t: DashboardMessages; notice: string; onSignedIn(app: DashboardSignedIn['app']): void }) {
+  const [refused, setRefused] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const input = form.elements.namedItem('secret_key') as HTMLInputElement;
+    setBusy(true);
+    try {
+      const app = await api.signIn(input.value.trim());
+      // The key is not kept: not in state, not in the field.
+      input.value = '';
+      onSignedIn(app);
+    } catch {
+      setRefused(true);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main class="sign-in">
+      <h1>{t.signIn.heading}</h1>
+      {notice && <p role="status">{notice}</p>}
+      <form onSubmit={(event) => void submit(event)}>
+        <label for="secret-key">{t.signIn.key}</label>
+        <input id="secret-key" name="secret_key" type="password" autocomplete="off" spellcheck={false} required aria-describedby="secret-key-hint" />
+        <p id="secret-key-hint" class="hint">
+          {t.signIn.keyHint}
+        </p>
+        <button type="submit" disabled={busy}>
+          {t.signIn.submit}
+        </button>
+        {refused && (
+          <p role="alert" class="problem">
+            {t.signIn.failed}
+          </p>
+        )}
+      </form>
+    </main>
+  );
+}

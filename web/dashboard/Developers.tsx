@@ -1,0 +1,216 @@
+/** Developers: webhook endpoints and their deliveries, the secret key, the checkout configuration. */
+import { useEffect, useState } from 'preact/hooks';
+import type { DashboardEndpoint, DashboardSettings, DeliveryView, ThreeDsPolicy } from '../../server/contracts';
+import { api } from './api';
+import type { PageProps } from './Dashboard';
+import type { DashboardMessages } from './locales';
+
+/** The overlaps the page offers for a key roll, in seconds (the API takes 0 to 7 days). */
+const OVERLAPS = { now: 0, hour: 3600, day: 86_400, week: 604_800 } as const;
+
+export function Developers(props: PageProps) {
+  const { t } = props;
+  return (
+    <>
+      <h1>{t.nav.developers}</h1>
+      <Endpoints {...props} />
+      <SecretKey {...props} />
+      <Settings {...props} />
+    </>
+  );
+}
+
+/** A secret shown once, selectable to copy. */
+function OnceSecret({ label, secret }: { label: string; secret: string }) {
+  return (
+    <p class="once" role="status">
+      {label} <code data-testid="secret">{secret}</code>
+    </p>
+  );
+}
+
+function Endpoints({ t, locale, fail }: PageProps) {
+  const [endpoints, setEndpoints] = useState<DashboardEndpoint[]>();
+  const [secret, setSecret] = useState('');
+  const [notice, setNotice] = useState('');
+  const load = () => api.endpoints().then((list) => setEndpoints(list.data), fail);
+  useEffect(() => void load(), []);
+
+  const act = async (action: () => Promise<unknown>, shown = '') => {
+    try {
+      await action();
+      setNotice(shown);
+      await load();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  async function add(event: Event) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const url = (form.elements.namedItem('url') as HTMLInputElement).value.trim();
+    await act(async () => {
+      setSecret((await api.addEndpoint(url)).secret);
+      form.reset();
+    });
+  }
+
+  return (
+    <section aria-labelledby="endpoints-heading">
+      <h2 id="endpoints-heading">{t.developers.endpoints}</h2>
+      <form class="inline" onSubmit={(event) => void add(event)}>
+        <label for="endpoint-url">{t.developers.url}</label>
+        <input id="endpoint-url" name="url" type="url" required size={40} placeholder="https://" />
+        <button type="submit">{t.developers.add}</button>
+      </form>
+      {secret && <OnceSecret label={t.developers.secretOnce} secret={secret} />}
+      {notice && <p role="status">{notice}</p>}
+      {endpoints?.map((endpoint) => (
+        <article class="endpoint" aria-label={endpoint.url} key={endpoint.id}>
+          <h3>
+            <code>{endpoint.url}</code>
+          </h3>
+          <div class="actions">
+            <button type="button" class="secondary" onClick={() => void act(async () => setSecret((await api.rollEndpointSecret(endpoint.id)).secret))}>
+              {t.developers.rollSecret}
+            </button>
+            <button type="button" class="danger" onClick={() => void act(() => api.removeEndpoint(endpoint.id))}>
+              {t.developers.remove}
+            </button>
+          </div>
+          <Deliveries t={t} locale={locale} deliveries={endpoint.recent_deliveries} onRedeliver={(eventId) => void act(() => api.redeliver(eventId), t.developers.redelivered)} />
+        </article>
+      ))}
+    </section>
+  );
+}
+
+function Deliveries({ t, locale, deliveries, onRedeliver }: { t: DashboardMessages; locale: string; deliveries: DeliveryView[]; onRedeliver(eventId: string): void }) {
+  if (deliveries.length === 0) return <p>{t.developers.noDeliveries}</p>;
+  return (
+    <table>
+      <caption>{t.developers.deliveries}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t.developers.event}</th>
+          <th scope="col">{t.payments.status}</th>
+          <th scope="col">{t.developers.result}</th>
+          <th scope="col">
+            <span class="visually-hidden">{t.developers.redeliver}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {deliveries.map((delivery) => (
+          <tr key={delivery.id} data-delivery-status={delivery.status}>
+            <td>
+              {t.events[delivery.event_type]} <small>{new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(delivery.updated)}</small>
+            </td>
+            <td>{t.deliveryStatuses[delivery.status as keyof DashboardMessages['deliveryStatuses']] ?? delivery.status}</td>
+            <td data-testid="delivery-result">{[delivery.last_status_code && `HTTP ${delivery.last_status_code}`, delivery.last_error].filter(Boolean).join(' · ') || '—'}</td>
+            <td>
+              <button type="button" class="secondary" aria-label={`${t.developers.redeliver}: ${t.events[delivery.event_type]}`} onClick={() => onRedeliver(delivery.event_id)}>
+                {t.developers.redeliver}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SecretKey({ t, fail }: PageProps) {
+  const [secret, setSecret] = useState('');
+  async function roll(event: Event) {
+    event.preventDefault();
+    const overlap = (event.currentTarget as HTMLFormElement).elements.namedItem('overlap') as HTMLSelectElement;
+    try {
+      setSecret((await api.rollKey(OVERLAPS[overlap.value as keyof typeof OVERLAPS])).secret);
+    } catch (error) {
+      fail(error);
+    }
+  }
+  return (
+    <section aria-labelledby="key-heading">
+      <h2 id="key-heading">{t.developers.keys}</h2>
+      <form class="inline" onSubmit={(event) => void roll(event)}>
+        <label for="overlap">{t.developers.overlap}</label>
+        <select id="overlap" name="overlap">
+          {(Object.keys(OVERLAPS) as (keyof typeof OVERLAPS)[]).map((name) => (
+            <option value={name} selected={name === 'day'}>
+              {t.developers.overlaps[name]}
+            </option>
+          ))}
+        </select>
+        <button type="submit">{t.developers.rollKey}</button>
+      </form>
+      {secret && <OnceSecret label={t.developers.keyOnce} secret={secret} />}
+    </section>
+  );
+}
+
+function Settings({ t, fail }: PageProps) {
+  const [settings, setSettings] = useState<DashboardSettings>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => void api.settings().then(setSettings, fail), []);
+  if (!settings) return null;
+
+  async function save(event: Event) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const origins = (form.elements.namedItem('origins') as HTMLTextAreaElement).value.split('\n').map((line) => line.trim()).filter(Boolean);
+    const threeDs = (form.elements.namedItem('three_ds') as HTMLSelectElement).value as ThreeDsPolicy;
+    try {
+      setSettings(await api.saveSettings({ allowed_origins: origins, three_ds: threeDs }));
+      setSaved(true);
+    } catch (error) {
+      setSaved(false);
+      fail(error);
+    }
+  }
+
+  const fixed: [string, string][] = [
+    ['environment', settings.environment],
+    ['decryption_mode', settings.decryption_mode],
+    ['google_pay_mode', settings.google_pay_mode],
+    ['card_networks', settings.card_networks.join(', ')],
+    ['auth_methods', settings.auth_methods.join(', ')],
+  ];
+  return (
+    <section aria-labelledby="settings-heading">
+      <h2 id="settings-heading">{t.developers.settings}</h2>
+      <form onSubmit={(event) => void save(event)}>
+        <label for="origins">{t.developers.allowedOrigins}</label>
+        <textarea id="origins" name="origins" rows={3} cols={40} aria-describedby="origins-hint">
+          {settings.allowed_origins.join('\n')}
+        </textarea>
+        <p id="origins-hint" class="hint">
+          {t.developers.allowedOriginsHint}
+        </p>
+        <label for="three-ds">{t.developers.threeDs}</label>
+        <select id="three-ds" name="three_ds">
+          {(Object.keys(t.threeDsPolicies) as ThreeDsPolicy[]).map((policy) => (
+            <option value={policy} selected={policy === settings.three_ds}>
+              {t.threeDsPolicies[policy]}
+            </option>
+          ))}
+        </select>
+        <button type="submit">{t.developers.save}</button>
+        {saved && <p role="status">{t.developers.saved}</p>}
+      </form>
+      <h3>{t.developers.readOnly}</h3>
+      <dl class="facts">
+        {fixed.map(([name, value]) => (
+          <>
+            <dt>
+              <code>{name}</code>
+            </dt>
+            <dd>{value}</dd>
+          </>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,266 @@
+/** Payments: the list with its filters and cursor paging, and a payment's page with its timeline and actions. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, TimelineEntry } from '../../server/contracts';
+import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../server/contracts/money';
+import { describeCard } from '../checkout/format';
+import { api, type PaymentFilter } from './api';
+import type { PageProps } from './Dashboard';
+import { type DashboardMessages, fill } from './locales';
+
+const amountOf = (payment: DashboardPayment, amount: number, locale: string) => formatAmount(amount, payment.currency, payment.currency_exponent, locale);
+const dateTime = (ms: number, locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+const statusWord = (t: DashboardMessages, status: string) => t.statuses[status as SessionStatus] ?? status;
+
+/** A date field's day (the merchant's local time) as ms since the epoch; `nextDay` for an exclusive end. */
+function dayStart(value: string, nextDay = false): number | undefined {
+  if (!value) return undefined;
+  const day = new Date(`${value}T00:00`);
+  if (nextDay) day.setDate(day.getDate() + 1);
+  return Number.isNaN(day.getTime()) ? undefined : day.getTime();
+}
+
+export function Payments({ t, locale, fail }: PageProps) {
+  const [filter, setFilter] = useState<PaymentFilter>({});
+  /** The cursor of each page seen so far: the first page has none. */
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [list, setList] = useState<DashboardPaymentList>();
+  const cursor = cursors[cursors.length - 1];
+
+  useEffect(() => {
+    void api.payments({ ...filter, starting_after: cursor }).then(setList, fail);
+  }, [filter, cursor]);
+
+  function apply(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    setCursors([undefined]);
+    setFilter({ status: text('status') || undefined, reference: text('reference') || undefined, created_gte: dayStart(text('from')), created_lt: dayStart(text('to'), true) });
+  }
+
+  const last = list?.data[list.data.length - 1];
+  return (
+    <section aria-labelledby="payments-heading">
+      <h1 id="payments-heading">{t.payments.heading}</h1>
+      <form class="filters" aria-label={t.payments.filters} onSubmit={apply}>
+        <label>
+          {t.payments.status}
+          <select name="status">
+            <option value="">{t.payments.anyStatus}</option>
+            {(Object.keys(t.statuses) as SessionStatus[]).map((status) => (
+              <option value={status}>{t.statuses[status]}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t.payments.reference}
+          <input name="reference" type="search" maxLength={200} />
+        </label>
+        <label>
+          {t.payments.from}
+          <input name="from" type="date" />
+        </label>
+        <label>
+          {t.payments.to}
+          <input name="to" type="date" />
+        </label>
+        <button type="submit">{t.payments.apply}</button>
+      </form>
+      {list && list.data.length === 0 && <p>{t.payments.none}</p>}
+      {list && list.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t.payments.created}</th>
+              <th scope="col">{t.payments.reference}</th>
+              <th scope="col" class="number">
+                {t.payments.amount}
+              </th>
+              <th scope="col">{t.payments.status}</th>
+              <th scope="col">{t.payments.card}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((payment) => (
+              <tr key={payment.id} data-payment={payment.id}>
+                <td>
+                  <a href={`#/payments/${payment.id}`}>{dateTime(payment.created, locale)}</a>
+                </td>
+                <td>{payment.reference ?? '—'}</td>
+                <td class="number">{amountOf(payment, payment.amount, locale)}</td>
+                <td>
+                  <span class={`status status-${payment.status}`}>{statusWord(t, payment.status)}</span>
+                </td>
+                <td>{payment.outcome?.card ? describeCard(payment.outcome.card) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div class="pager">
+        {cursors.length > 1 && (
+          <button type="button" class="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
+            {t.payments.previous}
+          </button>
+        )}
+        {list?.has_more && last && (
+          <button type="button" class="secondary" onClick={() => setCursors([...cursors, last.id])}>
+            {t.payments.next}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+type Action = 'capture' | 'release' | 'refund';
+
+export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string }) {
+  const [page, setPage] = useState<DashboardPaymentPage>();
+  const [pending, setPending] = useState<{ action: Action; amount: number }>();
+  const [notice, setNotice] = useState('');
+  const load = () => api.payment(id).then(setPage, fail);
+  useEffect(() => void load(), [id]);
+  if (!page) return null;
+  const { payment } = page;
+  const taken = payment.status === 'captured' ? (payment.amount_captured ?? 0) : payment.amount;
+  const refundable = payment.status === 'succeeded' || payment.status === 'captured' ? taken - payment.amount_refunded : 0;
+  const toDecimal = (amount: number) => minorUnitsToDecimal(amount, payment.currency_exponent);
+  const amountText = (amount: number) => amountOf(payment, amount, locale);
+
+  /** Opens the confirmation with the amount the field holds (in major units), or the whole of `max`. */
+  function ask(action: Action, field: string | undefined, max: number) {
+    const typed = field === undefined ? max : decimalToMinorUnits(field.trim(), payment.currency_exponent);
+    if (typed === undefined || typed <= 0 || typed > max) return setNotice(fill(t.payment.amountRange, { min: amountText(1), max: amountText(max) }));
+    setNotice('');
+    setPending({ action, amount: typed });
+  }
+
+  async function run() {
+    if (!pending) return;
+    const { action, amount } = pending;
+    setPending(undefined);
+    try {
+      if (action === 'capture') await api.capture(id, amount);
+      else if (action === 'release') await api.release(id);
+      else await api.refund(id, amount);
+      setNotice(t.payment.done);
+      await load();
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  const question = pending && fill({ capture: t.payment.confirmCapture, release: t.payment.confirmRelease, refund: t.payment.confirmRefund }[pending.action], { amount: amountText(pending.amount) });
+  return (
+    <section aria-labelledby="payment-heading">
+      <p>
+        <a href="#/payments">{t.payments.back}</a>
+      </p>
+      <h1 id="payment-heading">
+        {amountText(payment.amount)} <span class={`status status-${payment.status}`}>{statusWord(t, payment.status)}</span>
+      </h1>
+      <dl class="facts">
+        <dt>ID</dt>
+        <dd>
+          <code>{payment.id}</code>
+        </dd>
+        <dt>{t.payments.reference}</dt>
+        <dd>{payment.reference ?? '—'}</dd>
+        <dt>{t.payments.created}</dt>
+        <dd data-testid="created">{dateTime(payment.created, locale)}</dd>
+        <dt>{t.payments.card}</dt>
+        <dd data-testid="card">{payment.outcome?.card ? describeCard(payment.outcome.card) : '—'}</dd>
+        {payment.amount_captured !== null && (
+          <>
+            <dt>{t.payment.captured}</dt>
+            <dd>{amountText(payment.amount_captured)}</dd>
+          </>
+        )}
+        <dt>{t.payment.refunded}</dt>
+        <dd data-testid="refunded">{amountText(payment.amount_refunded)}</dd>
+      </dl>
+      {notice && <p role="status">{notice}</p>}
+      <div class="actions">
+        {payment.status === 'authorized' && (
+          <>
+            <AmountAction label={t.payment.capture} field={t.payment.amountToCapture} initial={toDecimal(payment.amount)} onSubmit={(value) => ask('capture', value, payment.amount)} />
+            <button type="button" class="secondary" onClick={() => ask('release', undefined, payment.amount)}>
+              {t.payment.release}
+            </button>
+          </>
+        )}
+        {refundable > 0 && <AmountAction label={t.payment.refund} field={t.payment.amountToRefund} initial={toDecimal(refundable)} onSubmit={(value) => ask('refund', value, refundable)} />}
+      </div>
+      {question && <Confirm t={t} question={question} onConfirm={() => void run()} onCancel={() => setPending(undefined)} />}
+      <h2>{t.payment.timeline}</h2>
+      <ol class="timeline">
+        {page.timeline.map((entry) => (
+          <li>
+            <time dateTime={new Date(entry.at).toISOString()}>{dateTime(entry.at, locale)}</time> {timelineText(t, entry, amountText)}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function timelineText(t: DashboardMessages, entry: TimelineEntry, amountText: (amount: number) => string): string {
+  switch (entry.kind) {
+    case 'created':
+      return t.timeline.created;
+    case 'attempt':
+      return fill(t.timeline.attempt, { n: entry.attempt_no, status: statusWord(t, entry.status) }) + (entry.failure_message ? ` (${entry.failure_message})` : '');
+    case 'three_ds':
+      return fill(t.timeline.threeDs, { n: entry.attempt_no });
+    case 'event':
+      return t.events[entry.type];
+    case 'refund':
+      return fill(t.timeline.refund, { amount: amountText(entry.amount), status: statusWord(t, entry.status) });
+    case 'delivery': {
+      const { delivery } = entry;
+      const status = t.deliveryStatuses[delivery.status as keyof DashboardMessages['deliveryStatuses']] ?? delivery.status;
+      const why = delivery.last_status_code ? ` (HTTP ${delivery.last_status_code})` : delivery.last_error ? ` (${delivery.last_error})` : '';
+      return fill(t.timeline.delivery, { type: delivery.event_type, url: delivery.url, status }) + why;
+    }
+  }
+}
+
+/** An action on an amount: the field (major units, the whole by default) and its button. */
+function AmountAction({ label, field, initial, onSubmit }: { label: string; field: string; initial: string; onSubmit(value: string): void }) {
+  const fieldId = `amount-${label.replace(/\W/g, '')}`;
+  return (
+    <form
+      class="amount-action"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(((event.currentTarget as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement).value);
+      }}
+    >
+      <label for={fieldId}>{field}</label>
+      <input id={fieldId} name="amount" inputMode="decimal" value={initial} size={10} />
+      <button type="submit">{label}</button>
+    </form>
+  );
+}
+
+/** A modal confirmation (the native dialog: focus moves into it, Escape cancels, the page behind is inert). */
+export function Confirm({ t, question, onConfirm, onCancel }: { t: DashboardMessages; question: string; onConfirm(): void; onCancel(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-question" onCancel={onCancel}>
+      <p id="confirm-question">{question}</p>
+      <div class="dialog-buttons">
+        <button type="button" class="secondary" onClick={onCancel}>
+          {t.payment.cancel}
+        </button>
+        <button type="button" onClick={onConfirm} autofocus>
+          {t.payment.confirm}
+        </button>
+      </div>
+    </dialog>
+  );
+}

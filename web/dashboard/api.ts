@@ -1,0 +1,81 @@
+/**
+ * The dashboard API (/dashboard/api, server/dashboard/routes.ts), as the page
+ * calls it: the cookie goes by itself (same origin); every change carries the
+ * session's CSRF token, which lives in this module's memory only, and the
+ * actions that move money an Idempotency-Key, so a double submit is one action.
+ */
+import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, Refund, RolledSecretKey, RolledWebhookSecret } from '../../server/contracts';
+
+export class DashboardError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let csrfToken = '';
+
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(`/dashboard/api${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: { ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 204) return undefined as T;
+  const reply = (await response.json().catch(() => ({}))) as { error?: { code: string; message: string } };
+  if (!response.ok) throw new DashboardError(response.status, reply.error?.code ?? 'unknown', reply.error?.message ?? response.statusText);
+  return reply as T;
+}
+
+const once = () => ({ 'idempotency-key': crypto.randomUUID() });
+
+export interface PaymentFilter {
+  status?: string;
+  reference?: string;
+  created_gte?: number;
+  created_lt?: number;
+  starting_after?: string;
+}
+
+export const api = {
+  async current(): Promise<DashboardSignedIn['app'] | undefined> {
+    try {
+      const session = await call<{ app: DashboardSignedIn['app']; csrf_token: string }>('GET', '/session');
+      csrfToken = session.csrf_token;
+      return session.app;
+    } catch (error) {
+      if (error instanceof DashboardError && error.status === 401) return undefined;
+      throw error;
+    }
+  },
+  async signIn(secretKey: string): Promise<DashboardSignedIn['app']> {
+    const session = await call<DashboardSignedIn>('POST', '/session', { secret_key: secretKey });
+    csrfToken = session.csrf_token;
+    return session.app;
+  },
+  async signOut(): Promise<void> {
+    await call('DELETE', '/session');
+    csrfToken = '';
+  },
+  payments(filter: PaymentFilter): Promise<DashboardPaymentList> {
+    const query = new URLSearchParams({ limit: '20' });
+    for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
+    return call('GET', `/payments?${query}`);
+  },
+  payment: (id: string) => call<DashboardPaymentPage>('GET', `/payments/${encodeURIComponent(id)}`),
+  capture: (id: string, amount: number) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/capture`, { amount }, once()),
+  release: (id: string) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/release`, {}, once()),
+  refund: (id: string, amount: number) => call<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { amount }, once()),
+  endpoints: () => call<{ data: DashboardEndpoint[] }>('GET', '/webhook_endpoints'),
+  addEndpoint: (url: string) => call<{ id: string; secret: string }>('POST', '/webhook_endpoints', { url }),
+  removeEndpoint: (id: string) => call('DELETE', `/webhook_endpoints/${encodeURIComponent(id)}`),
+  rollEndpointSecret: (id: string) => call<RolledWebhookSecret>('POST', `/webhook_endpoints/${encodeURIComponent(id)}/roll_secret`, {}),
+  redeliver: (eventId: string) => call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`),
+  rollKey: (overlapSeconds: number) => call<RolledSecretKey>('POST', '/keys/roll', { expire_current_in_seconds: overlapSeconds }, once()),
+  settings: () => call<DashboardSettings>('GET', '/settings'),
+  saveSettings: (settings: Pick<DashboardSettings, 'allowed_origins' | 'three_ds'>) => call<DashboardSettings>('PUT', '/settings', settings),
+};

@@ -1,0 +1,101 @@
+/**
+ * The dashboard's words, one file per language the widget speaks (the widget's
+ * LANGUAGES): each file is a `DashboardMessages`, so a key missing in one
+ * fails the typecheck. All are in the dashboard's bundle: a merchant's page,
+ * not a shopper's, where a few kilobytes do not matter.
+ */
+import type { EventType, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
+import type { SupportedLocale } from '../../checkout/types';
+import { ar } from './ar';
+import { de } from './de';
+import { en } from './en';
+import { es } from './es';
+import { fr } from './fr';
+
+export interface DashboardMessages {
+  title: string;
+  signIn: { heading: string; key: string; keyHint: string; submit: string; failed: string };
+  signOut: string;
+  expired: string;
+  nav: { payments: string; developers: string };
+  payments: {
+    heading: string;
+    filters: string;
+    status: string;
+    anyStatus: string;
+    reference: string;
+    from: string;
+    to: string;
+    apply: string;
+    created: string;
+    amount: string;
+    card: string;
+    none: string;
+    next: string;
+    previous: string;
+    back: string;
+  };
+  payment: {
+    captured: string;
+    refunded: string;
+    timeline: string;
+    capture: string;
+    release: string;
+    refund: string;
+    amountToCapture: string;
+    /** An amount outside what the action allows: `{min}` and `{max}` formatted. */
+    amountRange: string;
+    amountToRefund: string;
+    /** The confirmation: `{amount}` is the amount in the session's currency. */
+    confirmCapture: string;
+    confirmRelease: string;
+    confirmRefund: string;
+    confirm: string;
+    cancel: string;
+    done: string;
+  };
+  timeline: {
+    created: string;
+    attempt: string;
+    threeDs: string;
+    event: string;
+    refund: string;
+    delivery: string;
+  };
+  developers: {
+    endpoints: string;
+    url: string;
+    add: string;
+    remove: string;
+    rollSecret: string;
+    secretOnce: string;
+    deliveries: string;
+    noDeliveries: string;
+    event: string;
+    result: string;
+    redeliver: string;
+    redelivered: string;
+    keys: string;
+    overlap: string;
+    overlaps: { now: string; hour: string; day: string; week: string };
+    rollKey: string;
+    keyOnce: string;
+    settings: string;
+    allowedOrigins: string;
+    allowedOriginsHint: string;
+    threeDs: string;
+    save: string;
+    saved: string;
+    readOnly: string;
+  };
+  statuses: Record<SessionStatus, string>;
+  deliveryStatuses: Record<'pending' | 'delivered' | 'failed', string>;
+  threeDsPolicies: Record<ThreeDsPolicy, string>;
+  events: Record<EventType, string>;
+  error: string;
+}
+
+export const DASHBOARD_MESSAGES: Readonly<Record<SupportedLocale, DashboardMessages>> = { en, fr, de, es, ar };
+
+/** `{name}` in `text` replaced by `values.name`. */
+export const fill = (text: string, values: Record<string, string | number>): string => text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));

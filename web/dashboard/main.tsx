@@ -1,0 +1,21 @@
+/**
+ * The dashboard's entry (dist/web/dashboard.js, served at /dashboard): its own
+ * bundle, so nothing of it reaches the widget's. The language is the
+ * browser's (one of the widget's languages, else English), the colours the
+ * system's (prefers-color-scheme, in dashboard.css).
+ */
+import { render } from 'preact';
+import { LANGUAGES, languageOf } from '../checkout/locales';
+import { Dashboard } from './Dashboard';
+import css from './dashboard.css?inline';
+import { DASHBOARD_MESSAGES } from './locales';
+
+const locale = navigator.language || 'en';
+const language = languageOf(locale);
+document.documentElement.lang = language;
+document.documentElement.dir = LANGUAGES[language];
+const style = document.createElement('style');
+style.textContent = css;
+document.head.append(style);
+const root = document.getElementById('dashboard');
+if (root) render(<Dashboard t={DASHBOARD_MESSAGES[language]} locale={locale} />, root);
