@@ -8,6 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import type { CreatedSession } from '../server/contracts';
+import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
 import { startTestServer, type TestServer } from '../server/testing/harness';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../server/testing/webhook-receiver';
 
@@ -31,9 +32,9 @@ async function merchant(name = 'Coffee Roasters'): Promise<string> {
   return (await server.merchant({ name, merchant_id: `m_${Math.random().toString(36).slice(2, 10)}` })).secretKey;
 }
 
-async function paid(secretKey: string, body: Record<string, unknown> = {}): Promise<CreatedSession> {
+async function paid(secretKey: string, body: Record<string, unknown> = {}, billingAddressId?: string): Promise<CreatedSession> {
   const session = await server.createSession(secretKey, body);
-  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-pan') });
+  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-pan', billingAddressId) });
   expect(reply.status).toBe(200);
   return session;
 }
@@ -44,6 +45,21 @@ async function signIn(page: Page, secretKey: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }
+
+test("shows the wallet's billing address beside the one on file, and where they differ", async ({ page }) => {
+  const secretKey = await merchant();
+  const session = await paid(secretKey, { reference: 'order-2001', billing_address_on_file: TYPICAL_ADDRESS_ON_FILE }, 'mismatching');
+  await signIn(page, secretKey);
+  await page.goto(`${server.url}/dashboard#/payments/${session.id}`);
+  const billing = page.getByTestId('billing-address');
+  await expect(billing.getByRole('heading', { name: 'Billing address' })).toBeVisible();
+  await expect(billing.getByTestId('billing-verdict')).toHaveText('Differs from the address on file');
+  await expect(billing.getByTestId('billing-postal_code')).toHaveText('Mismatch');
+  await expect(billing.getByTestId('billing-line1')).toHaveText('Mismatch');
+  await expect(billing.getByTestId('billing-country')).toHaveText('Match');
+  await expect(billing.getByTestId('billing-from-wallet')).toContainText('500 Elsewhere Avenue');
+  await expect(billing.getByTestId('billing-on-file')).toContainText(TYPICAL_ADDRESS_ON_FILE.address.line1!);
+});
 
 const apiStatus = async (secretKey: string) => (await fetch(`${server.url}/api/sessions?limit=1`, { headers: { authorization: `Bearer ${secretKey}` } })).status;
 

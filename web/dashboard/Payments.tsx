@@ -1,6 +1,6 @@
 /** Payments: the list with its filters and cursor paging, and a payment's page with its timeline and actions. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, TimelineEntry } from '../../server/contracts';
+import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, StoredAddress, TimelineEntry } from '../../server/contracts';
 import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../server/contracts/money';
 import { describeCard } from '../checkout/format';
 import { api, type PaymentFilter } from './api';
@@ -180,6 +180,7 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
         <dt>{t.payment.refunded}</dt>
         <dd data-testid="refunded">{amountText(payment.amount_refunded)}</dd>
       </dl>
+      <BillingAddress t={t} payment={payment} />
       {notice && <p role="status">{notice}</p>}
       <div class="actions">
         {payment.status === 'authorized' && (
@@ -203,6 +204,39 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
       </ol>
     </section>
   );
+}
+
+/** The wallet's billing address beside the one on file, and their check: what the merchant decides a mismatch on (docs/api.md). */
+function BillingAddress({ t, payment }: { t: DashboardMessages; payment: DashboardPayment }) {
+  const check = payment.billing_address_check;
+  if (!check && !payment.billing_address_on_file) return null;
+  return (
+    <section aria-labelledby="billing-heading" data-testid="billing-address">
+      <h2 id="billing-heading">{t.billing.heading}</h2>
+      <dl class="facts">
+        <dt>{t.billing.verdict}</dt>
+        <dd data-testid="billing-verdict">{check ? t.billing.verdicts[check.verdict] : t.billing.verdicts.unavailable}</dd>
+        {check &&
+          (['postal_code', 'line1', 'country'] as const).map((field) => (
+            <>
+              <dt>{t.billing.fields[field]}</dt>
+              <dd data-testid={`billing-${field}`}>{t.billing.results[check[field]]}</dd>
+            </>
+          ))}
+        <dt>{t.billing.fromWallet}</dt>
+        <dd data-testid="billing-from-wallet">{addressText(t, payment.billing_address)}</dd>
+        <dt>{t.billing.onFile}</dt>
+        <dd data-testid="billing-on-file">{addressText(t, payment.billing_address_on_file)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function addressText(t: DashboardMessages, stored: StoredAddress | null | undefined): string {
+  if (!stored) return t.billing.none;
+  if ('erased' in stored) return t.billing.erased;
+  const { address } = stored;
+  return [stored.name, address.line1, address.line2, address.line3, [address.postal_code, address.city].filter(Boolean).join(' '), address.state, address.country].filter(Boolean).join(', ');
 }
 
 function timelineText(t: DashboardMessages, entry: TimelineEntry, amountText: (amount: number) => string): string {

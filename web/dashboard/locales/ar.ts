@@ -29,6 +29,17 @@ export const ar: DashboardMessages = {
     previous: 'الصفحة السابقة',
     back: 'كل المدفوعات',
   },
+  billing: {
+    heading: 'عنوان الفوترة',
+    verdict: 'التحقق',
+    verdicts: { match: 'يطابق العنوان المسجّل', partial_match: 'تحقق جزئي، دون اختلاف', mismatch: 'يختلف عن العنوان المسجّل', unavailable: 'لم يتم التحقق' },
+    fields: { postal_code: 'الرمز البريدي', line1: 'سطر العنوان 1', country: 'البلد' },
+    results: { match: 'مطابق', mismatch: 'غير مطابق', unavailable: 'غير متاح' },
+    fromWallet: 'من المحفظة',
+    onFile: 'المسجّل',
+    none: 'لا يوجد',
+    erased: 'حُذف بعد انتهاء مدة الاحتفاظ',
+  },
   payment: {
     captured: 'المبلغ المحصّل',
     refunded: 'المبلغ المسترد',

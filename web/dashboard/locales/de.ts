@@ -29,6 +29,17 @@ export const de: DashboardMessages = {
     previous: 'Vorherige Seite',
     back: 'Alle Zahlungen',
   },
+  billing: {
+    heading: 'Rechnungsadresse',
+    verdict: 'Prüfung',
+    verdicts: { match: 'Stimmt mit der hinterlegten Adresse überein', partial_match: 'Teilweise geprüft, keine Abweichung', mismatch: 'Weicht von der hinterlegten Adresse ab', unavailable: 'Nicht geprüft' },
+    fields: { postal_code: 'Postleitzahl', line1: 'Adresszeile 1', country: 'Land' },
+    results: { match: 'Übereinstimmung', mismatch: 'Abweichung', unavailable: 'Nicht verfügbar' },
+    fromWallet: 'Aus der Wallet',
+    onFile: 'Hinterlegt',
+    none: 'Keine',
+    erased: 'Nach der Aufbewahrungsfrist gelöscht',
+  },
   payment: {
     captured: 'Eingezogen',
     refunded: 'Erstattet',

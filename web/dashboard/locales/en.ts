@@ -29,6 +29,17 @@ export const en: DashboardMessages = {
     previous: 'Previous page',
     back: 'All payments',
   },
+  billing: {
+    heading: 'Billing address',
+    verdict: 'Check',
+    verdicts: { match: 'Matches the address on file', partial_match: 'Partly checked, no difference', mismatch: 'Differs from the address on file', unavailable: 'Not checked' },
+    fields: { postal_code: 'Postal code', line1: 'Address line 1', country: 'Country' },
+    results: { match: 'Match', mismatch: 'Mismatch', unavailable: 'Not available' },
+    fromWallet: 'From the wallet',
+    onFile: 'On file',
+    none: 'None',
+    erased: 'Erased after the retention period',
+  },
   payment: {
     captured: 'Captured',
     refunded: 'Refunded',

@@ -29,6 +29,17 @@ export const es: DashboardMessages = {
     previous: 'Página anterior',
     back: 'Todos los pagos',
   },
+  billing: {
+    heading: 'Dirección de facturación',
+    verdict: 'Comprobación',
+    verdicts: { match: 'Coincide con la dirección registrada', partial_match: 'Comprobada en parte, sin diferencias', mismatch: 'Difiere de la dirección registrada', unavailable: 'No comprobada' },
+    fields: { postal_code: 'Código postal', line1: 'Línea de dirección 1', country: 'País' },
+    results: { match: 'Coincide', mismatch: 'No coincide', unavailable: 'No disponible' },
+    fromWallet: 'Del monedero',
+    onFile: 'Registrada',
+    none: 'Ninguna',
+    erased: 'Borrada tras el periodo de conservación',
+  },
   payment: {
     captured: 'Capturado',
     refunded: 'Reembolsado',

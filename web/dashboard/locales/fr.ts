@@ -29,6 +29,17 @@ export const fr: DashboardMessages = {
     previous: 'Page précédente',
     back: 'Tous les paiements',
   },
+  billing: {
+    heading: 'Adresse de facturation',
+    verdict: 'Vérification',
+    verdicts: { match: 'Identique à l’adresse enregistrée', partial_match: 'Vérifiée en partie, sans écart', mismatch: 'Différente de l’adresse enregistrée', unavailable: 'Non vérifiée' },
+    fields: { postal_code: 'Code postal', line1: 'Ligne d’adresse 1', country: 'Pays' },
+    results: { match: 'Identique', mismatch: 'Différent', unavailable: 'Non disponible' },
+    fromWallet: 'Du portefeuille',
+    onFile: 'Enregistrée',
+    none: 'Aucune',
+    erased: 'Effacée après la durée de conservation',
+  },
   payment: {
     captured: 'Capturé',
     refunded: 'Remboursé',

@@ -4,7 +4,7 @@
  * fails the typecheck. All are in the dashboard's bundle: a merchant's page,
  * not a shopper's, where a few kilobytes do not matter.
  */
-import type { EventType, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
 import type { SupportedLocale } from '../../checkout/types';
 import { ar } from './ar';
 import { de } from './de';
@@ -34,6 +34,18 @@ export interface DashboardMessages {
     next: string;
     previous: string;
     back: string;
+  };
+  /** The wallet's billing address against the one on file (docs/api.md, "The billing address check"). */
+  billing: {
+    heading: string;
+    verdict: string;
+    verdicts: Record<AddressVerdict, string>;
+    fields: { postal_code: string; line1: string; country: string };
+    results: Record<AddressFieldCheck, string>;
+    fromWallet: string;
+    onFile: string;
+    none: string;
+    erased: string;
   };
   payment: {
     captured: string;
