@@ -74,9 +74,11 @@ describe('/openapi.json', () => {
         '/v3/apps/{appId}',
         '/sandbox/service/api/v1/charges',
         '/sandbox/service/api/v1/refunds',
+        '/sandbox/wallet/cards',
+        '/sandbox/wallet/tokens',
       ].sort(),
     );
-    expect(document.servers).toEqual([{ url: server.url }]);
+    expect(document.servers).toEqual([{ url: server.url, description: 'This server' }]);
     for (const [name, schema] of Object.entries(document.components.schemas)) expect(ajv.validateSchema(schema), name).toBe(true);
   });
 

@@ -11,13 +11,13 @@ import cors from 'cors';
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { MerchantInfo, PaymentDataRequest } from '../contracts';
+import { MerchantInfo, WalletTokenRequest } from '../contracts';
 import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress, WalletCardsReply } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
 import type { IntermediateSigningKey } from '../wallet';
-import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
+import { clientErrors, describeIssues, httpError, JSON_BODY, jsonBody, type RouteAnswers, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import { cardDescription, walletCards } from './test-cards';
@@ -60,13 +60,8 @@ const SheetRequest = z.strictObject({
   page_origin: z.string().max(2048),
 });
 
-const TokenRequest = z.strictObject({
-  card_id: z.string().min(1).max(100),
-  payment_data_request: PaymentDataRequest,
-});
-type TokenRequest = z.infer<typeof TokenRequest>;
 
-function billingAddressFor(parameters: TokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
+function billingAddressFor(parameters: WalletTokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
   if (!parameters.billingAddressRequired) return undefined;
   const { phoneNumber, ...address } = sandboxBillingAddress;
   const withPhone = parameters.billingAddressParameters?.phoneNumberRequired ? { phoneNumber } : {};
@@ -80,7 +75,7 @@ function billingAddressFor(parameters: TokenRequest['payment_data_request']['all
 function mintPaymentData(
   ctx: WalletApiContext,
   intermediate: IntermediateSigningKey,
-  request: TokenRequest,
+  request: WalletTokenRequest,
 ): Result<PaymentData, HttpError> {
   const card = walletCards.find((candidate) => candidate.id === request.card_id);
   if (!card) return err(httpError(400, 'unknown_card', 'card_id is not one of GET /sandbox/wallet/cards'));
@@ -146,6 +141,12 @@ function mintPaymentData(
   });
 }
 
+/** What each route answers besides its success, by operationId (as checkoutAnswers in server/checkout/routes.ts). */
+export const sandboxWalletAnswers = {
+  listSandboxWalletCards: [],
+  createSandboxWalletToken: [...JSON_BODY, 'unknown_card', 'card_network_not_allowed', 'auth_method_not_allowed', 'unknown_gateway', 'merchant_id_required', 'invalid_merchant_id', 'invalid_public_key'],
+} as const satisfies Record<string, RouteAnswers>;
+
 export function walletRouter(ctx: WalletApiContext): Router {
   const router = express.Router();
   router.use(cors({ origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 }));
@@ -182,7 +183,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
   });
 
   router.post('/tokens', jsonBody('64kb'), (req, res) => {
-    const parsed = TokenRequest.safeParse(req.body);
+    const parsed = WalletTokenRequest.safeParse(req.body);
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
     const minted = mintPaymentData(ctx, currentIntermediate(), parsed.data);
     if (!minted.ok) return sendError(res, minted.error);
