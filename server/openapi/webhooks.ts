@@ -127,6 +127,8 @@ export const webhookEvents: ZodOpenApiObject['webhooks'] = Object.fromEntries(
         tags: ['Events'],
         summary: `The \`${type}\` event`,
         description: `POSTed to every live endpoint that listens to \`${type}\` (or to every type): the event, exactly as GET /api/events/{id} returns it.`,
+        // No credential of the receiver's: the signature header proves the sender (docs/webhooks.md).
+        security: [],
         requestParams: { header: z.object({ [SIGNATURE_HEADER.toLowerCase()]: z.string().meta({ description: 't=<unix seconds>,v1=<HMAC-SHA256 of "t.body" by each live secret, hex>' }) }) },
         // By reference: a request body is rendered as zod's input, which would make a second Event component for the one the events API replies with.
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EVENT_COMPONENT}` } } } },
