@@ -53,6 +53,13 @@ function holdOperation(operation: 'capture' | 'release', summary: string, descri
   };
 }
 
+/** What both of the sandbox service's documented routes may answer besides their own codes. */
+const SANDBOX_SERVICE_ANSWERS = {
+  '413': apiError('payload_too_large'),
+  '415': apiError('unsupported_media_type: the body must be UTF-8 JSON'),
+  '500': apiError('service_error: a fault injected on purpose (the Sandbox-Fault header or the fault plan, docs/service-conventions.md): nothing was processed'),
+};
+
 const paths: ZodOpenApiObject['paths'] = {
   '/api/sessions': {
     post: {
@@ -244,9 +251,11 @@ const paths: ZodOpenApiObject['paths'] = {
       requestBody: { required: true, ...json(ChargeRequest) },
       responses: {
         '201': reply('The charge: status succeeded, or failed for a declined card', Charge),
-        '400': apiError('invalid_request, invalid_token, token_already_used, ...'),
+        '400': apiError('invalid_request, invalid_wallet_token, token_already_used, unsupported_card_network, resource_missing (no such payment method) or invalid_authentication_session'),
         '401': apiError('unauthorized: a valid service key is required'),
+        '403': apiError('gateway_merchant_mismatch: the wallet token was issued for another merchant'),
         '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+        ...SANDBOX_SERVICE_ANSWERS,
       },
     },
   },
@@ -270,6 +279,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '401': apiError('unauthorized: a valid service key is required'),
         '404': apiError('resource_missing: no such charge for this merchant'),
         '409': apiError('invalid_state: the charge is not captured (a hold is released, not refunded); or idempotency_key_reused or idempotency_key_in_use'),
+        ...SANDBOX_SERVICE_ANSWERS,
       },
     },
   },

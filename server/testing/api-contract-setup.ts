@@ -11,8 +11,8 @@ installRecorder();
 afterAll(async () => {
   const replies = await takeRecorded();
   if (replies.length === 0) return;
-  // Loaded only by files that called a server: the document and the validator cost a few hundred ms.
+  // Loaded only by files that called a server: the document and the validator cost a second or so, then about 1 ms a reply.
   const { contractViolations } = await import('./api-contract');
   const violations = await contractViolations(replies);
   if (violations.length > 0) throw new Error(`Replies the OpenAPI document does not describe (docs/api.md, "The OpenAPI document"):\n${violations.join('\n')}`);
-});
+}, 120_000);
