@@ -2961,7 +2961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Charge"];
                 };
             };
-            /** @description invalid_request, invalid_token, token_already_used, ... */
+            /** @description invalid_request, invalid_wallet_token, token_already_used, unsupported_card_network, resource_missing (no such payment method) or invalid_authentication_session */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2979,8 +2979,44 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
+            /** @description gateway_merchant_mismatch: the wallet token was issued for another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description idempotency_key_reused or idempotency_key_in_use */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body must be UTF-8 JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description service_error: a fault injected on purpose (the Sandbox-Fault header or the fault plan, docs/service-conventions.md): nothing was processed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3045,6 +3081,33 @@ export interface operations {
             };
             /** @description invalid_state: the charge is not captured (a hold is released, not refunded); or idempotency_key_reused or idempotency_key_in_use */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body must be UTF-8 JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description service_error: a fault injected on purpose (the Sandbox-Fault header or the fault plan, docs/service-conventions.md): nothing was processed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
