@@ -95,7 +95,7 @@ const retryAfterByCode: Record<string, number> = {
   store_unavailable: STORE_RETRY_AFTER_SECONDS,
 };
 
-const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);
 
 /** An unlisted code is our bug: 500. */
 export const statusFor = (failure: Failure): number => (isErrorCode(failure.code) ? ERROR_CODES[failure.code].status : 500);

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { BASIC } from '@hyperjump/json-schema/experimental';
 import { type Validator, validate } from '@hyperjump/json-schema/openapi-3-1';
 import { checkoutAnswers } from '../checkout/routes';
-import { ERROR_CODES, type RouteAnswers } from '../http/errors';
+import { ERROR_CODES, isErrorCode, type RouteAnswers } from '../http/errors';
 import { openApiDocument } from '../openapi';
 import { sandboxWalletAnswers } from '../sandbox/wallet-api';
 import { webhookAnswers } from '../webhooks/routes';
@@ -98,9 +98,8 @@ export async function contractViolations(replies: readonly RecordedReply[]): Pro
       const answers = operation.spec.operationId ? answersByOperation[operation.spec.operationId] : undefined;
       const code = errorCodeOf(body);
       if (answers && code !== undefined) {
-        const known = Object.hasOwn(ERROR_CODES, code) ? ERROR_CODES[code as keyof typeof ERROR_CODES] : undefined;
-        if (!answers.includes(code as (typeof answers)[number])) violations.push(`${said}: ${operation.spec.operationId} does not declare the code ${code}`);
-        else if (known?.status !== reply.status) violations.push(`${said}: ${code} is ${known?.status} in ERROR_CODES`);
+        if (!isErrorCode(code) || !answers.includes(code)) violations.push(`${said}: ${operation.spec.operationId} does not declare the code ${code}`);
+        else if (ERROR_CODES[code].status !== reply.status) violations.push(`${said}: ${code} is ${ERROR_CODES[code].status} in ERROR_CODES`);
       }
     }
   } finally {
