@@ -16,17 +16,22 @@ export interface RecordedReply {
 }
 
 const serverOrigins = new Set<string>();
-const pending: Promise<RecordedReply>[] = [];
+const pending: Promise<RecordedReply | undefined>[] = [];
 
 /** Replies from `url`'s origin are recorded from now on (until the test file ends). */
 export function coverByContract(url: string): void {
   serverOrigins.add(new URL(url).origin);
 }
 
-async function record(method: string, url: string, response: Response): Promise<RecordedReply> {
+/** Undefined for a reply cut off mid-body (a server killed by the test): there is no whole reply to check. */
+async function record(method: string, url: string, response: Response): Promise<RecordedReply | undefined> {
   const contentType = response.headers.get('content-type');
-  const body = contentType?.includes('json') ? await response.clone().text() : undefined;
-  return { method, url, status: response.status, contentType, body };
+  try {
+    const body = contentType?.includes('json') ? await response.clone().text() : undefined;
+    return { method, url, status: response.status, contentType, body };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The fetch before any wrapping: a worker that runs several test files wraps it once per file, each time anew. */
@@ -50,5 +55,5 @@ export function installRecorder(): void {
 export async function takeRecorded(): Promise<RecordedReply[]> {
   const taken = await Promise.all(pending.splice(0));
   serverOrigins.clear();
-  return taken;
+  return taken.filter((reply) => reply !== undefined);
 }
