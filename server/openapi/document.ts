@@ -12,9 +12,20 @@ import { AppRecord } from '../app-lookup/app-record';
 import { GoogleErrorBody } from '../app-lookup/google-errors';
 import { checkoutAnswers } from '../checkout/routes';
 import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../contracts';
-import { sandboxWalletAnswers } from '../sandbox/wallet-api';
+import { JSON_BODY, type RouteAnswers } from '../http/errors';
 import { apiError, errorResponses, idempotencyKey, json, reply } from './parts';
 import { webhookEvents, webhookPaths } from './webhooks';
+
+/**
+ * What the sandbox wallet's routes (server/sandbox/wallet-api.ts) answer besides their success, by
+ * operationId, as checkoutAnswers does for the checkout's: declared here because nothing but the
+ * composition root imports the sandbox (server/ops/import-rules.test.ts). `not_found`: a server
+ * without the embedded sandbox has no such route.
+ */
+export const sandboxWalletAnswers = {
+  listSandboxWalletCards: ['not_found'],
+  createSandboxWalletToken: [...JSON_BODY, 'not_found', 'unknown_card', 'card_network_not_allowed', 'auth_method_not_allowed', 'unknown_gateway', 'merchant_id_required', 'invalid_merchant_id', 'invalid_public_key'],
+} as const satisfies Record<string, RouteAnswers>;
 
 const sessionId = z.object({ id: z.string().meta({ description: 'The checkout session id (cs_...)' }) });
 const idempotent = z.object({ 'idempotency-key': idempotencyKey.optional() });

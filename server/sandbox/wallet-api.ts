@@ -17,7 +17,7 @@ import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
 import type { IntermediateSigningKey } from '../wallet';
-import { clientErrors, describeIssues, httpError, JSON_BODY, jsonBody, type RouteAnswers, sendError } from '../http/errors';
+import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import { cardDescription, walletCards } from './test-cards';
@@ -140,12 +140,6 @@ function mintPaymentData(
     },
   });
 }
-
-/** What each route answers besides its success, by operationId (as checkoutAnswers in server/checkout/routes.ts). */
-export const sandboxWalletAnswers = {
-  listSandboxWalletCards: [],
-  createSandboxWalletToken: [...JSON_BODY, 'unknown_card', 'card_network_not_allowed', 'auth_method_not_allowed', 'unknown_gateway', 'merchant_id_required', 'invalid_merchant_id', 'invalid_public_key'],
-} as const satisfies Record<string, RouteAnswers>;
 
 export function walletRouter(ctx: WalletApiContext): Router {
   const router = express.Router();

@@ -16,7 +16,7 @@ import { type Validator, validate } from '@hyperjump/json-schema/openapi-3-1';
 import { checkoutAnswers } from '../checkout/routes';
 import { ERROR_CODES, isErrorCode, type RouteAnswers } from '../http/errors';
 import { openApiDocument } from '../openapi';
-import { sandboxWalletAnswers } from '../sandbox/wallet-api';
+import { sandboxWalletAnswers } from '../openapi/document';
 import { webhookAnswers } from '../webhooks/routes';
 import type { RecordedReply } from './contract-recorder';
 

@@ -2882,6 +2882,15 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletCards"];
                 };
             };
+            /** @description `not_found`: no such object, including another application's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
         };
     };
     createSandboxWalletToken: {
@@ -2908,6 +2917,15 @@ export interface operations {
             };
             /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such object, including another application's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
