@@ -12,7 +12,7 @@ import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
 import { authenticatedMerchant } from '../http/merchant-auth';
-import { invalidRequest, jsonBody, sendError, sendFailure, unstorableText } from '../http/errors';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, jsonBody, MERCHANT_CALL, PATH_ID, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../lib/result';
@@ -97,6 +97,38 @@ export const limiter = (
 
 /** One limiter for every secret-key route of the API (RATE_LIMIT_MERCHANT_PER_MINUTE), whichever router serves it. */
 export const merchantLimiter = (limits: RateLimits, counting: RateLimitCounting): RequestHandler => limiter('merchant', limits.merchantPerMinute, counting);
+
+/** What every widget route may answer: its session (path, client secret, origin, expiry), its limiter, and the view it replies with. */
+const WIDGET_CALL = [
+  ...PATH_ID,
+  'rate_limited',
+  'unauthenticated',
+  'origin_not_allowed',
+  'session_expired',
+  'store_unavailable',
+  'direct_key_not_registered',
+  'direct_mode_unavailable',
+  'root_keys_unavailable',
+  'platform_not_configured',
+] as const satisfies RouteAnswers;
+
+/**
+ * What each route answers besides its success, by operationId: each code's
+ * status is in server/http/errors.ts, and the OpenAPI document's error
+ * responses are built from these (server/openapi).
+ */
+export const checkoutAnswers = {
+  createSession: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
+  listSessions: [...MERCHANT_CALL, 'invalid_request'],
+  getSession: [...MERCHANT_CALL, ...PATH_ID],
+  getPublicSession: WIDGET_CALL,
+  paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
+  authenticateSession: [...WIDGET_CALL, ...JSON_BODY, 'authentication_pending', 'payment_in_progress', 'session_completed', 'invalid_state', 'service_unavailable'],
+  captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'service_unavailable'],
+  releaseSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'service_unavailable'],
+  refundSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'amount_exceeds_refundable'],
+  rollSecretKey: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
+} as const satisfies Record<string, RouteAnswers>;
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
 const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];

@@ -76,7 +76,7 @@ export const ChargeRequest = z.strictObject({
   authentication: z.literal('required').optional(),
   /** With a `payment_method` source: the authenticated session that makes the charge 3-D Secure. */
   authentication_session: AuthenticationSessionId.optional(),
-});
+}).meta({ id: 'ChargeRequest' });
 export type ChargeRequest = z.infer<typeof ChargeRequest>;
 
 /** succeeded: captured (at once, or a hold later); held: authorized, not captured; released: a hold let go. */
@@ -88,7 +88,7 @@ export type ChargeRequest = z.infer<typeof ChargeRequest>;
  */
 export const HOLD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const ChargeStatus = z.enum(['succeeded', 'failed', 'held', 'released']);
+export const ChargeStatus = z.enum(['succeeded', 'failed', 'held', 'released']).meta({ id: 'ChargeStatus' });
 export type ChargeStatus = z.infer<typeof ChargeStatus>;
 
 /** What the card behind a charge can safely be shown as: never the number. */
@@ -98,7 +98,7 @@ export const CardSummary = z.object({
   auth_method: AuthMethod,
   exp_month: z.number().int(),
   exp_year: z.number().int(),
-});
+}).meta({ id: 'Card' });
 export type CardSummary = z.infer<typeof CardSummary>;
 
 export const Charge = z.object({
@@ -117,14 +117,14 @@ export const Charge = z.object({
   failure_code: z.string().nullable(),
   failure_message: z.string().nullable(),
   created: z.number().int(),
-});
+}).meta({ id: 'Charge' });
 export type Charge = z.infer<typeof Charge>;
 
 /** POST {base_url}/api/v1/charges/{id}/capture: all of a hold by default; the rest is released. */
-export const CaptureRequest = z.strictObject({ amount: z.number().int().positive().max(99_999_999_999).optional() });
+export const CaptureRequest = z.strictObject({ amount: z.number().int().positive().max(99_999_999_999).optional() }).meta({ id: 'CaptureRequest' });
 export type CaptureRequest = z.infer<typeof CaptureRequest>;
 
 export const ApiErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
-});
+}).meta({ id: 'ApiErrorBody' });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

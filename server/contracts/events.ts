@@ -17,7 +17,7 @@ export const EventType = z.enum([
   'session.expired',
   'refund.succeeded',
   'refund.failed',
-]);
+]).meta({ id: 'EventType' });
 export type EventType = z.infer<typeof EventType>;
 
 export const EventId = z.string().regex(/^evt_[A-Za-z0-9_-]{22}$/, 'an event id (evt_...)');
@@ -30,5 +30,5 @@ export const Event = z.object({
   created: z.number().int(),
   app_id: z.string(),
   data: z.object({ object: z.discriminatedUnion('object', [Session, Refund]) }),
-});
+}).meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;

@@ -17,7 +17,7 @@ export const RollSecretKeyBody = z.strictObject({
   expire_current_in_seconds: KeyOverlapSeconds.default(DEFAULT_KEY_OVERLAP_SECONDS).meta({
     description: `How long the key that makes this call keeps working: 0 stops it now; at most ${MAX_KEY_OVERLAP_SECONDS} (7 days); ${DEFAULT_KEY_OVERLAP_SECONDS} (a day) when absent`,
   }),
-});
+}).meta({ id: 'RollSecretKeyBody' });
 export type RollSecretKeyBody = z.input<typeof RollSecretKeyBody>;
 
 /** The reply to a roll: the only time the new key is shown. */
@@ -27,5 +27,5 @@ export const RolledSecretKey = z.object({
   created: z.number().int(),
   /** When the previous key stops working (ms since epoch); it never lives longer than it already would have. */
   previous_key_expires: z.number().int(),
-});
+}).meta({ id: 'RolledSecretKey' });
 export type RolledSecretKey = z.infer<typeof RolledSecretKey>;

@@ -49,7 +49,7 @@ export const CreateSessionBody = z.strictObject({
    * PERSONAL_DATA_RETENTION_DAYS (docs/api.md#the-billing-address-check).
    */
   billing_address_on_file: BillingDetails.optional(),
-});
+}).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
 /**
@@ -62,11 +62,11 @@ export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
  * passed before it was paid (final). The transitions between them
  * are session-states.ts, enforced by server/checkout/states.ts (docs/holds-and-3ds.md).
  */
-export const SessionStatus = z.enum(SESSION_STATUSES);
+export const SessionStatus = z.enum(SESSION_STATUSES).meta({ id: 'SessionStatus' });
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
 /** What one payment attempt came to; a capture or release later changes the session's status, not this. */
-export const PaymentOutcomeStatus = z.enum(['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending']);
+export const PaymentOutcomeStatus = z.enum(['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending']).meta({ id: 'PaymentOutcomeStatus' });
 export type PaymentOutcomeStatus = z.infer<typeof PaymentOutcomeStatus>;
 
 export const PaymentOutcome = z.object({
@@ -83,7 +83,7 @@ export const PaymentOutcome = z.object({
    * means the wallet already authenticated the holder (docs/holds-and-3ds.md).
    */
   assurance_details: z.object({ account_verified: z.boolean().nullable(), card_holder_authenticated: z.boolean().nullable() }).optional(),
-});
+}).meta({ id: 'PaymentOutcome' });
 export type PaymentOutcome = z.infer<typeof PaymentOutcome>;
 
 /** The merchant's view (secret key): everything but payment data. */
@@ -119,7 +119,7 @@ export const Session = z.object({
   billing_address: StoredAddress.nullable(),
   /** The wallet's billing address against the one on file (docs/api.md#the-billing-address-check); null before a payment. Kept after erasure. */
   billing_address_check: BillingAddressCheck.nullable(),
-});
+}).meta({ id: 'Session' });
 export type Session = z.infer<typeof Session>;
 
 
@@ -141,7 +141,7 @@ export const ListSessionsQuery = z.strictObject({
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 
 /** The reply to GET /api/sessions: one page; `has_more` says whether a next one (starting after the last) has any session. */
-export const SessionList = listOf(Session);
+export const SessionList = listOf(Session).meta({ id: 'SessionList' });
 export type SessionList = z.infer<typeof SessionList>;
 
 /** The widget's view (client secret): enough to show and pay, nothing more. */
@@ -165,7 +165,7 @@ export const PublicSession = z.object({
   outcome: PaymentOutcome.nullable(),
   /** When the session stops taking payments (ms since the epoch); past it, this view answers 410 `session_expired`. */
   expires_at: z.number().int(),
-});
+}).meta({ id: 'PublicSession' });
 export type PublicSession = z.infer<typeof PublicSession>;
 
 /**
@@ -175,15 +175,15 @@ export type PublicSession = z.infer<typeof PublicSession>;
  * view carries a token signed for the page's origin, which the widget asks for) or an app that cannot
  * be paid yet (a direct-mode app without a key: the widget's own request says why).
  */
-export const CreatedSession = Session.extend({ client_secret: z.string(), public_view: PublicSession.nullable() });
+export const CreatedSession = Session.extend({ client_secret: z.string(), public_view: PublicSession.nullable() }).meta({ id: 'CreatedSession' });
 export type CreatedSession = z.infer<typeof CreatedSession>;
 
 /** POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. */
-export const PayBody = z.strictObject({ payment_data: PaymentData });
+export const PayBody = z.strictObject({ payment_data: PaymentData }).meta({ id: 'PayBody' });
 export type PayBody = z.infer<typeof PayBody>;
 
 /** The reply to POST /api/sessions/{id}/pay: the attempt's outcome and the session as the widget now sees it. */
-export const PayReply = z.object({ outcome: PaymentOutcome, session: PublicSession });
+export const PayReply = z.object({ outcome: PaymentOutcome, session: PublicSession }).meta({ id: 'PayReply' });
 export type PayReply = z.infer<typeof PayReply>;
 
 /**
@@ -191,7 +191,7 @@ export type PayReply = z.infer<typeof PayReply>;
  * over, go on with the payment; `cancel: true`, the shopper closed it. The
  * reply is a PayReply.
  */
-export const AuthenticateBody = z.strictObject({ cancel: z.literal(true).optional() });
+export const AuthenticateBody = z.strictObject({ cancel: z.literal(true).optional() }).meta({ id: 'AuthenticateBody' });
 export type AuthenticateBody = z.infer<typeof AuthenticateBody>;
 
 /** POST /api/sessions/{id}/capture (secret key): the service's capture body, all of the hold by default; what is left is released. */

@@ -29,7 +29,7 @@ export const CreateWebhookEndpointBody = z.strictObject({
     .min(1)
     .optional()
     .meta({ description: 'The event types sent to this endpoint; every type (also those added later) when absent' }),
-});
+}).meta({ id: 'CreateWebhookEndpointBody' });
 export type CreateWebhookEndpointBody = z.input<typeof CreateWebhookEndpointBody>;
 
 /** An endpoint as the API shows it: never its secret. */
@@ -40,20 +40,20 @@ export const WebhookEndpoint = z.object({
   /** null: every type. */
   events: z.array(EventType).nullable(),
   created: z.number().int(),
-});
+}).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 /** The reply to POST /api/webhook_endpoints: the only time the signing secret is shown. */
 export const CreatedWebhookEndpoint = WebhookEndpoint.extend({
   secret: z.string().meta({ description: 'The signing secret, whsec_...: shown only here' }),
-});
+}).meta({ id: 'CreatedWebhookEndpoint' });
 export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookEndpoint>;
 
 export const WebhookEndpointList = z.object({
   object: z.literal('list'),
   data: z.array(WebhookEndpoint),
   has_more: z.literal(false),
-});
+}).meta({ id: 'WebhookEndpointList' });
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointList>;
 
 /** The reply to POST /api/webhook_endpoints/{id}/roll_secret (body: RollSecretKeyBody, as POST /api/keys/roll): the only time the new secret is shown. */
@@ -64,7 +64,7 @@ export const RolledWebhookSecret = z.object({
   created: z.number().int(),
   /** Until then (ms since the epoch) each delivery carries a signature by the previous secret as well. */
   previous_secret_expires: z.number().int(),
-});
+}).meta({ id: 'RolledWebhookSecret' });
 export type RolledWebhookSecret = z.infer<typeof RolledWebhookSecret>;
 
 /** GET /api/events: newest first, keyset on (created, id) like GET /api/sessions. */
@@ -75,7 +75,7 @@ export const ListEventsQuery = z.strictObject({
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
-export const EventList = listOf(Event);
+export const EventList = listOf(Event).meta({ id: 'EventList' });
 export type EventList = z.infer<typeof EventList>;
 
 /** The reply to POST /api/events/{id}/redeliver. */
@@ -84,7 +84,7 @@ export const EventRedelivery = z.object({
   event: z.string(),
   /** The endpoints the event is being sent to again: every live one that listens to its type now. */
   endpoints: z.array(z.string()),
-});
+}).meta({ id: 'EventRedelivery' });
 export type EventRedelivery = z.infer<typeof EventRedelivery>;
 
 /** The reply to DELETE /api/webhook_endpoints/{id}: nothing more is sent to it, pending deliveries included. */
@@ -92,5 +92,5 @@ export const DeletedWebhookEndpoint = z.object({
   id: z.string(),
   object: z.literal('webhook_endpoint'),
   deleted: z.literal(true),
-});
+}).meta({ id: 'DeletedWebhookEndpoint' });
 export type DeletedWebhookEndpoint = z.infer<typeof DeletedWebhookEndpoint>;

@@ -22,36 +22,70 @@ export function sendError(res: Response, error: HttpError): void {
   res.status(error.status).json(errorBody(error));
 }
 
-/** The status of each code the checkout's layers return; an unlisted code is our bug. */
-const statusByCode: Record<string, number> = {
-  invalid_request: 400,
-  invalid_json: 400,
-  invalid_payment_token: 400,
-  url_not_allowed: 400,
-  unauthenticated: 401,
-  origin_not_allowed: 403,
-  csrf_refused: 403,
-  not_found: 404,
-  payment_in_progress: 409,
-  session_completed: 409,
-  invalid_state: 409,
-  amount_exceeds_refundable: 409,
-  authentication_pending: 409,
-  hold_expired: 409,
-  replayed_token: 409,
-  too_many_endpoints: 409,
+/**
+ * Every code our API answers with: its status and what it means. The server
+ * sends a failure's status from here (statusFor), each route declares which
+ * codes it answers (RouteAnswers, next to the route), and the OpenAPI
+ * document's responses are built from both (server/openapi), so the document
+ * cannot promise a status the server does not send, or miss one it does.
+ */
+export const ERROR_CODES = {
+  invalid_request: { status: 400, meaning: 'a parameter, header or body field is missing or invalid; the message names it' },
+  invalid_json: { status: 400, meaning: 'the body is not valid JSON' },
+  invalid_payment_token: { status: 400, meaning: "the wallet's payment token could not be verified or opened" },
+  url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
+  // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.
+  unknown_card: { status: 400, meaning: 'sandbox wallet: card_id is not one of GET /sandbox/wallet/cards' },
+  card_network_not_allowed: { status: 400, meaning: "sandbox wallet: the request does not allow the card's network" },
+  auth_method_not_allowed: { status: 400, meaning: "sandbox wallet: the request does not allow the card's auth method" },
+  unknown_gateway: { status: 400, meaning: 'sandbox wallet: it tokenizes only for the gateway this server is configured with' },
+  merchant_id_required: { status: 400, meaning: 'sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId' },
+  invalid_merchant_id: { status: 400, meaning: 'sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google' },
+  unknown_billing_address: { status: 400, meaning: "sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses" },
+  invalid_public_key: { status: 400, meaning: 'sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point' },
+  unauthenticated: { status: 401, meaning: 'the Authorization header carries no valid credential for this call' },
+  origin_not_allowed: { status: 403, meaning: "the page's origin is not one of the application's allowed origins" },
+  // The dashboard's (its own routes, not the public API): a change without the session's CSRF token or from another origin.
+  csrf_refused: { status: 403, meaning: 'dashboard: a change without its CSRF token or from another origin' },
+  not_found: { status: 404, meaning: "no such object, including another application's" },
+  payment_in_progress: { status: 409, meaning: 'a payment for this session is already being processed' },
+  session_completed: { status: 409, meaning: 'the session is already paid' },
+  invalid_state: { status: 409, meaning: 'the session is not in a state that allows this operation' },
+  amount_exceeds_refundable: { status: 409, meaning: 'more than is left to refund' },
+  authentication_pending: { status: 409, meaning: 'the 3-D Secure challenge is not finished yet' },
+  hold_expired: { status: 409, meaning: 'the hold lapsed 7 days after it was placed: it can only be released' },
+  replayed_token: { status: 409, meaning: 'direct mode: this payment token was already used' },
+  too_many_endpoints: { status: 409, meaning: 'the application already has 16 webhook endpoints' },
+  idempotency_key_reused: { status: 409, meaning: 'this Idempotency-Key was already used with a different request' },
+  idempotency_key_in_use: { status: 409, meaning: 'a request with this Idempotency-Key is still being processed; retry later' },
   // Gone for good: an expired checkout never takes a payment again (the merchant creates a new one).
-  session_expired: 410,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  service_unavailable: 502,
-  root_keys_unavailable: 503,
-  direct_mode_unavailable: 503,
-  platform_not_configured: 503,
-  direct_key_not_registered: 503,
-  store_unavailable: 503,
-};
+  session_expired: { status: 410, meaning: 'the session expired unpaid; it never takes a payment again' },
+  payload_too_large: { status: 413, meaning: 'the body is larger than the route accepts' },
+  unsupported_media_type: { status: 415, meaning: 'the body must be UTF-8 JSON' },
+  rate_limited: { status: 429, meaning: 'too many requests from this client; try again in a minute (RateLimit headers tell when)' },
+  internal_error: { status: 500, meaning: 'a bug on our side' },
+  // The payment service failed or did not answer: a gateway's failure, not ours; the same request may be retried.
+  service_unavailable: { status: 502, meaning: 'the payment service could not complete the operation; retry with the same request' },
+  root_keys_unavailable: { status: 503, meaning: "Google's root signing keys could not be loaded" },
+  direct_mode_unavailable: { status: 503, meaning: "direct mode: this server cannot open the application's keys, or the application has no Google merchant id" },
+  platform_not_configured: { status: 503, meaning: 'the application uses platform mode, which this server does not have configured' },
+  direct_key_not_registered: { status: 503, meaning: 'direct mode: the application has no registered key yet' },
+  store_unavailable: { status: 503, meaning: 'the store is briefly unavailable (a restart, a failover); retry after the Retry-After header' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes a route may answer with, besides its success: the OpenAPI document's error responses. */
+export type RouteAnswers = readonly ErrorCode[];
+
+/** What every secret-key route may answer: its credential, its budget (merchantLimiter) and the store. */
+export const MERCHANT_CALL = ['unauthenticated', 'rate_limited', 'store_unavailable'] as const satisfies RouteAnswers;
+/** A route that parses a JSON body (jsonBody). */
+export const JSON_BODY = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const satisfies RouteAnswers;
+/** A route under an Idempotency-Key (respondIdempotently). */
+export const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies RouteAnswers;
+/** A route with an object's id in its path: refused when unstorable text (400), unknown when of another shape (404). */
+export const PATH_ID = ['invalid_request', 'not_found'] as const satisfies RouteAnswers;
 
 /**
  * Seconds a client should wait before trying again, per code. The store: a
@@ -64,7 +98,10 @@ const retryAfterByCode: Record<string, number> = {
   store_unavailable: STORE_RETRY_AFTER_SECONDS,
 };
 
-export const statusFor = (failure: Failure): number => statusByCode[failure.code] ?? 500;
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);
+
+/** An unlisted code is our bug: 500. */
+export const statusFor = (failure: Failure): number => (isErrorCode(failure.code) ? ERROR_CODES[failure.code].status : 500);
 
 export function sendFailure(res: Response, failure: Failure): void {
   const retryAfter = retryAfterByCode[failure.code];
@@ -122,17 +159,17 @@ export const jsonBody = (limit: string): RequestHandler => {
  * a 4xx status: they are answered as such, in our shape, with fixed messages
  * (theirs can echo the input). Anything else goes on to the app's handler.
  */
-const clientErrorByType: Record<string, HttpError> = {
-  'entity.parse.failed': httpError(400, 'invalid_json', 'The body is not valid JSON'),
-  'entity.too.large': httpError(413, 'payload_too_large', 'The body is too large'),
-  'charset.unsupported': httpError(415, 'unsupported_media_type', 'The body must be UTF-8 JSON'),
-  'encoding.unsupported': httpError(415, 'unsupported_media_type', 'The body must be UTF-8 JSON'),
+const clientErrorByType: Record<string, Failure> = {
+  'entity.parse.failed': { code: 'invalid_json', message: 'The body is not valid JSON' },
+  'entity.too.large': { code: 'payload_too_large', message: 'The body is too large' },
+  'charset.unsupported': { code: 'unsupported_media_type', message: 'The body must be UTF-8 JSON' },
+  'encoding.unsupported': { code: 'unsupported_media_type', message: 'The body must be UTF-8 JSON' },
 };
 
 export const clientErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   const known = typeof type === 'string' ? clientErrorByType[type] : undefined;
-  if (known) return sendError(res, known);
+  if (known) return sendFailure(res, known);
   if (typeof status === 'number' && status >= 400 && status < 500) return sendError(res, httpError(status, 'invalid_request', 'The request is malformed'));
   next(error);
 };

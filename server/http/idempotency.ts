@@ -10,7 +10,7 @@ import {
 } from '../store/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Failure, Result } from '../lib/result';
-import { errorBody, httpError, rawBodyOf, sendError, statusFor } from './errors';
+import { errorBody, httpError, rawBodyOf, sendError, sendFailure, statusFor } from './errors';
 
 export interface HandlerReply {
   status: number;
@@ -54,8 +54,8 @@ export async function respondIdempotently<DB extends IdempotencyDatabase>(
   }
   const fingerprint = createHash('sha256').update(rawBodyOf(req) ?? '').digest('hex');
   const claim = await claimIdempotencyKey(db, { scope, key, fingerprint, now: Date.now(), abandonedAfterMs });
-  if (claim.kind === 'mismatch') return sendError(res, httpError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body'));
-  if (claim.kind === 'in_progress') return sendError(res, httpError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later'));
+  if (claim.kind === 'mismatch') return sendFailure(res, { code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used with a different request body' });
+  if (claim.kind === 'in_progress') return sendFailure(res, { code: 'idempotency_key_in_use', message: 'A request with this Idempotency-Key is still being processed; retry later' });
   if (claim.kind === 'replay') {
     const body = cipher.open(claim.reply.body);
     if (!body.ok) throw new Error('a stored idempotent reply does not open with the data key');

@@ -1,171 +1,194 @@
 /**
  * The OpenAPI 3.1 document of every public endpoint, generated from the zod
  * schemas that validate requests and type replies (server/contracts and the
- * apps API's records), so the document cannot drift from the code.
+ * apps API's records), and each route's error responses from the codes it
+ * declares next to its handler and the status the server sends for each
+ * (server/http/errors.ts), so the document cannot drift from the code.
+ * Shared schemas are components (their `id` in server/contracts), referenced by `$ref`.
  */
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { AppRecord } from '../app-lookup/app-record';
 import { GoogleErrorBody } from '../app-lookup/google-errors';
-import { ApiErrorBody, AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList } from '../contracts';
-import { apiError, idempotencyKey, json, reply, storeDown } from './parts';
-import { webhookPaths, webhookSchemas } from './webhooks';
+import { checkoutAnswers } from '../checkout/routes';
+import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, ListSessionsQuery, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../contracts';
+import { JSON_BODY, type RouteAnswers } from '../http/errors';
+import { apiError, errorResponses, idempotencyKey, json, reply } from './parts';
+import { webhookEvents, webhookPaths } from './webhooks';
 
-/** The widget's routes on a session whose expires_at has passed (docs/api.md, "Expiry"). */
-const SESSION_EXPIRED = apiError('session_expired: the session expired unpaid; it never takes a payment again (the shopper starts again from the store)');
+/**
+ * What the sandbox wallet's routes (server/sandbox/wallet-api.ts) answer besides their success, by
+ * operationId, as checkoutAnswers does for the checkout's: declared here because nothing but the
+ * composition root imports the sandbox (server/ops/import-rules.test.ts). `not_found`: a server
+ * without the embedded sandbox has no such route.
+ */
+export const sandboxWalletAnswers = {
+  listSandboxWalletCards: ['not_found'],
+  createSandboxWalletToken: [...JSON_BODY, 'not_found', 'unknown_card', 'unknown_billing_address', 'card_network_not_allowed', 'auth_method_not_allowed', 'unknown_gateway', 'merchant_id_required', 'invalid_merchant_id', 'invalid_public_key'],
+} as const satisfies Record<string, RouteAnswers>;
 
 const sessionId = z.object({ id: z.string().meta({ description: 'The checkout session id (cs_...)' }) });
+const idempotent = z.object({ 'idempotency-key': idempotencyKey.optional() });
+/** The widget's routes are called from the shopper's browser, which sends the page's origin: it must be one of the app's allowed origins. */
+const widgetHeaders = z.object({
+  origin: z.string().optional().meta({ description: "The page's origin, as the browser sends it: one of the application's allowed origins (or this server's own); absent from a same-origin page or a server" }),
+});
+const merchantKey = [{ merchantSecretKey: [] }];
+const clientSecret = [{ clientSecret: [] }];
+
+/**
+ * After a capture `status` is `captured` while `outcome.status` stays `authorized`: the outcome is
+ * what the payment attempt came to, the status is where the session is now (docs/api.md).
+ */
+const READ_STATUS = '`status` is where the session is now (`captured` or `released` after the merchant acts on a hold); `outcome` is what the last payment attempt came to, and is not changed by a capture, a release or a refund: read `status`.';
 
 /** POST /api/sessions/{id}/capture and /release: the merchant's operations on a hold (docs/holds-and-3ds.md). */
-function holdOperation(operation: 'capture' | 'release', summary: string, body?: z.ZodType): ZodOpenApiObject['paths'] {
+function holdOperation(operation: 'capture' | 'release', summary: string, description: string, body?: z.ZodType): ZodOpenApiObject['paths'] {
+  const operationId = `${operation}Session` as const;
   return {
     [`/api/sessions/{id}/${operation}`]: {
       post: {
-        operationId: `${operation}Session`,
+        operationId,
+        tags: ['Sessions'],
         summary,
-        security: [{ merchantSecretKey: [] }],
-        requestParams: { path: sessionId, header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+        description,
+        security: merchantKey,
+        requestParams: { path: sessionId, header: idempotent },
         ...(body ? { requestBody: { required: false, ...json(body) } } : {}),
         responses: {
-          '200': reply(`The session after the ${operation}`, Session),
-          '400': apiError('invalid_json or invalid_request'),
-          '401': apiError('unauthenticated'),
-          '404': apiError('not_found'),
-          '409': apiError(`invalid_state: the session holds no authorized payment to ${operation}; ${operation === 'capture' ? 'hold_expired: the hold lapsed 7 days after it was placed; ' : ''}or idempotency_key_reused`),
-          '503': storeDown(`service_unavailable: the service could not ${operation} the hold; retry with the same request`),
+          '200': reply(`The session after the ${operation}. ${READ_STATUS}`, Session),
+          ...errorResponses(checkoutAnswers[operationId]),
         },
       },
     },
   };
 }
 
+/** What both of the sandbox service's documented routes may answer besides their own codes. */
+const SANDBOX_SERVICE_ANSWERS = {
+  '413': apiError('payload_too_large'),
+  '415': apiError('unsupported_media_type: the body must be UTF-8 JSON'),
+  '500': apiError('service_error: a fault injected on purpose (the Sandbox-Fault header or the fault plan, docs/service-conventions.md): nothing was processed'),
+};
+
 const paths: ZodOpenApiObject['paths'] = {
   '/api/sessions': {
     post: {
       operationId: 'createSession',
+      tags: ['Sessions'],
       summary: 'Create a checkout session',
-      security: [{ merchantSecretKey: [] }],
-      requestParams: { header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+      description: 'The merchant\'s server creates a session for an order; the page hands its id and client secret (or its `public_view`) to the widget. Under an Idempotency-Key, a retry returns the first reply.',
+      security: merchantKey,
+      requestParams: { header: idempotent },
       requestBody: { required: true, ...json(CreateSessionBody) },
       responses: {
-        '201': reply('The session, with its client secret (shown only here)', CreatedSession),
-        '400': apiError('invalid_json or invalid_request'),
-        '401': apiError('unauthenticated: a valid secret key is required'),
-        '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
-        '503': storeDown(),
+        '201': reply('The session, with its client secret (shown only here) and the widget\'s view of it', CreatedSession),
+        ...errorResponses(checkoutAnswers.createSession),
       },
     },
     get: {
       operationId: 'listSessions',
-      summary: "The application's sessions, newest first, a page at a time (starting_after: the last id of the previous page)",
-      security: [{ merchantSecretKey: [] }],
+      tags: ['Sessions'],
+      summary: "List the application's sessions",
+      description: 'Newest first, a page at a time: `starting_after` is the last id of the previous page. Unknown parameters are refused, so a misspelt filter is never silently ignored.',
+      security: merchantKey,
       requestParams: { query: ListSessionsQuery },
       responses: {
         '200': reply('One page; has_more says whether another follows', SessionList),
-        '400': apiError('invalid_request, naming the parameter (starting_after must be one of this application\'s sessions)'),
-        '401': apiError('unauthenticated: a valid secret key is required'),
-        '503': storeDown(),
+        ...errorResponses(checkoutAnswers.listSessions),
       },
     },
   },
   '/api/sessions/{id}': {
     get: {
       operationId: 'getSession',
-      summary: "The session's state and payment outcome, for the merchant's server",
-      security: [{ merchantSecretKey: [] }],
+      tags: ['Sessions'],
+      summary: 'Read a session',
+      description: `The session's state and payment outcome, for the merchant's server (never payment data). ${READ_STATUS}`,
+      security: merchantKey,
       requestParams: { path: sessionId },
       responses: {
         '200': reply('The session', Session),
-        '401': apiError('unauthenticated'),
-        '404': apiError("not_found, including another application's session"),
-        '503': storeDown(),
+        ...errorResponses(checkoutAnswers.getSession),
       },
     },
   },
   '/api/sessions/{id}/public': {
     get: {
       operationId: 'getPublicSession',
-      summary: "The widget's view: amount, merchant name and the Google Pay request",
-      security: [{ clientSecret: [] }],
-      requestParams: { path: sessionId },
+      tags: ['Widget'],
+      summary: "The widget's view of a session",
+      description: 'Amount, merchant name and the Google Pay PaymentDataRequest: what the widget needs to show the button. Called from the shopper\'s browser with the client secret.',
+      security: clientSecret,
+      requestParams: { path: sessionId, header: widgetHeaders },
       responses: {
         '200': reply('The public view of the session', PublicSession),
-        '401': apiError('unauthenticated: a valid client secret for this session is required'),
-        '403': apiError("origin_not_allowed: the page's origin is not one of the app's"),
-        '410': SESSION_EXPIRED,
-        '503': storeDown('direct_key_not_registered (direct mode: the app has no registered key, docs/direct-mode.md)'),
+        ...errorResponses(checkoutAnswers.getPublicSession),
       },
     },
   },
   '/api/sessions/{id}/pay': {
     post: {
       operationId: 'paySession',
-      summary: 'Pay the session with the PaymentData Google Pay returned',
-      security: [{ clientSecret: [] }],
-      requestParams: { path: sessionId },
+      tags: ['Widget'],
+      summary: 'Pay a session',
+      description: 'The widget sends the PaymentData Google Pay returned, exactly as it came; the server verifies and opens the token and charges (or holds) the amount at the payment service.',
+      security: clientSecret,
+      requestParams: { path: sessionId, header: widgetHeaders },
       requestBody: { required: true, ...json(PayBody) },
       responses: {
-        '200': reply('The outcome (succeeded, declined, failed or pending) and the session', PayReply),
-        '400': apiError('invalid_json, invalid_request or invalid_payment_token'),
-        '401': apiError('unauthenticated'),
-        '403': apiError('origin_not_allowed'),
-        '409': apiError('payment_in_progress, session_completed, or replayed_token (direct mode: the token was already used)'),
-        '410': SESSION_EXPIRED,
-        '413': apiError('payload_too_large'),
-        '503': storeDown('root_keys_unavailable, direct_key_not_registered or direct_mode_unavailable (direct mode)'),
+        '200': reply(
+          'The attempt\'s outcome and the session as the widget now sees it. `outcome.status`: `succeeded` (charged), `authorized` (a hold was placed, intent `hold`), `requires_authentication` (show `outcome.challenge_url`, then call authenticate), `declined` or `failed` (nothing charged; the shopper may pay again), or `pending` (the service has not answered; the outcome is being confirmed)',
+          PayReply,
+        ),
+        ...errorResponses(checkoutAnswers.paySession),
       },
     },
   },
   '/api/sessions/{id}/authenticate': {
     post: {
       operationId: 'authenticateSession',
-      summary: 'The shopper finished (or, with cancel, abandoned) the 3-D Secure challenge: the payment goes on or is declined',
-      security: [{ clientSecret: [] }],
-      requestParams: { path: sessionId },
+      tags: ['Widget'],
+      summary: 'Finish 3-D Secure',
+      description: 'The shopper finished (or, with `cancel`, abandoned) the 3-D Secure challenge: the payment goes on, or is declined.',
+      security: clientSecret,
+      requestParams: { path: sessionId, header: widgetHeaders },
       requestBody: { required: true, ...json(AuthenticateBody) },
       responses: {
-        '200': reply('The outcome after authentication, and the session', PayReply),
-        '400': apiError('invalid_json or invalid_request'),
-        '401': apiError('unauthenticated'),
-        '403': apiError('origin_not_allowed'),
-        '409': apiError('authentication_pending, or no authentication to complete (session_completed, payment_in_progress, invalid_state)'),
-        '410': SESSION_EXPIRED,
-        '503': storeDown('service_unavailable: the authentication could not be confirmed; retry'),
+        '200': reply('The outcome after authentication (as the reply of pay), and the session', PayReply),
+        ...errorResponses(checkoutAnswers.authenticateSession),
       },
     },
   },
-  ...holdOperation('capture', 'Capture a hold, all of it or `amount` of it', CaptureSessionBody),
-  ...holdOperation('release', 'Release a hold: nothing is charged'),
+  ...holdOperation('capture', 'Capture a hold', 'Takes all of the hold, or `amount` of it (the rest is released). Under an Idempotency-Key a retry replays the first reply.', CaptureSessionBody),
+  ...holdOperation('release', 'Release a hold', 'Nothing is charged; the hold on the shopper\'s card ends. Under an Idempotency-Key a retry replays the first reply.'),
   '/api/sessions/{id}/refunds': {
     post: {
       operationId: 'refundSession',
-      summary: 'Refund a succeeded or captured session: all that is left to refund, or `amount` of it; several refunds add up to at most what was taken',
-      security: [{ merchantSecretKey: [] }],
-      requestParams: { path: sessionId, header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+      tags: ['Refunds'],
+      summary: 'Refund a session',
+      description: 'Refund a succeeded or captured session: all that is left to refund, or `amount` of it; several refunds add up to at most what was taken. Under an Idempotency-Key a retry replays the first reply (and finds the refund after a crash).',
+      security: merchantKey,
+      requestParams: { path: sessionId, header: idempotent },
       requestBody: { required: false, ...json(CreateRefundBody) },
       responses: {
         '201': reply('The refund: succeeded, failed (nothing refunded), or pending while the service has not answered (reconciliation settles it)', Refund),
-        '400': apiError('invalid_json or invalid_request'),
-        '401': apiError('unauthenticated'),
-        '404': apiError('not_found'),
-        '409': apiError('invalid_state: the session took no money (an uncaptured hold is released instead); amount_exceeds_refundable: more than is left to refund; or idempotency_key_reused or idempotency_key_in_use'),
-        '503': storeDown(),
+        ...errorResponses(checkoutAnswers.refundSession),
       },
     },
   },
   '/api/keys/roll': {
     post: {
       operationId: 'rollSecretKey',
-      summary: 'A new secret key, working at once; the key that calls keeps working for expire_current_in_seconds',
-      security: [{ merchantSecretKey: [] }],
-      requestParams: { header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
+      tags: ['Keys'],
+      summary: 'Roll the secret key',
+      description: 'A new secret key, working at once; the key that calls keeps working for `expire_current_in_seconds` (0 after a leak).',
+      security: merchantKey,
+      requestParams: { header: idempotent },
       requestBody: { required: false, ...json(RollSecretKeyBody) },
       responses: {
         '201': reply('The new key (shown only here) and when the calling key stops working', RolledSecretKey),
-        '400': apiError('invalid_json or invalid_request'),
-        '401': apiError('unauthenticated: a valid, unexpired secret key is required'),
-        '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
-        '503': storeDown(),
+        ...errorResponses(checkoutAnswers.rollSecretKey),
       },
     },
   },
@@ -173,14 +196,16 @@ const paths: ZodOpenApiObject['paths'] = {
   '/v3/apps/{appId}': {
     get: {
       operationId: 'getApp',
-      summary: 'One application record (also served under each of APPS_API_BASE_PATHS, e.g. /drive/v3/apps/{appId})',
+      tags: ['Apps API'],
+      summary: 'Read an application record',
+      description: 'One application record, as the apps API serves it (also under each of APPS_API_BASE_PATHS, e.g. /drive/v3/apps/{appId}); errors are in Google\'s shape (docs/app-lookup.md).',
       security: [{ oauth2AccessToken: [] }],
       requestParams: {
-        path: z.object({ appId: z.string() }),
+        path: z.object({ appId: z.string().meta({ description: 'The application id' }) }),
         query: z.object({
           fields: z.string().optional().meta({ description: 'A partial response: only the fields named (the reply is then a subset of the record)' }),
-          prettyPrint: z.enum(['true', 'false']).optional(),
-          alt: z.literal('json').optional(),
+          prettyPrint: z.enum(['true', 'false']).optional().meta({ description: 'Indent the reply' }),
+          alt: z.literal('json').optional().meta({ description: 'The reply\'s format: JSON only' }),
           access_token: z.string().optional().meta({ description: 'The access token, when not sent in the Authorization header' }),
         }),
       },
@@ -194,10 +219,39 @@ const paths: ZodOpenApiObject['paths'] = {
       },
     },
   },
+  '/sandbox/wallet/cards': {
+    get: {
+      operationId: 'listSandboxWalletCards',
+      tags: ['Sandbox wallet'],
+      summary: "The sandbox wallet's test cards",
+      description: 'What the sandbox wallet\'s sheet offers (docs/test-cards.md), and the billing address every card pays with. Present only with the embedded sandbox; no credential (any origin).',
+      security: [],
+      responses: {
+        '200': reply('The cards', WalletCardsReply),
+        ...errorResponses(sandboxWalletAnswers.listSandboxWalletCards),
+      },
+    },
+  },
+  '/sandbox/wallet/tokens': {
+    post: {
+      operationId: 'createSandboxWalletToken',
+      tags: ['Sandbox wallet'],
+      summary: 'Pay with a test card, as Google Pay would',
+      description: 'Plays Google: turns a test card (`card_id` of listSandboxWalletCards) and the session\'s PaymentDataRequest (its public view\'s `payment_data_request`) into the PaymentData the real wallet would return, with a real ECv2 token; send it to paySession. Present only with the embedded sandbox; no credential.',
+      security: [],
+      requestBody: { required: true, ...json(WalletTokenRequest) },
+      responses: {
+        '200': reply('The PaymentData', WalletTokenReply),
+        ...errorResponses(sandboxWalletAnswers.createSandboxWalletToken),
+      },
+    },
+  },
   '/sandbox/service/api/v1/charges': {
     post: {
       operationId: 'createCharge',
-      summary: "The embedded sandbox payment service's charge API (present when no real service is configured)",
+      tags: ['Sandbox service'],
+      summary: 'Create a charge at the sandbox payment service',
+      description: "The embedded sandbox payment service's charge API (present when no real service is configured), as the payment service's charge API specifies it: its error codes are the service's, not ours.",
       security: [{ serviceKey: [] }],
       requestParams: {
         header: z.object({
@@ -208,16 +262,20 @@ const paths: ZodOpenApiObject['paths'] = {
       requestBody: { required: true, ...json(ChargeRequest) },
       responses: {
         '201': reply('The charge: status succeeded, or failed for a declined card', Charge),
-        '400': apiError('invalid_request, invalid_token, token_already_used, ...'),
-        '401': apiError('unauthenticated: a valid service key is required'),
+        '400': apiError('invalid_request, invalid_wallet_token, token_already_used, unsupported_card_network, resource_missing (no such payment method) or invalid_authentication_session'),
+        '401': apiError('unauthorized: a valid service key is required'),
+        '403': apiError('gateway_merchant_mismatch: the wallet token was issued for another merchant'),
         '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
+        ...SANDBOX_SERVICE_ANSWERS,
       },
     },
   },
   '/sandbox/service/api/v1/refunds': {
     post: {
       operationId: 'createRefund',
-      summary: "The embedded sandbox payment service's refund call, a convention of ours (docs/service-conventions.md)",
+      tags: ['Sandbox service'],
+      summary: 'Refund a charge at the sandbox payment service',
+      description: "The embedded sandbox payment service's refund call, a convention of ours (docs/service-conventions.md): its error codes are the service's, not ours.",
       security: [{ serviceKey: [] }],
       requestParams: {
         header: z.object({
@@ -229,20 +287,42 @@ const paths: ZodOpenApiObject['paths'] = {
       responses: {
         '201': reply('The refund', ServiceRefund),
         '400': apiError('invalid_request, or amount_too_large: more than is left of the captured amount'),
-        '401': apiError('unauthenticated: a valid service key is required'),
+        '401': apiError('unauthorized: a valid service key is required'),
         '404': apiError('resource_missing: no such charge for this merchant'),
         '409': apiError('invalid_state: the charge is not captured (a hold is released, not refunded); or idempotency_key_reused or idempotency_key_in_use'),
+        ...SANDBOX_SERVICE_ANSWERS,
       },
     },
   },
 };
 
+const tags = [
+  { name: 'Sessions', description: "The merchant's server (secret key): create checkout sessions, read them, capture or release holds" },
+  { name: 'Widget', description: "The widget in the shopper's browser (the session's client secret): show the button, pay, finish 3-D Secure" },
+  { name: 'Refunds', description: 'Refund a paid session, all or part (secret key)' },
+  { name: 'Keys', description: "The application's secret key (secret key)" },
+  { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
+  { name: 'Events', description: 'What happened to the application\'s sessions and refunds, as delivered to webhook endpoints (secret key)' },
+  { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/app-lookup.md)' },
+  { name: 'Sandbox wallet', description: "A stand-in for Google Pay's wallet, for tests and QA: present only with the embedded sandbox" },
+  { name: 'Sandbox service', description: 'A stand-in for the payment service: present only when no real service is configured' },
+];
+
 export function openApiDocument(serverUrl: string): ReturnType<typeof createDocument> {
   return createDocument({
     openapi: '3.1.0',
-    info: { title: 'Wallet Checkout', version: '0.1.0', description: 'Drop-in Google Pay checkout. Amounts are in minor units; errors are {"error": {"code", "message"}}.' },
-    servers: [{ url: serverUrl }],
+    info: {
+      title: 'Wallet Checkout',
+      version: '0.1.0',
+      description: `Drop-in Google Pay checkout. Amounts are in minor units; errors are {"error": {"code", "message"}}, each code always with the same status. ${READ_STATUS}`,
+      // The document may be used freely to generate and ship clients of this API (docs/api.md, "The OpenAPI document").
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'The operator of this server', url: serverUrl },
+    },
+    servers: [{ url: serverUrl, description: 'This server' }],
+    tags,
     paths,
+    webhooks: webhookEvents,
     components: {
       securitySchemes: {
         merchantSecretKey: { type: 'http', scheme: 'bearer', description: "The application's secret key, sk_..." },
@@ -250,7 +330,6 @@ export function openApiDocument(serverUrl: string): ReturnType<typeof createDocu
         oauth2AccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth 2.0 access token with an apps scope' },
         serviceKey: { type: 'http', scheme: 'bearer', description: "The payment service's secret key" },
       },
-      schemas: { ApiErrorBody, GoogleErrorBody, Session, SessionList, CreatedSession, Refund, RolledSecretKey, PublicSession, PayReply, AppRecord, ChargeRequest, Charge, ServiceRefund, ...webhookSchemas },
     },
   });
 }

@@ -1,13 +1,15 @@
 /**
- * The OpenAPI document served at /openapi.json, checked with ajv (JSON Schema
- * 2020-12, OpenAPI 3.1's dialect) against real replies of a running server:
- * each reply must validate against the schema the document gives for its
- * path, method and status.
+ * The OpenAPI document served at /openapi.json: a valid OpenAPI 3.1 document
+ * shaped for client generators, checked with ajv (JSON Schema 2020-12, OpenAPI
+ * 3.1's dialect) against real replies of a running server for each status
+ * these tests provoke (every other test's replies are held against it too:
+ * server/testing/api-contract.ts).
  */
+import { validate } from '@hyperjump/json-schema/openapi-3-1';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDevIssuer } from '../app-lookup/dev-issuer';
-import type { CreatedSession } from '../contracts';
+import { type CreatedSession, EventType } from '../contracts';
 import { scopeUrl } from '../app-lookup/scopes';
 import { startTestServer, type TestServer } from '../testing/harness';
 
@@ -22,6 +24,19 @@ interface OpenApiDocument {
   components: { schemas: Record<string, object> };
 }
 let document: OpenApiDocument;
+interface FullOperation {
+  tags?: string[];
+  description?: string;
+  parameters?: { in: string; name: string }[];
+  responses: Record<string, { description: string } | undefined>;
+}
+/** The rest of the document, for the checks of its shape. */
+interface FullDocument {
+  info: { license?: object; contact?: object };
+  paths: Record<string, Record<string, FullOperation | undefined>>;
+  webhooks: Record<string, Record<string, FullOperation>>;
+  components: { schemas: Record<string, object> };
+}
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 const DOCUMENT_ID = 'https://wallet-checkout.invalid/openapi.json';
 
@@ -74,10 +89,42 @@ describe('/openapi.json', () => {
         '/v3/apps/{appId}',
         '/sandbox/service/api/v1/charges',
         '/sandbox/service/api/v1/refunds',
+        '/sandbox/wallet/cards',
+        '/sandbox/wallet/tokens',
       ].sort(),
     );
-    expect(document.servers).toEqual([{ url: server.url }]);
+    expect(document.servers).toEqual([{ url: server.url, description: 'This server' }]);
     for (const [name, schema] of Object.entries(document.components.schemas)) expect(ajv.validateSchema(schema), name).toBe(true);
+  });
+
+  it('is what a generator needs: each shared schema one component, used; tags, descriptions and info complete; the statuses the server sends', async () => {
+    const full = document as unknown as FullDocument;
+    expect((await validate('https://spec.openapis.org/oas/3.1/schema-base', full as never)).valid).toBe(true);
+    const text = JSON.stringify(full);
+    const referenced = new Set([...text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]));
+    expect(Object.keys(full.components.schemas).filter((name) => !referenced.has(name)), 'unused components').toEqual([]);
+    expect(Object.keys(full.components.schemas).filter((name) => name.endsWith('Output')), 'components twice, as input and output').toEqual([]);
+    expect(Object.keys(full.components.schemas)).toEqual(expect.arrayContaining(['PaymentOutcome', 'Card', 'SessionStatus', 'PaymentOutcomeStatus', 'ApiErrorBody', 'SessionList']));
+
+    expect(full.info.license).toBeDefined();
+    expect(full.info.contact).toBeDefined();
+    const operations = [...Object.entries(full.paths), ...Object.entries(full.webhooks)].flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ at: `${method} ${path}`, ...operation })));
+    expect(operations.filter((operation) => !operation.tags?.length || !operation.description).map((operation) => operation.at), 'untagged or undescribed').toEqual([]);
+    expect(Object.keys(full.webhooks).sort()).toEqual([...EventType.options].sort());
+
+    const statuses = (path: string, method = 'post') => Object.keys(full.paths[path]![method]!.responses);
+    for (const widgetRoute of ['/api/sessions/{id}/public', '/api/sessions/{id}/pay', '/api/sessions/{id}/authenticate']) {
+      const method = widgetRoute.endsWith('public') ? 'get' : 'post';
+      expect(full.paths[widgetRoute]![method]!.parameters?.map((parameter) => `${parameter.in} ${parameter.name}`), widgetRoute).toContain('header origin');
+      expect(statuses(widgetRoute, method), widgetRoute).toContain('429');
+    }
+    for (const jsonRoute of ['/api/sessions', '/api/sessions/{id}/pay']) expect(statuses(jsonRoute), jsonRoute).toEqual(expect.arrayContaining(['413', '415']));
+    for (const serviceRoute of ['/api/sessions/{id}/capture', '/api/sessions/{id}/release', '/api/sessions/{id}/authenticate']) {
+      expect(statuses(serviceRoute), serviceRoute).toContain('502');
+      expect(full.paths[serviceRoute]!.post!.responses['503']?.description ?? '', serviceRoute).not.toContain('service_unavailable');
+    }
+    expect(full.paths['/api/sessions/{id}/pay']!.post!.responses['200']!.description).toEqual(expect.stringContaining('`authorized`'));
+    expect(full.paths['/api/sessions/{id}/pay']!.post!.responses['200']!.description).toEqual(expect.stringContaining('`requires_authentication`'));
   });
 
   it('describes the checkout API as it answers', async () => {
@@ -110,8 +157,8 @@ describe('/openapi.json', () => {
     const properties = (name: string) => Object.keys((document.components.schemas[name] as { properties?: object }).properties ?? {});
     for (const name of ['Session', 'CreatedSession']) expect(properties(name)).toEqual(expect.arrayContaining(['billing_address_on_file', 'billing_address', 'billing_address_check']));
     for (const name of ['PublicSession', 'PayReply']) expect(JSON.stringify(document.components.schemas[name])).not.toContain('billing_address');
-    const createBody = JSON.stringify(document.paths['/api/sessions']?.post);
-    expect(createBody).toContain('billing_address_on_file');
+    expect(JSON.stringify(document.paths['/api/sessions']?.post)).toContain('#/components/schemas/CreateSessionBody');
+    expect(properties('CreateSessionBody')).toContain('billing_address_on_file');
 
     const onFile = { name: 'Sandbox Shopper', address: { line1: '1 Sandbox Way', postal_code: '94105', country: 'US' } };
     const session = (await conforms('/api/sessions', 'post', await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify({ amount: 1250, currency: 'usd', country_code: 'us', billing_address_on_file: onFile }) })))) as CreatedSession;

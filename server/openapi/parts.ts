@@ -1,12 +1,38 @@
 /** The building blocks of the OpenAPI document's paths, shared by its parts (document.ts, webhooks.ts). */
 import { z } from 'zod';
+import type { ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ApiErrorBody } from '../contracts';
+import { ERROR_CODES, type RouteAnswers } from '../http/errors';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 export const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
+
+/** An error reply described by hand: only the sandbox service's, whose codes are the payment service's, not ours. */
 export const apiError = (description: string) => reply(description, ApiErrorBody);
-/** Every route of ours may meet the store down (docs/operations.md, "Database outages and failover"). */
-const STORE_DOWN = 'store_unavailable: the store is briefly unavailable (a restart, a failover); retry after the Retry-After header';
-export const storeDown = (otherwise?: string) => apiError(otherwise ? `${otherwise}; or ${STORE_DOWN}` : STORE_DOWN);
+
+const retryAfter = z.string().meta({ description: 'Seconds to wait before sending the request again' });
+
+/**
+ * A route's error responses, one per status, from the codes it declares
+ * (RouteAnswers, next to the route) and the status the server sends for each
+ * (ERROR_CODES): each response names its codes and what they mean, and says
+ * Retry-After where the server sends it (429 from a limiter, 503 while the store is down).
+ */
+export function errorResponses(answers: RouteAnswers): ZodOpenApiResponsesObject {
+  const codesByStatus = new Map<number, Set<keyof typeof ERROR_CODES>>();
+  for (const code of answers) {
+    const { status } = ERROR_CODES[code];
+    codesByStatus.set(status, (codesByStatus.get(status) ?? new Set()).add(code));
+  }
+  const statuses = [...codesByStatus.keys()].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const codes = [...codesByStatus.get(status)!];
+      const description = codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].meaning}`).join('; ');
+      const retries = codes.includes('rate_limited') || codes.includes('store_unavailable');
+      return [String(status), { description, ...(retries ? { headers: z.object({ 'retry-after': retryAfter.optional() }) } : {}), ...json(ApiErrorBody) }];
+    }),
+  );
+}
 
 export const idempotencyKey = z.string().min(1).max(255).meta({ description: 'Makes a retry of this request return the first reply instead of acting twice' });

@@ -1,8 +1,10 @@
 /** The webhook API's part of the OpenAPI document (docs/webhooks.md). */
 import { z } from 'zod';
 import type { ZodOpenApiObject } from 'zod-openapi';
-import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, Event, EventList, EventRedelivery, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpoint, WebhookEndpointList } from '../contracts';
-import { apiError, idempotencyKey, json, reply, storeDown } from './parts';
+import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, Event, EventList, EventRedelivery, EventType, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList } from '../contracts';
+import { webhookAnswers } from '../webhooks/routes';
+import { SIGNATURE_HEADER } from '../webhooks/signature';
+import { errorResponses, idempotencyKey, json, reply } from './parts';
 
 const endpointId = z.object({ id: z.string().meta({ description: 'The webhook endpoint id (we_...)' }) });
 const eventId = z.object({ id: z.string().meta({ description: 'The event id (evt_...)' }) });
@@ -12,102 +14,128 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
   '/api/webhook_endpoints': {
     post: {
       operationId: 'createWebhookEndpoint',
-      summary: 'Register a URL that events are POSTed to, signed with the secret returned (shown only here)',
+      tags: ['Webhook endpoints'],
+      summary: 'Register a webhook endpoint',
+      description: 'Register a URL that events are POSTed to, signed with the secret returned (shown only here)',
       security: secretKey,
       requestParams: { header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
       requestBody: { required: true, ...json(CreateWebhookEndpointBody) },
       responses: {
         '201': reply('The endpoint and its signing secret', CreatedWebhookEndpoint),
-        '400': apiError('invalid_json, invalid_request, or url_not_allowed (production: https to a public address only)'),
-        '401': apiError('unauthenticated: a valid secret key is required'),
-        '409': apiError('too_many_endpoints (16 per application), idempotency_key_reused or idempotency_key_in_use'),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.createWebhookEndpoint),
       },
     },
     get: {
       operationId: 'listWebhookEndpoints',
-      summary: "The application's live endpoints, without their secrets",
+      tags: ['Webhook endpoints'],
+      summary: 'List webhook endpoints',
+      description: "The application's live endpoints, without their secrets",
       security: secretKey,
       responses: {
         '200': reply('Every live endpoint (at most 16)', WebhookEndpointList),
-        '401': apiError('unauthenticated: a valid secret key is required'),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.listWebhookEndpoints),
       },
     },
   },
   '/api/webhook_endpoints/{id}': {
     delete: {
       operationId: 'deleteWebhookEndpoint',
-      summary: 'Stop sending to the endpoint, its pending deliveries included',
+      tags: ['Webhook endpoints'],
+      summary: 'Delete a webhook endpoint',
+      description: 'Stop sending to the endpoint, its pending deliveries included',
       security: secretKey,
       requestParams: { path: endpointId },
       responses: {
         '200': reply('The endpoint is deleted', DeletedWebhookEndpoint),
-        '401': apiError('unauthenticated'),
-        '404': apiError("not_found, including an endpoint already deleted or another application's"),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.deleteWebhookEndpoint),
       },
     },
   },
   '/api/webhook_endpoints/{id}/roll_secret': {
     post: {
       operationId: 'rollWebhookSecret',
-      summary: 'A new signing secret, used at once; deliveries carry a signature by the current one too for expire_current_in_seconds',
+      tags: ['Webhook endpoints'],
+      summary: "Roll an endpoint's signing secret",
+      description: 'A new signing secret, used at once; deliveries carry a signature by the current one too for expire_current_in_seconds',
       security: secretKey,
       requestParams: { path: endpointId, header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
       requestBody: { required: false, ...json(RollSecretKeyBody) },
       responses: {
         '201': reply('The new secret (shown only here) and until when the current one signs too', RolledWebhookSecret),
-        '400': apiError('invalid_json or invalid_request'),
-        '401': apiError('unauthenticated'),
-        '404': apiError('not_found'),
-        '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.rollWebhookSecret),
       },
     },
   },
   '/api/events': {
     get: {
       operationId: 'listEvents',
-      summary: "The application's events, newest first, a page at a time (starting_after: the last id of the previous page)",
+      tags: ['Events'],
+      summary: 'List events',
+      description: "The application's events, newest first, a page at a time (starting_after: the last id of the previous page)",
       security: secretKey,
       requestParams: { query: ListEventsQuery },
       responses: {
         '200': reply('One page; has_more says whether another follows', EventList),
-        '400': apiError("invalid_request, naming the parameter (starting_after must be one of this application's events)"),
-        '401': apiError('unauthenticated: a valid secret key is required'),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.listEvents),
       },
     },
   },
   '/api/events/{id}': {
     get: {
       operationId: 'getEvent',
-      summary: 'One event, exactly as it is delivered',
+      tags: ['Events'],
+      summary: 'Read an event',
+      description: 'One event, exactly as it is delivered',
       security: secretKey,
       requestParams: { path: eventId },
       responses: {
         '200': reply('The event', Event),
-        '401': apiError('unauthenticated'),
-        '404': apiError("not_found, including another application's event"),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.getEvent),
       },
     },
   },
   '/api/events/{id}/redeliver': {
     post: {
       operationId: 'redeliverEvent',
-      summary: 'Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window',
+      tags: ['Events'],
+      summary: 'Redeliver an event',
+      description: 'Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window',
       security: secretKey,
       requestParams: { path: eventId },
       responses: {
         '202': reply('The endpoints it is being sent to', EventRedelivery),
-        '401': apiError('unauthenticated'),
-        '404': apiError('not_found'),
-        '503': storeDown(),
+        ...errorResponses(webhookAnswers.redeliverEvent),
       },
     },
   },
 };
 
-export const webhookSchemas = { Event, EventList, WebhookEndpoint, WebhookEndpointList, CreatedWebhookEndpoint, RolledWebhookSecret, EventRedelivery };
+/**
+ * What each endpoint receives: one POST per event, its type one of EventType, signed in the
+ * SIGNATURE_HEADER header (docs/webhooks.md, "Verifying a delivery"). A 2xx within the timeout is
+ * delivered; anything else is retried with backoff until the retry window closes.
+ */
+/** Event's component id (server/contracts/events.ts), rendered once by the events API's replies. */
+const EVENT_COMPONENT = 'Event';
+
+export const webhookEvents: ZodOpenApiObject['webhooks'] = Object.fromEntries(
+  EventType.options.map((type) => [
+    type,
+    {
+      post: {
+        operationId: `${type.replace(/[._](\w)/g, (_match, letter: string) => letter.toUpperCase())}Event`,
+        tags: ['Events'],
+        summary: `The \`${type}\` event`,
+        description: `POSTed to every live endpoint that listens to \`${type}\` (or to every type): the event, exactly as GET /api/events/{id} returns it.`,
+        // No credential of the receiver's: the signature header proves the sender (docs/webhooks.md).
+        security: [],
+        requestParams: { header: z.object({ [SIGNATURE_HEADER.toLowerCase()]: z.string().meta({ description: 't=<unix seconds>,v1=<HMAC-SHA256 of "t.body" by each live secret, hex>' }) }) },
+        // By reference: a request body is rendered as zod's input, which would make a second Event component for the one the events API replies with.
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EVENT_COMPONENT}` } } } },
+        responses: {
+          '200': { description: 'Any 2xx: delivered. Any other status, a timeout or a redirect: the delivery is retried' },
+        },
+      },
+    },
+  ]),
+);

@@ -11,7 +11,7 @@ import cors from 'cors';
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { MerchantInfo, PaymentDataRequest } from '../contracts';
+import { MerchantInfo, WalletTokenRequest } from '../contracts';
 import type { DecryptedMessage, PaymentData, RootSigningKey, WalletAddress, WalletCardsReply } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
@@ -49,15 +49,8 @@ const SheetRequest = z.strictObject({
   page_origin: z.string().max(2048),
 });
 
-const TokenRequest = z.strictObject({
-  card_id: z.string().min(1).max(100),
-  /** One of GET /sandbox/wallet/cards' `billing_addresses`; the first when absent. */
-  billing_address_id: z.string().min(1).max(100).optional(),
-  payment_data_request: PaymentDataRequest,
-});
-type TokenRequest = z.infer<typeof TokenRequest>;
 
-function billingAddressFor(chosen: WalletAddress, parameters: TokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
+function billingAddressFor(chosen: WalletAddress, parameters: WalletTokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
   if (!parameters.billingAddressRequired) return undefined;
   const { phoneNumber, ...address } = chosen;
   const withPhone = parameters.billingAddressParameters?.phoneNumberRequired ? { phoneNumber } : {};
@@ -71,7 +64,7 @@ function billingAddressFor(chosen: WalletAddress, parameters: TokenRequest['paym
 function mintPaymentData(
   ctx: WalletApiContext,
   intermediate: IntermediateSigningKey,
-  request: TokenRequest,
+  request: WalletTokenRequest,
 ): Result<PaymentData, HttpError> {
   const card = walletCards.find((candidate) => candidate.id === request.card_id);
   if (!card) return err(httpError(400, 'unknown_card', 'card_id is not one of GET /sandbox/wallet/cards'));
@@ -175,7 +168,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
   });
 
   router.post('/tokens', jsonBody('64kb'), (req, res) => {
-    const parsed = TokenRequest.safeParse(req.body);
+    const parsed = WalletTokenRequest.safeParse(req.body);
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
     const minted = mintPaymentData(ctx, currentIntermediate(), parsed.data);
     if (!minted.ok) return sendError(res, minted.error);

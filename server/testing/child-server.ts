@@ -18,6 +18,7 @@ import { INSTANCE_READY_LINE, startNodeProcess } from '../ops/node-process';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
+import { coverByContract } from './contract-recorder';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -76,6 +77,7 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
     portVariable: 'PORT',
     ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
   });
+  coverByContract(proc.url);
   const credentials = {
     serviceKey: (JSON.parse(readFileSync(join(dataDir, 'sandbox', 'keys.json'), 'utf8')) as { service_secret_key: string }).service_secret_key,
     demoSecretKey: (JSON.parse(readFileSync(join(dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,

@@ -14,6 +14,7 @@ import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 import { type RunningServer, startServer } from '../server';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
+import { coverByContract } from './contract-recorder';
 import { registeredDirectKey } from './direct-keys';
 
 export interface TestServer extends RunningServer {
@@ -62,6 +63,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const logger = options.logFile ? createLogger(loaded.config.logLevel, pino.destination({ dest: options.logFile, sync: true })) : undefined;
   if (options.webhookAddressPolicy) loaded.config.webhooks.addressPolicy = options.webhookAddressPolicy;
   const server = await startServer(loaded.config, logger);
+  coverByContract(server.url);
   const json = async <T>(response: Response): Promise<T> => {
     if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;

@@ -5,7 +5,7 @@
  */
 import express, { type RequestHandler } from 'express';
 import { EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, jsonBody, MERCHANT_CALL, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';
@@ -26,6 +26,17 @@ export interface WebhookRoutesOptions {
   retryWindowMs: number;
   resolve?: Resolve;
 }
+
+/** What each route answers besides its success, by operationId (as checkoutAnswers in server/checkout/routes.ts). */
+export const webhookAnswers = {
+  createWebhookEndpoint: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT, 'url_not_allowed', 'too_many_endpoints'],
+  listWebhookEndpoints: MERCHANT_CALL,
+  deleteWebhookEndpoint: [...MERCHANT_CALL, ...PATH_ID],
+  rollWebhookSecret: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT],
+  listEvents: [...MERCHANT_CALL, 'invalid_request'],
+  getEvent: [...MERCHANT_CALL, ...PATH_ID],
+  redeliverEvent: [...MERCHANT_CALL, ...PATH_ID],
+} as const satisfies Record<string, RouteAnswers>;
 
 const noSuchEndpoint = { code: 'not_found', message: 'No such webhook endpoint' };
 
