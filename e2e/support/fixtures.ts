@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test as base } from '@playwright/test';
+import { expect, type Response, test as base } from '@playwright/test';
 import type { NewApp } from '../../server/apps';
 import type { CreatedSession, WalletAddress, WalletCard, WalletCardsReply } from '../../server/contracts';
 import type { LedgerEntry } from '../../server/sandbox';
+import { contractViolations } from '../../server/testing/api-contract';
+import type { RecordedReply } from '../../server/testing/contract-recorder';
 import { type TestServer, startTestServer } from '../../server/testing/harness';
 import type { CheckoutState } from '../../web/checkout/types';
 import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './checkout-page';
@@ -75,6 +77,20 @@ interface TestFixtures {
   ledger: Ledger;
 }
 
+/** The routes the OpenAPI document describes that a page calls: the checkout API and the sandbox wallet's. */
+const CONTRACT_PATHS = ['/api/sessions', '/sandbox/wallet/'];
+
+/** A reply as the contract check reads it; undefined when its body cannot be had (the page went away first). */
+async function recordedReplyOf(response: Response): Promise<RecordedReply | undefined> {
+  const contentType = response.headers()['content-type'] ?? null;
+  try {
+    const body = contentType?.includes('json') ? await response.text() : undefined;
+    return { method: response.request().method(), url: response.url(), status: response.status(), contentType, body };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The merchant's whole integration, as docs/embedding.md gives it. */
 const merchantPage = (checkoutSrc: string, clientSecret: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test shop</title></head>
@@ -124,9 +140,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  // Every reply the page gets from our API (the widget's calls, the sandbox wallet's) is held against the OpenAPI
+  // document once the test is over, as the unit tests' are (server/testing/api-contract.ts): a status or body the
+  // document does not describe fails the test.
   page: async ({ page }, use) => {
     await recordCheckoutEvents(page);
+    const replies: Promise<RecordedReply | undefined>[] = [];
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (!CONTRACT_PATHS.some((prefix) => pathname.startsWith(prefix)) || response.request().method() === 'OPTIONS') return;
+      replies.push(recordedReplyOf(response));
+    });
     await use(page);
+    const recorded = (await Promise.all(replies)).filter((reply) => reply !== undefined);
+    if (recorded.length === 0) return;
+    const violations = await contractViolations(recorded);
+    expect(violations, 'replies the OpenAPI document does not describe').toEqual([]);
   },
 
   shop: async ({ page, server }, use) => {
