@@ -1,0 +1,46 @@
+/**
+ * Migrations that change what is already stored, run over a store made by the
+ * migrations before them, as an upgrade would find it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../apps';
+import { createSession } from '../checkout/sessions';
+import { createDataCipher } from '../lib/data-cipher';
+import { backendMigrations } from './migrations';
+import { type BackendDatabase, openDatabase, sqliteFile } from '.';
+
+const cipher = createDataCipher(Buffer.alloc(32, 3));
+const migrationsBefore = (name: string) => Object.fromEntries(Object.entries(backendMigrations).filter(([id]) => id < name));
+
+describe('0018: events carry the session they are about', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it("fills session_id for the events recorded before it, from a session event's object and a refund event's session", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
+    dirs.push(dir);
+    const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0018'));
+    const created = await createApp(before, { name: 'Upgrade Shop', merchant_id: 'm_upgrade', allowed_origins: ['https://shop.example'] });
+    if (!created.ok) throw new Error(created.error.message);
+    const session = await createSession(before, cipher, created.value.app, { amount: 1200, currency: 'usd', country_code: 'us' });
+    if (!session.ok) throw new Error(session.error.message);
+    const sessionId = session.value.session.id;
+    const event = (id: string, type: string, object: object) =>
+      sql`INSERT INTO events (id, app_id, type, created, body, personal_data) VALUES (${id}, ${created.value.app.id}, ${type}, ${Date.now()}, ${JSON.stringify({ id, object: 'event', type, data: { object } })}, 0)`.execute(before);
+    await event('evt_session', 'session.succeeded', { id: sessionId, object: 'checkout_session' });
+    await event('evt_refund', 'refund.succeeded', { id: 're_1', object: 'refund', session_id: sessionId });
+    await before.destroy();
+
+    const after = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
+    const rows = await after.selectFrom('events').select(['id', 'session_id']).orderBy('id').execute();
+    await after.destroy();
+    expect(rows).toEqual([
+      { id: 'evt_refund', session_id: sessionId },
+      { id: 'evt_session', session_id: sessionId },
+    ]);
+  });
+});
