@@ -105,3 +105,59 @@ export function elementHandleFor<E>(query: ElementQuery, evaluateHandle: (reques
 }
 
 export const describeQuery = (query: ElementQuery) => ('css' in query ? query.css : `button "${query.button}"`);
+
+/** What Playwright's and puppeteer's frames both offer, in the shape the frame driver uses. */
+export interface BrowserFrame {
+  evaluate(fn: (arg: unknown) => never, arg: unknown): Promise<unknown>;
+  addScriptTag(options: { content: string }): Promise<unknown>;
+}
+
+/** Runs `findElement` in `frame`, as the library's handle (whose types cannot follow an Element-or-null). */
+export type ElementSearch<F, E> = (frame: F, request: { query: ElementQuery; as: 'element' }) => Promise<PageHandle<E>>;
+
+/** What their element handles offer: a pointer's click, and the frame an iframe holds. */
+export interface BrowserElement<F> {
+  click(): Promise<void>;
+  contentFrame(): Promise<F | null>;
+}
+
+/** What their pages offer: the top-level frame, navigation and the keyboard. */
+export interface BrowserPage<F> {
+  mainFrame(): F;
+  goto(url: string): Promise<unknown>;
+  keyboard: { press(key: Key): Promise<void> };
+}
+
+/**
+ * The driver over a page of a library that drives the browser by its frames
+ * (Playwright for Chromium, puppeteer for Firefox): the two differ only in
+ * their types, and in how a page is closed.
+ */
+export function frameDriver<F extends BrowserFrame, E extends BrowserElement<F>>(page: BrowserPage<F>, search: ElementSearch<F, E>, close: () => Promise<void>): EngineDriver {
+  let frame = page.mainFrame();
+  const elementFor = (query: ElementQuery) => elementHandleFor(query, (request) => search(frame, request));
+  return {
+    async goto(url) {
+      frame = page.mainFrame();
+      await page.goto(url);
+    },
+    // Both libraries type the argument by what survives serialization; the driver's callers pass plain values.
+    evaluate: (fn, arg) => frame.evaluate(fn as (arg: unknown) => never, arg) as never,
+    async addScript(source) {
+      await frame.addScriptTag({ content: source });
+    },
+    async click(query) {
+      await (await elementFor(query)).click();
+    },
+    press: (key) => page.keyboard.press(key),
+    async enterFrame(query) {
+      const inner = await (await elementFor(query)).contentFrame();
+      if (!inner) throw new Error(`${describeQuery(query)} is not a frame`);
+      frame = inner;
+    },
+    async leaveFrames() {
+      frame = page.mainFrame();
+    },
+    close,
+  };
+}
