@@ -15,7 +15,7 @@ import { LANGUAGES, languageOf } from './locales';
 import { enFirstPaint } from './locales/en';
 import { addEnglish, loadedMessages, loadMessages, wordsAtHand } from './locales/load';
 import type { afterClick, FlowHost, PaymentFlow } from './payment-flow';
-import { type Announcement, isPaidStatus, isSettledHold, move, type View, WIDGET_STATES } from './states';
+import { type Announcement, move, type View, WIDGET_STATES } from './states';
 import type { CheckoutErrorCode, MountOptions } from './types';
 import { checkoutView } from './view';
 import { buttonLocale, configureWalletButton, createWalletButton, type SheetResult, type WalletButtonSettings } from './wallet-button';
@@ -128,23 +128,19 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       }
       if (ctl.signal.aborted) return;
       session = s;
-      if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
-      // The merchant's server settled the hold itself: nothing to announce to it.
-      else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
-      else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
-        // A reload after an attempt: its outcome (declined keeps "Try again"), shown before the wallet can report readiness.
+      // A session past its start (a reload after an attempt) is placed by the after-click chunk, which knows its statuses.
+      if (s.status !== 'open') {
         paint(); // the summary, while the flow comes
-        let shown: PaymentFlow;
+        let resumed: PaymentFlow;
         try {
-          shown = await loadFlow();
+          resumed = await loadFlow();
         } catch (err) {
           if (!ctl.signal.aborted) flowUnavailable(err);
           return;
         }
         if (ctl.signal.aborted) return;
-        shown.showOutcome(s.outcome, true);
+        if (!resumed.resume(s)) return paint(); // paid: no button needed
       }
-      if (isPaidStatus(s.status)) return paint(); // no button needed
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
           paint(); // the summary, while the sandbox wallet's script loads
