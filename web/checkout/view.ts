@@ -2,10 +2,10 @@
  * The widget's one view: every state drawn from its row of the state table (states.ts), with no
  * state of its own (widget.ts owns the state and draws this on every change). Plain DOM, not
  * Preact: the view is a dozen elements whose places never change, so the first script need not
- * carry a framework to draw them (docs/architecture.md, "The widget's view"). Each element is made
- * once and kept, and only what changed is written: the wallet's element is never moved or
- * re-created by a change of state, and the status line, a live region, is rewritten only when
- * its words change.
+ * carry a framework to draw them (docs/architecture.md, "The widget: a first script, and
+ * chunks"). Each element is made once and kept, and only what changed is written: the wallet's
+ * element is never moved or re-created by a change of state, and the status line, a live
+ * region, is rewritten only when its words change.
  */
 import type { PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
@@ -111,7 +111,8 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
         attribute(buttonStyle, 'id', `default-google-style-google-pay-button-${p.buttonLocale}`);
         if (p.nonce && buttonStyle.nonce !== p.nonce) buttonStyle.nonce = p.nonce;
         attribute(wallet, 'class', p.fill ? 'wallet fill' : 'wallet');
-        wallet.hidden = row.button !== 'shown';
+        const hidden = row.button !== 'shown';
+        if (wallet.hidden !== hidden) wallet.hidden = hidden;
         if (p.button.parentNode !== wallet) wallet.appendChild(p.button);
       }
 
