@@ -16,6 +16,7 @@ import { enFirstPaint } from './locales/en';
 import { addEnglish, loadedMessages, loadMessages, wordsAtHand } from './locales/load';
 import type { afterClick, FlowHost, PaymentFlow } from './payment-flow';
 import { type Announcement, move, type View, WIDGET_STATES } from './states';
+import { paymentsApi } from './readiness';
 import type { CheckoutErrorCode, MountOptions } from './types';
 import { checkoutView } from './view';
 import { buttonLocale, configureWalletButton, createWalletButton, type SheetResult, type WalletButtonSettings } from './wallet-button';
@@ -37,8 +38,7 @@ export interface CheckoutWidget {
   stop(): void;
 }
 
-const hasPaymentsClient = () =>
-  !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
+const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
 
 /** Starts a widget for one session, rendered into `container` (in the widget's shadow root). */
 export function startCheckout(initial: CheckoutProps, container: HTMLElement): CheckoutWidget {
