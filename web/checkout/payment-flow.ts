@@ -18,7 +18,7 @@ import { CheckoutApiError, errorCodeOf, fetchPublicSession, isApiError, type Pay
 import type { openChallenge } from './challenge-dialog';
 import { declineMessage, type Messages } from './locales';
 import { en } from './locales/en';
-import { isSettledHold, type View } from './states';
+import { isPaidStatus, isSettledHold, type View } from './states';
 import type { CheckoutErrorCode } from './types';
 import type { SheetResult } from './wallet-button';
 
@@ -63,11 +63,6 @@ export const originNotAllowedHelp = (origin: string) =>
   `Add ${origin} to the application's allowed origins (npm run app:update -- --app APP_ID --origin ${origin}); see docs/embedding.md.`;
 
 export interface PaymentFlow {
-  /**
-   * Shows a payment outcome (from /pay, a poll, or a reloaded session).
-   * `reloaded`: the outcome of an earlier page; only success is re-announced.
-   */
-  showOutcome(outcome: PaymentOutcome, reloaded?: boolean): void;
   /** A failed backend call, shown as the widget shows it; `otherwise`: what a refusal means for this call. */
   failCall(err: unknown, otherwise: CheckoutErrorCode): void;
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
@@ -79,6 +74,12 @@ export interface PaymentFlow {
    * network error, and nothing is charged.
    */
   showChallenge(box: HTMLElement): () => void;
+  /**
+   * A session the page opens on past its start (a reload after an attempt, another tab's payment):
+   * the widget moves to where the session is, its outcome shown before the wallet can report
+   * readiness. True while the session can still be paid here (the wallet's button is wanted).
+   */
+  resume(session: PublicSession): boolean;
   /** The widget shows `view` now: polling and hold checks start or stop, and the focus follows. */
   sync(view: View): void;
   stop(): void;
@@ -252,7 +253,6 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
   }
 
   return {
-    showOutcome,
     failCall,
 
     async onPaymentAuthorized(data) {
@@ -304,6 +304,15 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
         closed = true;
         close?.();
       };
+    },
+
+    resume({ status, outcome }) {
+      if (status === 'processing' || status === 'pending') host.setView({ state: 'confirming', outcome });
+      // The merchant's server settled the hold itself: nothing to announce to it.
+      else if (isSettledHold(status)) host.setView({ state: status, outcome });
+      // Declined keeps "Try again"; a failed attempt leaves the session payable, with nothing to show.
+      else if (outcome && (status === outcome.status || isPaidStatus(status)) && status !== 'failed') showOutcome(outcome, true);
+      return !isPaidStatus(status);
     },
 
     sync(view) {

@@ -12,8 +12,11 @@ interface ReadinessClient {
 }
 type PaymentsApi = { PaymentsClient?: new (options: { environment: string }) => ReadinessClient };
 
+/** The wallet's API (Google's pay.js, or the sandbox wallet), once a script has defined it. */
+export const paymentsApi = (): PaymentsApi | undefined => (window as { google?: { payments?: { api?: PaymentsApi } } }).google?.payments?.api;
+
 export async function paymentMethodPresent(environment: string, request: PaymentDataRequest): Promise<boolean | null> {
-  const api = (window as { google?: { payments?: { api?: PaymentsApi } } }).google?.payments?.api;
+  const api = paymentsApi();
   if (!api?.PaymentsClient) return null;
   try {
     const { apiVersion, apiVersionMinor, allowedPaymentMethods } = request;

@@ -12,7 +12,7 @@
  */
 import { setChunkBase } from './chunks';
 import { mount, setEntryDefaults } from './mount';
-import type { ButtonColor, ButtonSizeMode, ButtonType, Mount, MountOptions } from './types';
+import type { Mount, MountOptions } from './types';
 
 const current = document.currentScript as HTMLScriptElement | null;
 // `.nonce`, not the attribute: a page under a header CSP blanks the attribute once the tag connects.
@@ -33,22 +33,23 @@ function resolve(url: string | undefined, origin = false): string | undefined {
 /** Tags already mounted, shared by every copy of this bundle on the page. */
 const MOUNTED = '__walletCheckoutMounted';
 
+/**
+ * The tag's data attributes passed on as they are: each value is checked where it is used (a
+ * button's against Google's brand rules in button-options.ts; `theme` and `mode` are read as
+ * `dark` and `iframe` or else the default), as it is when a page calls `mount` itself.
+ */
+const TEXT_OPTIONS = ['locale', 'buttonType', 'buttonColor', 'buttonLocale', 'buttonSizeMode', 'theme', 'mode'] as const satisfies readonly (keyof MountOptions)[];
+
 function optionsFrom(script: HTMLScriptElement): MountOptions {
   const d = script.dataset;
-  const radius = d.buttonRadius !== undefined && d.buttonRadius !== '' ? Number(d.buttonRadius) : undefined;
+  const radius = d.buttonRadius ? Number(d.buttonRadius) : Number.NaN;
   const o: MountOptions = { clientSecret: d.clientSecret ?? '' };
+  for (const key of TEXT_OPTIONS) if (d[key]) Object.assign(o, { [key]: d[key] });
   // Without data-api-base: the origin this bundle came from (the entry default set above).
   const apiBase = resolve(d.apiBase);
   if (apiBase) o.apiBase = apiBase;
   if (script.nonce) o.nonce = script.nonce;
-  if (d.locale) o.locale = d.locale;
-  if (d.buttonType) o.buttonType = d.buttonType as ButtonType;
-  if (d.buttonColor) o.buttonColor = d.buttonColor as ButtonColor;
-  if (d.buttonLocale) o.buttonLocale = d.buttonLocale;
-  if (radius !== undefined && Number.isFinite(radius)) o.buttonRadius = radius;
-  if (d.buttonSizeMode) o.buttonSizeMode = d.buttonSizeMode as ButtonSizeMode;
-  if (d.theme === 'dark' || d.theme === 'light') o.theme = d.theme;
-  if (d.mode === 'iframe' || d.mode === 'inline') o.mode = d.mode;
+  if (Number.isFinite(radius)) o.buttonRadius = radius;
   if (d.sessionView) {
     try {
       o.sessionView = JSON.parse(d.sessionView) as object;

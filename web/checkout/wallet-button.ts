@@ -1,9 +1,8 @@
 /**
- * One <google-pay-button> element. Created imperatively (its callbacks are properties named on*,
- * which Preact would treat as DOM event listeners), configured before it connects, and kept for as
- * long as the widget shows a button: the element only reports readiness once per instance, so it is
- * hidden, never re-created, while the widget shows other states. The view (View.tsx) gives it its
- * box; the widget (widget.ts) re-configures it on every change.
+ * One <google-pay-button> element. Created by the widget (widget.ts), configured before it
+ * connects, and kept for as long as the widget shows a button: the element only reports readiness
+ * once per instance, so it is hidden, never re-created, while the widget shows other states. The
+ * view (view.ts) puts it in its box once; the widget re-configures it on every change.
  */
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
 import { googleButtonOptions } from './button-options';

@@ -2,12 +2,11 @@
  * The checkout widget: shows the session's amount and the Google Pay button, posts the wallet's
  * PaymentData, and shows the outcome. A controller of plain functions, not a component with hooks:
  * its state is the view of the state table (states.ts, root `[data-checkout-state]`), which moves
- * only through `move`, and every change renders the one view (View.tsx) again. It feeds the table
+ * only through `move`, and every change draws the one view (view.ts) again. It feeds the table
  * what happens: the session's view, the wallet's callbacks, the backend's answers. What follows a
  * click (the payment, 3-D Secure, polling while confirming, hold checks, focus after a result) is
  * payment-flow.ts, a chunk prefetched once the button is up.
  */
-import { h, render } from 'preact';
 import type { PaymentData, PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
 import { carriedView, embedderOriginOf, fetchPublicSession, isApiError, loadScriptOnce, resolveScriptUrl } from './api';
@@ -16,9 +15,10 @@ import { LANGUAGES, languageOf } from './locales';
 import { enFirstPaint } from './locales/en';
 import { addEnglish, loadedMessages, loadMessages, wordsAtHand } from './locales/load';
 import type { afterClick, FlowHost, PaymentFlow } from './payment-flow';
-import { type Announcement, isPaidStatus, isSettledHold, move, type View, WIDGET_STATES } from './states';
+import { type Announcement, move, type View, WIDGET_STATES } from './states';
+import { paymentsApi } from './readiness';
 import type { CheckoutErrorCode, MountOptions } from './types';
-import { CheckoutView } from './View';
+import { checkoutView } from './view';
 import { buttonLocale, configureWalletButton, createWalletButton, type SheetResult, type WalletButtonSettings } from './wallet-button';
 
 export interface CheckoutProps {
@@ -38,8 +38,7 @@ export interface CheckoutWidget {
   stop(): void;
 }
 
-const hasPaymentsClient = () =>
-  !!(window as { google?: { payments?: { api?: { PaymentsClient?: unknown } } } }).google?.payments?.api?.PaymentsClient;
+const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
 
 /** Starts a widget for one session, rendered into `container` (in the widget's shadow root). */
 export function startCheckout(initial: CheckoutProps, container: HTMLElement): CheckoutWidget {
@@ -70,7 +69,6 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   /** The wallet's button while one is shown (wallet-button.ts), and the 3-D Secure dialog while one is open. */
   let button: HTMLElement | null = null;
   let closeChallenge: (() => void) | undefined;
-  let root: HTMLDivElement | null = null;
 
   function emit({ name, detail }: Announcement) {
     if (alive) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
@@ -130,23 +128,19 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       }
       if (ctl.signal.aborted) return;
       session = s;
-      if (s.status === 'processing' || s.status === 'pending') setView({ state: 'confirming', outcome: s.outcome });
-      // The merchant's server settled the hold itself: nothing to announce to it.
-      else if (isSettledHold(s.status)) setView({ state: s.status, outcome: s.outcome });
-      else if (s.outcome && (s.status === s.outcome.status || isPaidStatus(s.status)) && s.status !== 'failed') {
-        // A reload after an attempt: its outcome (declined keeps "Try again"), shown before the wallet can report readiness.
+      // A session past its start (a reload after an attempt) is placed by the after-click chunk, which knows its statuses.
+      if (s.status !== 'open') {
         paint(); // the summary, while the flow comes
-        let shown: PaymentFlow;
+        let resumed: PaymentFlow;
         try {
-          shown = await loadFlow();
+          resumed = await loadFlow();
         } catch (err) {
           if (!ctl.signal.aborted) flowUnavailable(err);
           return;
         }
         if (ctl.signal.aborted) return;
-        shown.showOutcome(s.outcome, true);
+        if (!resumed.resume(s)) return paint(); // paid: no button needed
       }
-      if (isPaidStatus(s.status)) return paint(); // no button needed
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
           paint(); // the summary, while the sandbox wallet's script loads
@@ -228,7 +222,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       words: () => loadedMessages(language()),
       cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId } }),
       alive: () => alive,
-      root: () => root,
+      root: () => drawn.root,
     };
     return (flow ??= (loadChunk('payment-flow', nonce()) as Promise<typeof afterClick | undefined>).then(
       (chunk) => {
@@ -283,11 +277,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     withFlow((f) => closed || (closeChallenge = f.showChallenge(box)));
   }
 
-  /** The button's box was drawn: the element goes in it once, configured before it connects. */
-  function walletBox(box: HTMLDivElement | null) {
-    if (box && button && button.parentNode !== box) box.appendChild(button);
-  }
-  const rootRef = (el: HTMLDivElement | null) => void (root = el);
+  const drawn = checkoutView(container, { challengeBox, onRetry: retry });
 
   function buttonSettings(s: PublicSession): WalletButtonSettings {
     return {
@@ -307,24 +297,18 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       button = null;
     } else if (button) configureWalletButton(button, settings);
     else button = createWalletButton(settings, session?.wallet.environment !== 'TEST', wallet);
-    render(
-      h(CheckoutView, {
-        view,
-        session,
-        showButton,
-        words: wordsAtHand(language()),
-        locale: props.locale,
-        dir: LANGUAGES[language()],
-        nonce: nonce(),
-        fill: props.options.buttonSizeMode === 'fill',
-        buttonLocale: settings ? buttonLocale(settings) : '',
-        root: rootRef,
-        walletBox,
-        challengeBox,
-        onRetry: retry,
-      }),
-      container,
-    );
+    // The element is configured before the view connects it.
+    drawn.draw({
+      view,
+      session,
+      button,
+      words: wordsAtHand(language()),
+      locale: props.locale,
+      dir: LANGUAGES[language()],
+      nonce: nonce(),
+      fill: props.options.buttonSizeMode === 'fill',
+      buttonLocale: settings ? buttonLocale(settings) : '',
+    });
   }
 
   function useLanguage() {
@@ -350,7 +334,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       flowHere?.stop();
       closeChallenge?.();
       button?.remove();
-      render(null, container);
+      drawn.remove();
     },
   };
 }

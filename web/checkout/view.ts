@@ -1,0 +1,141 @@
+/**
+ * The widget's one view: every state drawn from its row of the state table (states.ts), with no
+ * state of its own (widget.ts owns the state and draws this on every change). Plain DOM, not
+ * Preact: the view is a dozen elements whose places never change, so the first script need not
+ * carry a framework to draw them (docs/architecture.md, "The widget: a first script, and
+ * chunks"). Each element is made once and kept, and only what changed is written: the wallet's
+ * element is never moved or re-created by a change of state, and the status line, a live
+ * region, is rewritten only when its words change.
+ */
+import type { PublicSession } from '../../server/contracts';
+import { formatAmount } from '../../server/contracts/money';
+import { describeCard } from './format';
+import type { Words } from './locales';
+import { BUTTON_ELEMENT_CSS } from './styles';
+import { type View, WIDGET_STATES } from './states';
+
+export interface CheckoutViewProps {
+  view: View;
+  session: PublicSession | null;
+  /** The wallet's element (wallet-button.ts) while the wallet is loaded and the session is payable here: it goes in the button's box. */
+  button: HTMLElement | null;
+  /** The words at hand (locales/load.ts); a state whose words are not here yet has a blank status line for those few ms, never another language's. */
+  words: Words | undefined;
+  /** BCP 47 tag of the widget's language and number format. */
+  locale: string;
+  dir: 'ltr' | 'rtl';
+  nonce: string | undefined;
+  /** The button fills the widget's width (buttonSizeMode fill). */
+  fill: boolean;
+  /** The button's language, which names the element's default styles (below). */
+  buttonLocale: string;
+}
+
+export interface CheckoutViewHandlers {
+  /** The 3-D Secure dialog's box was drawn (an `authenticating` view with a challenge), or taken away (null). */
+  challengeBox(box: HTMLDivElement | null): void;
+  onRetry(): void;
+}
+
+export interface CheckoutView {
+  /** The view's root (`.wc[data-checkout-state]`), in `container` from the first draw. */
+  root: HTMLDivElement;
+  draw(props: CheckoutViewProps): void;
+  remove(): void;
+}
+
+/** `tag` with its attributes (`class` included). */
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  return el;
+}
+
+/** Writes an attribute only when it changes (a live region or the wallet's element notices every write). */
+function attribute(el: Element, name: string, value: string) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+function text(node: Node, value: string) {
+  if (node.textContent !== value) node.textContent = value;
+}
+
+/** Makes `parent`'s children exactly the nodes given, in order, without moving any that stays (a moved custom element reconnects). */
+function children(parent: Node, nodes: (Node | false | null | undefined)[]) {
+  const wanted = nodes.filter((node): node is Node => !!node);
+  for (const child of [...parent.childNodes]) if (!wanted.includes(child)) parent.removeChild(child);
+  let next: Node | null = null;
+  for (const node of wanted.reverse()) {
+    if (node.parentNode !== parent || node.nextSibling !== next) parent.insertBefore(node, next);
+    next = node;
+  }
+}
+
+export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): CheckoutView {
+  const root = element('div', { class: 'wc' });
+  const summary = element('div', { class: 'summary' });
+  const merchant = element('span', { class: 'merchant', 'data-testid': 'merchant' });
+  const amount = element('span', { class: 'amount', 'data-testid': 'amount' });
+  const desc = element('p', { class: 'desc' });
+  // The element injects its default styles as a nonce-less <style> (which a strict CSP refuses)
+  // unless its root already holds an element with this id: this one carries the same rules, under the page's nonce.
+  const buttonStyle = element('style');
+  buttonStyle.textContent = BUTTON_ELEMENT_CSS;
+  const wallet = element('div');
+  const status = element('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+  const spinner = element('span', { class: 'spinner', 'aria-hidden': 'true' });
+  const words = document.createTextNode('');
+  const card = element('span', { class: 'card', 'data-testid': 'card' });
+  const retry = element('button', { type: 'button', class: 'retry', 'data-testid': 'retry' });
+  retry.onclick = () => on.onRetry();
+  let challenge: HTMLDivElement | null = null;
+
+  return {
+    root,
+    draw(p) {
+      const { view, session } = p;
+      const row = WIDGET_STATES[view.state];
+      attribute(root, 'lang', p.locale);
+      attribute(root, 'dir', p.dir);
+      attribute(root, 'data-checkout-state', view.state);
+      attribute(root, 'aria-busy', String(!!row.busy));
+
+      if (session) {
+        text(merchant, session.merchant_name);
+        text(amount, formatAmount(session.amount_captured ?? session.amount, session.currency, session.currency_exponent, p.locale));
+        text(desc, session.description ?? '');
+        children(summary, [merchant, amount, !!session.description && desc]);
+      }
+
+      if (p.button) {
+        attribute(buttonStyle, 'id', `default-google-style-google-pay-button-${p.buttonLocale}`);
+        if (p.nonce && buttonStyle.nonce !== p.nonce) buttonStyle.nonce = p.nonce;
+        attribute(wallet, 'class', p.fill ? 'wallet fill' : 'wallet');
+        const hidden = row.button !== 'shown';
+        if (wallet.hidden !== hidden) wallet.hidden = hidden;
+        if (p.button.parentNode !== wallet) wallet.appendChild(p.button);
+      }
+
+      const cardOf = row.showsCard && view.outcome?.card;
+      text(words, (p.words && row.words(p.words, view)) || '');
+      if (cardOf) text(card, describeCard(cardOf));
+      children(status, [!!row.busy && spinner, !!words.data && words, !!cardOf && card]);
+
+      // A new box for each challenge the view shows, as the dialog opened in it is closed with it.
+      const wantsChallenge = !!row.challenge && !!view.outcome?.challenge_url;
+      const opening = wantsChallenge && !challenge && element('div');
+      const closing = !wantsChallenge && !!challenge;
+      if (opening) challenge = opening;
+      else if (closing) challenge = null;
+      if (row.retry) text(retry, p.words?.retry ?? '');
+
+      children(root, [!!session && summary, !!p.button && buttonStyle, !!p.button && wallet, status, challenge, !!row.retry && retry]);
+      if (root.parentNode !== container) container.appendChild(root);
+      if (closing) on.challengeBox(null);
+      if (opening) on.challengeBox(opening);
+    },
+    remove() {
+      root.remove();
+    },
+  };
+}
