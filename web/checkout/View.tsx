@@ -26,7 +26,8 @@ export interface CheckoutViewProps {
   /** The button fills the widget's width (buttonSizeMode fill). */
   fill: boolean;
   /** The button's language, which names the element's default styles (below). */
-  buttonLocale: string;
+  /** Null: none given (the element's own styles' id then ends in "null"). */
+  buttonLocale: string | null;
   root: Ref<HTMLDivElement>;
   walletBox: Ref<HTMLDivElement>;
   challengeBox: Ref<HTMLDivElement>;
