@@ -21,7 +21,7 @@ export function setEntryDefaults(defaults: typeof entryDefaults): void {
  * browser's languages in order, the first the widget speaks (docs/embedding.md, "Languages").
  */
 function localeOf(element: HTMLElement, options: MountOptions): string {
-  return negotiateLocale([options.locale, element.closest('[lang]')?.getAttribute('lang'), ...(navigator.languages ?? []), navigator.language]);
+  return negotiateLocale([options.locale, element.closest('[lang]')?.getAttribute('lang'), ...navigator.languages, navigator.language]);
 }
 
 export const mount: Mount = (element, options) => {
