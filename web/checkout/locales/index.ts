@@ -85,8 +85,9 @@ export function languageOf(locale: string | null | undefined, spoken: readonly s
 /**
  * The widget's locale (the words' language and the amount's number format): the first of
  * `candidates` (most specific first: the merchant's option, the page's `lang`, the browser's
- * languages in order) that the widget speaks, in its canonical form; English when none is. A candidate the widget does not speak is passed over for the next, so the amount's number
- * format always follows the words (a page in Swahili, a browser preferring French: French words,
+ * languages in order) that the widget speaks, in its canonical form; English when none is. A
+ * candidate the widget does not speak is passed over for the next, so the amount's number format
+ * always follows the words (a page in Swahili, a browser preferring French: French words,
  * French number format).
  */
 export function negotiateLocale(candidates: readonly (string | null | undefined)[], spoken: readonly string[] = LANGUAGES): string {
