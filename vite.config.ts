@@ -17,7 +17,9 @@ import { defineConfig } from 'vitest/config';
  *   sandbox-wallet.js  IIFE, the stand-in for Google's pay.js
  *   dashboard.js       IIFE, the merchant's dashboard page (GET /dashboard)
  * and first the chunks, what the first paint does not need (web/checkout/chunks.ts):
- *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles)
+ *   checkout-chunk-locale-<language>.js  IIFE, one language's words (English is in the bundles), not a Vite build
+ *                                        but the chunk entry filled with the dictionary (buildLanguageChunks)
+ *   checkout-chunk-locale-index.js       IIFE, each language chunk's versioned file and SRI hash
  *   checkout-chunk-challenge.js          IIFE, the 3-D Secure dialog (prefetched when the page is idle)
  *   checkout-chunk-frame-host.js         IIFE, iframe mode's side on the merchant's page (loaded by iframe mode alone)
  *   checkout-chunk-payment-flow.js       IIFE, what the widget does and shows after a click, the rest of English (prefetched when the page is idle)
@@ -34,43 +36,87 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
   dashboard: { entry: 'web/dashboard/main.tsx', format: 'iife', fileName: 'dashboard.js' },
 };
 
-/** The languages but English (which the bundles carry): one dictionary file each in web/checkout/locales/, exporting it by its name. */
-const chunkLanguages = readdirSync(fileURLToPath(new URL('./web/checkout/locales/', import.meta.url)))
-  .map((file) => /^([a-z]{2,3})\.ts$/.exec(file)?.[1])
-  .filter((language): language is string => !!language && language !== 'en');
+/**
+ * The widget's languages: one dictionary file each in web/checkout/locales/, `<tag>.ts` exporting
+ * `<tag without hyphens>: Messages` (pt-PT.ts exports ptPT). English is in the bundles; each other
+ * language is a chunk of its own, named with its hash by the locale index (web/checkout/chunks.ts).
+ */
+const localesDir = fileURLToPath(new URL('./web/checkout/locales/', import.meta.url));
+const languages = readdirSync(localesDir)
+  .map((file) => /^([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.ts$/.exec(file)?.[1])
+  .filter((language): language is string => !!language)
+  .sort();
+const chunkLanguages = languages.filter((language) => language !== 'en');
+const languageChunk = (language: string) => `locale-${language}`;
 
-/** Each chunk: the module it carries and the export that is its content. */
+/**
+ * Each chunk built by Vite: the module it carries and the export that is its content. `locale`: the
+ * chunk entry around a placeholder, which each language's chunk and the locale index fill with
+ * their data (`buildLanguageChunks`), rather than a Vite build each (forty would double the build's time).
+ */
 const chunks: Record<string, { module: string; exportName: string }> = {
-  ...Object.fromEntries(chunkLanguages.map((language) => [`locale-${language}`, { module: `web/checkout/locales/${language}.ts`, exportName: language }])),
   challenge: { module: 'web/checkout/challenge-dialog.ts', exportName: 'openChallenge' },
   'frame-host': { module: 'web/checkout/frame-host.ts', exportName: 'mountFrame' },
   'payment-flow': { module: 'web/checkout/payment-flow.ts', exportName: 'afterClick' },
 };
+const LOCALE_TEMPLATE = 'locale-template';
+const CONTENT_PLACEHOLDER = '__WALLET_CHECKOUT_CHUNK_CONTENT__';
+/** The chunks the bundles pin: the built ones and the locale index (not the languages': the index pins those). */
+const pinnedChunks = [...Object.keys(chunks), 'locale-index'];
 const chunkFileName = (name: string) => `checkout-chunk-${name}.js`;
 const chunkEnvironment = (name: string) => `chunk_${name.replace(/\W/g, '_')}`;
 
 /**
- * The versioned copy and SRI hash of each chunk built in dist/web. Read from the files: Vite
+ * The versioned copy and SRI hash of each of `names` built in dist/web. Read from the files: Vite
  * loads this config anew for each environment, so nothing in memory outlives a build.
  */
-async function builtChunks(): Promise<Record<string, { file: string; integrity: string }>> {
-  const built = Object.keys(chunks).filter((name) => existsSync(join(outDir, chunkFileName(name))));
+async function builtChunks(names: readonly string[]): Promise<Record<string, { file: string; integrity: string }>> {
+  const built = names.filter((name) => existsSync(join(outDir, chunkFileName(name))));
   return Object.fromEntries(await Promise.all(built.map(async (name) => [name, await versioned(chunkFileName(name))] as const)));
 }
 
 /**
+ * Each language's chunk, and the locale index naming their versioned files and hashes: the
+ * dictionary (plain data) evaluated here and written into the locale template's placeholder, as
+ * JSON escaped to ASCII like every bundle (`asciiOnly`). A dictionary may import types only.
+ */
+async function buildLanguageChunks(): Promise<void> {
+  const templateFile = join(outDir, chunkFileName(LOCALE_TEMPLATE));
+  const template = await readFile(templateFile, 'utf8');
+  // The minifier quotes the placeholder as it likes ("...", `...`).
+  const placeholder = new RegExp(`(["'\`])${CONTENT_PLACEHOLDER}\\1`);
+  if (!placeholder.test(template)) throw new Error('the locale chunk template lost its placeholder');
+  const write = (name: string, content: unknown) =>
+    writeFile(join(outDir, chunkFileName(name)), template.replace(placeholder, () => escapeToAscii(JSON.stringify(content))));
+  for (const language of chunkLanguages) {
+    const file = join(localesDir, `${language}.ts`);
+    const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), { fileName: file, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } });
+    if (/^\s*import\s/m.test(outputText)) throw new Error(`web/checkout/locales/${language}.ts imports a value: a dictionary may import types only`);
+    const exportName = language.replace(/-/g, '');
+    const messages = ((await import(`data:text/javascript;base64,${Buffer.from(outputText).toString('base64')}`)) as Record<string, unknown>)[exportName];
+    if (!messages) throw new Error(`web/checkout/locales/${language}.ts does not export ${exportName}`);
+    await write(languageChunk(language), messages);
+  }
+  const files = await builtChunks(chunkLanguages.map(languageChunk));
+  await write('locale-index', Object.fromEntries(chunkLanguages.map((language) => [language, files[languageChunk(language)]])));
+  await rm(templateFile);
+}
+
+/**
  * `wallet-checkout:chunk-content` (in a chunk's build): the export the chunk carries.
- * `wallet-checkout:chunk-manifest` (in the bundles'): the built chunks' files and hashes
- * (the chunks are built first).
+ * `wallet-checkout:chunk-manifest` (in the bundles'): the pinned chunks' files and hashes
+ * (the chunks are built first). `wallet-checkout:languages`: the dictionaries' tags.
  */
 const chunkModules: Plugin = {
   name: 'wallet-checkout:chunks',
   resolveId(id) {
-    return id === 'wallet-checkout:chunk-content' || id === 'wallet-checkout:chunk-manifest' ? `\0${id}` : undefined;
+    return ['wallet-checkout:chunk-content', 'wallet-checkout:chunk-manifest', 'wallet-checkout:languages'].includes(id) ? `\0${id}` : undefined;
   },
   async load(id) {
-    if (id === '\0wallet-checkout:chunk-manifest') return `export default ${JSON.stringify(await builtChunks())};`;
+    if (id === '\0wallet-checkout:chunk-manifest') return `export default ${JSON.stringify(await builtChunks(pinnedChunks))};`;
+    if (id === '\0wallet-checkout:languages') return `export default ${JSON.stringify(languages)};`;
     if (id !== '\0wallet-checkout:chunk-content') return undefined;
+    if (this.environment.name === chunkEnvironment(LOCALE_TEMPLATE)) return `export default ${JSON.stringify(CONTENT_PLACEHOLDER)};`;
     const name = Object.keys(chunks).find((chunk) => chunkEnvironment(chunk) === this.environment.name);
     const chunk = name && chunks[name];
     if (!chunk) throw new Error(`wallet-checkout:chunk-content imported outside a chunk's build (${this.environment.name})`);
@@ -91,13 +137,12 @@ async function versioned(fileName: string): Promise<{ file: string; integrity: s
  * Escapes non-ASCII characters (•, —, …) in the emitted JS, so the bundles
  * read the same whatever charset the merchant's page or server declares.
  */
+const escapeToAscii = (code: string) => code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const asciiOnly: Plugin = {
   name: 'wallet-checkout:ascii-only',
   generateBundle(_options, bundle) {
     for (const chunk of Object.values(bundle)) {
-      if (chunk.type === 'chunk') {
-        chunk.code = chunk.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-      }
+      if (chunk.type === 'chunk') chunk.code = escapeToAscii(chunk.code);
     }
   },
 };
@@ -110,7 +155,8 @@ const asciiOnly: Plugin = {
 async function publish(): Promise<void> {
   const manifest: Record<string, { file: string; integrity: string }> = {};
   for (const { fileName } of Object.values(bundles)) manifest[fileName] = await versioned(fileName);
-  for (const [name, chunk] of Object.entries(await builtChunks())) manifest[chunkFileName(name)] = chunk;
+  const everyChunk = [...pinnedChunks, ...chunkLanguages.map(languageChunk)];
+  for (const [name, chunk] of Object.entries(await builtChunks(everyChunk))) manifest[chunkFileName(name)] = chunk;
   await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await precompress(readdirSync(outDir).filter((file) => /\.m?js$/.test(file)));
 
@@ -171,7 +217,7 @@ export default defineConfig({
   plugins: [asciiOnly, chunkModules],
   environments: {
     ...Object.fromEntries(
-      Object.keys(chunks).map((name) => [
+      [...Object.keys(chunks), LOCALE_TEMPLATE].map((name) => [
         chunkEnvironment(name),
         { consumer: 'client' as const, ...bundleBuild({ entry: 'web/checkout/chunk-entry.ts', format: 'iife', fileName: chunkFileName(name), outDir, name: 'WalletCheckoutChunk' }) },
       ]),
@@ -187,10 +233,11 @@ export default defineConfig({
     async buildApp(builder) {
       await rm(outDir, { recursive: true, force: true });
       // The chunks first: the bundles carry their hashes.
-      for (const name of Object.keys(chunks)) {
+      for (const name of [...Object.keys(chunks), LOCALE_TEMPLATE]) {
         const env = builder.environments[chunkEnvironment(name)];
         if (env) await builder.build(env);
       }
+      await buildLanguageChunks();
       for (const name of Object.keys(bundles)) {
         const env = builder.environments[name];
         if (env) await builder.build(env);

@@ -9,7 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import express from 'express';
 import { loadConfig } from '../server/config';
-import { GALLERY_STATES, galleryRoutes } from '../server/demo/gallery';
+import { builtLanguages, GALLERY_STATES, galleryRoutes } from '../server/demo/gallery';
 import { ar } from '../web/checkout/locales/ar';
 import { fr } from '../web/checkout/locales/fr';
 import { CheckoutPage } from './support/checkout-page';
@@ -23,11 +23,11 @@ const THEMES = ['light', 'dark'] as const;
 test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
 
 /** The gallery, on an origin of its own, with the bundles and the sandbox wallet from the test's backend. */
-async function openGallery(page: Page, checkoutOrigin: string) {
+async function openGallery(page: Page, checkoutOrigin: string, query = '') {
   const config = loadConfig({ DATA_DIR: 'unused' });
   if (!config.ok) throw new Error(config.problems.join('; '));
   const gallery = await listen(express().use(galleryRoutes({ checkoutOrigin: () => checkoutOrigin, sandboxOrigin: () => checkoutOrigin, gatewayName: config.config.gatewayName })));
-  await page.goto(`${gallery.origin}/demo/gallery`);
+  await page.goto(`${gallery.origin}/demo/gallery${query}`);
   return gallery;
 }
 
@@ -79,6 +79,27 @@ test('the gallery speaks each language, with its currency and its direction', as
     await gallery.close();
   }
 });
+
+for (const locale of ['ar', 'he', 'ja', 'zh']) {
+  test(`the gallery shows every state in ${locale} (?locale=), ${['ar', 'he'].includes(locale) ? 'right to left' : 'in CJK'}; ready and declined look as their baselines`, async ({ page, server }) => {
+    test.skip(!builtLanguages().includes(locale), `web/checkout/locales/${locale}.ts is not on this branch yet`);
+    const gallery = await openGallery(page, server.url, `?locale=${locale}`);
+    try {
+      for (const state of STATES.filter((s) => s !== 'processing')) {
+        const widget = widgetOf(page, `${state}-light`);
+        await expect(widget).toHaveAttribute('data-checkout-state', state);
+        await expect(widget).toHaveAttribute('lang', locale);
+        await expect(widget).toHaveAttribute('dir', ['ar', 'he'].includes(locale) ? 'rtl' : 'ltr');
+      }
+      await expect(page.locator('select[name=locale]')).toHaveValue(locale);
+      for (const state of ['ready', 'declined']) {
+        await expect(page.locator(`#${state}-light [data-wallet-checkout]`)).toHaveScreenshot(`${state}-light-${locale}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01 });
+      }
+    } finally {
+      await gallery.close();
+    }
+  });
+}
 
 test('on a page in Arabic the widget and the button follow <html lang>, right to left, and a decline is worded in Arabic', async ({ page, server, site }) => {
   const { session, secretKey } = await site.checkout(server);

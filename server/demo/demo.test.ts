@@ -88,6 +88,17 @@ describe('the demo store', () => {
     expect(view).toMatchObject({ status: 'declined', outcome: { failure_code: 'insufficient_funds' } });
     expect(await server.sandbox!.ledger()).toEqual([]);
   });
+
+  it('shows every state in the language ?locale= names, when it is one the widget speaks, and nothing else it is given', async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    const stateWidgets = (html: string) => [...html.matchAll(/<script [^>]*data-client-secret="cs_gallery-\w+-USD_secret_gallery"[^>]*data-theme="\w+"([^>]*)>/g)].map((m) => m[1]);
+    const inEnglish = stateWidgets(await (await fetch(`${server.url}/demo/gallery?locale=en`)).text());
+    expect(inEnglish.length).toBeGreaterThanOrEqual(16);
+    expect(inEnglish.every((attributes) => attributes?.includes('data-locale="en"'))).toBe(true);
+    const page = await (await fetch(`${server.url}/demo/gallery?locale=${encodeURIComponent('"><script>alert(1)</script>')}`)).text();
+    expect(page).not.toContain('alert(1)');
+    expect(stateWidgets(page).some((attributes) => attributes?.includes('data-locale'))).toBe(false);
+  });
 });
 
 describe("the demo store's webhooks", () => {

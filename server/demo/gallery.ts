@@ -1,6 +1,7 @@
 /**
  * The widget gallery (`/demo/gallery`): every state a shopper can meet, in the
- * light and dark themes and in each language, side by side. Each widget is the
+ * light and dark themes and in each language, side by side; `?locale=<tag>` (the
+ * page's picker) shows every state in one of the widget's languages. Each widget is the
  * real checkout.js, mounted by a plain script tag; its `data-api-base` points
  * at the tiny fake API below, whose sessions are frozen in one state. So the
  * shipped bundle has no gallery-only code path, and nothing here is charged.
@@ -14,6 +15,7 @@ import type { App } from '../apps';
 import { sessionExpired } from '../checkout/expiry';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
 import { errorBody, statusFor } from '../http/errors';
+import { readManifest } from '../http/static';
 import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, type SessionStatus } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import type { CheckoutState } from '../../web/checkout/types';
@@ -30,8 +32,14 @@ export interface GalleryOptions {
 }
 
 const AMOUNTS: Record<string, number> = { USD: 2400, EUR: 2400, JPY: 2400, KWD: 24500 };
-/** The languages the widget ships, each shown with a currency of its own (KWD: three decimals). */
-const LANGUAGES: Record<string, string> = { en: 'USD', fr: 'EUR', de: 'EUR', es: 'EUR', ar: 'KWD' };
+/** The currency each language is shown with where it is not the euro: KWD has three decimals, JPY none. */
+const CURRENCY_OF: Partial<Record<string, string>> = { en: 'USD', ar: 'KWD', ja: 'JPY' };
+
+/** The languages the built widget speaks: English, and each whose chunk the build made (vite.config.ts). */
+export function builtLanguages(): string[] {
+  const chunked = Object.keys(readManifest()).flatMap((file) => /^checkout-chunk-locale-(.+)\.js$/.exec(file)?.[1] ?? []);
+  return ['en', ...chunked.filter((language) => language !== 'index')].sort();
+}
 const CARD = { network: 'VISA', last4: '4242', auth_method: 'CRYPTOGRAM_3DS', exp_month: 12, exp_year: 2030 } as const;
 const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_gallery', card: CARD, failure_code: null, failure_message: null };
 /** A hold's payment: the outcome stays `authorized` after the merchant captures or releases it; the session's status moves on. */
@@ -86,22 +94,33 @@ const galleryApp = {
 export function galleryRoutes(options: GalleryOptions): express.Router {
   const router = express.Router();
 
-  router.get('/demo/gallery', (_req, res) => {
+  router.get('/demo/gallery', (req, res) => {
     const src = `${options.checkoutOrigin()}/checkout.js`;
+    const languages = builtLanguages();
+    // Only a language of the list reaches the page (it is written into attributes).
+    const chosen = languages.find((language) => language === req.query.locale);
+    const inChosen = chosen ? ` data-locale="${chosen}"` : '';
     /** One captioned widget: a mount element and the script tag of docs/embedding.md. */
     const widget = (id: string, caption: string, state: string, currency: string, attributes = '') =>
       `<figure><figcaption>${caption}</figcaption><div id="${id}"></div></figure>` +
       `<script src="${src}" data-client-secret="cs_gallery-${state}-${currency}_secret_gallery" data-api-base="/demo/gallery" data-target="#${id}" ${attributes} defer></script>`;
-    const states = (theme: string, names: readonly string[]) => names.map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"`)).join('\n');
+    const states = (theme: string, names: readonly string[]) => names.map((state) => widget(`${state}-${theme}`, state, state, 'USD', `data-theme="${theme}"${inChosen}`)).join('\n');
     const shopperStates = GALLERY_STATES.filter((state) => !SETTLED_HOLDS.includes(state));
-    const languages = Object.entries(LANGUAGES).map(([locale, currency]) => widget(`declined-${locale}`, `${locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`)).join('\n');
+    const declinedIn = languages
+      .map((locale) => {
+        const currency = CURRENCY_OF[locale] ?? 'EUR';
+        return widget(`declined-${locale}`, `${locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`);
+      })
+      .join('\n');
+    const picker = languages.map((language) => `<option value="${language}"${language === chosen ? ' selected' : ''}>${language}</option>`).join('');
     res.type('html').send(
       template
         .replace('{{LIGHT}}', states('light', shopperStates))
         .replace('{{DARK}}', states('dark', shopperStates))
         .replace('{{HOLDS_LIGHT}}', states('light', SETTLED_HOLDS))
         .replace('{{HOLDS_DARK}}', states('dark', SETTLED_HOLDS))
-        .replace('{{LANGUAGES}}', languages)
+        .replace('{{LANGUAGE_OPTIONS}}', picker)
+        .replace('{{LANGUAGES}}', declinedIn)
         .replace('{{CUSTOM}}', widget('ready-custom', 'ready', 'ready', 'JPY') + widget('declined-custom', 'declined', 'declined', 'JPY')),
     );
   });

@@ -11,7 +11,10 @@ import type { ButtonColor, ButtonSizeMode, ButtonType, MountOptions } from './ty
 export const BUTTON_TYPES: readonly ButtonType[] = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'];
 export const BUTTON_COLORS: readonly ButtonColor[] = ['default', 'black', 'white'];
 export const BUTTON_SIZE_MODES: readonly ButtonSizeMode[] = ['static', 'fill'];
-/** The languages of Google's translated buttons (brand guidelines, "Payment buttons assets"). */
+/**
+ * The languages of Google's translated buttons: ButtonOptions' `buttonLocale`
+ * (developers.google.com/pay/api/web/reference/request-objects#ButtonOptions).
+ */
 export const BUTTON_LOCALES: readonly string[] = ['ar', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'hr', 'id', 'it', 'ja', 'ko', 'ms', 'nl', 'no', 'pl', 'pt', 'ru', 'sk', 'sl', 'sr', 'sv', 'th', 'tr', 'uk', 'zh'];
 /** Beyond this a corner radius only makes a pill of the button: Google draws it up to half its height (40 px static). */
 export const MAX_BUTTON_RADIUS = 100;
@@ -26,6 +29,12 @@ export interface GoogleButtonOptions {
   buttonRadius: number | undefined;
   /** Absent: the widget's own language. */
   buttonLocale: string | undefined;
+}
+
+/** The language of Google's list a tag is written in (pt-PT -> pt, zh-Hant -> zh, sr-Latn -> sr), if Google's list has it. */
+export function googleButtonLanguage(tag: string): string | undefined {
+  const language = tag.toLowerCase().split(/[-_]/)[0];
+  return language && BUTTON_LOCALES.includes(language) ? language : undefined;
 }
 
 const warned = new Set<string>();
@@ -44,7 +53,6 @@ const oneOf = <T extends string>(option: string, value: string | undefined, allo
 export function googleButtonOptions(options: MountOptions): GoogleButtonOptions {
   const type = options.buttonType === undefined ? undefined : (LEGACY_TYPES[options.buttonType] ?? options.buttonType);
   const radius = options.buttonRadius;
-  const language = options.buttonLocale?.toLowerCase().split(/[-_]/)[0];
   return {
     buttonType: oneOf('buttonType', type, BUTTON_TYPES) ?? 'pay',
     // Google's guidance: a white button on a dark background.
@@ -52,6 +60,6 @@ export function googleButtonOptions(options: MountOptions): GoogleButtonOptions 
     buttonSizeMode: oneOf('buttonSizeMode', options.buttonSizeMode, BUTTON_SIZE_MODES) ?? 'static',
     buttonRadius:
       radius === undefined ? undefined : Number.isFinite(radius) && radius >= 0 && radius <= MAX_BUTTON_RADIUS ? radius : refuse('buttonRadius', radius, `0 to ${MAX_BUTTON_RADIUS} px`),
-    buttonLocale: language === undefined ? undefined : (oneOf('buttonLocale', language, BUTTON_LOCALES) ?? undefined),
+    buttonLocale: options.buttonLocale === undefined ? undefined : (googleButtonLanguage(options.buttonLocale) ?? refuse('buttonLocale', options.buttonLocale, BUTTON_LOCALES.join(', '))),
   };
 }

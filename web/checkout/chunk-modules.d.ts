@@ -10,3 +10,9 @@ declare module 'wallet-checkout:chunk-manifest' {
   const chunks: Partial<Record<string, { file: string; integrity: string }>>;
   export default chunks;
 }
+
+declare module 'wallet-checkout:languages' {
+  /** The tags of the dictionaries in web/checkout/locales/ (`<tag>.ts`), English included. */
+  const tags: readonly string[];
+  export default tags;
+}

@@ -16,9 +16,12 @@ export function setEntryDefaults(defaults: typeof entryDefaults): void {
   Object.assign(entryDefaults, defaults);
 }
 
-/** The widget's language: the option, else the nearest `lang` around the mount element, else the browser's. */
+/**
+ * The widget's locale: the option, else the nearest `lang` around the mount element, else the
+ * browser's languages in order, the first the widget speaks (docs/embedding.md, "Languages").
+ */
 function localeOf(element: HTMLElement, options: MountOptions): string {
-  return negotiateLocale([options.locale, element.closest('[lang]')?.getAttribute('lang'), navigator.language]);
+  return negotiateLocale([options.locale, element.closest('[lang]')?.getAttribute('lang'), ...navigator.languages, navigator.language]);
 }
 
 export const mount: Mount = (element, options) => {

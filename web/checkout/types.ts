@@ -10,8 +10,11 @@ export type ButtonType = 'book' | 'buy' | 'checkout' | 'donate' | 'order' | 'pay
 export type ButtonColor = 'default' | 'black' | 'white';
 export type ButtonSizeMode = 'static' | 'fill';
 export type Theme = 'light' | 'dark';
-/** The languages the widget speaks; any other locale falls back to English. */
-export type SupportedLocale = 'en' | 'fr' | 'de' | 'es' | 'ar';
+/**
+ * A language the widget speaks: the tag of one of its dictionaries (docs/embedding.md lists them:
+ * 'en', 'pt', 'pt-PT', 'zh-Hant', ...). A string, so that adding a language is adding its dictionary.
+ */
+export type SupportedLocale = string;
 
 export interface MountOptions {
   /** The session's client secret, `cs_..._secret_...`. Required. */
@@ -27,12 +30,18 @@ export interface MountOptions {
   apiBase?: string;
   /**
    * BCP 47 tag of the widget's language and number format, e.g. 'fr-CA'. Default: the nearest
-   * `lang` attribute around the mount element (usually `<html lang>`), then the browser's.
+   * `lang` attribute around the mount element (usually `<html lang>`), then the browser's
+   * languages in order, then English; a tag the widget does not speak is passed over for the next
+   * (docs/embedding.md, "Languages").
    */
   locale?: string;
   buttonType?: ButtonType;
   buttonColor?: ButtonColor;
-  /** Locale of the Google Pay button, e.g. 'en', 'fr'. Default: the widget's locale. */
+  /**
+   * Language of the Google Pay button, one of Google's (`buttonLocale`), e.g. 'en', 'fr'. Default:
+   * the widget's language (pt-PT -> pt, zh-Hant -> zh, sr-Latn -> sr), or none, so that Google
+   * uses the browser's, when Google's list lacks it (he, hu, ro, vi).
+   */
   buttonLocale?: string;
   /** Corner radius of the button, in px (0 to 100). */
   buttonRadius?: number;

@@ -27,8 +27,8 @@ export interface CheckoutViewProps {
   nonce: string | undefined;
   /** The button fills the widget's width (buttonSizeMode fill). */
   fill: boolean;
-  /** The button's language, which names the element's default styles (below). */
-  buttonLocale: string;
+  /** The button's language, which names the element's default styles (below); null when none is given (the id then ends in "null", as the element names it). */
+  buttonLocale: string | null;
 }
 
 export interface CheckoutViewHandlers {

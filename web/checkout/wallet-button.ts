@@ -5,7 +5,7 @@
  * view (view.ts) puts it in its box once; the widget re-configures it on every change.
  */
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
-import { googleButtonOptions } from './button-options';
+import { googleButtonLanguage, googleButtonOptions } from './button-options';
 import { paymentMethodPresent } from './readiness';
 import type { MountOptions } from './types';
 import './register-button';
@@ -27,7 +27,8 @@ interface GooglePayButtonElement extends HTMLElement {
   paymentRequest: PaymentDataRequest;
   buttonType?: string;
   buttonColor?: string;
-  buttonLocale?: string;
+  /** Attribute-backed: null when unset. */
+  buttonLocale?: string | null;
   buttonRadius?: number;
   buttonSizeMode?: string;
   onReadyToPayChange?: (r: { isReadyToPay: boolean; isButtonVisible: boolean }) => void;
@@ -41,7 +42,7 @@ export interface WalletButtonSettings {
   environment: string;
   paymentRequest: PaymentDataRequest;
   options: MountOptions;
-  /** The widget's language (primary subtag): the button's, unless options.buttonLocale says otherwise. */
+  /** The widget's language (its dictionary's tag): the button's, unless options.buttonLocale says otherwise. */
   language: string;
 }
 
@@ -56,7 +57,13 @@ export interface WalletButtonCallbacks {
   onError(error: WalletError): void;
 }
 
-export const buttonLocale = (s: WalletButtonSettings) => googleButtonOptions(s.options).buttonLocale ?? s.language;
+/**
+ * The button's language: the merchant's, else the widget's as Google writes it (pt-PT -> pt), else
+ * (he, hu, ro, vi: not on Google's list) none, null as the element reports it, so that Google
+ * draws the button in the browser's language, which is the shopper's where Google has it,
+ * rather than in a language the widget chose for it and Google lacks.
+ */
+export const buttonLocale = (s: WalletButtonSettings): string | null => googleButtonOptions(s.options).buttonLocale ?? googleButtonLanguage(s.language) ?? null;
 
 /** Sets what changed: a property set anew restarts the element's debounced set-up. */
 export function configureWalletButton(el: HTMLElement, s: WalletButtonSettings): void {

@@ -11,7 +11,7 @@ import type { PaymentData, PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
 import { carriedView, embedderOriginOf, fetchPublicSession, isApiError, loadScriptOnce, resolveScriptUrl } from './api';
 import { loadChunk, prefetchChunk, whenIdle } from './chunks';
-import { LANGUAGES, languageOf } from './locales';
+import { directionOf, languageOf } from './locales';
 import { enFirstPaint } from './locales/en';
 import { addEnglish, loadedMessages, loadMessages, wordsAtHand } from './locales/load';
 import type { afterClick, FlowHost, PaymentFlow } from './payment-flow';
@@ -46,7 +46,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   const { target, apiBase, sessionId } = initial;
   const clientSecret = initial.options.clientSecret;
   const nonce = () => props.options.nonce;
-  const language = () => languageOf(props.locale);
+  const language = () => languageOf(props.locale) ?? 'en';
 
   let view: View = { state: 'loading' };
   let session: PublicSession | null = null;
@@ -284,7 +284,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       environment: s.wallet.environment === 'SANDBOX' ? 'TEST' : s.wallet.environment,
       paymentRequest: s.payment_data_request,
       options: props.options,
-      language: props.locale.split(/[-_]/)[0] ?? 'en',
+      language: language(),
     };
   }
 
@@ -304,7 +304,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       button,
       words: wordsAtHand(language()),
       locale: props.locale,
-      dir: LANGUAGES[language()],
+      dir: directionOf(language()),
       nonce: nonce(),
       fill: props.options.buttonSizeMode === 'fill',
       buttonLocale: settings ? buttonLocale(settings) : '',

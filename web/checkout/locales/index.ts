@@ -1,20 +1,24 @@
 /**
- * The widget's words, one small dictionary per language (no i18n library: five
- * flat objects cost less than any). A locale tag picks its language by its
- * primary subtag ('fr-CA' -> fr); anything else is English. The first script carries English's
- * first-paint words (`enFirstPaint`); the rest of English comes with the after-click chunk
- * (payment-flow.ts), the other languages as chunks of their own, loaded when a widget speaks them
+ * The widget's words, one small dictionary per language (no i18n library: flat objects cost less
+ * than any), one file each: `./<tag>.ts` exporting `<tag without hyphens>: Messages` (`pt-PT.ts`
+ * exports `ptPT`). The build discovers them (vite.config.ts); adding a language is adding its file
+ * (docs/embedding.md, "Adding a language"). The first script carries English's first-paint words
+ * (`enFirstPaint`) and the list of tags; the rest of English comes with the after-click chunk
+ * (payment-flow.ts), each other language as a chunk of its own, loaded when a widget speaks it
  * (load.ts).
  */
+import spokenTags from 'wallet-checkout:languages';
 import { usableLocale } from '../../../server/contracts/locale';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
 
+/** The dictionaries' tags (the files in this folder), known before any of their words arrive. */
+export const LANGUAGES: readonly SupportedLocale[] = spokenTags;
+
 /**
- * The languages and their text direction, known before their words arrive so that the
- * first paint is laid out the right way. Each but English is built into a chunk of its own
- * from `./<language>.ts` (vite.config.ts).
+ * The direction of a language's text, from its script as Intl infers it (Arabic, Hebrew, Thaana,
+ * Syriac, N'Ko, Adlam are written right to left), so the first paint is laid out the right way.
  */
-export const LANGUAGES: Readonly<Record<SupportedLocale, 'ltr' | 'rtl'>> = { en: 'ltr', fr: 'ltr', de: 'ltr', es: 'ltr', ar: 'rtl' };
+export const directionOf = (language: string): 'ltr' | 'rtl' => (/Arab|Hebr|Thaa|Syrc|Nkoo|Adlm/.test(new Intl.Locale(language).maximize().script ?? '') ? 'rtl' : 'ltr');
 
 export interface Messages {
   loading: string;
@@ -58,22 +62,39 @@ export interface FirstPaintMessages {
 export type Words = Partial<Omit<Messages, 'errors'>> & { errors: Partial<Messages['errors']> };
 
 /**
- * The widget's locale: the first of `candidates` (most specific first: the
- * merchant's option, the page's `lang`, the browser's language) that is a locale,
- * in its canonical form; English when none is ("C" from a browser on a system
- * without one).
+ * The dictionary that speaks `locale`, among `spoken` (default: the widget's), or undefined:
+ * 1. the tag itself (pt-PT, zh-Hant);
+ * 2. its language and script, then its language and region, as Intl fills them in
+ *    (zh-TW and zh-HK are zh-Hant-*, sr-ME is sr-Latn-ME);
+ * 3. its language (pt-AO -> pt), with Norwegian Bokmål and Nynorsk spoken as `no`.
+ * Legacy tags are read as Intl canonicalizes them (iw -> he, in -> id); what names no
+ * locale ('C', 'POSIX', 'x!') has none.
  */
-export function negotiateLocale(candidates: readonly (string | null | undefined)[]): string {
-  for (const candidate of candidates) {
-    const locale = usableLocale(candidate);
-    if (locale) return locale;
+export function languageOf(locale: string | null | undefined, spoken: readonly string[] = LANGUAGES): SupportedLocale | undefined {
+  const tag = usableLocale(locale);
+  if (!tag) return undefined;
+  const full = new Intl.Locale(tag).maximize();
+  const language = /^n[bn]$/.test(full.language) ? 'no' : full.language;
+  for (const candidate of [tag, `${language}-${full.script}`, `${language}-${full.region}`, language]) {
+    const found = spoken.find((spokenTag) => spokenTag.toLowerCase() === candidate.toLowerCase());
+    if (found) return found;
   }
-  return 'en';
+  return undefined;
 }
 
-export function languageOf(locale: string): SupportedLocale {
-  const language = locale.split(/[-_]/)[0]?.toLowerCase() ?? '';
-  return language in LANGUAGES ? (language as SupportedLocale) : 'en';
+/**
+ * The widget's locale (the words' language and the amount's number format): the first of
+ * `candidates` (most specific first: the merchant's option, the page's `lang`, the browser's
+ * languages in order) that the widget speaks, in its canonical form; English when none is. A
+ * candidate the widget does not speak is passed over for the next, so the amount's number format
+ * always follows the words (a page in Swahili, a browser preferring French: French words,
+ * French number format).
+ */
+export function negotiateLocale(candidates: readonly (string | null | undefined)[], spoken: readonly string[] = LANGUAGES): string {
+  for (const candidate of candidates) {
+    if (languageOf(candidate, spoken)) return usableLocale(candidate) ?? 'en';
+  }
+  return 'en';
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The words a widget has: English's first paint always (the first script's), the rest of English
- * once the after-click chunk has brought it, any other language once its own chunk is here.
+ * once the after-click chunk has brought it, any other language once its own chunk is here. A
+ * language's chunk is named, with its hash, by the locale index (itself a chunk this bundle pins):
+ * two requests, one after the other, made at mount beside the session's and the wallet's.
  */
-import { loadChunk } from '../chunks';
+import { loadChunk, loadPinnedChunk, type PinnedChunk } from '../chunks';
 import type { SupportedLocale } from '../types';
 import type { Messages, Words } from '.';
 import { enFirstPaint } from './en';
@@ -25,10 +27,11 @@ export function addEnglish(en: Messages): void {
 }
 
 /** Fetches a language's chunk (not English's: it comes with the after-click chunk); English in its stead when it cannot be had (the console says why). */
-export async function loadMessages(language: Exclude<SupportedLocale, 'en'>, nonce: string | undefined): Promise<void> {
-  if (loadedMessages(language)) return;
+export async function loadMessages(language: SupportedLocale, nonce: string | undefined): Promise<void> {
+  if (language === 'en' || loadedMessages(language)) return;
   try {
-    const messages = (await loadChunk(`locale-${language}`, nonce)) as Messages | undefined;
+    const index = (await loadChunk('locale-index', nonce)) as Partial<Record<SupportedLocale, PinnedChunk>> | undefined;
+    const messages = (await loadPinnedChunk(`locale-${language}`, index?.[language], nonce)) as Messages | undefined;
     if (!messages) throw new Error(`Wallet Checkout: the ${language} chunk carried no words`);
     loaded[language] = messages;
   } catch (err) {

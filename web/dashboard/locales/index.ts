@@ -5,7 +5,6 @@
  * not a shopper's, where a few kilobytes do not matter.
  */
 import type { AddressFieldCheck, AddressVerdict, EventType, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
-import type { SupportedLocale } from '../../checkout/types';
 import { ar } from './ar';
 import { de } from './de';
 import { en } from './en';
@@ -107,7 +106,13 @@ export interface DashboardMessages {
   error: string;
 }
 
-export const DASHBOARD_MESSAGES: Readonly<Record<SupportedLocale, DashboardMessages>> = { en, fr, de, es, ar };
+/**
+ * The dashboard's languages: the merchant's, five, a set of its own (the widget's, which shoppers
+ * read, are many more: docs/embedding.md).
+ */
+export type DashboardLocale = 'en' | 'fr' | 'de' | 'es' | 'ar';
+
+export const DASHBOARD_MESSAGES: Readonly<Record<DashboardLocale, DashboardMessages>> = { en, fr, de, es, ar };
 
 /** `{name}` in `text` replaced by `values.name`. */
 export const fill = (text: string, values: Record<string, string | number>): string => text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
