@@ -23,7 +23,7 @@ export const it: Messages = {
     session_expired: 'Questo pagamento è scaduto e non è stato addebitato nulla. Torna al negozio per ricominciare.',
     network_error: 'Impossibile raggiungere il server di pagamento. Controlla la connessione e riprova.',
     server_error: 'Si è verificato un errore da parte nostra. Riprova.',
-    store_unavailable: 'Il pagamento non è momentaneamente disponibile. Riprova tra qualche secondo: non pagherai due volte.',
+    store_unavailable: 'Al momento il pagamento non è disponibile. Riprova tra qualche secondo: non pagherai due volte.',
     wallet_unavailable: 'Impossibile caricare Google Pay. Riprova.',
     wallet_error: 'Google Pay non è riuscito a completare il pagamento. Riprova.',
     payment_failed: 'Il pagamento non è andato a buon fine e non è stato addebitato nulla. Riprova.',

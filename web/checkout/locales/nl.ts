@@ -3,7 +3,7 @@ import type { Messages } from '.';
 // Informal "je", as Dutch shops and banks (bol.com, ING, iDEAL's own screens) address customers; Flemish
 // shops lean more to "u", which a reviewer in Belgium may prefer. "Afschrijven" for charge, "reservering" for the hold.
 export const nl: Messages = {
-  loading: 'Betaling laden…',
+  loading: 'Betaling wordt geladen…',
   processing: 'Je betaling wordt verwerkt…',
   confirming: 'We bevestigen je betaling. Houd deze pagina open: je betaalt niet twee keer.',
   paid: 'Betaling gelukt. Bedankt!',
@@ -19,7 +19,7 @@ export const nl: Messages = {
     invalid_client_secret: 'Deze betaling is niet goed ingesteld. Neem contact op met de winkel.',
     session_unauthorized: 'Deze betaling kon niet worden gecontroleerd. Laad de pagina opnieuw, of ga terug naar de winkel en begin opnieuw.',
     origin_not_allowed: 'Deze betaling is niet ingesteld voor deze website. Neem contact op met de winkel.',
-    session_not_found: 'Deze betaling is niet gevonden. Misschien is ze verlopen: ga terug naar de winkel en begin opnieuw.',
+    session_not_found: 'Deze betaling is niet gevonden en is misschien verlopen: ga terug naar de winkel en begin opnieuw.',
     session_expired: 'Deze betaling is verlopen en er is niets afgeschreven. Ga terug naar de winkel om opnieuw te beginnen.',
     network_error: 'We kunnen de betaalserver niet bereiken. Controleer je verbinding en probeer het opnieuw.',
     server_error: 'Er ging bij ons iets mis. Probeer het opnieuw.',

@@ -14,7 +14,7 @@ export const ro: Messages = {
   captured: 'Plata a fost efectuată. Magazinul a debitat cardul dumneavoastră.',
   released: 'Magazinul a anulat această plată și a deblocat suma rezervată pe cardul dumneavoastră: nu veți plăti nimic.',
   authenticating: 'Pentru a continua, confirmați plata la banca dumneavoastră.',
-  challenge: { title: 'Confirmați plata', frame: 'Verificarea băncii dumneavoastră (3-D Secure)', cancel: 'Anulați' },
+  challenge: { title: 'Confirmați plata', frame: 'Verificarea cerută de banca dumneavoastră (3-D Secure)', cancel: 'Anulați' },
   errors: {
     invalid_client_secret: 'Această plată nu este configurată corect. Vă rugăm să contactați magazinul.',
     session_unauthorized: 'Această plată nu a putut fi verificată. Reîncărcați pagina sau reveniți în magazin și începeți din nou.',
@@ -28,7 +28,7 @@ export const ro: Messages = {
     wallet_error: 'Google Pay nu a putut finaliza plata. Încercați din nou.',
     payment_failed: 'Plata nu a putut fi finalizată și nu a fost debitată nicio sumă. Încercați din nou.',
     payment_not_completed: 'Plata nu a fost finalizată și nu a fost debitată nicio sumă. Puteți încerca din nou.',
-    challenge_blocked: 'Verificarea băncii nu a putut fi afișată pe această pagină și nu a fost debitată nicio sumă. Încercați alt card sau altă metodă de plată.',
+    challenge_blocked: 'Verificarea cerută de bancă nu a putut fi afișată pe această pagină și nu a fost debitată nicio sumă. Încercați alt card sau altă metodă de plată.',
   },
   declines: {
     card_declined: 'Cardul a fost refuzat. Încercați din nou cu alt card.',
@@ -38,6 +38,6 @@ export const ro: Messages = {
     authentication_required: 'Acest card necesită o autentificare pe care această plată nu o permite. Încercați din nou cu alt card.',
     invalid_number: 'Numărul cardului nu este valid. Încercați din nou cu alt card.',
     authentication_failed: 'Banca dumneavoastră nu a confirmat plata. Încercați din nou sau folosiți alt card.',
-    authentication_abandoned: 'Verificarea băncii nu a fost finalizată. Puteți încerca din nou.',
+    authentication_abandoned: 'Verificarea cerută de bancă nu a fost finalizată. Puteți încerca din nou.',
   },
 };
