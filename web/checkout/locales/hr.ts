@@ -14,7 +14,7 @@ export const hr: Messages = {
   captured: 'Plaćanje je uspjelo. Trgovina je teretila vašu karticu.',
   released: 'Trgovina je otkazala ovo plaćanje i oslobodila rezervaciju iznosa na vašoj kartici – ništa vam neće biti naplaćeno.',
   authenticating: 'Za nastavak potvrdite plaćanje kod svoje banke.',
-  challenge: { title: 'Potvrdite plaćanje', frame: 'Provjera vaše banke (3-D Secure)', cancel: 'Odustani' },
+  challenge: { title: 'Potvrdite plaćanje', frame: 'Provjera kod vaše banke (3-D Secure)', cancel: 'Odustani' },
   errors: {
     invalid_client_secret: 'Ovo plaćanje nije ispravno postavljeno. Obratite se trgovini.',
     session_unauthorized: 'Ovo plaćanje nije bilo moguće provjeriti. Ponovno učitajte stranicu ili se vratite u trgovinu i počnite ispočetka.',
@@ -28,7 +28,7 @@ export const hr: Messages = {
     wallet_error: 'Usluga Google Pay nije mogla dovršiti plaćanje. Pokušajte ponovno.',
     payment_failed: 'Plaćanje nije uspjelo i ništa nije naplaćeno. Pokušajte ponovno.',
     payment_not_completed: 'Plaćanje nije dovršeno i ništa nije naplaćeno. Možete pokušati ponovno.',
-    challenge_blocked: 'Provjeru vaše banke nije bilo moguće prikazati na ovoj stranici i ništa nije naplaćeno. Pokušajte s drugom karticom ili drugim načinom plaćanja.',
+    challenge_blocked: 'Provjeru kod vaše banke nije bilo moguće prikazati na ovoj stranici i ništa nije naplaćeno. Pokušajte s drugom karticom ili drugim načinom plaćanja.',
   },
   declines: {
     card_declined: 'Kartica je odbijena. Pokušajte s drugom karticom.',
@@ -38,6 +38,6 @@ export const hr: Messages = {
     authentication_required: 'Kartica zahtijeva provjeru autentičnosti koju ovo plaćanje ne podržava. Pokušajte s drugom karticom.',
     invalid_number: 'Broj kartice nije valjan. Pokušajte s drugom karticom.',
     authentication_failed: 'Vaša banka nije potvrdila plaćanje. Pokušajte ponovno ili upotrijebite drugu karticu.',
-    authentication_abandoned: 'Provjera vaše banke nije dovršena. Možete pokušati ponovno.',
+    authentication_abandoned: 'Provjera kod vaše banke nije dovršena. Možete pokušati ponovno.',
   },
 };

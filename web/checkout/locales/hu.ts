@@ -5,7 +5,7 @@ import type { Messages } from '.';
 export const hu: Messages = {
   loading: 'Fizetés betöltése…',
   processing: 'Fizetés feldolgozása…',
-  confirming: 'Megerősítjük a fizetését. Kérjük, ne zárja be ezt az oldalt – kétszeres terhelés nem történik.',
+  confirming: 'A fizetés megerősítése folyamatban. Kérjük, ne zárja be ezt az oldalt – kétszeres terhelés nem történik.',
   paid: 'Sikeres fizetés. Köszönjük!',
   unavailable: 'A Google Pay nem érhető el ezen az eszközön vagy böngészőben. Kérjük, válasszon másik fizetési módot.',
   declined: 'A kártyát elutasították. Próbálkozzon egy másik kártyával.',
@@ -28,7 +28,7 @@ export const hu: Messages = {
     wallet_error: 'A Google Pay nem tudta befejezni a fizetést. Kérjük, próbálja újra.',
     payment_failed: 'A fizetés nem sikerült, terhelés nem történt. Kérjük, próbálja újra.',
     payment_not_completed: 'A fizetés nem fejeződött be, terhelés nem történt. Újra megpróbálhatja.',
-    challenge_blocked: 'A banki ellenőrzés nem jelenhetett meg ezen az oldalon, terhelés nem történt. Próbálkozzon másik kártyával vagy másik fizetési móddal.',
+    challenge_blocked: 'A banki ellenőrzést nem sikerült megjeleníteni ezen az oldalon, terhelés nem történt. Próbálkozzon másik kártyával vagy másik fizetési móddal.',
   },
   declines: {
     card_declined: 'A kártyát elutasították. Próbálkozzon egy másik kártyával.',

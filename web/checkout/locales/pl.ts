@@ -28,7 +28,7 @@ export const pl: Messages = {
     wallet_error: 'Nie udało się dokończyć płatności w Google Pay. Spróbuj ponownie.',
     payment_failed: 'Nie udało się zrealizować płatności i nic nie zostało pobrane. Spróbuj ponownie.',
     payment_not_completed: 'Płatność nie została dokończona i nic nie zostało pobrane. Możesz spróbować ponownie.',
-    challenge_blocked: 'Nie udało się wyświetlić weryfikacji banku na tej stronie i nic nie zostało pobrane. Użyj innej karty lub wybierz inną metodę płatności.',
+    challenge_blocked: 'Nie udało się wyświetlić weryfikacji w banku na tej stronie i nic nie zostało pobrane. Użyj innej karty lub wybierz inną metodę płatności.',
   },
   declines: {
     card_declined: 'Karta została odrzucona. Spróbuj użyć innej karty.',
