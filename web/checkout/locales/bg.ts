@@ -1,6 +1,6 @@
 import type { Messages } from '.';
-// Formal «Вие» (plural imperatives: «опитайте»), the possessive capitalised («Ви») as Bulgarian banks write it.
-// "Charge" is «изтегли сумата», "hold" «блокирана сума»; "you won't be charged twice" reads «няма да платите два пъти».
+// Formal „Вие“ (plural imperatives: „опитайте“), the possessive capitalised („Ви“) as Bulgarian banks write it.
+// "Charge" is „изтегли сумата“, "hold" „блокирана сума“; "you won't be charged twice" reads „няма да платите два пъти“.
 export const bg: Messages = {
   loading: 'Плащането се зарежда…',
   processing: 'Плащането се обработва…',
