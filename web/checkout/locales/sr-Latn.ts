@@ -20,7 +20,7 @@ export const srLatn: Messages = {
     origin_not_allowed: 'Plaćanje nije podešeno za ovaj sajt. Obratite se prodavnici.',
     session_not_found: 'Ovo plaćanje nije pronađeno. Možda je isteklo: vratite se u prodavnicu i počnite ponovo.',
     session_expired: 'Vreme za plaćanje je isteklo i ništa nije naplaćeno. Vratite se u prodavnicu da biste počeli ponovo.',
-    network_error: 'Veza sa serverom za plaćanje nije uspostavljena. Proverite internet vezu i pokušajte ponovo.',
+    network_error: 'Povezivanje sa serverom za plaćanje nije uspelo. Proverite internet vezu i pokušajte ponovo.',
     server_error: 'Došlo je do greške na našoj strani. Pokušajte ponovo.',
     store_unavailable: 'Plaćanje je nakratko nedostupno. Pokušajte ponovo za nekoliko sekundi: iznos neće biti naplaćen dva puta.',
     wallet_unavailable: 'Google Pay nije mogao da se učita. Pokušajte ponovo.',
