@@ -16,9 +16,9 @@ export const ms: Messages = {
   authenticating: 'Sahkan pembayaran dengan bank anda untuk meneruskan.',
   challenge: { title: 'Sahkan pembayaran anda', frame: 'Pengesahan oleh bank anda (3-D Secure)', cancel: 'Batal' },
   errors: {
-    invalid_client_secret: 'Pembayaran ini tidak disediakan dengan betul. Sila hubungi kedai.',
+    invalid_client_secret: 'Pembayaran ini tidak ditetapkan dengan betul. Sila hubungi kedai.',
     session_unauthorized: 'Pembayaran ini tidak dapat disahkan. Sila muat semula halaman, atau kembali ke kedai dan mulakan semula.',
-    origin_not_allowed: 'Pembayaran ini tidak disediakan untuk laman web ini. Sila hubungi kedai.',
+    origin_not_allowed: 'Pembayaran ini tidak ditetapkan untuk laman web ini. Sila hubungi kedai.',
     session_not_found: 'Pembayaran ini tidak ditemui. Ia mungkin telah tamat tempoh: sila kembali ke kedai dan mulakan semula.',
     session_expired: 'Pembayaran ini telah tamat tempoh dan anda tidak dicaj. Sila kembali ke kedai untuk bermula semula.',
     network_error: 'Tidak dapat menghubungi pelayan pembayaran. Semak sambungan anda dan cuba lagi.',

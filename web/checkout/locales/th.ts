@@ -1,7 +1,7 @@
 import type { Messages } from '.';
 
 // Polite written Thai with โปรด and คุณ, no gendered particles (ครับ/ค่ะ), as Thai banks' apps write. Thai ends a
-// sentence with a space, not a full stop. A hold is การกันวงเงิน, a charge เรียกเก็บเงิน, the store ร้านค้า.
+// sentence with a space, not a full stop. A hold is วงเงินที่กันไว้, a charge เรียกเก็บเงิน, the store ร้านค้า.
 export const th: Messages = {
   loading: 'กำลังโหลดหน้าชำระเงิน…',
   processing: 'กำลังดำเนินการชำระเงิน…',
@@ -12,7 +12,7 @@ export const th: Messages = {
   retry: 'ลองอีกครั้ง',
   authorized: 'อนุมัติการชำระเงินแล้ว ร้านค้าจะเรียกเก็บเงินจากบัตรของคุณเมื่อจัดส่งสินค้า',
   captured: 'ชำระเงินเรียบร้อยแล้ว ร้านค้าเรียกเก็บเงินจากบัตรของคุณแล้ว',
-  released: 'ร้านค้ายกเลิกการชำระเงินนี้และยกเลิกการกันวงเงินในบัตรของคุณแล้ว คุณจะไม่ถูกเรียกเก็บเงิน',
+  released: 'ร้านค้ายกเลิกการชำระเงินนี้และปลดวงเงินที่กันไว้ในบัตรของคุณแล้ว คุณจะไม่ถูกเรียกเก็บเงิน',
   authenticating: 'โปรดยืนยันการชำระเงินกับธนาคารของคุณเพื่อดำเนินการต่อ',
   challenge: { title: 'ยืนยันการชำระเงิน', frame: 'การยืนยันตัวตนโดยธนาคารของคุณ (3-D Secure)', cancel: 'ยกเลิก' },
   errors: {

@@ -12,7 +12,7 @@ export const zhHant: Messages = {
   retry: '再試一次',
   authorized: '付款已授權。商店會在訂單出貨時向您的卡片請款。',
   captured: '付款完成。商店已向您的卡片請款。',
-  released: '商店已取消這筆付款，並解除您卡片上的預先授權，您不會被收取任何費用。',
+  released: '商店已取消這筆付款，並解除您卡片上的預先授權，不會向您扣款。',
   authenticating: '請完成銀行驗證以繼續付款。',
   challenge: { title: '確認付款', frame: '銀行身分驗證（3-D Secure）', cancel: '取消' },
   errors: {
