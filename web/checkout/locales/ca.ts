@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// Informal "tu", as Catalan shops and bank apps use (and as es.ts does for Spain). "Cobrar" for charge,
+// "import retingut" for the hold; "l·l" with the middle dot (U+00B7), as in "Cancel·la".
+export const ca: Messages = {
+  loading: "S'està carregant el pagament…",
+  processing: "S'està processant el pagament…",
+  confirming: 'Estem confirmant el pagament. Deixa aquesta pàgina oberta: no pagaràs dues vegades.',
+  paid: 'Pagament completat. Gràcies!',
+  unavailable: 'Google Pay no està disponible en aquest dispositiu o navegador. Tria una altra forma de pagament.',
+  declined: "S'ha rebutjat la targeta. Torna-ho a provar amb una altra targeta.",
+  retry: 'Torna-ho a provar',
+  authorized: "Pagament autoritzat. La botiga cobrarà l'import a la teva targeta quan enviï la comanda.",
+  captured: "Pagament completat. La botiga ha cobrat l'import a la teva targeta.",
+  released: "La botiga ha cancel·lat aquest pagament i ha alliberat l'import retingut a la teva targeta: no se't cobrarà res.",
+  authenticating: 'Confirma el pagament amb el teu banc per continuar.',
+  challenge: { title: 'Confirma el pagament', frame: 'Verificació del teu banc (3-D Secure)', cancel: 'Cancel·la' },
+  errors: {
+    invalid_client_secret: "Aquest pagament no està ben configurat. Posa't en contacte amb la botiga.",
+    session_unauthorized: "No s'ha pogut verificar aquest pagament. Torna a carregar la pàgina, o torna a la botiga i comença de nou.",
+    origin_not_allowed: "Aquest pagament no està configurat per a aquest lloc web. Posa't en contacte amb la botiga.",
+    session_not_found: "No s'ha trobat aquest pagament. Potser ha caducat: torna a la botiga i comença de nou.",
+    session_expired: "Aquest pagament ha caducat i no s'ha cobrat res. Torna a la botiga per començar de nou.",
+    network_error: "No s'ha pogut connectar amb el servidor de pagaments. Comprova la connexió i torna-ho a provar.",
+    server_error: 'Alguna cosa ha fallat per part nostra. Torna-ho a provar.',
+    store_unavailable: "El pagament no està disponible ara mateix. Torna-ho a provar d'aquí a uns segons: no pagaràs dues vegades.",
+    wallet_unavailable: "No s'ha pogut carregar Google Pay. Torna-ho a provar.",
+    wallet_error: 'Google Pay no ha pogut completar el pagament. Torna-ho a provar.',
+    payment_failed: "No s'ha pogut completar el pagament i no s'ha cobrat res. Torna-ho a provar.",
+    payment_not_completed: "El pagament no s'ha completat i no s'ha cobrat res. Pots tornar-ho a provar.",
+    challenge_blocked: "La verificació del teu banc no s'ha pogut mostrar en aquesta pàgina i no s'ha cobrat res. Prova amb una altra targeta o una altra forma de pagament.",
+  },
+  declines: {
+    card_declined: "S'ha rebutjat la targeta. Torna-ho a provar amb una altra targeta.",
+    insufficient_funds: 'La targeta no té saldo suficient. Torna-ho a provar amb una altra targeta.',
+    expired_card: 'Aquesta targeta ha caducat. Torna-ho a provar amb una altra targeta.',
+    processing_error: "Hi ha hagut un error en processar la targeta. Torna-ho a provar d'aquí a un moment.",
+    authentication_required: 'Aquesta targeta requereix una autenticació que aquest pagament no permet. Torna-ho a provar amb una altra targeta.',
+    invalid_number: 'El número de targeta no és vàlid. Torna-ho a provar amb una altra targeta.',
+    authentication_failed: 'El teu banc no ha confirmat el pagament. Torna-ho a provar o fes servir una altra targeta.',
+    authentication_abandoned: "La verificació del teu banc no s'ha completat. Pots tornar-ho a provar.",
+  },
+};

@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// "Du", as every Danish shop and bank writes. "Trække" (beløbet) for charge, "reservation" for the hold,
+// "dækning" for funds; a spaced en dash, not a colon, before the reassurance, as Danish writes it.
+export const da: Messages = {
+  loading: 'Indlæser betalingen…',
+  processing: 'Behandler din betaling…',
+  confirming: 'Vi bekræfter din betaling. Lad siden være åben – du betaler ikke to gange.',
+  paid: 'Betalingen er gennemført. Tak for dit køb!',
+  unavailable: 'Google Pay er ikke tilgængelig på denne enhed eller i denne browser. Vælg en anden betalingsmetode.',
+  declined: 'Dit kort blev afvist. Prøv igen med et andet kort.',
+  retry: 'Prøv igen',
+  authorized: 'Betalingen er godkendt. Butikken trækker beløbet på dit kort, når din ordre bliver sendt.',
+  captured: 'Betalingen er gennemført. Butikken har trukket beløbet på dit kort.',
+  released: 'Butikken har annulleret betalingen og frigivet reservationen på dit kort – der bliver ikke trukket noget.',
+  authenticating: 'Godkend betalingen hos din bank for at fortsætte.',
+  challenge: { title: 'Godkend din betaling', frame: 'Godkendelse hos din bank (3-D Secure)', cancel: 'Annuller' },
+  errors: {
+    invalid_client_secret: 'Betalingen er ikke sat korrekt op. Kontakt butikken.',
+    session_unauthorized: 'Betalingen kunne ikke verificeres. Genindlæs siden, eller gå tilbage til butikken, og start forfra.',
+    origin_not_allowed: 'Betalingen er ikke sat op til dette website. Kontakt butikken.',
+    session_not_found: 'Betalingen blev ikke fundet. Den er måske udløbet – gå tilbage til butikken, og start forfra.',
+    session_expired: 'Betalingen er udløbet, og der er ikke trukket noget. Gå tilbage til butikken for at starte forfra.',
+    network_error: 'Vi kunne ikke få forbindelse til betalingsserveren. Tjek din internetforbindelse, og prøv igen.',
+    server_error: 'Der opstod en fejl hos os. Prøv igen.',
+    store_unavailable: 'Betalingen er midlertidigt utilgængelig. Prøv igen om et par sekunder – du betaler ikke to gange.',
+    wallet_unavailable: 'Google Pay kunne ikke indlæses. Prøv igen.',
+    wallet_error: 'Google Pay kunne ikke gennemføre betalingen. Prøv igen.',
+    payment_failed: 'Betalingen kunne ikke gennemføres, og der er ikke trukket noget. Prøv igen.',
+    payment_not_completed: 'Din betaling blev ikke gennemført, og der er ikke trukket noget. Du kan prøve igen.',
+    challenge_blocked: 'Godkendelsen hos din bank kunne ikke vises på denne side, og der er ikke trukket noget. Prøv med et andet kort eller en anden betalingsmetode.',
+  },
+  declines: {
+    card_declined: 'Dit kort blev afvist. Prøv igen med et andet kort.',
+    insufficient_funds: 'Der er ikke dækning på kortet. Prøv igen med et andet kort.',
+    expired_card: 'Kortet er udløbet. Prøv igen med et andet kort.',
+    processing_error: 'Der opstod en fejl, da kortet blev behandlet. Prøv igen om lidt.',
+    authentication_required: 'Kortet kræver en godkendelse, som denne betaling ikke understøtter. Prøv igen med et andet kort.',
+    invalid_number: 'Kortnummeret er ugyldigt. Prøv igen med et andet kort.',
+    authentication_failed: 'Din bank godkendte ikke betalingen. Prøv igen, eller brug et andet kort.',
+    authentication_abandoned: 'Godkendelsen hos din bank blev ikke gennemført. Du kan prøve igen.',
+  },
+};

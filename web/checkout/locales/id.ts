@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// "Anda" with "Silakan", the formal address Indonesian banks and checkout pages use. A hold is dana yang ditahan,
+// a charge ditagih / dikenai biaya, the store toko; "browser" as Google's Indonesian writes it.
+export const id: Messages = {
+  loading: 'Memuat pembayaran…',
+  processing: 'Memproses pembayaran Anda…',
+  confirming: 'Kami sedang mengonfirmasi pembayaran Anda. Biarkan halaman ini tetap terbuka: Anda tidak akan ditagih dua kali.',
+  paid: 'Pembayaran berhasil. Terima kasih!',
+  unavailable: 'Google Pay tidak tersedia di perangkat atau browser ini. Silakan pilih metode pembayaran lain.',
+  declined: 'Kartu Anda ditolak. Silakan coba lagi dengan kartu lain.',
+  retry: 'Coba lagi',
+  authorized: 'Pembayaran disetujui. Toko akan menagih kartu Anda saat pesanan Anda dikirim.',
+  captured: 'Pembayaran selesai. Toko telah menagih kartu Anda.',
+  released: 'Toko telah membatalkan pembayaran ini dan melepas dana yang ditahan di kartu Anda: Anda tidak akan ditagih.',
+  authenticating: 'Konfirmasi pembayaran di bank Anda untuk melanjutkan.',
+  challenge: { title: 'Konfirmasi pembayaran Anda', frame: 'Verifikasi oleh bank Anda (3-D Secure)', cancel: 'Batal' },
+  errors: {
+    invalid_client_secret: 'Pembayaran ini belum diatur dengan benar. Silakan hubungi toko.',
+    session_unauthorized: 'Pembayaran ini tidak dapat diverifikasi. Muat ulang halaman, atau kembali ke toko dan mulai lagi.',
+    origin_not_allowed: 'Pembayaran ini belum diatur untuk situs ini. Silakan hubungi toko.',
+    session_not_found: 'Pembayaran ini tidak ditemukan. Mungkin sudah kedaluwarsa: silakan kembali ke toko dan mulai lagi.',
+    session_expired: 'Pembayaran ini sudah kedaluwarsa, dan Anda tidak dikenai biaya apa pun. Silakan kembali ke toko untuk mulai lagi.',
+    network_error: 'Tidak dapat terhubung ke server pembayaran. Periksa koneksi Anda, lalu coba lagi.',
+    server_error: 'Terjadi kesalahan di sistem kami. Silakan coba lagi.',
+    store_unavailable: 'Pembayaran untuk sementara tidak tersedia. Silakan coba lagi dalam beberapa detik: Anda tidak akan ditagih dua kali.',
+    wallet_unavailable: 'Google Pay tidak dapat dimuat. Silakan coba lagi.',
+    wallet_error: 'Google Pay tidak dapat menyelesaikan pembayaran. Silakan coba lagi.',
+    payment_failed: 'Pembayaran tidak dapat diselesaikan, dan Anda tidak dikenai biaya apa pun. Silakan coba lagi.',
+    payment_not_completed: 'Pembayaran Anda belum selesai, dan Anda tidak dikenai biaya apa pun. Anda dapat mencoba lagi.',
+    challenge_blocked: 'Verifikasi dari bank Anda tidak dapat ditampilkan di halaman ini, dan Anda tidak dikenai biaya apa pun. Silakan coba kartu lain atau metode pembayaran lain.',
+  },
+  declines: {
+    card_declined: 'Kartu Anda ditolak. Silakan coba lagi dengan kartu lain.',
+    insufficient_funds: 'Saldo atau limit kartu ini tidak mencukupi. Silakan coba lagi dengan kartu lain.',
+    expired_card: 'Kartu ini sudah kedaluwarsa. Silakan coba lagi dengan kartu lain.',
+    processing_error: 'Terjadi kesalahan saat memproses kartu. Silakan coba beberapa saat lagi.',
+    authentication_required: 'Kartu ini memerlukan autentikasi yang tidak didukung pembayaran ini. Silakan coba lagi dengan kartu lain.',
+    invalid_number: 'Nomor kartu tidak valid. Silakan coba lagi dengan kartu lain.',
+    authentication_failed: 'Bank Anda tidak mengonfirmasi pembayaran. Silakan coba lagi, atau gunakan kartu lain.',
+    authentication_abandoned: 'Verifikasi oleh bank Anda belum selesai. Anda dapat mencoba lagi.',
+  },
+};

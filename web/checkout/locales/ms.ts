@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// Bahasa Melayu as written in Malaysia: "anda" with "Sila", the courteous form Malaysian banks use (dicaj, kad,
+// peranti, pelayar). A hold is amaun yang ditahan, the store kedai. Kept distinct from Indonesian on purpose.
+export const ms: Messages = {
+  loading: 'Memuatkan pembayaran…',
+  processing: 'Memproses pembayaran anda…',
+  confirming: 'Kami sedang mengesahkan pembayaran anda. Sila biarkan halaman ini terbuka: anda tidak akan dicaj dua kali.',
+  paid: 'Pembayaran selesai. Terima kasih!',
+  unavailable: 'Google Pay tidak tersedia pada peranti atau pelayar ini. Sila pilih kaedah pembayaran lain.',
+  declined: 'Kad anda ditolak. Sila cuba lagi dengan kad lain.',
+  retry: 'Cuba lagi',
+  authorized: 'Pembayaran diluluskan. Kedai akan mengecaj kad anda apabila pesanan anda dihantar.',
+  captured: 'Pembayaran selesai. Kedai telah mengecaj kad anda.',
+  released: 'Kedai telah membatalkan pembayaran ini dan melepaskan amaun yang ditahan pada kad anda: anda tidak akan dicaj.',
+  authenticating: 'Sahkan pembayaran dengan bank anda untuk meneruskan.',
+  challenge: { title: 'Sahkan pembayaran anda', frame: 'Pengesahan oleh bank anda (3-D Secure)', cancel: 'Batal' },
+  errors: {
+    invalid_client_secret: 'Pembayaran ini tidak ditetapkan dengan betul. Sila hubungi kedai.',
+    session_unauthorized: 'Pembayaran ini tidak dapat disahkan. Sila muat semula halaman, atau kembali ke kedai dan mulakan semula.',
+    origin_not_allowed: 'Pembayaran ini tidak ditetapkan untuk laman web ini. Sila hubungi kedai.',
+    session_not_found: 'Pembayaran ini tidak ditemui. Ia mungkin telah tamat tempoh: sila kembali ke kedai dan mulakan semula.',
+    session_expired: 'Pembayaran ini telah tamat tempoh dan anda tidak dicaj. Sila kembali ke kedai untuk bermula semula.',
+    network_error: 'Tidak dapat menghubungi pelayan pembayaran. Semak sambungan anda dan cuba lagi.',
+    server_error: 'Berlaku ralat di pihak kami. Sila cuba lagi.',
+    store_unavailable: 'Pembayaran tidak tersedia buat seketika. Sila cuba lagi dalam beberapa saat: anda tidak akan dicaj dua kali.',
+    wallet_unavailable: 'Google Pay tidak dapat dimuatkan. Sila cuba lagi.',
+    wallet_error: 'Google Pay tidak dapat melengkapkan pembayaran. Sila cuba lagi.',
+    payment_failed: 'Pembayaran tidak dapat diselesaikan dan anda tidak dicaj. Sila cuba lagi.',
+    payment_not_completed: 'Pembayaran anda tidak selesai dan anda tidak dicaj. Anda boleh cuba lagi.',
+    challenge_blocked: 'Pengesahan bank anda tidak dapat dipaparkan pada halaman ini dan anda tidak dicaj. Sila cuba kad lain atau kaedah pembayaran lain.',
+  },
+  declines: {
+    card_declined: 'Kad anda ditolak. Sila cuba lagi dengan kad lain.',
+    insufficient_funds: 'Baki atau had kredit kad ini tidak mencukupi. Sila cuba lagi dengan kad lain.',
+    expired_card: 'Kad ini telah tamat tempoh. Sila cuba lagi dengan kad lain.',
+    processing_error: 'Berlaku ralat semasa memproses kad. Sila cuba semula sebentar lagi.',
+    authentication_required: 'Kad ini memerlukan pengesahan yang tidak disokong oleh pembayaran ini. Sila cuba lagi dengan kad lain.',
+    invalid_number: 'Nombor kad tidak sah. Sila cuba lagi dengan kad lain.',
+    authentication_failed: 'Bank anda tidak mengesahkan pembayaran. Sila cuba lagi, atau gunakan kad lain.',
+    authentication_abandoned: 'Pengesahan oleh bank anda tidak selesai. Anda boleh cuba lagi.',
+  },
+};

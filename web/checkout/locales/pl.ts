@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// Informal "ty" with lowercase pronouns, mostly impersonal ("nic nie zostało pobrane"), as Google Pay, BLIK and
+// the large Polish shops write; "Pan/Pani" reads stiff on a payment button. Charge: "obciążyć kartę" / "pobrać środki"; hold: "blokada środków".
+export const pl: Messages = {
+  loading: 'Wczytywanie płatności…',
+  processing: 'Przetwarzamy płatność…',
+  confirming: 'Potwierdzamy płatność. Nie zamykaj tej strony – środki nie zostaną pobrane dwukrotnie.',
+  paid: 'Płatność zakończona. Dziękujemy!',
+  unavailable: 'Usługa Google Pay jest niedostępna na tym urządzeniu lub w tej przeglądarce. Wybierz inną metodę płatności.',
+  declined: 'Płatność kartą została odrzucona. Spróbuj użyć innej karty.',
+  retry: 'Spróbuj ponownie',
+  authorized: 'Płatność autoryzowana. Sklep obciąży kartę, gdy wyśle zamówienie.',
+  captured: 'Płatność zakończona. Sklep obciążył kartę.',
+  released: 'Sklep anulował tę płatność i zdjął blokadę środków z karty – nic nie zostanie pobrane.',
+  authenticating: 'Aby kontynuować, potwierdź płatność w swoim banku.',
+  challenge: { title: 'Potwierdź płatność', frame: 'Weryfikacja w banku (3-D Secure)', cancel: 'Anuluj' },
+  errors: {
+    invalid_client_secret: 'Ta płatność nie jest poprawnie skonfigurowana. Skontaktuj się ze sklepem.',
+    session_unauthorized: 'Nie udało się zweryfikować tej płatności. Odśwież stronę albo wróć do sklepu i zacznij od nowa.',
+    origin_not_allowed: 'Ta płatność nie jest skonfigurowana dla tej strony. Skontaktuj się ze sklepem.',
+    session_not_found: 'Nie znaleziono tej płatności. Mogła wygasnąć – wróć do sklepu i zacznij od nowa.',
+    session_expired: 'Ta płatność wygasła i nic nie zostało pobrane. Wróć do sklepu i zacznij od nowa.',
+    network_error: 'Nie udało się połączyć z serwerem płatności. Sprawdź połączenie i spróbuj ponownie.',
+    server_error: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie.',
+    store_unavailable: 'Płatności są chwilowo niedostępne. Spróbuj ponownie za kilka sekund – środki nie zostaną pobrane dwukrotnie.',
+    wallet_unavailable: 'Nie udało się wczytać Google Pay. Spróbuj ponownie.',
+    wallet_error: 'Nie udało się dokończyć płatności w Google Pay. Spróbuj ponownie.',
+    payment_failed: 'Nie udało się zrealizować płatności i nic nie zostało pobrane. Spróbuj ponownie.',
+    payment_not_completed: 'Płatność nie została dokończona i nic nie zostało pobrane. Możesz spróbować ponownie.',
+    challenge_blocked: 'Nie udało się wyświetlić weryfikacji w banku na tej stronie i nic nie zostało pobrane. Użyj innej karty lub wybierz inną metodę płatności.',
+  },
+  declines: {
+    card_declined: 'Karta została odrzucona. Spróbuj użyć innej karty.',
+    insufficient_funds: 'Brak wystarczających środków na karcie. Spróbuj użyć innej karty.',
+    expired_card: 'Ta karta straciła ważność. Spróbuj użyć innej karty.',
+    processing_error: 'Podczas przetwarzania karty wystąpił błąd. Spróbuj ponownie za chwilę.',
+    authentication_required: 'Ta karta wymaga uwierzytelnienia, którego ta płatność nie obsługuje. Spróbuj użyć innej karty.',
+    invalid_number: 'Numer karty jest nieprawidłowy. Spróbuj użyć innej karty.',
+    authentication_failed: 'Bank nie potwierdził płatności. Spróbuj ponownie lub użyj innej karty.',
+    authentication_abandoned: 'Weryfikacja w banku nie została dokończona. Możesz spróbować ponownie.',
+  },
+};

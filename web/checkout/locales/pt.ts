@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// Brazilian Portuguese, "você" (implied by the verb, as Brazilian shops and banks write). "Cobrar" for charge,
+// "valor reservado" for the hold, "vencido" for an expired card; reassurances avoid gendered "cobrado(a)".
+export const pt: Messages = {
+  loading: 'Carregando o pagamento…',
+  processing: 'Processando seu pagamento…',
+  confirming: 'Estamos confirmando seu pagamento. Mantenha esta página aberta: você não vai pagar duas vezes.',
+  paid: 'Pagamento concluído. Obrigado!',
+  unavailable: 'O Google Pay não está disponível neste dispositivo ou navegador. Escolha outra forma de pagamento.',
+  declined: 'Seu cartão foi recusado. Tente novamente com outro cartão.',
+  retry: 'Tentar novamente',
+  authorized: 'Pagamento autorizado. A loja fará a cobrança no seu cartão quando o pedido for enviado.',
+  captured: 'Pagamento concluído. A loja já cobrou o valor no seu cartão.',
+  released: 'A loja cancelou este pagamento e liberou o valor reservado no seu cartão: nada será cobrado.',
+  authenticating: 'Confirme o pagamento com seu banco para continuar.',
+  challenge: { title: 'Confirme seu pagamento', frame: 'Verificação do seu banco (3-D Secure)', cancel: 'Cancelar' },
+  errors: {
+    invalid_client_secret: 'Este pagamento não está configurado corretamente. Entre em contato com a loja.',
+    session_unauthorized: 'Não foi possível verificar este pagamento. Recarregue a página ou volte à loja e comece de novo.',
+    origin_not_allowed: 'Este pagamento não está configurado para este site. Entre em contato com a loja.',
+    session_not_found: 'Este pagamento não foi encontrado. Ele pode ter expirado: volte à loja e comece de novo.',
+    session_expired: 'Este pagamento expirou e nada foi cobrado. Volte à loja para começar de novo.',
+    network_error: 'Não foi possível conectar ao servidor de pagamento. Verifique sua conexão e tente novamente.',
+    server_error: 'Algo deu errado do nosso lado. Tente novamente.',
+    store_unavailable: 'O pagamento está indisponível no momento. Tente novamente em alguns segundos: você não vai pagar duas vezes.',
+    wallet_unavailable: 'Não foi possível carregar o Google Pay. Tente novamente.',
+    wallet_error: 'O Google Pay não conseguiu concluir o pagamento. Tente novamente.',
+    payment_failed: 'Não foi possível concluir o pagamento, e nada foi cobrado. Tente novamente.',
+    payment_not_completed: 'Seu pagamento não foi concluído, e nada foi cobrado. Você pode tentar novamente.',
+    challenge_blocked: 'Não foi possível mostrar a verificação do seu banco nesta página, e nada foi cobrado. Tente outro cartão ou outra forma de pagamento.',
+  },
+  declines: {
+    card_declined: 'Seu cartão foi recusado. Tente novamente com outro cartão.',
+    insufficient_funds: 'Saldo ou limite insuficiente neste cartão. Tente novamente com outro cartão.',
+    expired_card: 'Este cartão está vencido. Tente novamente com outro cartão.',
+    processing_error: 'Ocorreu um erro ao processar o cartão. Tente novamente em instantes.',
+    authentication_required: 'Este cartão exige uma autenticação que este pagamento não oferece. Tente novamente com outro cartão.',
+    invalid_number: 'O número do cartão é inválido. Tente novamente com outro cartão.',
+    authentication_failed: 'Seu banco não confirmou o pagamento. Tente novamente ou use outro cartão.',
+    authentication_abandoned: 'A verificação do seu banco não foi concluída. Você pode tentar novamente.',
+  },
+};

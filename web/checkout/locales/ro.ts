@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// Formal "dumneavoastră" (verbs in -ați), as Romanian banks and payment pages write. "A debita" for charge,
+// "suma rezervată" for the hold; ș and ț with the comma below (U+0219, U+021B), never the cedilla.
+export const ro: Messages = {
+  loading: 'Se încarcă plata…',
+  processing: 'Se procesează plata…',
+  confirming: 'Confirmăm plata. Vă rugăm să lăsați pagina deschisă: nu veți plăti de două ori.',
+  paid: 'Plata a fost efectuată. Vă mulțumim!',
+  unavailable: 'Google Pay nu este disponibil pe acest dispozitiv sau în acest browser. Alegeți altă metodă de plată.',
+  declined: 'Cardul a fost refuzat. Încercați din nou cu alt card.',
+  retry: 'Încercați din nou',
+  authorized: 'Plata a fost autorizată. Magazinul va debita cardul dumneavoastră la expedierea comenzii.',
+  captured: 'Plata a fost efectuată. Magazinul a debitat cardul dumneavoastră.',
+  released: 'Magazinul a anulat această plată și a deblocat suma rezervată pe cardul dumneavoastră: nu veți plăti nimic.',
+  authenticating: 'Pentru a continua, confirmați plata la banca dumneavoastră.',
+  challenge: { title: 'Confirmați plata', frame: 'Verificarea cerută de banca dumneavoastră (3-D Secure)', cancel: 'Anulați' },
+  errors: {
+    invalid_client_secret: 'Această plată nu este configurată corect. Vă rugăm să contactați magazinul.',
+    session_unauthorized: 'Această plată nu a putut fi verificată. Reîncărcați pagina sau reveniți în magazin și începeți din nou.',
+    origin_not_allowed: 'Această plată nu este configurată pentru acest site. Vă rugăm să contactați magazinul.',
+    session_not_found: 'Această plată nu a fost găsită. Este posibil să fi expirat: reveniți în magazin și începeți din nou.',
+    session_expired: 'Această plată a expirat și nu a fost debitată nicio sumă. Reveniți în magazin pentru a începe din nou.',
+    network_error: 'Nu ne-am putut conecta la serverul de plăți. Verificați conexiunea și încercați din nou.',
+    server_error: 'A apărut o eroare din partea noastră. Încercați din nou.',
+    store_unavailable: 'Plata este momentan indisponibilă. Încercați din nou în câteva secunde: nu veți plăti de două ori.',
+    wallet_unavailable: 'Google Pay nu a putut fi încărcat. Încercați din nou.',
+    wallet_error: 'Google Pay nu a putut finaliza plata. Încercați din nou.',
+    payment_failed: 'Plata nu a putut fi finalizată și nu a fost debitată nicio sumă. Încercați din nou.',
+    payment_not_completed: 'Plata nu a fost finalizată și nu a fost debitată nicio sumă. Puteți încerca din nou.',
+    challenge_blocked: 'Verificarea cerută de bancă nu a putut fi afișată pe această pagină și nu a fost debitată nicio sumă. Încercați alt card sau altă metodă de plată.',
+  },
+  declines: {
+    card_declined: 'Cardul a fost refuzat. Încercați din nou cu alt card.',
+    insufficient_funds: 'Fonduri insuficiente pe acest card. Încercați din nou cu alt card.',
+    expired_card: 'Acest card a expirat. Încercați din nou cu alt card.',
+    processing_error: 'A apărut o eroare la procesarea cardului. Încercați din nou peste câteva momente.',
+    authentication_required: 'Acest card necesită o autentificare pe care această plată nu o permite. Încercați din nou cu alt card.',
+    invalid_number: 'Numărul cardului nu este valid. Încercați din nou cu alt card.',
+    authentication_failed: 'Banca dumneavoastră nu a confirmat plata. Încercați din nou sau folosiți alt card.',
+    authentication_abandoned: 'Verificarea cerută de bancă nu a fost finalizată. Puteți încerca din nou.',
+  },
+};

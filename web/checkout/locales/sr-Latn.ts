@@ -1,0 +1,42 @@
+import type { Messages } from '.';
+// Serbian in Latin script: the same wording as sr.ts, letter for letter (formal „Vi“, „Vaša“ capitalised; ekavian).
+// "Card" is „kartica“, "charge" „naplatiti iznos“, "hold" „rezervisana sredstva“.
+export const srLatn: Messages = {
+  loading: 'Učitavanje plaćanja…',
+  processing: 'Plaćanje se obrađuje…',
+  confirming: 'Potvrđujemo plaćanje. Molimo Vas da ne zatvarate ovu stranicu: iznos neće biti naplaćen dva puta.',
+  paid: 'Plaćanje je uspešno. Hvala!',
+  unavailable: 'Google Pay nije dostupan na ovom uređaju ili u ovom pregledaču. Izaberite drugi način plaćanja.',
+  declined: 'Kartica je odbijena. Pokušajte ponovo drugom karticom.',
+  retry: 'Pokušajte ponovo',
+  authorized: 'Plaćanje je odobreno. Prodavnica će naplatiti iznos sa Vaše kartice kada pošalje porudžbinu.',
+  captured: 'Plaćanje je uspešno. Prodavnica je naplatila iznos sa Vaše kartice.',
+  released: 'Prodavnica je otkazala ovo plaćanje i oslobodila rezervisana sredstva na Vašoj kartici: ništa neće biti naplaćeno.',
+  authenticating: 'Da biste nastavili, potvrdite plaćanje u svojoj banci.',
+  challenge: { title: 'Potvrdite plaćanje', frame: 'Provera Vaše banke (3-D Secure)', cancel: 'Otkaži' },
+  errors: {
+    invalid_client_secret: 'Plaćanje na ovoj stranici nije ispravno podešeno. Obratite se prodavnici.',
+    session_unauthorized: 'Ovo plaćanje nije moglo da se proveri. Osvežite stranicu ili se vratite u prodavnicu i počnite ponovo.',
+    origin_not_allowed: 'Plaćanje nije podešeno za ovaj sajt. Obratite se prodavnici.',
+    session_not_found: 'Ovo plaćanje nije pronađeno. Možda je isteklo: vratite se u prodavnicu i počnite ponovo.',
+    session_expired: 'Vreme za plaćanje je isteklo i ništa nije naplaćeno. Vratite se u prodavnicu da biste počeli ponovo.',
+    network_error: 'Povezivanje sa serverom za plaćanje nije uspelo. Proverite internet vezu i pokušajte ponovo.',
+    server_error: 'Došlo je do greške na našoj strani. Pokušajte ponovo.',
+    store_unavailable: 'Plaćanje je nakratko nedostupno. Pokušajte ponovo za nekoliko sekundi: iznos neće biti naplaćen dva puta.',
+    wallet_unavailable: 'Google Pay nije mogao da se učita. Pokušajte ponovo.',
+    wallet_error: 'Google Pay nije mogao da završi plaćanje. Pokušajte ponovo.',
+    payment_failed: 'Plaćanje nije moglo da se izvrši i ništa nije naplaćeno. Pokušajte ponovo.',
+    payment_not_completed: 'Plaćanje nije završeno i ništa nije naplaćeno. Možete da pokušate ponovo.',
+    challenge_blocked: 'Provera Vaše banke nije mogla da se prikaže na ovoj stranici i ništa nije naplaćeno. Pokušajte drugom karticom ili drugim načinom plaćanja.',
+  },
+  declines: {
+    card_declined: 'Kartica je odbijena. Pokušajte ponovo drugom karticom.',
+    insufficient_funds: 'Na kartici nema dovoljno sredstava. Pokušajte drugom karticom.',
+    expired_card: 'Kartici je istekao rok važenja. Pokušajte drugom karticom.',
+    processing_error: 'Došlo je do greške pri obradi kartice. Pokušajte ponovo za trenutak.',
+    authentication_required: 'Ova kartica zahteva proveru koju ovo plaćanje ne podržava. Pokušajte drugom karticom.',
+    invalid_number: 'Broj kartice nije ispravan. Pokušajte drugom karticom.',
+    authentication_failed: 'Vaša banka nije potvrdila plaćanje. Pokušajte ponovo ili upotrebite drugu karticu.',
+    authentication_abandoned: 'Provera u banci nije završena. Možete da pokušate ponovo.',
+  },
+};

@@ -1,0 +1,43 @@
+import type { Messages } from '.';
+
+// "Du", as every Swedish shop and bank writes. "Dra" (beloppet) for charge, "reservation" for the hold,
+// "täckning" for funds; a spaced en dash (tankstreck), not a colon, before the reassurance.
+export const sv: Messages = {
+  loading: 'Laddar betalningen…',
+  processing: 'Din betalning behandlas…',
+  confirming: 'Vi bekräftar din betalning. Låt sidan vara öppen – du betalar inte två gånger.',
+  paid: 'Betalningen är klar. Tack för ditt köp!',
+  unavailable: 'Google Pay kan inte användas på den här enheten eller i den här webbläsaren. Välj ett annat betalsätt.',
+  declined: 'Ditt kort nekades. Försök igen med ett annat kort.',
+  retry: 'Försök igen',
+  authorized: 'Betalningen är godkänd. Butiken drar beloppet från ditt kort när din beställning skickas.',
+  captured: 'Betalningen är klar. Butiken har dragit beloppet från ditt kort.',
+  released: 'Butiken har avbrutit betalningen och släppt reservationen på ditt kort – inga pengar dras.',
+  authenticating: 'Bekräfta betalningen hos din bank för att fortsätta.',
+  challenge: { title: 'Bekräfta din betalning', frame: 'Verifiering hos din bank (3-D Secure)', cancel: 'Avbryt' },
+  errors: {
+    invalid_client_secret: 'Betalningen är inte rätt inställd. Kontakta butiken.',
+    session_unauthorized: 'Betalningen kunde inte verifieras. Ladda om sidan, eller gå tillbaka till butiken och börja om.',
+    origin_not_allowed: 'Betalningen är inte inställd för den här webbplatsen. Kontakta butiken.',
+    session_not_found: 'Betalningen hittades inte. Den kan ha gått ut – gå tillbaka till butiken och börja om.',
+    session_expired: 'Betalningen har gått ut och inga pengar har dragits. Gå tillbaka till butiken för att börja om.',
+    network_error: 'Vi kunde inte nå betalservern. Kontrollera din anslutning och försök igen.',
+    server_error: 'Något gick fel hos oss. Försök igen.',
+    store_unavailable: 'Betalningen är tillfälligt otillgänglig. Försök igen om några sekunder – du betalar inte två gånger.',
+    wallet_unavailable: 'Google Pay kunde inte laddas. Försök igen.',
+    wallet_error: 'Google Pay kunde inte slutföra betalningen. Försök igen.',
+    payment_failed: 'Betalningen kunde inte genomföras och inga pengar har dragits. Försök igen.',
+    payment_not_completed: 'Din betalning slutfördes inte och inga pengar har dragits. Du kan försöka igen.',
+    challenge_blocked: 'Verifieringen från din bank kunde inte visas på den här sidan och inga pengar har dragits. Försök med ett annat kort eller ett annat betalsätt.',
+  },
+  declines: {
+    card_declined: 'Ditt kort nekades. Försök igen med ett annat kort.',
+    insufficient_funds: 'Det saknas täckning på kortet. Försök igen med ett annat kort.',
+    expired_card: 'Kortet har gått ut. Försök igen med ett annat kort.',
+    processing_error: 'Ett fel uppstod när kortet behandlades. Försök igen om en stund.',
+    authentication_required: 'Kortet kräver en verifiering som den här betalningen inte stöder. Försök igen med ett annat kort.',
+    invalid_number: 'Kortnumret är ogiltigt. Försök igen med ett annat kort.',
+    authentication_failed: 'Din bank godkände inte betalningen. Försök igen eller använd ett annat kort.',
+    authentication_abandoned: 'Verifieringen hos din bank slutfördes inte. Du kan försöka igen.',
+  },
+};

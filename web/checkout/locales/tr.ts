@@ -1,0 +1,42 @@
+import type { Messages } from '.';
+// Formal "siz" (-in/-ın imperatives, "lütfen"), as Turkish banks and shops write; buttons in the bare form Turkish UIs use ("Tekrar dene", "İptal").
+// "Charge" is "kartınızdan çekim/tahsilat", "hold" the banks' "provizyon"; "3-D Secure" kept as the schemes write it.
+export const tr: Messages = {
+  loading: 'Ödeme yükleniyor…',
+  processing: 'Ödemeniz işleniyor…',
+  confirming: 'Ödemenizi onaylıyoruz. Lütfen bu sayfayı kapatmayın: kartınızdan iki kez çekim yapılmayacak.',
+  paid: 'Ödeme tamamlandı. Teşekkür ederiz!',
+  unavailable: 'Google Pay bu cihazda veya tarayıcıda kullanılamıyor. Lütfen başka bir ödeme yöntemi seçin.',
+  declined: 'Kartınız reddedildi. Başka bir kartla tekrar deneyin.',
+  retry: 'Tekrar dene',
+  authorized: 'Ödeme onaylandı. Mağaza, siparişiniz kargoya verildiğinde tutarı kartınızdan tahsil edecek.',
+  captured: 'Ödeme tamamlandı. Mağaza tutarı kartınızdan tahsil etti.',
+  released: 'Mağaza bu ödemeyi iptal etti ve kartınızdaki provizyonu kaldırdı: kartınızdan çekim yapılmayacak.',
+  authenticating: 'Devam etmek için ödemeyi bankanız üzerinden onaylayın.',
+  challenge: { title: 'Ödemenizi onaylayın', frame: 'Bankanızın doğrulaması (3-D Secure)', cancel: 'İptal' },
+  errors: {
+    invalid_client_secret: 'Bu ödeme sayfası doğru ayarlanmamış. Lütfen mağazayla iletişime geçin.',
+    session_unauthorized: 'Bu ödeme doğrulanamadı. Lütfen sayfayı yenileyin ya da mağazaya dönüp yeniden başlayın.',
+    origin_not_allowed: 'Bu ödeme sayfası bu web sitesi için ayarlanmamış. Lütfen mağazayla iletişime geçin.',
+    session_not_found: 'Bu ödeme bulunamadı. Süresi dolmuş olabilir: lütfen mağazaya dönüp yeniden başlayın.',
+    session_expired: 'Bu ödemenin süresi doldu ve kartınızdan çekim yapılmadı. Yeniden başlamak için lütfen mağazaya dönün.',
+    network_error: 'Ödeme sunucusuna ulaşılamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.',
+    server_error: 'Bizden kaynaklanan bir sorun oluştu. Lütfen tekrar deneyin.',
+    store_unavailable: 'Ödeme kısa süreliğine kullanılamıyor. Lütfen birkaç saniye sonra tekrar deneyin: kartınızdan iki kez çekim yapılmayacak.',
+    wallet_unavailable: 'Google Pay yüklenemedi. Lütfen tekrar deneyin.',
+    wallet_error: 'Google Pay ödemeyi tamamlayamadı. Lütfen tekrar deneyin.',
+    payment_failed: 'Ödeme tamamlanamadı ve kartınızdan çekim yapılmadı. Lütfen tekrar deneyin.',
+    payment_not_completed: 'Ödemeniz tamamlanmadı ve kartınızdan çekim yapılmadı. Tekrar deneyebilirsiniz.',
+    challenge_blocked: 'Bankanızın doğrulama ekranı bu sayfada gösterilemedi ve kartınızdan çekim yapılmadı. Lütfen başka bir kart ya da başka bir ödeme yöntemi deneyin.',
+  },
+  declines: {
+    card_declined: 'Kartınız reddedildi. Başka bir kartla tekrar deneyin.',
+    insufficient_funds: 'Kartınızın bakiyesi ya da limiti yetersiz. Başka bir kartla tekrar deneyin.',
+    expired_card: 'Kartınızın son kullanma tarihi geçmiş. Başka bir kartla tekrar deneyin.',
+    processing_error: 'Kart işlenirken bir hata oluştu. Biraz sonra tekrar deneyin.',
+    authentication_required: 'Bu kart, bu ödemede desteklenmeyen bir doğrulama gerektiriyor. Başka bir kartla tekrar deneyin.',
+    invalid_number: 'Kart numarası geçersiz. Başka bir kartla tekrar deneyin.',
+    authentication_failed: 'Bankanız ödemeyi onaylamadı. Tekrar deneyin ya da başka bir kart kullanın.',
+    authentication_abandoned: 'Banka doğrulaması tamamlanmadı. Tekrar deneyebilirsiniz.',
+  },
+};
