@@ -92,6 +92,8 @@ function* samplesOf(script: string): Generator<Sample> {
 export function summarizePerf(file: string, requests: number): Map<string, number> {
   const script = execFileSync('perf', ['script', '-i', file, '-F', 'tid,ip,sym,dso'], { encoding: 'utf8', maxBuffer: 2 ** 31 - 1, stdio: ['ignore', 'pipe', 'ignore'] });
   const samples = [...samplesOf(script)];
+  // Seen once under heavy load: a recording perf script read as empty; a table of zeros would read as "no CPU".
+  if (samples.length === 0) throw new Error(`perf script found no samples in ${file}`);
   const perThread = new Map<string, number>();
   for (const { tid } of samples) perThread.set(tid, (perThread.get(tid) ?? 0) + 1);
   const mainThread = [...perThread].sort((a, b) => b[1] - a[1])[0]?.[0];
