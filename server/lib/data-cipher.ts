@@ -6,10 +6,10 @@
  * or a file of its own under DATA_DIR, never from the database.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { randomBytesFromPool } from './secrets';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { privateDirectory } from './private-files';
+import { randomBytesFromPool } from './secrets';
 import { type Failure, type Result, err, ok } from './result';
 
 export interface DataCipher {
