@@ -3,7 +3,6 @@
  * the order they are tried in.
  */
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
@@ -15,6 +14,7 @@ import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from './lib/result';
+import { randomBytesFromPool } from './lib/secrets';
 import { dashboardRoutes } from './dashboard/routes';
 import { demoRoutes, type DemoMerchant } from './demo';
 import { galleryRoutes } from './demo/gallery';
@@ -135,7 +135,7 @@ const frameCsp = (sandboxOrigin: (() => string) | undefined) => {
 function securityHeaders(sandboxOrigin: (() => string) | undefined): express.RequestHandler[] {
   return [
     (_req, res, next) => {
-      res.locals.cspNonce = randomBytes(16).toString('base64');
+      res.locals.cspNonce = randomBytesFromPool(16).toString('base64');
       next();
     },
     helmet({ contentSecurityPolicy: { directives: pageCsp(sandboxOrigin) }, crossOriginResourcePolicy: { policy: 'same-site' } }),

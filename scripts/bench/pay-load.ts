@@ -16,6 +16,7 @@ import { mintPaymentData } from '../../server/testing/sandbox';
 import { openStore } from '../../server/store';
 import { compiledServerArgs } from '../build-server';
 import { type Child, startChild } from './children';
+import { perfFile, perfNodeArgs, recordPerf } from './pay-perf';
 import { interleaved, median, percentile } from './stats';
 
 export interface PayLoadOptions {
@@ -32,6 +33,8 @@ export interface PayLoadOptions {
   backend: 'compiled' | 'tsx';
   /** A directory for V8 CPU profiles (`--cpu-prof`) of our backend and the bare handler, written in its `ours/` and `bare/` when each stops. */
   cpuProfileDir?: string;
+  /** A directory for on-CPU perf recordings of both servers over the timed rounds (pay-perf.ts), `ours` and `bare` in it. */
+  perfDir?: string;
 }
 
 export interface TargetFigures {
@@ -52,6 +55,10 @@ export interface PayLoadResult {
   options: PayLoadOptions;
   /** When the closed-loop rounds ran, on the monotonic clock in µs, as V8's CPU profiles time their samples: the profile of the pay path without the set-up. */
   roundsWindowUs: { start: number; end: number };
+  /** Requests answered in the timed rounds, per target. */
+  roundsRequests: number;
+  /** The servers' process ids (perf's maps are named after them). */
+  pids: { ours: number; bare: number };
   ours: TargetFigures;
   bare: TargetFigures;
 }
@@ -173,7 +180,10 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
 
     const serviceEnv = { PAYMENT_SERVICE_URL: `${serviceUrl}/service`, PAYMENT_SERVICE_KEY: serviceSecretKey };
     // A folder per target: V8 writes a profile per thread, and tsx's loader has a thread of its own.
-    const profiled = (name: string) => (options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.cpuProfileDir, name)] : []);
+    const profiled = (name: string) => [
+      ...(options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.cpuProfileDir, name)] : []),
+      ...(options.perfDir ? perfNodeArgs : []),
+    ];
     const backendArgs = options.backend === 'compiled' ? compiledServerArgs : ['--import', 'tsx', 'server/main.ts'];
     const backend = await startChild(['node', ...profiled('ours'), ...backendArgs], {
       ...serviceEnv,
@@ -232,9 +242,12 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     // Warm both (JIT, connection pools, SQLite pages) before anything is timed.
     await closed(ours, WARMUP_REQUESTS);
     await closed(baseline, WARMUP_REQUESTS);
+    const { perfDir } = options;
+    const perf = perfDir ? [recordPerf(backend.pid, perfFile(perfDir, 'ours')), recordPerf(bare.pid, perfFile(perfDir, 'bare'))] : [];
     const roundsStart = monotonicUs();
     const rounds = await interleaved(options.rounds, () => closed(ours, options.requestsPerRound), () => closed(baseline, options.requestsPerRound));
     const roundsWindowUs = { start: roundsStart, end: monotonicUs() };
+    for (const recording of perf) await recording.stop();
     const atRate = await interleaved(1, () => fixedRate(ours), () => fixedRate(baseline));
 
     const figures = (runs: RunFigures[], rated: RunFigures[], server: Child): TargetFigures => {
@@ -251,7 +264,8 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
         peakRssBytes: server.peakRssBytes(),
       };
     };
-    return { options, roundsWindowUs, ours: figures(rounds.a, atRate.a, backend), bare: figures(rounds.b, atRate.b, bare) };
+    const roundsRequests = rounds.a.reduce((sum, r) => sum + r.count, 0);
+    return { options, roundsWindowUs, roundsRequests, pids: { ours: backend.pid, bare: bare.pid }, ours: figures(rounds.a, atRate.a, backend), bare: figures(rounds.b, atRate.b, bare) };
   } finally {
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });

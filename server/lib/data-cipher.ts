@@ -9,6 +9,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { privateDirectory } from './private-files';
+import { randomBytesFromPool } from './secrets';
 import { type Failure, type Result, err, ok } from './result';
 
 export interface DataCipher {
@@ -22,7 +23,7 @@ export function createDataCipher(key: Buffer): DataCipher {
   if (key.length !== 32) throw new TypeError('the data encryption key must be 32 bytes');
   return {
     seal(plaintext) {
-      const iv = randomBytes(12);
+      const iv = randomBytesFromPool(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join('.');

@@ -118,6 +118,18 @@ const paths = {
   refunds: '/api/v1/refunds',
 };
 
+/**
+ * Aborts a try after `ms` with a TimeoutError, as AbortSignal.timeout does, but its timer is cleared
+ * when the try ends: AbortSignal.timeout's stays armed for the whole timeout after every call, with
+ * its signal (made transferable, the costly kind), a weak reference and a finalizer (issue 16:
+ * each pay paid for them, and the collector for the thousands left pending under load).
+ */
+function tryDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The payment service did not answer in time', 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 interface Call<T> {
   method: 'GET' | 'POST';
   path: string;
@@ -133,6 +145,16 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const policy = options.retry ?? defaultRetryPolicy;
 
   async function tryOnce<T>(call: Call<T>): Promise<Result<T, ServiceFailure>> {
+    const deadline = tryDeadline(options.timeoutMs);
+    try {
+      return await answerOf(call, deadline.signal);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** One try, over once the reply's body is read: `signal` covers the body too, which a service may start and never finish. */
+  async function answerOf<T>(call: Call<T>, signal: AbortSignal): Promise<Result<T, ServiceFailure>> {
     let response: Response;
     try {
       response = await fetch(`${baseUrl}${call.path}`, {
@@ -144,7 +166,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           ...(call.idempotencyKey !== undefined && { 'idempotency-key': call.idempotencyKey }),
         },
         body: call.body,
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal,
       });
     } catch (cause) {
       const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';

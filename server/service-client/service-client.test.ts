@@ -5,7 +5,7 @@ import { type Listening, listen } from '../testing/listen';
 import { createServiceClient, serializeCharge } from '.';
 
 /** A payment service that answers each try as the test scripted it, and remembers what it was sent. */
-type Reply = 'charge' | 'reset' | 'hang' | { status: number; code: string };
+type Reply = 'charge' | 'reset' | 'hang' | 'stall' | { status: number; code: string };
 let script: Reply[] = [];
 let received: { key: string | undefined; body: string; merchant: string | undefined; auth: string | undefined }[] = [];
 
@@ -33,6 +33,8 @@ const scriptedService = (req: IncomingMessage, res: ServerResponse) => {
     const reply = script.shift() ?? 'charge';
     if (reply === 'reset') return req.socket.destroy();
     if (reply === 'hang') return;
+    // Headers and half a body, then nothing: the try's deadline must cover reading the body too.
+    if (reply === 'stall') return res.writeHead(201, { 'content-type': 'application/json' }).write(JSON.stringify(charge).slice(0, 20));
     if (reply === 'charge') return res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(charge));
     res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: reply.code, message: 'scripted' } }));
   });
@@ -63,6 +65,7 @@ describe('the service client', () => {
     ['a 5xx', { status: 503, code: 'service_error' }],
     ['a reset connection', 'reset'],
     ['no reply in time', 'hang'],
+    ['a reply whose body stops half way', 'stall'],
     ['the first request still in progress', { status: 409, code: 'idempotency_key_in_use' }],
   ])('retries after %s with the same key and the same bytes', async (_name, failure) => {
     script = [failure, 'charge'];
