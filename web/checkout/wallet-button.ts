@@ -83,7 +83,7 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
     const { allowedPaymentMethods } = settings.paymentRequest;
     const wanted = JSON.stringify([options, allowedPaymentMethods]);
     // The button's language is the box's: a screen reader reads its label in it.
-    box.lang = options.buttonLocale;
+    if (box.lang !== options.buttonLocale) box.lang = options.buttonLocale;
     if (!client || wanted === drawn) return;
     drawn = wanted;
     const root = box.getRootNode();
