@@ -115,6 +115,22 @@ test('closing the wallet sheet returns to the button and charges nothing', async
   expect((await checkout.merchantView()).status).toBe('open');
 });
 
+test("the wallet's button is drawn once: a decline and Try again bring back the same button, not a new one", async ({ shop }) => {
+  const { checkout } = await shop.open();
+  const button = checkout.page.locator('[data-wallet-button] button');
+  await button.evaluate((b) => void (b.dataset.drawnBefore = 'yes'));
+
+  await checkout.payWith('visa-insufficient-funds-3ds');
+  await checkout.expectState('declined');
+  // The sheet stays open on a decline (it says why): the shopper closes it, then tries again.
+  await checkout.page.locator('[data-testid=sandbox-cancel]').click();
+  await checkout.testId('retry').click();
+  await checkout.expectState('ready');
+
+  await expect(button).toBeVisible();
+  expect(await button.evaluate((b) => b.dataset.drawnBefore)).toBe('yes');
+});
+
 test('a page that rewrites the payment request cannot change the amount charged', async ({ page, shop, ledger }) => {
   // A hostile or buggy page: every public view the widget reads claims one cent.
   await page.route('**/api/sessions/*/public', async (route) => {

@@ -94,7 +94,9 @@ test('several widgets on one page: script tags, WalletCheckout.mount with update
   await page.evaluate(() => (window as unknown as { handle: { update(o: object): void } }).handle.update({ theme: 'dark', locale: 'fr' }));
   await expect(page.locator('#c [data-wallet-checkout]')).toHaveAttribute('data-theme', 'dark');
   await expect(page.locator('#c [data-testid=amount]')).toHaveText(/24,00\s\$/);
-  await expect(page.locator('#c google-pay-button')).toHaveAttribute('button-locale', 'fr');
+  await expect(page.locator('#c [data-wallet-button]')).toHaveAttribute('lang', 'fr');
+  // A button option changed with the theme (Google's white button on a dark page): the wallet drew its button anew.
+  await expect(page.locator('#c [data-wallet-button] button')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
   await page.evaluate(() => (window as unknown as { handle: { unmount(): void } }).handle.unmount());
   await expect(page.locator('#c [data-wallet-checkout]')).toHaveCount(0);
   await expect(page.locator('#a [data-checkout-state]')).toHaveAttribute('data-checkout-state', 'ready');

@@ -53,9 +53,10 @@ for (const language of LANGUAGES) {
       await expect(checkout.widget).toHaveAttribute('lang', locale);
       await expect(checkout.widget).toHaveAttribute('dir', language.dir);
       await expect(checkout.testId('amount')).toHaveText(formatAmount(session.amount, session.currency, exponentOf(session.currency), locale));
-      const button = page.locator('google-pay-button');
-      if (language.button) await expect(button).toHaveAttribute('button-locale', language.button);
-      else await expect(button).not.toHaveAttribute('button-locale', /.*/);
+      // What the wallet's createButton was given (the sandbox's button keeps it).
+      const button = page.locator('[data-wallet-button] [data-testid=sandbox-gpay-button]');
+      if (language.button) await expect(button).toHaveAttribute('data-button-locale', language.button);
+      else await expect(button).not.toHaveAttribute('data-button-locale', /.*/);
 
       await checkout.payWith(CHALLENGE_CARD);
       await checkout.expectState('authenticating');

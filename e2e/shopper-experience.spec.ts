@@ -111,7 +111,7 @@ test('on a page in Arabic the widget and the button follow <html lang>, right to
   await checkout.expectState('ready');
   await expect(checkout.widget).toHaveAttribute('dir', 'rtl');
   await expect(checkout.widget).toHaveAttribute('lang', 'ar');
-  await expect(page.locator('google-pay-button')).toHaveAttribute('button-locale', 'ar');
+  await expect(page.locator('[data-wallet-button]')).toHaveAttribute('lang', 'ar');
   await checkout.payWith('visa-insufficient-funds-3ds');
   await checkout.expectState('declined');
   await expect(checkout.testId('status')).toHaveText(ar.declines.insufficient_funds ?? '');

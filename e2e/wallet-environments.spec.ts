@@ -30,6 +30,25 @@ test('in the TEST environment the button loads pay.js, served here by the sandbo
   expect(googleRequests).toEqual([]);
 });
 
+test("in PRODUCTION checkout:ready carries Google's answer on whether the shopper has a card in the wallet", async ({ page, shop }) => {
+  await page.route(/^https:\/\/[^/]*google\.com\//, (route) => route.abort());
+  // Google's pay.js as PRODUCTION answers: the browser can pay, and this shopper has no card in the wallet yet.
+  await page.route(PAY_JS, (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.google = { payments: { api: { PaymentsClient: class {
+        isReadyToPay(request) { return Promise.resolve(request.existingPaymentMethodRequired ? { result: true, paymentMethodPresent: false } : { result: true }); }
+        createButton() { return document.createElement('button'); }
+        prefetchPaymentData() {}
+        loadPaymentData() { return new Promise(() => {}); }
+      } } } };`,
+    }),
+  );
+  const { checkout, session } = await shop.open({ app: { environment: 'PRODUCTION', google_merchant_id: 'BCR2DN4TWXYZ1234' } });
+  // Asked of the wallet once pay.js is here, not before (when the answer could only be "not known").
+  await expect.poll(() => checkout.events('checkout:ready')).toEqual([{ sessionId: session.id, paymentMethodPresent: false }]);
+});
+
 test('a wallet that cannot pay here shows "unavailable" and no button', async ({ page, shop }) => {
   await page.addInitScript(() => {
     class UnavailablePaymentsClient {
@@ -48,8 +67,8 @@ test('a wallet that cannot pay here shows "unavailable" and no button', async ({
   });
   const { checkout } = await shop.open({ state: 'unavailable' });
   await expect(checkout.testId('status')).toContainText(/Google Pay isn.t available/);
-  // The element stays mounted (to notice if the wallet becomes ready) but the shopper sees no button.
-  await expect(page.locator('google-pay-button button')).toBeHidden();
+  // The button is drawn in its box, which the widget keeps hidden: the shopper sees none.
+  await expect(page.locator('[data-wallet-button] button')).toBeHidden();
 });
 
 test("the sandbox wallet checks merchantInfo.merchantId as Google's wallet does", async ({ page, server }) => {

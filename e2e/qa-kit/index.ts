@@ -87,7 +87,7 @@ const stateOf = (scope: Scope, widget?: Locator) => widgetIn(scope, widget).loca
 
 async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
   await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
-  await widgetIn(scope, widget).locator('google-pay-button button').click();
+  await widgetIn(scope, widget).locator('[data-wallet-button] button').click();
   const sheet = scope.locator('[data-testid=sandbox-wallet]');
   await expect(sheet).toBeVisible();
   return sheet;

@@ -6,6 +6,3 @@
 import css from './widget.css?inline';
 
 export const CSS = css;
-
-/** @google-pay/button-element's own default styles (see view.ts). */
-export const BUTTON_ELEMENT_CSS = 'google-pay-button{display:inline-block}google-pay-button.not-ready{width:0;height:0;overflow:hidden}';

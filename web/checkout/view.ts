@@ -4,31 +4,27 @@
  * Preact: the view is a dozen elements whose places never change, so the first script need not
  * carry a framework to draw them (docs/architecture.md, "The widget: a first script, and
  * chunks"). Each element is made once and kept, and only what changed is written: the wallet's
- * element is never moved or re-created by a change of state, and the status line, a live
+ * button is never moved or re-created by a change of state, and the status line, a live
  * region, is rewritten only when its words change.
  */
 import type { PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
 import { describeCard } from './format';
 import type { Words } from './locales';
-import { BUTTON_ELEMENT_CSS } from './styles';
 import { type View, WIDGET_STATES } from './states';
 
 export interface CheckoutViewProps {
   view: View;
   session: PublicSession | null;
-  /** The wallet's element (wallet-button.ts) while the wallet is loaded and the session is payable here: it goes in the button's box. */
+  /** The wallet button's box (wallet-button.ts) while the wallet is loaded and the session is payable here: it goes in the wallet's box. */
   button: HTMLElement | null;
   /** The words at hand (locales/load.ts); a state whose words are not here yet has a blank status line for those few ms, never another language's. */
   words: Words | undefined;
   /** BCP 47 tag of the widget's language and number format. */
   locale: string;
   dir: 'ltr' | 'rtl';
-  nonce: string | undefined;
   /** The button fills the widget's width (buttonSizeMode fill). */
   fill: boolean;
-  /** The button's language, which names the element's default styles (below); null when none is given (the id then ends in "null", as the element names it). */
-  buttonLocale: string | null;
 }
 
 export interface CheckoutViewHandlers {
@@ -51,7 +47,7 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Reco
   return el;
 }
 
-/** Writes an attribute only when it changes (a live region or the wallet's element notices every write). */
+/** Writes an attribute only when it changes (a live region announces every write). */
 function attribute(el: Element, name: string, value: string) {
   if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
@@ -60,7 +56,7 @@ function text(node: Node, value: string) {
   if (node.textContent !== value) node.textContent = value;
 }
 
-/** Makes `parent`'s children exactly the nodes given, in order, without moving any that stays (a moved custom element reconnects). */
+/** Makes `parent`'s children exactly the nodes given, in order, without moving any that stays (a moved button would lose the shopper's focus). */
 function children(parent: Node, nodes: (Node | false | null | undefined)[]) {
   const wanted = nodes.filter((node): node is Node => !!node);
   for (const child of [...parent.childNodes]) if (!wanted.includes(child)) parent.removeChild(child);
@@ -77,10 +73,6 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
   const merchant = element('span', { class: 'merchant', 'data-testid': 'merchant' });
   const amount = element('span', { class: 'amount', 'data-testid': 'amount' });
   const desc = element('p', { class: 'desc' });
-  // The element injects its default styles as a nonce-less <style> (which a strict CSP refuses)
-  // unless its root already holds an element with this id: this one carries the same rules, under the page's nonce.
-  const buttonStyle = element('style');
-  buttonStyle.textContent = BUTTON_ELEMENT_CSS;
   const wallet = element('div');
   const status = element('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
   const spinner = element('span', { class: 'spinner', 'aria-hidden': 'true' });
@@ -108,8 +100,6 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
       }
 
       if (p.button) {
-        attribute(buttonStyle, 'id', `default-google-style-google-pay-button-${p.buttonLocale}`);
-        if (p.nonce && buttonStyle.nonce !== p.nonce) buttonStyle.nonce = p.nonce;
         attribute(wallet, 'class', p.fill ? 'wallet fill' : 'wallet');
         const hidden = row.button !== 'shown';
         if (wallet.hidden !== hidden) wallet.hidden = hidden;
@@ -129,7 +119,7 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
       else if (closing) challenge = null;
       if (row.retry) text(retry, p.words?.retry ?? '');
 
-      children(root, [!!session && summary, !!p.button && buttonStyle, !!p.button && wallet, status, challenge, !!row.retry && retry]);
+      children(root, [!!session && summary, !!p.button && wallet, status, challenge, !!row.retry && retry]);
       if (root.parentNode !== container) container.appendChild(root);
       if (closing) on.challengeBox(null);
       if (opening) on.challengeBox(opening);

@@ -1,14 +1,20 @@
 /**
- * One <google-pay-button> element. Created by the widget (widget.ts), configured before it
- * connects, and kept for as long as the widget shows a button: the element only reports readiness
- * once per instance, so it is hidden, never re-created, while the widget shows other states. The
- * view (view.ts) puts it in its box once; the widget re-configures it on every change.
+ * The Google Pay button, drawn by the wallet's own `createButton` (Google's pay.js, or the sandbox
+ * wallet standing in for it), as Adyen Web's Google Pay component does: no element in between
+ * (docs/architecture.md, "The wallet's button"). Created by the widget (widget.ts) and kept for as
+ * long as the widget shows a button: the view (view.ts) puts its box, `[data-wallet-button]`, in
+ * place once and hides it while the widget shows other states; a change of options draws a new
+ * button in the same box only when one of the button's own options changed.
  */
+/// <reference types="googlepay" />
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
+import { loadScriptOnce } from './api';
 import { googleButtonLanguage, googleButtonOptions } from './button-options';
-import { paymentMethodPresent } from './readiness';
+import { paymentsApi, readiness } from './readiness';
 import type { MountOptions } from './types';
-import './register-button';
+
+/** Google's script, loaded under the page's nonce unless a wallet (the sandbox's, or the page's own pay.js) is already here. */
+const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
 /** Google's PaymentAuthorizationResult: SUCCESS closes the sheet, ERROR shows `message` in it. */
 export interface SheetResult {
@@ -22,22 +28,6 @@ export interface WalletError {
   message?: string;
 }
 
-interface GooglePayButtonElement extends HTMLElement {
-  environment: string;
-  paymentRequest: PaymentDataRequest;
-  buttonType?: string;
-  buttonColor?: string;
-  /** Attribute-backed: null when unset. */
-  buttonLocale?: string | null;
-  buttonRadius?: number;
-  buttonSizeMode?: string;
-  onReadyToPayChange?: (r: { isReadyToPay: boolean; isButtonVisible: boolean }) => void;
-  onPaymentAuthorized?: (data: PaymentData) => Promise<SheetResult>;
-  onLoadPaymentData?: (data: PaymentData) => void;
-  onCancel?: (reason: WalletError) => void;
-  onError?: (error: WalletError) => void;
-}
-
 export interface WalletButtonSettings {
   environment: string;
   paymentRequest: PaymentDataRequest;
@@ -47,8 +37,8 @@ export interface WalletButtonSettings {
 }
 
 export interface WalletButtonCallbacks {
-  /** `paymentMethodPresent`: asked of the wallet alongside the button's own readiness; null where the wallet cannot say. */
-  onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>): void;
+  /** The wallet's answer to isReadyToPay; `paymentMethodPresent` is null where the wallet cannot say. */
+  onReady(ready: boolean, paymentMethodPresent: boolean | null): void;
   /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
   /** The sheet returned: without the callback (a wallet that has none), the payment is made now. */
@@ -57,51 +47,93 @@ export interface WalletButtonCallbacks {
   onError(error: WalletError): void;
 }
 
+export interface WalletButton {
+  /** The button's box: the view places it; the wallet's button is drawn into it. */
+  element: HTMLElement;
+  /** New settings: the button is drawn again only if its own options changed; a click pays with the latest request. */
+  configure(s: WalletButtonSettings): void;
+}
+
 /**
  * The button's language: the merchant's, else the widget's as Google writes it (pt-PT -> pt), else
- * (he, hu, ro, vi: not on Google's list) none, null as the element reports it, so that Google
+ * (he, hu, ro, vi: not on Google's list) none, so that Google
  * draws the button in the browser's language, which is the shopper's where Google has it,
  * rather than in a language the widget chose for it and Google lacks.
  */
 export const buttonLocale = (s: WalletButtonSettings): string | null => googleButtonOptions(s.options).buttonLocale ?? googleButtonLanguage(s.language) ?? null;
 
-/** Sets what changed: a property set anew restarts the element's debounced set-up. */
-export function configureWalletButton(el: HTMLElement, s: WalletButtonSettings): void {
-  const button = el as GooglePayButtonElement;
-  const set = <K extends keyof GooglePayButtonElement>(key: K, value: GooglePayButtonElement[K]) => {
-    if (button[key] !== value) button[key] = value;
-  };
-  set('environment', s.environment);
-  set('paymentRequest', s.paymentRequest);
-  const options = googleButtonOptions(s.options);
-  set('buttonType', options.buttonType);
-  set('buttonColor', options.buttonColor);
-  set('buttonSizeMode', options.buttonSizeMode);
-  // Attribute-backed: the element reads these back as strings.
-  const radius = options.buttonRadius;
-  if (String(button.buttonRadius ?? '') !== String(radius ?? '')) button.buttonRadius = radius;
-  if (button.buttonLocale !== buttonLocale(s)) button.buttonLocale = buttonLocale(s);
-}
-
 /**
- * A configured element, not yet connected. `knowsPaymentMethods`: whether the wallet can say if the
- * shopper has a card in it (existingPaymentMethodRequired), PRODUCTION and the sandbox.
+ * Loads the wallet if it is not here, asks whether it can pay, and draws its button in a box of
+ * ours. `knowsPaymentMethods`: whether the wallet can say if the shopper has a card in it
+ * (existingPaymentMethodRequired), PRODUCTION and the sandbox.
  */
-export function createWalletButton(s: WalletButtonSettings, knowsPaymentMethods: boolean, on: WalletButtonCallbacks): HTMLElement {
-  const el = document.createElement('google-pay-button') as GooglePayButtonElement;
-  // Asked now, while the element sets itself up, rather than after: the button never waits for it.
-  const present = knowsPaymentMethods ? paymentMethodPresent(s.environment, s.paymentRequest) : Promise.resolve(null);
-  el.onReadyToPayChange = (r) => on.onReady(r.isReadyToPay, present);
-  el.onPaymentAuthorized = (data) => on.onPaymentAuthorized(data);
-  el.onLoadPaymentData = (data) => on.onPaymentData(data);
-  el.onCancel = () => on.onCancel();
-  el.onError = (err) => on.onError(err ?? {});
-  // The element loads pay.js under this nonce and hands it to pay.js for its own
-  // styles. It reads `this.nonce`, which it backs by an attribute; but a page under
-  // a header CSP blanks any nonce attribute as its element connects, and the
-  // attribute change would restart the element's debounced set-up and lose its
-  // mount. An own property carries the nonce without an attribute.
-  Object.defineProperty(el, 'nonce', { value: s.options.nonce });
-  configureWalletButton(el, s);
-  return el;
+export function createWalletButton(first: WalletButtonSettings, knowsPaymentMethods: boolean, on: WalletButtonCallbacks): WalletButton {
+  const box = document.createElement('div');
+  box.setAttribute('data-wallet-button', '');
+  let settings = first;
+  let client: google.payments.api.PaymentsClient | undefined;
+  let drawn = '';
+
+  async function pay() {
+    try {
+      on.onPaymentData((await client!.loadPaymentData(settings.paymentRequest as google.payments.api.PaymentDataRequest)) as PaymentData);
+    } catch (err) {
+      const error = (err ?? {}) as WalletError;
+      if (error.statusCode === 'CANCELED') on.onCancel();
+      else on.onError(error);
+    }
+  }
+
+  function draw() {
+    const locale = buttonLocale(settings);
+    const options = { ...googleButtonOptions(settings.options), buttonLocale: locale ?? undefined };
+    const { allowedPaymentMethods } = settings.paymentRequest;
+    const wanted = JSON.stringify([options, allowedPaymentMethods]);
+    // The button's language is the box's: a screen reader reads its label in it. None given: Google
+    // draws it in the browser's language, which no tag of ours names.
+    if (!locale) box.removeAttribute('lang');
+    else if (box.lang !== locale) box.lang = locale;
+    if (!client || wanted === drawn) return;
+    drawn = wanted;
+    const root = box.getRootNode();
+    box.replaceChildren(
+      client.createButton({
+        ...options,
+        onClick: () => void pay(),
+        allowedPaymentMethods,
+        // pay.js puts its button's styles there (under the client's nonce), not in the page's head.
+        buttonRootNode: root instanceof ShadowRoot ? root : undefined,
+      } as google.payments.api.ButtonOptions),
+    );
+  }
+
+  void (async () => {
+    try {
+      // Awaited even when the wallet is here: the view has placed the box by then, so pay.js sees its shadow root.
+      await (paymentsApi()?.PaymentsClient ? undefined : loadScriptOnce(PAY_JS, settings.options.nonce));
+      const { environment, paymentRequest } = settings;
+      client = new (paymentsApi()!.PaymentsClient!)({
+        environment,
+        merchantInfo: paymentRequest.merchantInfo,
+        nonce: settings.options.nonce,
+        paymentDataCallbacks: { onPaymentAuthorized: (data) => on.onPaymentAuthorized(data as PaymentData) as Promise<google.payments.api.PaymentAuthorizationResult> },
+      } as google.payments.api.PaymentOptions);
+      // Drawn before the answer, hidden by the widget's state until then: the answer shows it at once.
+      draw();
+      const answer = await readiness(client, paymentRequest, knowsPaymentMethods);
+      if (!box.isConnected) return;
+      if (answer.ready) client.prefetchPaymentData(paymentRequest as google.payments.api.PaymentDataRequest);
+      on.onReady(answer.ready, answer.paymentMethodPresent);
+    } catch (err) {
+      on.onError((err ?? {}) as WalletError);
+    }
+  })();
+
+  return {
+    element: box,
+    configure(next) {
+      settings = next;
+      draw();
+    },
+  };
 }

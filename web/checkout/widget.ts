@@ -19,7 +19,7 @@ import { type Announcement, move, type View, WIDGET_STATES } from './states';
 import { paymentsApi } from './readiness';
 import type { CheckoutErrorCode, MountOptions } from './types';
 import { checkoutView } from './view';
-import { buttonLocale, configureWalletButton, createWalletButton, type SheetResult, type WalletButtonSettings } from './wallet-button';
+import { createWalletButton, type SheetResult, type WalletButton, type WalletButtonSettings } from './wallet-button';
 
 export interface CheckoutProps {
   /** The merchant's mount element: events are dispatched on it. */
@@ -67,7 +67,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   let flow: Promise<PaymentFlow> | null = null;
   let flowHere: PaymentFlow | null = null;
   /** The wallet's button while one is shown (wallet-button.ts), and the 3-D Secure dialog while one is open. */
-  let button: HTMLElement | null = null;
+  let button: WalletButton | null = null;
   let closeChallenge: (() => void) | undefined;
 
   function emit({ name, detail }: Announcement) {
@@ -192,8 +192,8 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     load();
   }
 
-  /** The button shows at once; `checkout:ready` follows once the wallet has said whether the shopper has a card. */
-  function onReady(ready: boolean, paymentMethodPresent: Promise<boolean | null>) {
+  /** The wallet's answer: the button, and `checkout:ready` with whether the shopper has a card. */
+  function onReady(ready: boolean, paymentMethodPresent: boolean | null) {
     if (!sessionId) return;
     if (!ready) return setView({ state: 'unavailable' });
     // Not after a reloaded decline: its "Try again" brings the button back.
@@ -202,7 +202,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     announcedReady = true;
     prefetchChunk('challenge', nonce());
     prefetchChunk('payment-flow', nonce());
-    void paymentMethodPresent.then((present) => emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent: present } }));
+    emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent } });
   }
 
   /** The flow, loaded once (prefetched when the button came up, so normally here already). */
@@ -293,21 +293,18 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     const showButton = !!session && walletLoaded && WIDGET_STATES[view.state].button !== 'removed';
     const settings = session && buttonSettings(session);
     if (!showButton || !settings) {
-      button?.remove();
+      button?.element.remove();
       button = null;
-    } else if (button) configureWalletButton(button, settings);
+    } else if (button) button.configure(settings);
     else button = createWalletButton(settings, session?.wallet.environment !== 'TEST', wallet);
-    // The element is configured before the view connects it.
     drawn.draw({
       view,
       session,
-      button,
+      button: button?.element ?? null,
       words: wordsAtHand(language()),
       locale: props.locale,
       dir: directionOf(language()),
-      nonce: nonce(),
       fill: props.options.buttonSizeMode === 'fill',
-      buttonLocale: settings ? buttonLocale(settings) : '',
     });
   }
 
@@ -333,7 +330,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       checking?.abort();
       flowHere?.stop();
       closeChallenge?.();
-      button?.remove();
+      button?.element.remove();
       drawn.remove();
     },
   };

@@ -148,6 +148,8 @@ class PaymentsClient {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.testid = 'sandbox-gpay-button';
+    // Google draws its label in this language; the sandbox's is English, so it keeps what it was asked for tests to read.
+    if (options.buttonLocale) b.dataset.buttonLocale = options.buttonLocale;
     b.textContent = `${prefix ? prefix + ' ' : ''}G Pay`;
     b.setAttribute('aria-label', `${prefix ? prefix + ' ' : ''}Google Pay (sandbox)`);
     b.title = 'Sandbox wallet: test cards only, no real payment';
