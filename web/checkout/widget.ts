@@ -46,7 +46,9 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   const { target, apiBase, sessionId } = initial;
   const clientSecret = initial.options.clientSecret;
   const nonce = () => props.options.nonce;
-  const language = () => languageOf(props.locale) ?? 'en';
+  // What the locale decides, worked out when it changes rather than on every paint.
+  let language = languageOf(initial.locale) ?? 'en';
+  let dir = directionOf(language);
 
   let view: View = { state: 'loading' };
   let session: PublicSession | null = null;
@@ -76,7 +78,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   function announce(moved: View) {
     const announces = WIDGET_STATES[moved.state].announce;
     if (!announces) return;
-    const t = wordsAtHand(language());
+    const t = wordsAtHand(language);
     const announcement = t && announces(moved, { sessionId, t, en: wordsAtHand('en') ?? enFirstPaint });
     if (announcement === undefined) unannounced.push(moved);
     else if (announcement) emit(announcement);
@@ -219,7 +221,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       setSession,
       fail,
       loadChunk: (name) => loadChunk(name, nonce()),
-      words: () => loadedMessages(language()),
+      words: () => loadedMessages(language),
       cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId } }),
       alive: () => alive,
       root: () => drawn.root,
@@ -284,7 +286,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       environment: s.wallet.environment === 'SANDBOX' ? 'TEST' : s.wallet.environment,
       paymentRequest: s.payment_data_request,
       options: props.options,
-      language: language(),
+      language,
     };
   }
 
@@ -301,17 +303,16 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       view,
       session,
       button: button?.element ?? null,
-      words: wordsAtHand(language()),
+      words: wordsAtHand(language),
       locale: props.locale,
-      dir: directionOf(language()),
+      dir,
       fill: props.options.buttonSizeMode === 'fill',
     });
   }
 
   function useLanguage() {
-    const wanted = language();
-    if (wanted === 'en' || loadedMessages(wanted)) return;
-    void loadMessages(wanted, nonce()).then(() => alive && wordsArrived());
+    if (language === 'en' || loadedMessages(language)) return;
+    void loadMessages(language, nonce()).then(() => alive && wordsArrived());
   }
 
   useLanguage();
@@ -319,9 +320,13 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
 
   return {
     update(next) {
-      const languageChanged = languageOf(next.locale) !== language();
+      const wanted = languageOf(next.locale) ?? 'en';
       props = next;
-      if (languageChanged) useLanguage();
+      if (wanted !== language) {
+        language = wanted;
+        dir = directionOf(language);
+        useLanguage();
+      }
       paint();
     },
     stop() {
