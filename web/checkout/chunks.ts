@@ -2,8 +2,8 @@
  * What the first paint does not need ships apart, in "chunks": each a content-versioned file whose
  * SRI hash the build writes into this bundle, so a merchant who pins checkout.js pins them too. The
  * languages' chunks are pinned one step removed: this bundle pins the "locale-index" chunk, which
- * names each language's file with its hash (forty hashes here would weigh ~2.5 KB gzipped). Loaded as classic scripts from where this bundle came from
- * (immutable, CORS), under the page's nonce; a chunk that cannot load or doesn't match its hash
+ * names each language's file with its hash (forty hashes here would weigh ~2.5 KB gzipped).
+ * Loaded as classic scripts from where this bundle came from (immutable, CORS), under the page's nonce; a chunk that cannot load or doesn't match its hash
  * is an error the caller falls back from.
  */
 import manifest from 'wallet-checkout:chunk-manifest';
