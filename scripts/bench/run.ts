@@ -66,7 +66,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     ['1. Bundle (initial checkout.js), gzip', kb(ours.gzip), `floor ${kb(floor.gzip)}`, String(ratio(ours.gzip, floor.gzip)), `≤ 1.3x: ${verdict(ours.gzip / floor.gzip <= 1.3)}`],
     ['1. Bundle, brotli', kb(ours.brotli), `floor ${kb(floor.brotli)}`, String(ratio(ours.brotli, floor.brotli)), `≤ 1.3x: ${verdict(ours.brotli / floor.brotli <= 1.3)}`],
     ['1. Bundle, minified', kb(ours.minified), `floor ${kb(floor.minified)}`, String(ratio(ours.minified, floor.minified)), ''],
-    ['1. Bundle, gzip, with every chunk it may load later', kb(total.gzip), '', '', ''],
+    ['1. Bundle, gzip, with every chunk one page may load later (one language)', kb(total.gzip), '', '', ''],
     [
       `2. Time to usable button (median of ${browser.loads} loads each)`,
       ms(browser.ours.usableMs),
