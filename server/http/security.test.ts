@@ -2,9 +2,14 @@
  * The security basics every response carries, and the limits on what one
  * client address may ask.
  */
+import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedSession, PayReply } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
+
+/** A GET with `headers` as they are, its reply's status and headers. */
+const revalidate = (url: string, headers: Record<string, string>) =>
+  new Promise<IncomingMessage>((resolve, reject) => get(url, { headers }, (reply) => reply.resume().once('end', () => resolve(reply))).once('error', reject));
 
 let server: TestServer;
 let secretKey: string;
@@ -42,6 +47,25 @@ describe('security headers', () => {
       expect(reply.headers.get('vary')).toMatch(/accept-encoding/i);
       expect(await reply.text()).toBe(plain);
     }
+  });
+
+  it('answers a revalidation of the widget bundle with 304, each encoding under its own ETag', async () => {
+    const etags = new Set<string>();
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const first = await fetch(`${server.url}/checkout.js`, { headers: { 'accept-encoding': encoding } });
+      const etag = first.headers.get('etag') ?? '';
+      expect(etag, encoding).toMatch(/^"[\w-]+"$/);
+      etags.add(etag);
+      // As a browser revalidates (fetch would add Cache-Control: no-cache, asking for the bytes whatever the ETag).
+      const again = await revalidate(`${server.url}/checkout.js`, { 'accept-encoding': encoding, 'if-none-match': etag });
+      expect(again.statusCode, encoding).toBe(304);
+      expect(again.headers['cache-control']).toBe('public, max-age=300');
+    }
+    // A cache keyed on the ETag alone never hands brotli bytes to a browser that asked for gzip.
+    expect(etags.size).toBe(3);
+    const head = await fetch(`${server.url}/checkout.js`, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
   });
 
   it('lets any page frame the checkout frame (iframe mode), which runs only our scripts and never caches', async () => {

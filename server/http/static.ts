@@ -8,10 +8,11 @@
  * chunks a bundle loads later (web/checkout/chunks.ts) are served under their
  * versioned names only: the bundle names them, with their hashes. Each is sent
  * brotli- or gzip-compressed when the browser accepts it, from files the build
- * compressed (no compression per request).
+ * compressed (no compression per request), held in memory from the start.
  * `/frame` is the checkout frame of iframe mode (docs/embedding.md): a page
  * holding the widget, which the merchant's page embeds instead of our script.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,37 @@ const PRECOMPRESSED = [
   { encoding: 'gzip', suffix: '.gz' },
 ] as const;
 
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
+/** A bundle's bytes as the build wrote them: plain, and each precompressed encoding there is. */
+interface Bundle {
+  plain: Variant;
+  compressed: (Variant & { encoding: (typeof PRECOMPRESSED)[number]['encoding'] })[];
+}
+
+/**
+ * Read once when the routes are made: no request waits on the disk (a page's button waits on
+ * checkout.js). The build comes before the server starts (npm start), so a rebuild needs a
+ * restart, as the manifest does. Undefined when the bundle was not built.
+ */
+function readBundle(file: string): Bundle | undefined {
+  const read = (path: string): Variant | undefined => {
+    if (!existsSync(path)) return undefined;
+    const body = readFileSync(path);
+    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  };
+  const plain = read(`${bundleDir}${file}`);
+  if (!plain) return undefined;
+  const compressed = PRECOMPRESSED.flatMap(({ encoding, suffix }) => {
+    const variant = read(`${bundleDir}${file}${suffix}`);
+    return variant ? [{ ...variant, encoding }] : [];
+  });
+  return { plain, compressed };
+}
+
 const SHORT_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -50,30 +82,34 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest = readManifest(), options: { chunks?: boolean } = {}): express.Router {
   const router = express.Router();
-  const send = (file: string, cacheControl: string) => {
-    const encodings = PRECOMPRESSED.filter(({ suffix }) => existsSync(`${bundleDir}${file}${suffix}`));
-    return (req: express.Request, res: express.Response) => {
+  const serve = (path: string, file: string, cacheControl: string) => {
+    const bundle = readBundle(file);
+    if (!bundle) return; // not built: the path answers 404 as any unknown one
+    const encodings = bundle.compressed.map(({ encoding }) => encoding);
+    router.get(path, (req, res) => {
       // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
       res.set('Access-Control-Allow-Origin', '*');
       res.set('Cross-Origin-Resource-Policy', 'cross-origin');
       res.set('Cache-Control', cacheControl);
       // The build compressed each script already (vite.config.ts): no request costs a compression.
       if (encodings.length > 0) res.vary('Accept-Encoding');
-      const accepted = encodings.length > 0 ? req.acceptsEncodings(...encodings.map(({ encoding }) => encoding)) : false;
-      const compressed = encodings.find(({ encoding }) => encoding === accepted);
-      if (!compressed) return res.sendFile(file, { root: bundleDir });
+      const accepted = encodings.length > 0 && req.acceptsEncodings(...encodings);
+      const compressed = bundle.compressed.find(({ encoding }) => encoding === accepted);
+      const variant = compressed ?? bundle.plain;
       res.type(extname(file));
-      res.set('Content-Encoding', compressed.encoding);
-      res.sendFile(`${file}${compressed.suffix}`, { root: bundleDir });
-    };
+      if (compressed) res.set('Content-Encoding', compressed.encoding);
+      // An ETag per encoding, of its bytes: no cache hands brotli to a gzip request, and every instance of a fleet gives the same one. res.send answers a match with 304.
+      res.set('ETag', variant.etag);
+      res.send(variant.body);
+    });
   };
   const publish = (path: string, file: string) => {
-    router.get(path, send(file, SHORT_CACHE));
+    serve(path, file, SHORT_CACHE);
     const versioned = manifest[file]?.file;
-    if (versioned) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
+    if (versioned) serve(`/${versioned}`, versioned, IMMUTABLE);
   };
   for (const [path, file] of Object.entries(bundles)) publish(path, file);
-  if (options.chunks) for (const [file, { file: versioned }] of Object.entries(manifest)) if (isChunk(file)) router.get(`/${versioned}`, send(versioned, IMMUTABLE));
+  if (options.chunks) for (const [file, { file: versioned }] of Object.entries(manifest)) if (isChunk(file)) serve(`/${versioned}`, versioned, IMMUTABLE);
   return router;
 }
 
