@@ -44,3 +44,25 @@ describe('0018: events carry the session they are about', () => {
     ]);
   });
 });
+
+describe('0019: no index another one already serves', () => {
+  it('leaves no table with an index whose columns begin another index of the same table', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
+    try {
+      const store = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
+      const indexes = (
+        await sql<{ table: string; name: string; partial: number; unique: number }>`SELECT m.name AS "table", i.name AS name, i.partial AS partial, i."unique" AS "unique" FROM sqlite_master m, pragma_index_list(m.name) i WHERE m.type = 'table'`.execute(store)
+      ).rows;
+      const columnsOf = async (name: string) => (await sql<{ name: string }>`SELECT name FROM pragma_index_info(${name})`.execute(store)).rows.map((c) => c.name).join(',');
+      // A unique index is a rule, and a partial one holds other rows: neither is a plain index's copy.
+      const plain = await Promise.all(indexes.filter((i) => !i.partial && !i.unique).map(async (i) => ({ ...i, columns: await columnsOf(i.name) })));
+      const every = await Promise.all(indexes.filter((i) => !i.partial).map(async (i) => ({ ...i, columns: await columnsOf(i.name) })));
+      await store.destroy();
+      const served = plain.filter((short) => every.some((long) => long.table === short.table && long.name !== short.name && `${long.columns},`.startsWith(`${short.columns},`)));
+      expect(served.map((i) => i.name)).toEqual([]);
+      expect(plain.length).toBeGreaterThan(10);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -332,6 +332,13 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX IF NOT EXISTS events_app_session_created ON events (app_id, session_id, created)`.execute(db);
     },
   },
+  '0019_one_reference_index': {
+    // 0017's (app_id, reference, created, id) answers everything 0009's (app_id, reference) did: the shorter one was
+    // only one more entry for every session created or erased to write, and to keep in memory.
+    async up(db: Kysely<unknown>) {
+      await sql`DROP INDEX IF EXISTS sessions_app_reference`.execute(db);
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */
