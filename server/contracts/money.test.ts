@@ -32,6 +32,28 @@ describe('formatAmount', () => {
     expect(plain(formatAmount(5, 'EUR', 2, 'de-DE'))).toBe('0,05 €');
   });
 
+  it('makes one formatter for an amount drawn again and again, and still formats each locale and currency its own way', () => {
+    const RealNumberFormat = Intl.NumberFormat;
+    let made = 0;
+    // Intl's typings make NumberFormat read-only; the runtime's Intl is not.
+    const intl = Intl as { NumberFormat: typeof Intl.NumberFormat };
+    intl.NumberFormat = function (...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+      made += 1;
+      return new RealNumberFormat(...args);
+    } as unknown as typeof Intl.NumberFormat;
+    try {
+      // Luxembourg's locales: no other test here formats in them, so none is made yet.
+      const drawn = [1, 2, 3].map((paint) => formatAmount(1234 * paint, 'EUR', 2, 'de-LU'));
+      expect(drawn.map(plain)).toEqual(['12,34 €', '24,68 €', '37,02 €']);
+      expect(made).toBe(1);
+      expect(plain(formatAmount(1234, 'EUR', 2, 'fr-LU'))).toBe('12,34 €');
+      expect(plain(formatAmount(1234, 'USD', 2, 'de-LU'))).toBe('12,34 $');
+      expect(made).toBe(3);
+    } finally {
+      intl.NumberFormat = RealNumberFormat;
+    }
+  });
+
   it('does not throw on a bad locale or currency', () => {
     expect(formatAmount(1234, 'USD', 2, 'not a locale!')).toBe('12.34 USD');
     expect(formatAmount(1234, 'XX', 2, 'en-US')).toBe('12.34 XX');

@@ -42,14 +42,29 @@ export function formatAmount(amount: number, currency: string, exponent: number,
   const code = currency.toUpperCase();
   const decimal = minorUnitsToDecimal(amount, exponent);
   try {
-    return new Intl.NumberFormat(locale || undefined, {
-      style: 'currency',
-      currency: code,
-      minimumFractionDigits: exponent,
-      maximumFractionDigits: exponent,
-    }).format(decimal);
+    return formatterFor(locale || undefined, code, exponent).format(decimal);
   } catch {
     // Unknown locale tag or currency code: still show something truthful.
     return `${decimal} ${code}`;
   }
+}
+
+/**
+ * Formatters already made, by locale, currency and exponent: making one costs far more than using
+ * it (ICU resolves the locale's data for it), and a widget formats its one amount on every paint, a
+ * dashboard the same few currencies on every row. Emptied past a bound, so no sequence of
+ * locales can grow it.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+const MAX_FORMATTERS = 64;
+
+function formatterFor(locale: string | undefined, code: string, exponent: number): Intl.NumberFormat {
+  const key = `${locale ?? ''} ${code} ${exponent}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency: code, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, formatter);
+  }
+  return formatter;
 }
