@@ -75,3 +75,26 @@ test('a view of another session is ignored, and the widget asks the backend', as
   await expect(checkout.testId('amount')).toBeVisible();
   expect(viewRequests.length).toBeGreaterThanOrEqual(1);
 });
+
+test("a carried view's page asks for the wallet's script before it formats the amount, so the page's first Intl work runs while the script downloads", async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server);
+  // What the page did first: the wallet's script put in, or the first Intl.NumberFormat made (ICU's first use, 15 ms and more in Chromium).
+  await page.addInitScript(() => {
+    const order: string[] = [];
+    (window as unknown as { order: string[] }).order = order;
+    const NumberFormat = Intl.NumberFormat;
+    (Intl as { NumberFormat: unknown }).NumberFormat = function (...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+      order.push('format');
+      return new NumberFormat(...args);
+    };
+    const appendChild = Node.prototype.appendChild;
+    Node.prototype.appendChild = function <T extends Node>(this: Node, child: T): T {
+      if (child instanceof HTMLScriptElement && child.src.endsWith('/sandbox/wallet.js')) order.push('wallet script');
+      return appendChild.call(this, child) as T;
+    };
+  });
+  await openWithView(page, server, site, session, session.public_view, '/wallet-first');
+  await new CheckoutPage(page, server, { sessionId: session.id, secretKey }).expectState('ready');
+  const order = await page.evaluate(() => (window as unknown as { order: string[] }).order);
+  expect(order.slice(0, 2)).toEqual(['wallet script', 'format']);
+});

@@ -4,7 +4,10 @@
  * Both pages are a merchant's (their own origin, served here) and get the same
  * wallet, the sandbox's pay.js stand-in, defined before any page script runs,
  * so neither waits for a wallet to load. Each load is a fresh browser context
- * (cold cache), ours and bare interleaved.
+ * (cold cache), ours and bare interleaved. Then the same loads again with the
+ * wallet fetched, as pay.js is in production: each page asks for its script
+ * (the bare element pay.js, the widget the sandbox's), and both get the same
+ * stand-in after the same delay.
  */
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -36,6 +39,8 @@ export interface BrowserResult {
   loads: number;
   ours: LoadFigures;
   bare: LoadFigures;
+  /** The same loads with the wallet's script fetched (WALLET_FETCH_MS) rather than defined before the page. */
+  walletFetched: { ours: LoadFigures; bare: LoadFigures };
   /** From the click on the button to the widget showing "paid" (ours only: the bare page has no backend). */
   payment: { runs: number; longTaskCount: number; blockingMs: number };
   /** Every load's figures, in order, for the JSON report. */
@@ -43,6 +48,8 @@ export interface BrowserResult {
 }
 
 const WARMUP_LOADS = 2;
+/** The wallet script's fetch when it is fetched: a short one, pay.js close by in a CDN's cache; a first visit's is longer. */
+export const WALLET_FETCH_MS = 20;
 const CARD = 'visa-success-3ds';
 
 /**
@@ -173,9 +180,16 @@ export async function benchBrowser(options: { loads: number; payments: number; e
     pages.set('/bare', barePage((await backend.publicSession(firstSession)).payment_data_request));
 
     browser = await chromium.launch(chromiumLaunchOptions);
-    const openContext = async (): Promise<BrowserContext> => {
+    const openContext = async (walletFetched: boolean): Promise<BrowserContext> => {
       const context = await (browser as Browser).newContext();
-      await context.addInitScript({ content: sandboxWallet });
+      if (!walletFetched) await context.addInitScript({ content: sandboxWallet });
+      // Fetched: the element asks Google for pay.js, the widget our backend for the sandbox's wallet (the session is SANDBOX).
+      else
+        for (const url of ['https://pay.google.com/gp/p/js/pay.js', `${backend.url}/sandbox/wallet.js`])
+          await context.route(url, async (route) => {
+            await new Promise((resolve) => setTimeout(resolve, WALLET_FETCH_MS));
+            await route.fulfill({ body: sandboxWallet, contentType: 'text/javascript; charset=utf-8' });
+          });
       await context.addInitScript({ content: PROBE });
       // The wallet script was not loaded from our backend, so it asks the page's origin for cards and tokens: send those on.
       await context.route(`${shopOrigin}/sandbox/wallet/**`, async (route) => {
@@ -185,14 +199,14 @@ export async function benchBrowser(options: { loads: number; payments: number; e
       return context;
     };
 
-    const load = async (kind: 'ours' | 'bare'): Promise<{ figures: LoadFigures; context: BrowserContext }> => {
+    const load = async (kind: 'ours' | 'bare', walletFetched = false): Promise<{ figures: LoadFigures; context: BrowserContext }> => {
       let path = '/bare';
       if (kind === 'ours') {
         const session = await backend.createSession(secretKey);
         path = `/ours/${session.id}`;
         pages.set(path, oursPage(`${backend.url}/checkout.js`, session));
       }
-      const context = await openContext();
+      const context = await openContext(walletFetched);
       const page = await context.newPage();
       await page.goto(`${shopOrigin}${path}`);
       await page.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.usableAt !== null, undefined, { timeout: 20_000 });
@@ -219,14 +233,16 @@ export async function benchBrowser(options: { loads: number; payments: number; e
         context,
       };
     };
-    const measure = (kind: 'ours' | 'bare') => async () => {
-      const { figures, context } = await load(kind);
+    const measure = (kind: 'ours' | 'bare', walletFetched = false) => async () => {
+      const { figures, context } = await load(kind, walletFetched);
       await context.close();
       return figures;
     };
 
     await interleaved(WARMUP_LOADS, measure('ours'), measure('bare'));
     const samples = await interleaved(options.loads, measure('ours'), measure('bare'));
+    await interleaved(WARMUP_LOADS, measure('ours', true), measure('bare', true));
+    const fetchedSamples = await interleaved(options.loads, measure('ours', true), measure('bare', true));
 
     const payments: { longTaskCount: number; blockingMs: number }[] = [];
     for (let i = 0; i < options.payments; i++) {
@@ -258,6 +274,7 @@ export async function benchBrowser(options: { loads: number; payments: number; e
       loads: options.loads,
       ours: summary(samples.a),
       bare: summary(samples.b),
+      walletFetched: { ours: summary(fetchedSamples.a), bare: summary(fetchedSamples.b) },
       payment: { runs: payments.length, longTaskCount: median(payments.map((p) => p.longTaskCount)), blockingMs: median(payments.map((p) => p.blockingMs)) },
       samples: { ours: samples.a, bare: samples.b },
     };

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { WALLET_FETCH_MS } from './browser';
 import { repoRoot } from './children';
 import { benchEcv2Open } from './ecv2-open';
 import { benchPayLoad } from './pay-load';
@@ -80,6 +81,13 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       `${ms(browser.ours.scriptArrivedMs)} / ${browser.ours.sessionArrivedMs == null ? 'none before the button' : ms(browser.ours.sessionArrivedMs)}`,
       `${ms(browser.bare.scriptArrivedMs)} / none`,
       '',
+      '',
+    ],
+    [
+      `2. … with the wallet's script fetched (${WALLET_FETCH_MS} ms), as pay.js is in production`,
+      ms(browser.walletFetched.ours.usableMs),
+      `bare element ${ms(browser.walletFetched.bare.usableMs)}`,
+      String(ratio(browser.walletFetched.ours.usableMs, browser.walletFetched.bare.usableMs)),
       '',
     ],
     [

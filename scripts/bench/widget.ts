@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BrowserResult, benchBrowser } from './browser';
+import { type BrowserResult, benchBrowser, WALLET_FETCH_MS } from './browser';
 import { buildLikeCheckout, type BundleSize, sizeOf } from './bundle';
 import { repoRoot } from './children';
 import { round } from './stats';
@@ -50,6 +50,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       `checkout.js gzip ${bundle.ours.gzip} B, floor ${bundle.floor.gzip} B: ${round(bundle.ours.gzip / bundle.floor.gzip)}x; with every chunk ${bundle.total.gzip} B`,
       `usable button (median of ${loads}) ours ${ours.usableMs.toFixed(1)} ms, bare ${bare.usableMs.toFixed(1)} ms: ${round(ours.usableMs / bare.usableMs)}x`,
       `script arrived ours ${ours.scriptArrivedMs.toFixed(1)} ms, bare ${bare.scriptArrivedMs.toFixed(1)} ms; session view arrived ${ours.sessionArrivedMs?.toFixed(1) ?? 'never (none requested)'}`,
+      `usable button, wallet fetched (${WALLET_FETCH_MS} ms) ours ${browser.walletFetched.ours.usableMs.toFixed(1)} ms, bare ${browser.walletFetched.bare.usableMs.toFixed(1)} ms: ${round(browser.walletFetched.ours.usableMs / browser.walletFetched.bare.usableMs)}x`,
     ].join('\n'),
   );
 }

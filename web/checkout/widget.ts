@@ -145,9 +145,11 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       }
       try {
         if (s.wallet.environment === 'SANDBOX' && !hasPaymentsClient()) {
-          paint(); // the summary, while the sandbox wallet's script loads
           if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
-          await loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce());
+          // Asked for before the summary is drawn, as pay.js is (wallet-button.ts): the amount's formatting runs while it downloads.
+          const walletScript = loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce());
+          paint(); // the summary, while the sandbox wallet's script loads
+          await walletScript;
           if (!hasPaymentsClient()) throw new Error('The sandbox wallet did not define PaymentsClient.');
         }
       } catch {
