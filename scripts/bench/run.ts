@@ -105,7 +105,13 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       String(ratio(pay.ours.addedAt200.p99Ms, pay.bare.addedAt200.p99Ms)),
       `p99 < 5 ms: ${verdict(pay.ours.addedAt200.p99Ms < 5)}`,
     ],
-    ['3. Server CPU per pay (service CPU apart)', ms(pay.ours.cpuMsPerRequest), ms(pay.bare.cpuMsPerRequest), String(ratio(pay.ours.cpuMsPerRequest, pay.bare.cpuMsPerRequest)), ''],
+    [
+      '3. Server CPU per pay (service CPU apart)',
+      ms(pay.ours.cpuMsPerRequest),
+      ms(pay.bare.cpuMsPerRequest),
+      String(ratio(pay.ours.cpuMsPerRequest, pay.bare.cpuMsPerRequest)),
+      `≤ 1.5x: ${verdict(pay.ours.cpuMsPerRequest / pay.bare.cpuMsPerRequest <= 1.5)}`,
+    ],
     ['3. Service CPU per pay', ms(pay.ours.serviceCpuMsPerRequest), ms(pay.bare.serviceCpuMsPerRequest), '', ''],
     ['3. Peak memory (VmHWM)', mb(pay.ours.peakRssBytes), mb(pay.bare.peakRssBytes), String(ratio(pay.ours.peakRssBytes, pay.bare.peakRssBytes)), ''],
     [
