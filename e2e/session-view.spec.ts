@@ -98,3 +98,42 @@ test("a carried view's page asks for the wallet's script before it formats the a
   const order = await page.evaluate(() => (window as unknown as { order: string[] }).order);
   expect(order.slice(0, 2)).toEqual(['wallet script', 'format']);
 });
+
+/** Counts the page's Intl.NumberFormat constructions (ICU's first use costs 15 ms and more in Chromium). */
+async function countNumberFormats(page: Page) {
+  await page.addInitScript(() => {
+    const counted = { formats: 0 };
+    (window as unknown as { counted: typeof counted }).counted = counted;
+    const NumberFormat = Intl.NumberFormat;
+    (Intl as { NumberFormat: unknown }).NumberFormat = function (...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+      counted.formats += 1;
+      return new NumberFormat(...args);
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { counted: { formats: number } }).counted.formats);
+}
+
+test("a view created in the page's locale shows the server's formatting of the amount, and the page formats no number before the button", async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server, { amount: 123456, currency: 'EUR', locale: 'fr_FR' });
+  const display = session.public_view?.amount_display;
+  expect(display?.locale).toBe('fr-FR');
+  const formats = await countNumberFormats(page);
+  const tag = scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay', 'data-locale': 'fr-FR', 'data-session-view': JSON.stringify(session.public_view) });
+  await page.goto(site.page('/fr-view', shopPage('', `<div id="pay"></div>${tag}`)));
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.expectState('ready');
+  expect(await formats()).toBe(0);
+  await expect(checkout.testId('amount')).toHaveText(display?.text ?? 'no display');
+  // The browser's own formatting of the same amount reads the same: the server's text is no other wording.
+  expect(await page.evaluate(() => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(1234.56))).toBe(display?.text);
+});
+
+test('a view formatted for another locale than the widget speaks is formatted by the widget in its own', async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server, { amount: 123456, currency: 'EUR', locale: 'en' });
+  expect(session.public_view?.amount_display?.text).toBe('€1,234.56');
+  const tag = scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay', 'data-locale': 'de', 'data-session-view': JSON.stringify(session.public_view) });
+  await page.goto(site.page('/de-view', shopPage('', `<div id="pay"></div>${tag}`)));
+  const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
+  await checkout.expectState('ready');
+  await expect(checkout.testId('amount')).toHaveText('1.234,56 €');
+});

@@ -202,7 +202,8 @@ export async function benchBrowser(options: { loads: number; payments: number; e
     const load = async (kind: 'ours' | 'bare', walletFetched = false): Promise<{ figures: LoadFigures; context: BrowserContext }> => {
       let path = '/bare';
       if (kind === 'ours') {
-        const session = await backend.createSession(secretKey);
+        // Created in the page's language, as docs/embedding.md asks: its view carries the amount formatted for it.
+        const session = await backend.createSession(secretKey, { locale: 'en' });
         path = `/ours/${session.id}`;
         pages.set(path, oursPage(`${backend.url}/checkout.js`, session));
       }

@@ -30,6 +30,19 @@ describe('creating a session', () => {
     const created = await server.createSession(secretKey);
     expect(created.public_view).toEqual(await server.publicSession(created));
     expect(created.public_view?.status).toBe('open');
+    expect(created.public_view?.amount_display).toBeNull();
+  });
+
+  it("formats the view's amount for the shopper's locale when the merchant names it, as the browser's Intl would", async () => {
+    const created = await server.createSession(secretKey, { amount: 123456, currency: 'JPY', locale: 'ja_JP' });
+    const jpy = new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'JPY' }).format(123456);
+    expect(created.public_view?.amount_display).toEqual({ locale: 'ja-JP', text: jpy });
+    // Kuwait's dinar has three minor digits: 123456 is 123.456.
+    const kwd = await server.createSession(secretKey, { amount: 123456, currency: 'KWD', locale: 'en-US' });
+    expect(kwd.public_view?.amount_display?.text).toBe(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'KWD', minimumFractionDigits: 3 }).format(123.456));
+    // Not stored: the session's own reads, the merchant's and the widget's, carry no locale.
+    expect((await server.publicSession(created)).amount_display).toBeNull();
+    expect(await (await merchantGet(`/api/sessions/${created.id}`)).json()).not.toHaveProperty('locale');
   });
 
   it('needs the secret key', async () => {
@@ -49,6 +62,9 @@ describe('creating a session', () => {
     [{ amount: 100, currency: 'XTS', country_code: 'US' }, 'currency'],
     [{ amount: 100, currency: 'USD', country_code: 'USA' }, 'country_code'],
     [{ amount: 100, currency: 'USD', country_code: 'US', colour: 'red' }, 'colour'],
+    // POSIX's "no locale", and what is no language tag at all.
+    [{ amount: 100, currency: 'USD', country_code: 'US', locale: 'C' }, 'locale'],
+    [{ amount: 100, currency: 'USD', country_code: 'US', locale: 'x!' }, 'locale'],
   ])('refuses %j naming the field', async (body, field) => {
     const reply = await post(body);
     expect(reply.status).toBe(400);

@@ -8,6 +8,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
+import { formatAmount } from '../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
@@ -173,9 +174,9 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     await respondIdempotently(keys, app.id, req, res, async () => {
       const created = await createSession(store, options.cipher, app, req.body);
       if (!created.ok) return replyOf(created, 201, () => false);
-      const { session, row } = created.value;
+      const { session, row, locale } = created.value;
       // Platform mode's view is signed for the page's origin, which only the widget's request tells.
-      const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, options.ownOrigin());
+      const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, options.ownOrigin(), locale);
       return replyOf(ok({ ...session, public_view: view?.ok ? view.value : null }), 201);
     });
   });
@@ -324,8 +325,11 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     return { session: current, app };
   }
 
-  /** The session as the widget on `page` sees it; a platform app's request carries an authJwt for that page's site. */
-  const publicView = async (session: SessionRow, app: App, page: string): Promise<Result<PublicSession, Failure>> => {
+  /**
+   * The session as the widget on `page` sees it; a platform app's request carries an authJwt for that
+   * page's site. With the shopper's `locale`, the amount comes formatted for it, as the widget would.
+   */
+  const publicView = async (session: SessionRow, app: App, page: string, locale?: string): Promise<Result<PublicSession, Failure>> => {
     // A direct-mode app without a registered key cannot be paid: its shoppers are told so before the wallet opens.
     const directPublicKey = await options.directPublicKeyFor(app);
     if (!directPublicKey.ok) return directPublicKey;
@@ -342,6 +346,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       currency: session.currency,
       currency_exponent: exponentOf(session.currency),
       amount_captured: session.amount_captured,
+      amount_display: locale ? { locale, text: formatAmount(session.amount_captured ?? session.amount, session.currency, exponentOf(session.currency), locale) } : null,
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },

@@ -19,8 +19,16 @@ export type SessionRow = Selectable<SessionsTable>;
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
-/** The merchant's reply (without the widget's view, which the route adds) and the row as written, so nobody reads it back. */
-export async function createSession(store: Store, cipher: DataCipher, app: App, body: unknown): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow }, Failure>> {
+/**
+ * The merchant's reply (without the widget's view, which the route adds), the row as written, so nobody
+ * reads it back, and the shopper's locale the view's amount is to be formatted for, if the merchant named one.
+ */
+export async function createSession(
+  store: Store,
+  cipher: DataCipher,
+  app: App,
+  body: unknown,
+): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow; locale: string | undefined }, Failure>> {
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
@@ -55,7 +63,7 @@ export async function createSession(store: Store, cipher: DataCipher, app: App, 
     personal_data_erased: null,
   };
   await store.insertInto('sessions').values(row).execute();
-  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row });
+  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
 }
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>

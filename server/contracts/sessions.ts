@@ -9,6 +9,7 @@ import { BillingAddressCheck, StoredAddress } from './billing-address';
 import { BillingDetails, CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
+import { usableLocale } from './locale';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 import { Refund } from './refunds';
 import { SESSION_STATUSES } from './session-states';
@@ -49,6 +50,17 @@ export const CreateSessionBody = z.strictObject({
    * PERSONAL_DATA_RETENTION_DAYS (docs/api.md#the-billing-address-check).
    */
   billing_address_on_file: BillingDetails.optional(),
+  /**
+   * The shopper's language as the merchant's page shows it (BCP 47, "fr-CA"): the reply's
+   * `public_view` then carries the amount formatted for it (`amount_display`), so that a widget in
+   * that locale draws its first paint without formatting a number. Not stored: it shapes this reply only.
+   */
+  locale: z
+    .string()
+    .max(64)
+    .refine((tag) => usableLocale(tag) !== undefined, 'locale must be a BCP 47 language tag, such as en or fr-CA')
+    .transform((tag) => usableLocale(tag) as string)
+    .optional(),
 }).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
@@ -154,6 +166,12 @@ export const PublicSession = z.object({
   currency_exponent: z.number().int().min(0).max(4),
   /** captured: how much of the hold was taken, which the widget shows in place of `amount`; null otherwise. */
   amount_captured: z.number().int().nullable(),
+  /**
+   * The amount the widget shows (`amount_captured`, else `amount`) as the server formats it for
+   * `locale`: in the creation reply's view when the merchant named the shopper's `locale`, null
+   * otherwise. A widget whose locale is `locale` shows `text` as it is; any other formats the amount itself.
+   */
+  amount_display: z.object({ locale: z.string(), text: z.string() }).nullable(),
   description: z.string().nullable(),
   merchant_name: z.string(),
   wallet: z.object({

@@ -136,7 +136,7 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     const { callbackIntents: _inSheet, ...withoutCallbacks } = built;
     const request = s.sheetCallbacks === false ? withoutCallbacks : built;
     return {
-      id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), amount_captured: status === 'captured' ? s.amount : null, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
+      id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), amount_captured: status === 'captured' ? s.amount : null, amount_display: null, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
       wallet: { environment: 'SANDBOX', sandbox_script: `${options.sandboxOrigin()}/sandbox/wallet.js` },
       // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
       payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,

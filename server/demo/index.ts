@@ -195,6 +195,8 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
       description: 'Pour-over coffee kit',
       reference,
       intent: order.data.intent,
+      // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
+      locale: 'en',
     });
     // The order as the store keeps it: the session without its client secret.
     remember(session);

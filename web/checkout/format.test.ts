@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { describeCard } from './format';
+import type { PublicSession } from '../../server/contracts';
+import { amountText, describeCard } from './format';
 
 describe('describeCard', () => {
   it('shows network and last 4', () => {
     expect(describeCard({ network: 'VISA', last4: '4242' })).toBe('Visa •••• 4242');
     expect(describeCard({ network: 'MASTERCARD', last4: '0004' })).toBe('Mastercard •••• 0004');
+  });
+});
+
+describe('amountText', () => {
+  const session = (fields: Partial<PublicSession>) => ({ amount: 2400, currency: 'EUR', currency_exponent: 2, amount_captured: null, amount_display: null, ...fields }) as PublicSession;
+  const german = new Intl.NumberFormat('de', { style: 'currency', currency: 'EUR' }).format(24);
+
+  it("shows the server's text for the locale it was formatted for", () => {
+    expect(amountText(session({ amount_display: { locale: 'de', text: 'the server’s text' } }), 'de')).toBe('the server’s text');
+  });
+
+  it('formats the amount itself in any other locale, or when the view carries no text', () => {
+    expect(amountText(session({ amount_display: { locale: 'en', text: '€24.00' } }), 'de')).toBe(german);
+    expect(amountText(session({}), 'de')).toBe(german);
+  });
+
+  it("shows a hold's captured part in place of the amount", () => {
+    expect(amountText(session({ amount_captured: 1000 }), 'en')).toBe(new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' }).format(10));
   });
 });

@@ -8,8 +8,7 @@
  * region, is rewritten only when its words change.
  */
 import type { PublicSession } from '../../server/contracts';
-import { formatAmount } from '../../server/contracts/money';
-import { describeCard } from './format';
+import { amountText, describeCard } from './format';
 import type { Words } from './locales';
 import { type View, WIDGET_STATES } from './states';
 
@@ -94,7 +93,7 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
 
       if (session) {
         text(merchant, session.merchant_name);
-        text(amount, formatAmount(session.amount_captured ?? session.amount, session.currency, session.currency_exponent, p.locale));
+        text(amount, amountText(session, p.locale));
         text(desc, session.description ?? '');
         children(summary, [merchant, amount, !!session.description && desc]);
       }
