@@ -600,6 +600,7 @@ export interface components {
                     country: string;
                 };
             };
+            locale?: string;
         };
         /** @enum {string} */
         SessionStatus: "open" | "processing" | "requires_authentication" | "succeeded" | "authorized" | "captured" | "released" | "declined" | "failed" | "pending" | "expired";
@@ -926,6 +927,10 @@ export interface components {
             currency: string;
             currency_exponent: number;
             amount_captured: number | null;
+            amount_display: {
+                locale: string;
+                text: string;
+            } | null;
             description: string | null;
             merchant_name: string;
             wallet: {
