@@ -47,6 +47,12 @@ const languages = readdirSync(localesDir)
   .filter((language): language is string => !!language)
   .sort();
 const chunkLanguages = languages.filter((language) => language !== 'en');
+/**
+ * The languages written right to left, from their script as Intl infers it (Arabic, Hebrew, Thaana,
+ * Syriac, N'Ko, Adlam): worked out here, as the widget's first paint would otherwise pay for Intl's
+ * likely-subtags data to set its `dir`.
+ */
+const rightToLeft = languages.filter((language) => /Arab|Hebr|Thaa|Syrc|Nkoo|Adlm/.test(new Intl.Locale(language).maximize().script ?? ''));
 const languageChunk = (language: string) => `locale-${language}`;
 
 /**
@@ -105,7 +111,8 @@ async function buildLanguageChunks(): Promise<void> {
 /**
  * `wallet-checkout:chunk-content` (in a chunk's build): the export the chunk carries.
  * `wallet-checkout:chunk-manifest` (in the bundles'): the pinned chunks' files and hashes
- * (the chunks are built first). `wallet-checkout:languages`: the dictionaries' tags.
+ * (the chunks are built first). `wallet-checkout:languages`: the dictionaries' tags, and those
+ * written right to left.
  */
 const chunkModules: Plugin = {
   name: 'wallet-checkout:chunks',
@@ -114,7 +121,7 @@ const chunkModules: Plugin = {
   },
   async load(id) {
     if (id === '\0wallet-checkout:chunk-manifest') return `export default ${JSON.stringify(await builtChunks(pinnedChunks))};`;
-    if (id === '\0wallet-checkout:languages') return `export default ${JSON.stringify(languages)};`;
+    if (id === '\0wallet-checkout:languages') return `export default ${JSON.stringify(languages)}; export const rightToLeft = ${JSON.stringify(rightToLeft)};`;
     if (id !== '\0wallet-checkout:chunk-content') return undefined;
     if (this.environment.name === chunkEnvironment(LOCALE_TEMPLATE)) return `export default ${JSON.stringify(CONTENT_PLACEHOLDER)};`;
     const name = Object.keys(chunks).find((chunk) => chunkEnvironment(chunk) === this.environment.name);

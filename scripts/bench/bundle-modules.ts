@@ -12,6 +12,8 @@ import { build } from 'esbuild';
 import { repoRoot } from './children';
 
 const virtualModules = /^wallet-checkout:/;
+/** Each build-written module's exports, empty: a few hashes and tags, nothing to weigh. */
+const virtualStubs: Record<string, string> = { 'wallet-checkout:languages': 'export default []; export const rightToLeft = [];' };
 /** Vite's `?inline` import (the stylesheet): the file's text. */
 const inlineImport = /\?inline$/;
 
@@ -26,13 +28,13 @@ export async function firstScriptModules(): Promise<{ bytes: number; modules: Re
     metafile: true,
     format: 'iife',
     mainFields: ['module', 'browser'],
-    // The build's own modules (vite.config.ts): the chunk manifest is a few hashes, nothing to weigh.
+    // The build's own modules (vite.config.ts), as stubs.
     plugins: [
       {
         name: 'wallet-checkout-virtual',
         setup(b) {
           b.onResolve({ filter: virtualModules }, (args) => ({ path: args.path, namespace: 'virtual' }));
-          b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: 'export default {}', loader: 'js' }));
+          b.onLoad({ filter: /.*/, namespace: 'virtual' }, (args) => ({ contents: virtualStubs[args.path] ?? 'export default {}', loader: 'js' }));
           b.onResolve({ filter: inlineImport }, (args) => ({ path: join(args.resolveDir, args.path.replace(inlineImport, '')), namespace: 'inline' }));
           b.onLoad({ filter: /.*/, namespace: 'inline' }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
         },

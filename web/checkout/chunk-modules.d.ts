@@ -15,4 +15,6 @@ declare module 'wallet-checkout:languages' {
   /** The tags of the dictionaries in web/checkout/locales/ (`<tag>.ts`), English included. */
   const tags: readonly string[];
   export default tags;
+  /** Those of `tags` whose script is written right to left. */
+  export const rightToLeft: readonly string[];
 }

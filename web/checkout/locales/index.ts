@@ -7,18 +7,15 @@
  * (payment-flow.ts), each other language as a chunk of its own, loaded when a widget speaks it
  * (load.ts).
  */
-import spokenTags from 'wallet-checkout:languages';
+import spokenTags, { rightToLeft } from 'wallet-checkout:languages';
 import { usableLocale } from '../../../server/contracts/locale';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
 
 /** The dictionaries' tags (the files in this folder), known before any of their words arrive. */
 export const LANGUAGES: readonly SupportedLocale[] = spokenTags;
 
-/**
- * The direction of a language's text, from its script as Intl infers it (Arabic, Hebrew, Thaana,
- * Syriac, N'Ko, Adlam are written right to left), so the first paint is laid out the right way.
- */
-export const directionOf = (language: string): 'ltr' | 'rtl' => (/Arab|Hebr|Thaa|Syrc|Nkoo|Adlm/.test(new Intl.Locale(language).maximize().script ?? '') ? 'rtl' : 'ltr');
+/** The direction of a dictionary's language, so the first paint is laid out the right way. */
+export const directionOf = (language: SupportedLocale): 'ltr' | 'rtl' => (rightToLeft.includes(language) ? 'rtl' : 'ltr');
 
 export interface Messages {
   loading: string;
@@ -73,10 +70,14 @@ export type Words = Partial<Omit<Messages, 'errors'>> & { errors: Partial<Messag
 export function languageOf(locale: string | null | undefined, spoken: readonly string[] = LANGUAGES): SupportedLocale | undefined {
   const tag = usableLocale(locale);
   if (!tag) return undefined;
+  const spokenAs = (candidate: string) => spoken.find((spokenTag) => spokenTag.toLowerCase() === candidate.toLowerCase());
+  // A page's lang is most often a spoken tag itself: found without setting up Intl's likely subtags.
+  const exact = spokenAs(tag);
+  if (exact) return exact;
   const full = new Intl.Locale(tag).maximize();
   const language = /^n[bn]$/.test(full.language) ? 'no' : full.language;
-  for (const candidate of [tag, `${language}-${full.script}`, `${language}-${full.region}`, language]) {
-    const found = spoken.find((spokenTag) => spokenTag.toLowerCase() === candidate.toLowerCase());
+  for (const candidate of [`${language}-${full.script}`, `${language}-${full.region}`, language]) {
+    const found = spokenAs(candidate);
     if (found) return found;
   }
   return undefined;
