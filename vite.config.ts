@@ -253,7 +253,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'packages/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'packages/**/*.test.ts', 'scripts/**/*.test.ts'],
     // A throwaway PostgreSQL for the store's tests on PostgreSQL (skipped, with a notice, where none is installed).
     globalSetup: ['server/testing/postgres-global-setup.ts'],
     // Every reply a test receives from our servers is held against the OpenAPI document (server/testing/api-contract.ts).

@@ -72,14 +72,19 @@ interface Sample {
   frames: string[];
 }
 
-function* samplesOf(script: string): Generator<Sample> {
+/**
+ * The samples of `perf script -F tid,ip,sym,dso`: a line with the thread id (right-aligned, so
+ * indented when it has fewer digits than perf pads to), then a line per frame, then a blank line.
+ */
+export function* samplesOf(script: string): Generator<Sample> {
   let current: Sample | undefined;
   for (const line of script.split('\n')) {
+    const tid = /^\s*(\d+)\s*$/.exec(line)?.[1];
     if (line.trim() === '') {
       if (current) yield current;
       current = undefined;
-    } else if (!/^\s/.test(line)) {
-      current = { tid: line.trim().split(/\s+/)[0] ?? '', frames: [] };
+    } else if (tid) {
+      current = { tid, frames: [] };
     } else if (current) {
       // "    7fcfb83e9f0b JS:*pay file:///…/main.js:3269:19 (/tmp/perf-1.map)": the address, the symbol, where it lives.
       current.frames.push(line.trim().replace(/^\S+\s+/, ''));
