@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, resolveScriptUrl } from './api';
+import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, resolveScriptUrl } from './api';
 
 describe('parseClientSecret', () => {
   it('takes the session id before _secret_', () => {
@@ -45,5 +45,23 @@ describe('errorCodeOf, for a refused origin', () => {
   it("names a refused origin for what it is, not as a refused secret", () => {
     expect(errorCodeOf(new CheckoutApiError(403, 'origin_not_allowed', 'no'), 'server_error')).toBe('origin_not_allowed');
     expect(errorCodeOf(new CheckoutApiError(401, 'unauthenticated', 'no'), 'server_error')).toBe('session_unauthorized');
+  });
+});
+
+describe('carriedView: the session view a page hands to the widget', () => {
+  const view = { id: 'cs_1', status: 'open', amount: 2400, currency: 'EUR', currency_exponent: 2, merchant_name: 'Shop', wallet: {}, payment_data_request: {} };
+
+  it("keeps the server's formatted amount when it is shaped like one", () => {
+    const display = { locale: 'de', text: '24,00 €' };
+    expect(carriedView({ ...view, amount_display: display }, 'cs_1')?.amount_display).toEqual(display);
+  });
+
+  it('drops a formatted amount that is not text, or missing, so the widget formats the amount itself', () => {
+    for (const amount_display of [{ locale: 'de', text: { html: '<b>0 €</b>' } }, 'text', undefined])
+      expect(carriedView({ ...view, amount_display }, 'cs_1')).toMatchObject({ amount: 2400, amount_display: null });
+  });
+
+  it("refuses another session's view", () => {
+    expect(carriedView(view, 'cs_2')).toBeNull();
   });
 });

@@ -93,15 +93,20 @@ async function call<T>(url: string, clientSecret: string, init: RequestInit = {}
 /**
  * The view the page handed over (MountOptions.sessionView), if it is this session's and shaped like
  * one; else null, and the widget asks the backend. Only a shape check: the page could show anything
- * anyway, and every payment is made at the session's amount on the backend.
+ * anyway, and every payment is made at the session's amount on the backend. An `amount_display`
+ * not shaped like one (or missing, from a server before it) is dropped: the widget then formats the
+ * amount itself.
  */
 export function carriedView(value: unknown, sessionId: string): PublicSession | null {
   const v = value as Partial<Record<keyof PublicSession, unknown>> | null;
-  const isObject = (x: unknown) => typeof x === 'object' && x !== null;
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
   const shaped =
     isObject(v) && v?.id === sessionId && typeof v.status === 'string' && typeof v.amount === 'number' && typeof v.currency === 'string' &&
     typeof v.currency_exponent === 'number' && typeof v.merchant_name === 'string' && isObject(v.wallet) && isObject(v.payment_data_request);
-  return shaped ? (v as PublicSession) : null;
+  if (!shaped) return null;
+  const display = v.amount_display;
+  const displayShaped = isObject(display) && typeof display.locale === 'string' && typeof display.text === 'string';
+  return { ...(v as PublicSession), amount_display: displayShaped ? (display as PublicSession['amount_display']) : null };
 }
 
 export function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal) {

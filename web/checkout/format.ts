@@ -22,6 +22,6 @@ export function describeCard(card: { network: string; last4: string }): string {
  */
 export function amountText(session: PublicSession, locale: string): string {
   const display = session.amount_display;
-  if (display && display.locale === locale && typeof display.text === 'string') return display.text;
+  if (display?.locale === locale) return display.text;
   return formatAmount(session.amount_captured ?? session.amount, session.currency, session.currency_exponent, locale);
 }
