@@ -3,7 +3,7 @@
  * tokens already opened. Both live in the store so that every instance of a
  * fleet sees the same keys and refuses the same replays.
  */
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { DirectKeysTable } from './schema';
 import type { Store } from '.';
 
@@ -22,11 +22,17 @@ export async function directKeysOf(store: Store, appId: string, statuses?: reado
   return query.orderBy('registered', (ob) => ob.desc().nullsLast()).orderBy('created', 'desc').orderBy('id', 'desc').execute();
 }
 
-/** Moves one of the app's keys from one of `from` to `to`; false when no such key was in such a status. */
+/**
+ * Moves one of the app's keys from one of `from` to `to`; false when no such key was in such a status.
+ * A registration is stamped after every earlier one of the app, even within one clock tick or when
+ * the clock stepped back, so "the newest registered key" is always the one registered last.
+ */
 export async function moveDirectKey(store: Store, move: { appId: string; keyId: string; from: readonly DirectKeyStatus[]; to: 'registered' | 'retired'; now: number }): Promise<boolean> {
+  const latest = sql<number>`(SELECT COALESCE(MAX(registered), 0) FROM direct_keys WHERE app_id = ${move.appId})`;
+  const registered = sql<number>`CASE WHEN ${latest} < ${move.now} THEN ${move.now} ELSE ${latest} + 1 END`;
   const result = await store
     .updateTable('direct_keys')
-    .set(move.to === 'registered' ? { status: 'registered', registered: move.now } : { status: 'retired', retired: move.now })
+    .set(move.to === 'registered' ? { status: 'registered', registered } : { status: 'retired', retired: move.now })
     .where('id', '=', move.keyId)
     .where('app_id', '=', move.appId)
     .where('status', 'in', move.from)

@@ -185,6 +185,10 @@ for (const engine of engines) {
       expect(await move('dk_old', ['pending', 'registered'], 'retired', 6000)).toBe(true);
       expect(await directKeysOf(store, app.id, ['registered'])).toMatchObject([{ id: 'dk_new', registered: 3000 }]);
       expect((await directKeysOf(store, app.id)).map((key) => [key.id, key.status])).toEqual([['dk_old', 'retired'], ['dk_new', 'registered']]);
+      // Made and registered within the same clock ticks as dk_new: the later registration is still the newest, whatever the ids.
+      await insertDirectKey(store, row('dk_a_later', 2000));
+      expect(await move('dk_a_later', ['pending'], 'registered', 3000)).toBe(true);
+      expect((await directKeysOf(store, app.id, ['registered'])).map((key) => key.id)).toEqual(['dk_a_later', 'dk_new']);
     });
 
     it('lists an app\'s sessions newest first by (created, id), a page after a cursor, filters combined', async () => {
