@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { DecryptionMode } from '../server/contracts';
 import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
 import { testCards } from '../server/sandbox/test-cards';
+import { findWhole } from '../server/testing/find-text';
 import { expect, test } from './support/fixtures';
 import { type PaymentSecrets, panPatterns, paymentSecrets } from './support/payment-secrets';
 
@@ -78,13 +79,13 @@ test('no server log line or stored file contains a card number, cryptogram, toke
   });
 
   await test.step('no billing address, on file or from the wallet', () => {
-    expect(containing(log, addressParts)).toEqual([]);
+    expect(findWhole(log, addressParts)).toEqual([]);
   });
 
   await test.step("the backend's store keeps the billing addresses sealed (the sandbox payment service's own files aside)", () => {
     const backendFiles = filesUnder(server.dataDir).filter((file) => !file.path.startsWith(join(server.dataDir, 'sandbox')));
     expect(backendFiles.some((file) => file.path.endsWith('checkout.db'))).toBe(true);
-    expect(backendFiles.flatMap((file) => containing(file.text, addressParts).map((part) => `${file.path}: ${part}`))).toEqual([]);
+    expect(backendFiles.flatMap((file) => findWhole(file.text, addressParts).map((part) => `${file.path}: ${part}`))).toEqual([]);
   });
 
   await test.step('nothing in the data directory stores a card number or cryptogram in clear', () => {
