@@ -58,8 +58,11 @@ export const CreateSessionBody = z.strictObject({
   locale: z
     .string()
     .max(64)
-    .refine((tag) => usableLocale(tag) !== undefined, 'locale must be a BCP 47 language tag, such as en or fr-CA')
-    .transform((tag) => usableLocale(tag) as string)
+    .transform((tag, ctx) => {
+      const usable = usableLocale(tag);
+      if (usable === undefined) ctx.addIssue({ code: 'custom', message: 'locale must be a BCP 47 language tag, such as en or fr-CA' });
+      return usable ?? z.NEVER;
+    })
     .optional(),
 }).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
