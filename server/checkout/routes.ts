@@ -8,7 +8,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
-import { formatAmount } from '../contracts/money';
+import { formatAmount, shownAmount } from '../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
@@ -339,14 +339,15 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       context.platform = await options.platformSigner(page);
     }
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
+    const exponent = exponentOf(session.currency);
     return ok({
       id: session.id,
       status: SessionStatus.parse(session.status),
       amount: session.amount,
       currency: session.currency,
-      currency_exponent: exponentOf(session.currency),
+      currency_exponent: exponent,
       amount_captured: session.amount_captured,
-      amount_display: locale ? { locale, text: formatAmount(session.amount_captured ?? session.amount, session.currency, exponentOf(session.currency), locale) } : null,
+      amount_display: locale ? { locale, text: formatAmount(shownAmount(session), session.currency, exponent, locale) } : null,
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },

@@ -30,6 +30,13 @@ export function decimalToMinorUnits(decimal: string, exponent: number): number |
 }
 
 /**
+ * The amount a session shows a shopper: a hold's captured part once there is one, else its amount.
+ * The server's formatted text (`amount_display`) and the widget's own formatting both start here, so
+ * the two always agree on the number.
+ */
+export const shownAmount = (session: { amount: number; amount_captured: number | null }): number => session.amount_captured ?? session.amount;
+
+/**
  * Formats an integer amount in ISO 4217 minor units with the currency's
  * exponent from the server's currency table (the public view's
  * `currency_exponent`), e.g. (123456, 'IQD', 3) -> "IQD 123.456". The decimal

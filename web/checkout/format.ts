@@ -1,6 +1,6 @@
 /** Pure helpers for showing a session's amount and cards. No DOM, safe to unit-test in Node. */
 import type { PublicSession } from '../../server/contracts';
-import { formatAmount } from '../../server/contracts/money';
+import { formatAmount, shownAmount } from '../../server/contracts/money';
 
 const NETWORK_NAMES: Record<string, string> = {
   AMEX: 'American Express',
@@ -23,5 +23,5 @@ export function describeCard(card: { network: string; last4: string }): string {
 export function amountText(session: PublicSession, locale: string): string {
   const display = session.amount_display;
   if (display?.locale === locale) return display.text;
-  return formatAmount(session.amount_captured ?? session.amount, session.currency, session.currency_exponent, locale);
+  return formatAmount(shownAmount(session), session.currency, session.currency_exponent, locale);
 }
