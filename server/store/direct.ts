@@ -28,8 +28,8 @@ export async function directKeysOf(store: Store, appId: string, statuses?: reado
  * the clock stepped back, so "the newest registered key" is always the one registered last.
  */
 export async function moveDirectKey(store: Store, move: { appId: string; keyId: string; from: readonly DirectKeyStatus[]; to: 'registered' | 'retired'; now: number }): Promise<boolean> {
-  const latest = sql<number>`(SELECT COALESCE(MAX(registered), 0) FROM direct_keys WHERE app_id = ${move.appId})`;
-  const registered = sql<number>`CASE WHEN ${latest} < ${move.now} THEN ${move.now} ELSE ${latest} + 1 END`;
+  // With no earlier registration MAX is NULL, the comparison is not true, and `now` is taken.
+  const registered = sql<number>`(SELECT CASE WHEN MAX(registered) >= ${move.now} THEN MAX(registered) + 1 ELSE ${move.now} END FROM direct_keys WHERE app_id = ${move.appId})`;
   const result = await store
     .updateTable('direct_keys')
     .set(move.to === 'registered' ? { status: 'registered', registered } : { status: 'retired', retired: move.now })
