@@ -175,6 +175,7 @@ function printReport(report: SoakOutcome, first: [string, string | number][]): v
       `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_or_paid_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
     ],
     ['  other errors, by code', Object.entries(report.otherErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
+    ['requests before pay (a new session, its view) refused, by code', Object.entries(report.refusedBeforePay).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
     ['charges at the service', audit.charges],
     ['duplicates (must be 0)', audit.duplicates.length],
     ['lost (must be 0)', audit.lost.length],

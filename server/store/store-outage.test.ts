@@ -76,7 +76,8 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     expect(report.webhooks.received, 'every event reached the merchant (soakProblems lists any missing)').toBe(report.webhooks.recorded);
     expect(report.backendsTerminated, 'the server had connections to lose').toBeGreaterThan(0);
     expect(audit.succeeded, 'payments went through before and after the outage').toBeGreaterThan(0);
-    expect(replies.store_unavailable_503 + replies.other_error, 'some payment met the outage').toBeGreaterThan(0);
+    // A shopper between payments when the store goes starts a new session every 200 ms until it is back: it meets the outage there, not at /pay.
+    expect(replies.store_unavailable_503 + replies.other_error + (report.refusedBeforePay.store_unavailable ?? 0), 'some shopper met the outage').toBeGreaterThan(0);
     expect(report.otherErrors, server.output()).toEqual({});
 
     // The process that lived through it all still answers, and takes a new payment.

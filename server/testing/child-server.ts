@@ -126,6 +126,17 @@ export type ShopTarget = Pick<ChildServer, 'url' | 'serviceKey' | 'demoSecretKey
   fetch?: typeof fetch;
 };
 
+/** A shop's request (other than /pay, whose replies are read whole) answered with an error: its status and error code. */
+export class ShopRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export function shopClient(server: ShopTarget): ShopClient {
   const sandboxUrl = server.sandboxUrl ?? server.url;
   const fetch = server.fetch ?? globalThis.fetch;
@@ -133,7 +144,17 @@ export function shopClient(server: ShopTarget): ShopClient {
     const { bearer, ...rest } = init;
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) };
     const response = await fetch(`${server.url}${path}`, { ...rest, headers });
-    if (!response.ok) throw new Error(`${rest.method ?? 'GET'} ${path} answered ${response.status}: ${await response.text()}`);
+    if (!response.ok) {
+      const text = await response.text();
+      const code = (() => {
+        try {
+          return (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+        } catch {
+          return undefined;
+        }
+      })();
+      throw new ShopRequestError(response.status, code ?? `http_${response.status}`, `${rest.method ?? 'GET'} ${path} answered ${response.status}: ${text}`);
+    }
     return (await response.json()) as T;
   };
   const merchant = server.demoSecretKey;

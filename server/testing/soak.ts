@@ -13,7 +13,7 @@ import { eventOnEntering } from '../checkout/states';
 import type { CreatedSession, Event, Refund, Session } from '../contracts';
 import { type Fleet, type ProxyCounts, countProxyRetries } from '../ops/fleet';
 import { type FaultPlanInput, faultKinds, type LedgerEntry } from '../sandbox';
-import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, type ShopClient, shopClient, startChildServer } from './child-server';
+import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, type ShopClient, shopClient, ShopRequestError, startChildServer } from './child-server';
 import { fetchLedger } from './sandbox';
 import type { PostgresCluster } from '../ops/postgres-cluster';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
@@ -49,6 +49,8 @@ export interface SoakOutcome {
   /** Sessions the shoppers never paid (the store or the server was down when they tried). */
   open: number;
   replies: Record<ReplyKind, number>;
+  /** The shoppers' requests before /pay (a new session, its view) answered with an error, by code: where an outage meets most of them. */
+  refusedBeforePay: Record<string, number>;
   /** The codes (or HTTP statuses) behind `replies.other_error`. */
   otherErrors: Record<string, number>;
   payLatenciesMs: number[];
@@ -238,6 +240,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const otherErrors: Record<string, number> = {};
   const unanswered: Record<string, number> = {};
   /** fetch rejected: no HTTP answer at all. Counted by its cause (ECONNRESET, ECONNREFUSED, other side closed...). */
+  const refusedBeforePay: Record<string, number> = {};
   const noAnswer = (error: unknown): undefined => {
     const why = causeOf(error);
     unanswered[why] = (unanswered[why] ?? 0) + 1;
@@ -319,6 +322,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
       } catch (error) {
         // The server or its store is down, and answered an error outside /pay: wait and go on with a new session.
         if (error instanceof TypeError) noAnswer(error);
+        if (error instanceof ShopRequestError) refusedBeforePay[error.code] = (refusedBeforePay[error.code] ?? 0) + 1;
         await sleep(200);
       }
     }
@@ -385,7 +389,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs);
   await receiver.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
-  return { audit, unanswered, open: sessions.filter((s) => s.status === 'open').length, replies, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
+  return { audit, unanswered, open: sessions.filter((s) => s.status === 'open').length, replies, refusedBeforePay, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
 }
 
 /**
