@@ -10,12 +10,12 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startLookupServer } from '../testing/app-lookup';
 import { startTestServer } from '../testing/harness';
 import { type ChildServer, startChildServer } from '../testing/child-server';
 import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../ops/postgres-cluster';
-import { runSoak, type SoakReport, soakProblems } from '../testing/soak';
+import { runSoak, soakProblems } from '../testing/soak';
 
 const bin = process.env.TEST_DATABASE_URL ? undefined : findPostgresBinaries();
 if (!bin) console.warn('\n[postgres] No PostgreSQL binaries of our own to stop: the store outage test is SKIPPED.\n');
@@ -29,7 +29,6 @@ interface DuringOutage {
 
 describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
   let cluster: PostgresCluster;
-  let report: SoakReport | undefined;
   const seen: DuringOutage[] = [];
 
   beforeAll(async () => {
@@ -37,10 +36,6 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (report) {
-      await report.server.stop();
-      rmSync(report.server.dataDir, { recursive: true, force: true });
-    }
     await cluster?.remove();
   });
 
@@ -59,7 +54,7 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
   }
 
   it('stays up, answers 503 store_unavailable meanwhile, and settles every payment once: 0 duplicates, 0 lost, 0 pending', async () => {
-    report = await runSoak({
+    const report = await runSoak({
       shoppers: 4,
       seconds: 12,
       faultRate: 0.1,
@@ -71,6 +66,11 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
       env: { RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'warn' },
     });
     const { server, audit, replies } = report;
+    // Stopped even when an assertion below fails: the tests below take the database away again, and must see only their own servers.
+    onTestFinished(async () => {
+      await server.stop();
+      rmSync(server.dataDir, { recursive: true, force: true });
+    });
     expect(soakProblems(report), server.output()).toEqual([]);
     expect(audit.refunds.count, 'refunds were made through the outage too').toBeGreaterThan(0);
     expect(report.webhooks.received, 'every event reached the merchant (soakProblems lists any missing)').toBe(report.webhooks.recorded);
@@ -88,11 +88,6 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     expect(JSON.parse(outage!.readiness.body)).toEqual({ status: 'not_ready', checks: { store: 'unavailable', payment_service: 'ok' } });
     expect(outage?.createSession).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), body: { error: { code: 'store_unavailable' } } });
     expect(outage?.metrics).toMatch(/^wallet_checkout_store_errors_total\{kind="unavailable"\} [1-9]/m);
-
-    // Done with it: the tests below take the database away again, and must see only their own servers.
-    await server.stop();
-    rmSync(server.dataDir, { recursive: true, force: true });
-    report = undefined;
   }, 90_000);
 
   it("the apps API says so in Google's shape (503 UNAVAILABLE, Retry-After), and answers again once the store is back", async () => {
