@@ -1,5 +1,25 @@
-import { describe, expect, it } from 'vitest';
-import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, resolveScriptUrl } from './api';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { withPagePrototypes } from '../../server/testing/page-prototypes';
+import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, postAuthentication, postPayment, resolveScriptUrl } from './api';
+
+/**
+ * The backend, as the widget's calls reach it: each request's body, answered with a payment's reply. In
+ * place before the widget's modules load, as the browser's fetch is before our script: they take it then.
+ */
+const backend = vi.hoisted(() => {
+  const pageFetch = globalThis.fetch;
+  delete (globalThis as Record<string, unknown>).__walletCheckoutBuiltins;
+  const bodies: unknown[] = [];
+  globalThis.fetch = async (_url, init) => {
+    bodies.push(init?.body);
+    return new Response('{"outcome":{"status":"succeeded"},"session":{}}', { headers: { 'content-type': 'application/json' } });
+  };
+  return { bodies, pageFetch };
+});
+afterAll(() => {
+  globalThis.fetch = backend.pageFetch;
+  delete (globalThis as Record<string, unknown>).__walletCheckoutBuiltins;
+});
 
 describe('parseClientSecret', () => {
   it('takes the session id before _secret_', () => {
@@ -63,5 +83,54 @@ describe('carriedView: the session view a page hands to the widget', () => {
 
   it("refuses another session's view", () => {
     expect(carriedView(view, 'cs_2')).toBeNull();
+  });
+});
+
+describe("the widget's calls beside the page's prototypes", () => {
+  // As Google sends it, with its one array: the offer codes the shopper redeemed (offerData.redemptionCodes).
+  const paymentData = {
+    apiVersion: 2,
+    apiVersionMinor: 0,
+    offerData: { redemptionCodes: ['WELCOME10', 'FREESHIP'] },
+    paymentMethodData: {
+      type: 'CARD',
+      description: 'Visa •••• 1111',
+      info: { cardNetwork: 'VISA', cardDetails: '1111', assuranceDetails: { accountVerified: true, cardHolderAuthenticated: false }, billingAddress: { name: 'Zoë "Z" Doe', address1: '1 Rue\nde la Paix', countryCode: 'FR', postalCode: '75002' } },
+      tokenizationData: { type: 'PAYMENT_GATEWAY', token: '{"signature":"MEU=","intermediateSigningKey":{"signedKey":"{}","signatures":["MEQ="]},"protocolVersion":"ECv2","signedMessage":"{}"}' },
+    },
+  } as unknown as Parameters<typeof postPayment>[3];
+  /** The bodies of a payment and a 3-D Secure step, as the widget sends them now. */
+  const send = () => {
+    const from = backend.bodies.length;
+    const calls = [postPayment('https://pay.example', 'cs_1', 'cs_1_secret_x', paymentData), postAuthentication('https://pay.example', 'cs_1', 'cs_1_secret_x', { cancel: true })];
+    // fetch is called as the call starts, before its first wait: the bodies are written under the patches.
+    return { bodies: backend.bodies.slice(from), replies: Promise.all(calls) };
+  };
+
+  it('sends the same bytes beside Prototype.js 1.6 (toJSON on Array, String, Number, Date) as without it', async () => {
+    const plain = send();
+    const beside = withPagePrototypes(send);
+    expect(beside.bodies).toEqual(plain.bodies);
+    expect(plain.bodies).toEqual([JSON.stringify({ payment_data: paymentData }), '{"cancel":true}']);
+    await Promise.all([plain.replies, beside.replies]);
+  });
+
+  it('and beside a toJSON and an enumerable property on Object.prototype', async () => {
+    const plain = send();
+    const beside = withPagePrototypes(send, { objectPrototype: true });
+    expect(beside.bodies).toEqual(plain.bodies);
+    await Promise.all([plain.replies, beside.replies]);
+  });
+
+  it('calls the fetch the page had when the widget loaded, not one it put in its place since', async () => {
+    const replaced = globalThis.fetch;
+    globalThis.fetch = () => Promise.reject(new Error("the page's fetch"));
+    try {
+      const { bodies, replies } = send();
+      expect(bodies).toHaveLength(2);
+      await expect(replies).resolves.toHaveLength(2);
+    } finally {
+      globalThis.fetch = replaced;
+    }
   });
 });

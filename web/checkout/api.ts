@@ -1,6 +1,7 @@
 /** The widget's calls to our backend. Types only from the contracts: no zod in the bundle. */
 import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { EMBEDDER_ORIGIN_HEADER } from '../../server/contracts/embedder';
+import { builtinFetch, BuiltinPromise, toJson } from '../shared/builtins';
 import type { CheckoutErrorCode } from './types';
 
 export class CheckoutApiError extends Error {
@@ -61,7 +62,8 @@ export const isApiError = (err: unknown): err is CheckoutApiError => (err as Err
 async function call<T>(url: string, clientSecret: string, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, {
+    // The page's fetch and JSON are not asked (web/shared/builtins.ts); the response is parsed by the engine's own JSON.
+    res = await builtinFetch(url, {
       ...init,
       signal,
       cache: 'no-store',
@@ -117,14 +119,14 @@ export function postPayment(apiBase: string, sessionId: string, clientSecret: st
   return call<PayResponse>(
     `${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/pay`,
     clientSecret,
-    { method: 'POST', body: JSON.stringify({ payment_data: paymentData }) },
+    { method: 'POST', body: toJson({ payment_data: paymentData }) },
     signal,
   );
 }
 
 /** After the 3-D Secure challenge: the backend asks the service how it went and finishes (or declines) the payment. */
 export function postAuthentication(apiBase: string, sessionId: string, clientSecret: string, body: AuthenticateBody, signal?: AbortSignal) {
-  return call<PayResponse>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/authenticate`, clientSecret, { method: 'POST', body: JSON.stringify(body) }, signal);
+  return call<PayResponse>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/authenticate`, clientSecret, { method: 'POST', body: toJson(body) }, signal);
 }
 
 /**
@@ -152,7 +154,7 @@ export function loadScriptOnce(src: string, nonce: string | undefined, integrity
   const cache = (w.__walletCheckoutScripts ??= new Map());
   let p = cache.get(src);
   if (!p) {
-    p = new Promise<void>((resolve, reject) => {
+    p = new BuiltinPromise<void>((resolve, reject) => {
       const s = document.createElement('script');
       s.src = src;
       s.async = true;

@@ -7,6 +7,7 @@
  * which are dispatched on the mount element as the inline widget would, and
  * its layout, which sizes the frame.
  */
+import { BuiltinCustomEvent, detach } from '../shared/builtins';
 import { type FrameOptions, frameMessageOf, type HostMessage } from './frame-messages';
 import type { CheckoutHandle, MountOptions } from './types';
 
@@ -15,6 +16,11 @@ const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-forms'
 
 /** Above everything on the page, as the inline widget's dialogs are. */
 const TOP_LAYER_Z_INDEX = '2147483647';
+
+/** Sets inline styles one by one, not with Object.assign: this runs on the merchant's page, whose built-ins are its own (docs/embedding.md, "The page's built-ins"). */
+function setStyles(element: HTMLElement, styles: Record<string, string>): void {
+  for (const name in styles) (element.style as unknown as Record<string, string>)[name] = styles[name] as string;
+}
 
 export interface FrameContext {
   /** The checkout's base URL (normalized): the frame is its `/frame`. */
@@ -28,14 +34,14 @@ export function mountFrame(element: HTMLElement, options: MountOptions, context:
   // The box keeps the widget's place in the page while a dialog takes the frame to the whole viewport.
   const box = document.createElement('div');
   box.setAttribute('data-wallet-checkout-frame-box', '');
-  Object.assign(box.style, { height: '0px', position: 'relative' });
+  setStyles(box, { height: '0px', position: 'relative' });
   const frame = document.createElement('iframe');
   frame.setAttribute('data-wallet-checkout-frame', '');
   frame.setAttribute('sandbox', FRAME_SANDBOX);
   frame.allow = 'payment';
   frame.title = 'Checkout';
   // colorScheme: the frame's own (light): a frame whose scheme differs from its element's is painted opaque, not transparent.
-  Object.assign(frame.style, { display: 'block', width: '100%', height: '100%', border: '0', colorScheme: 'normal' });
+  setStyles(frame, { display: 'block', width: '100%', height: '100%', border: '0', colorScheme: 'normal' });
   frame.src = `${context.apiBase}/frame`;
   box.append(frame);
 
@@ -51,12 +57,12 @@ export function mountFrame(element: HTMLElement, options: MountOptions, context:
     const message = frameMessageOf(event, frame.contentWindow, checkoutOrigin);
     if (!message) return;
     if (message.type === 'wallet-checkout:event') {
-      element.dispatchEvent(new CustomEvent(message.name, { bubbles: true, composed: true, detail: message.detail }));
+      element.dispatchEvent(new BuiltinCustomEvent(message.name, { bubbles: true, composed: true, detail: message.detail }));
       return;
     }
     box.style.height = `${message.height}px`;
-    Object.assign(
-      frame.style,
+    setStyles(
+      frame,
       message.overlay
         ? { position: 'fixed', inset: '0', width: '100vw', height: '100vh', zIndex: TOP_LAYER_Z_INDEX }
         : { position: '', inset: '', width: '100%', height: '100%', zIndex: '' },
@@ -81,7 +87,7 @@ export function mountFrame(element: HTMLElement, options: MountOptions, context:
       if (!mounted) return;
       mounted = false;
       window.removeEventListener('message', onMessage);
-      box.remove();
+      detach(box);
     },
   };
 }

@@ -7,6 +7,7 @@
  * field, since whoever holds that window may post anything.
  */
 import { isWebOrigin } from '../../server/contracts/urls';
+import { hasOwn, isArray } from '../shared/builtins';
 import type { CheckoutEventDetails, CheckoutEventName, MountOptions } from './types';
 
 /** What the frame mounts with: the merchant's options but where the backend is (the frame's own origin), and the locale the host resolved. */
@@ -41,7 +42,7 @@ export interface ReceivedMessage {
   source: unknown;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !isArray(value);
 
 /** Each option's type; anything else in a message is dropped, so only what MountOptions allows reaches mount(). */
 const OPTION_TYPES: Record<keyof FrameOptions, 'string' | 'number' | 'object'> = {
@@ -94,7 +95,7 @@ export function hostMessageOf(event: ReceivedMessage, parent: unknown, hostOrigi
 export function frameMessageOf(event: ReceivedMessage, frame: unknown, checkoutOrigin: string): FrameMessage | null {
   if (frame === null || frame === undefined || event.source !== frame || event.origin !== checkoutOrigin || !isRecord(event.data)) return null;
   const { data } = event;
-  if (data.type === 'wallet-checkout:event' && typeof data.name === 'string' && Object.hasOwn(EVENT_NAMES, data.name) && isRecord(data.detail)) {
+  if (data.type === 'wallet-checkout:event' && typeof data.name === 'string' && hasOwn(EVENT_NAMES, data.name) && isRecord(data.detail)) {
     // The frame is ours, at our origin: what it says an event carries is what the widget dispatched.
     return { type: 'wallet-checkout:event', name: data.name as CheckoutEventName, detail: data.detail } as FrameMessage;
   }

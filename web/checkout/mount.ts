@@ -1,4 +1,5 @@
 /** mount(): one widget in a shadow root inside the merchant's element, or (iframe mode) a frame that holds it. */
+import { BuiltinCustomEvent, detach } from '../shared/builtins';
 import { normalizeApiBase, parseClientSecret } from './api';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';
@@ -10,10 +11,10 @@ import type { CheckoutHandle, Mount, MountOptions } from './types';
 import { type CheckoutProps, type CheckoutWidget, startCheckout } from './widget';
 
 /** Set by each entry from how the bundle was loaded: its origin, and (script tag) its CSP nonce. */
-const entryDefaults: { apiBase?: string; nonce?: string } = {};
+let entryDefaults: { apiBase?: string; nonce?: string } = {};
 
 export function setEntryDefaults(defaults: typeof entryDefaults): void {
-  Object.assign(entryDefaults, defaults);
+  entryDefaults = { ...entryDefaults, ...defaults };
 }
 
 /**
@@ -72,7 +73,7 @@ export const mount: Mount = (element, options) => {
       if (!mounted) return;
       mounted = false;
       widget?.started.stop();
-      host.remove();
+      detach(host);
     },
   };
 };
@@ -97,7 +98,7 @@ function mountFrameChunk(element: HTMLElement, options: MountOptions, context: F
       console.error(err instanceof Error ? err.message : err, '(no checkout frame on this page)');
       // In the first script's words: no other chunk is likely to come either.
       const announcement = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', enFirstPaint);
-      if (announcement) element.dispatchEvent(new CustomEvent(announcement.name, { bubbles: true, composed: true, detail: announcement.detail }));
+      if (announcement) element.dispatchEvent(new BuiltinCustomEvent(announcement.name, { bubbles: true, composed: true, detail: announcement.detail }));
     });
   return {
     update(partial) {

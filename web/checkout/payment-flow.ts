@@ -13,6 +13,7 @@
  */
 import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
 import { isFrameableUrl } from '../../server/contracts/urls';
+import { detach } from '../shared/builtins';
 import afterClickCss from './after-click.css?inline';
 import { CheckoutApiError, errorCodeOf, fetchPublicSession, isApiError, type PayResponse, postAuthentication, postPayment, setEmbedderOrigin, shopperPageOrigin } from './api';
 import type { openChallenge } from './challenge-dialog';
@@ -339,7 +340,7 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
       stopPolling?.();
       stopHoldChecks?.();
       stopPolling = stopHoldChecks = undefined;
-      style.remove();
+      detach(style);
     },
   };
 }

@@ -10,6 +10,7 @@
  * (data-session-view: the creation reply's `public_view`, as JSON, so no request precedes the button.)
  * apiBase is the origin of the tag's src; the tag's CSP nonce goes to everything the widget injects.
  */
+import { parseJson } from '../shared/builtins';
 import { setChunkBase } from './chunks';
 import { mount, setEntryDefaults } from './mount';
 import type { Mount, MountOptions } from './types';
@@ -44,7 +45,7 @@ function optionsFrom(script: HTMLScriptElement): MountOptions {
   const d = script.dataset;
   const radius = d.buttonRadius ? Number(d.buttonRadius) : Number.NaN;
   const o: MountOptions = { clientSecret: d.clientSecret ?? '' };
-  for (const key of TEXT_OPTIONS) if (d[key]) Object.assign(o, { [key]: d[key] });
+  for (const key of TEXT_OPTIONS) if (d[key]) (o as Record<keyof MountOptions, unknown>)[key] = d[key];
   // Without data-api-base: the origin this bundle came from (the entry default set above).
   const apiBase = resolve(d.apiBase);
   if (apiBase) o.apiBase = apiBase;
@@ -52,7 +53,7 @@ function optionsFrom(script: HTMLScriptElement): MountOptions {
   if (Number.isFinite(radius)) o.buttonRadius = radius;
   if (d.sessionView) {
     try {
-      o.sessionView = JSON.parse(d.sessionView) as object;
+      o.sessionView = parseJson(d.sessionView) as object;
     } catch {
       console.error('WalletCheckout: data-session-view is not JSON; the widget asks the backend for the session instead (docs/embedding.md).');
     }

@@ -8,6 +8,7 @@
  */
 /// <reference types="googlepay" />
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
+import { toJson } from '../shared/builtins';
 import { loadScriptOnce } from './api';
 import { googleButtonLanguage, googleButtonOptions } from './button-options';
 import { paymentsApi, readiness } from './readiness';
@@ -88,7 +89,7 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
     const locale = buttonLocale(settings);
     const options = { ...googleButtonOptions(settings.options), buttonLocale: locale ?? undefined };
     const { allowedPaymentMethods } = settings.paymentRequest;
-    const wanted = JSON.stringify([options, allowedPaymentMethods]);
+    const wanted = toJson([options, allowedPaymentMethods]);
     // The button's language is the box's: a screen reader reads its label in it. None given: Google
     // draws it in the browser's language, which no tag of ours names.
     if (!locale) box.removeAttribute('lang');

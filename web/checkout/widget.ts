@@ -9,6 +9,7 @@
  */
 import type { PaymentData, PublicSession } from '../../server/contracts';
 import { formatAmount } from '../../server/contracts/money';
+import { BuiltinCustomEvent, BuiltinPromise } from '../shared/builtins';
 import { carriedView, embedderOriginOf, fetchPublicSession, isApiError, loadScriptOnce, resolveScriptUrl } from './api';
 import { loadChunk, prefetchChunk, whenIdle } from './chunks';
 import { directionOf, languageOf } from './locales';
@@ -73,7 +74,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   let closeChallenge: (() => void) | undefined;
 
   function emit({ name, detail }: Announcement) {
-    if (alive) target.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail }));
+    if (alive) target.dispatchEvent(new BuiltinCustomEvent(name, { bubbles: true, composed: true, detail }));
   }
   function announce(moved: View) {
     const announces = WIDGET_STATES[moved.state].announce;
@@ -211,7 +212,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
 
   /** The flow, loaded once (prefetched when the button came up, so normally here already). */
   function loadFlow(): Promise<PaymentFlow> {
-    if (!sessionId) return Promise.reject(new Error('Wallet Checkout: no session to pay'));
+    if (!sessionId) return BuiltinPromise.reject(new Error('Wallet Checkout: no session to pay'));
     const host: FlowHost = {
       apiBase,
       sessionId,

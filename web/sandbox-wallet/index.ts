@@ -24,9 +24,11 @@
  *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
  */
-import type { PaymentData, PaymentDataRequest, WalletAddress, WalletCardsReply } from '../../server/contracts';
+import type { PaymentData, WalletAddress, WalletCardsReply } from '../../server/contracts';
 import { googleMerchantIdPattern } from '../../server/contracts/google-merchant-id';
 import { usableLocale } from '../../server/contracts/locale';
+import { builtinFetch, BuiltinPromise } from '../shared/builtins';
+import { type AnyRequest, sheetBody, tokenBody } from './requests';
 
 interface PaymentAuthorizationResult {
   transactionState: 'SUCCESS' | 'ERROR';
@@ -47,7 +49,6 @@ interface ButtonOptions {
   buttonSizeMode?: 'static' | 'fill';
   buttonLocale?: string;
 }
-type AnyRequest = Partial<PaymentDataRequest> & Record<string, unknown>;
 
 const walletOrigin = (() => {
   const src = (document.currentScript as HTMLScriptElement | null)?.src;
@@ -107,31 +108,32 @@ class PaymentsClient {
     if (!['TEST', 'PRODUCTION'].includes(this.environment)) throw new Error(`Unsupported environment: ${this.environment}`);
   }
 
-  isReadyToPay(request: AnyRequest): Promise<{ result: boolean; paymentMethodPresent?: boolean }> {
+  // Async functions: their promises are the engine's own, whatever the page made of `Promise`.
+  async isReadyToPay(request: AnyRequest): Promise<{ result: boolean; paymentMethodPresent?: boolean }> {
     const problem = requestProblem(request, false);
-    if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
+    if (problem) throw paymentsError('DEVELOPER_ERROR', problem);
     const result = !!cardMethod(request);
-    return Promise.resolve(request.existingPaymentMethodRequired ? { result, paymentMethodPresent: result } : { result });
+    return request.existingPaymentMethodRequired ? { result, paymentMethodPresent: result } : { result };
   }
 
-  loadPaymentData(request: AnyRequest): Promise<PaymentData> {
+  async loadPaymentData(request: AnyRequest): Promise<PaymentData> {
     const wantsAuthorization = request.callbackIntents?.includes('PAYMENT_AUTHORIZATION') ?? false;
     const problem =
       requestProblem(request, true) ??
       (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods') ??
       (wantsAuthorization && !this.callbacks.onPaymentAuthorized ? 'callbackIntents PAYMENT_AUTHORIZATION needs paymentDataCallbacks.onPaymentAuthorized' : null) ??
       merchantIdProblem(request, this.environment);
-    if (problem) return Promise.reject(paymentsError('DEVELOPER_ERROR', problem));
-    if (sheetOpen) return Promise.reject(paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open'));
+    if (problem) throw paymentsError('DEVELOPER_ERROR', problem);
+    if (sheetOpen) throw paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open');
     sheetOpen = true;
     const authorize = wantsAuthorization ? this.callbacks.onPaymentAuthorized : undefined;
-    return mayOpen(request).then(
-      () => openSheet(request, this.nonce, authorize),
-      (refusal: PaymentsError) => {
-        sheetOpen = false;
-        throw refusal;
-      },
-    );
+    try {
+      await mayOpen(request);
+    } catch (refusal) {
+      sheetOpen = false;
+      throw refusal;
+    }
+    return openSheet(request, this.nonce, authorize);
   }
 
   createButton(options: ButtonOptions): HTMLElement {
@@ -233,7 +235,7 @@ function deepActiveElement(): HTMLElement | null {
 }
 
 async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { credentials: 'omit', cache: 'no-store', ...init });
+  const res = await builtinFetch(url, { credentials: 'omit', cache: 'no-store', ...init });
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new Error(body?.error?.message ?? `The sandbox wallet server answered ${res.status}`);
   return body as T;
@@ -247,11 +249,11 @@ function topLevelOrigin(): string {
 
 /** Google's check of the merchant as the sheet opens: a platform's authJwt must vouch for this site. */
 async function mayOpen(request: AnyRequest): Promise<void> {
-  const res = await fetch(`${walletOrigin}/sandbox/wallet/sheets`, {
+  const res = await builtinFetch(`${walletOrigin}/sandbox/wallet/sheets`, {
     method: 'POST',
     credentials: 'omit',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ merchant_info: request.merchantInfo ?? {}, page_origin: topLevelOrigin() }),
+    body: sheetBody(request, topLevelOrigin()),
   }).catch(() => null);
   if (!res) throw paymentsError('INTERNAL_ERROR', 'The sandbox wallet server could not be reached');
   if (res.ok) return;
@@ -290,7 +292,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
   document.body.appendChild(host);
   cancel.focus();
 
-  return new Promise<PaymentData>((resolve, reject) => {
+  return new BuiltinPromise<PaymentData>((resolve, reject) => {
     let done = false;
     const finish = (result: { data: PaymentData } | { error: PaymentsError }) => {
       if (done) return;
@@ -306,7 +308,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
 
     // Keyboard: Escape cancels; Tab stays inside the sheet.
     const focusables = () =>
-      Array.from(root.querySelectorAll<HTMLElement>('input[name=sandbox-card]:checked, input[name=sandbox-billing-address]:checked, button')).filter((n) => !(n as HTMLButtonElement).disabled);
+      [...root.querySelectorAll<HTMLElement>('input[name=sandbox-card]:checked, input[name=sandbox-billing-address]:checked, button')].filter((n) => !(n as HTMLButtonElement).disabled);
     function onKey(e: KeyboardEvent) {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -339,7 +341,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
         const body = await fetchJson<{ payment_data: PaymentData }>(`${walletOrigin}/sandbox/wallet/tokens`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ card_id: chosen.value, ...(billingAddress && { billing_address_id: billingAddress.value }), payment_data_request: request }),
+          body: tokenBody(chosen.value, billingAddress?.value, request),
         });
         data = body.payment_data;
       } catch (err) {
