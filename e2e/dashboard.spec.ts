@@ -1,9 +1,9 @@
 /**
  * The merchant's dashboard in a real browser: a merchant's day (find a
  * payment, refund it, see why a webhook failed and redeliver it, roll the
- * key), a hold captured and another released, the keyboard alone, the key
- * never kept by the page, every page axe-clean in light and dark, the
- * languages, and visual baselines.
+ * key, the current key asked again), a hold captured and another released,
+ * the keyboard alone, the key never kept by the page, sign out everywhere,
+ * every page axe-clean in light and dark, the languages, and visual baselines.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
@@ -103,13 +103,55 @@ test("a merchant's day: find a payment, refund part of it, see why a webhook fai
   await receiver.waitFor((events) => events.some((event) => event.type === 'refund.succeeded'));
   await expect.poll(async () => (await page.reload(), await page.locator('tr[data-delivery-status]').first().getAttribute('data-delivery-status'))).toBe('delivered');
 
-  // Roll the key with an hour's overlap: both work meanwhile.
+  // Roll the key: the form asks for the current key again, and a wrong one rolls nothing. The field is emptied once sent.
+  const currentKey = page.getByLabel('Current secret key');
+  await currentKey.fill('sk_test_not-this-one');
   await page.getByLabel('The current key keeps working for').selectOption({ label: 'one hour' });
+  await page.getByRole('button', { name: 'Roll key' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'This key was refused' })).toBeVisible();
+  await expect(currentKey).toHaveValue('');
+  await expect(page.getByTestId('secret')).toHaveCount(0);
+  // With the key, an hour's overlap: both work meanwhile.
+  await currentKey.fill(secretKey);
   await page.getByRole('button', { name: 'Roll key' }).click();
   const newKey = (await page.getByTestId('secret').textContent()) ?? '';
   expect(newKey).toMatch(/^sk_/);
+  await expect(currentKey).toHaveValue('');
+  await expect(page.getByRole('alert').filter({ hasText: 'This key was refused' })).toHaveCount(0);
   expect(await apiStatus(newKey)).toBe(200);
   expect(await apiStatus(secretKey)).toBe(200);
+
+  // Then with no overlap (a leak): every earlier key stops at once; this session moved to the newest key and goes on.
+  await currentKey.fill(newKey);
+  await page.getByLabel('The current key keeps working for').selectOption({ label: 'no time (stop it now)' });
+  await page.getByRole('button', { name: 'Roll key' }).click();
+  await expect(page.getByTestId('secret')).not.toHaveText(newKey);
+  const newestKey = (await page.getByTestId('secret').textContent()) ?? '';
+  expect(await apiStatus(secretKey)).toBe(401);
+  expect(await apiStatus(newKey)).toBe(401);
+  expect(await apiStatus(newestKey)).toBe(200);
+  await page.getByRole('link', { name: 'Payments' }).click();
+  await expect(page.locator('tbody tr')).toHaveCount(2);
+});
+
+test('sign out everywhere ends the session in another browser too', async ({ page, browser }) => {
+  const secretKey = await merchant();
+  const elsewhere = await browser.newContext({ locale: 'en-US' });
+  try {
+    const otherPage = await elsewhere.newPage();
+    await signIn(otherPage, secretKey);
+    await signIn(page, secretKey);
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    expect(await page.context().cookies()).toEqual([]);
+    // The other browser's next request finds its session ended.
+    await otherPage.getByRole('link', { name: 'Developers' }).click();
+    await expect(otherPage.getByText('Your session has ended. Sign in again.')).toBeVisible();
+    await expect(otherPage.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 test('captures part of a hold and releases another, each after a confirmation in the currency of the session', async ({ page }) => {

@@ -12,6 +12,7 @@ import { type Result, ok, err, type Failure } from '../lib/result';
 import { hashSecret, randomId } from '../lib/secrets';
 import type { Store } from '../store';
 import type { AppsTable } from '../store/schema';
+import { moveDashboardSessionToKey } from '../store/dashboard-sessions';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
 
@@ -206,9 +207,13 @@ export async function findAppBySecretKey(store: Store, secretKey: string): Promi
 /**
  * A new secret key for the app, live at once. The keys live until now (only
  * `rolledKey`, the key that asked, when given; every one otherwise, as an
- * operator rolling a lost or leaked key wants) expire in `expireCurrentInSeconds`.
+ * operator rolling a lost or leaked key wants) expire in `expireCurrentInSeconds`,
+ * and with them the dashboard sessions they opened (store/dashboard-sessions.ts).
+ * `dashboardSession`, the token digest of the dashboard session that asked (it
+ * proved a live key and is shown the new one), moves to the new key in the same
+ * transaction: it is the merchant, signed in with the new key in the same step.
  */
-export async function rollSecretKey(store: Store, app: App, roll: { expireCurrentInSeconds: number; rolledKey?: string }): Promise<RolledSecretKey> {
+export async function rollSecretKey(store: Store, app: App, roll: { expireCurrentInSeconds: number; rolledKey?: string; dashboardSession?: string }): Promise<RolledSecretKey> {
   const secret = newSecretKey(app.environment);
   const hash = hashSecret(secret);
   const now = Date.now();
@@ -216,6 +221,7 @@ export async function rollSecretKey(store: Store, app: App, roll: { expireCurren
     const previous = await expireSecretKeys(trx, { appId: app.id, hash: roll.rolledKey && hashSecret(roll.rolledKey), now, expires: now + roll.expireCurrentInSeconds * 1000 });
     await insertSecretKey(trx, { hash, app_id: app.id, created: now, expires: null });
     await trx.updateTable('apps').set({ secret_key_hash: hash }).where('id', '=', app.id).execute();
+    if (roll.dashboardSession !== undefined) await moveDashboardSessionToKey(trx, { tokenHash: roll.dashboardSession, appId: app.id, keyHash: hash });
     return previous;
   });
   // With no key live before (an operator's roll after every key expired), nothing was left to expire: "now".

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CardNetwork } from './google-pay';
 import { EventType } from './events';
+import { RollSecretKeyBody } from './keys';
 import { listOf } from './paging';
 import { PaymentOutcome, Session } from './sessions';
 
@@ -25,6 +26,17 @@ export const CheckoutSettings = z.strictObject({ allowed_origins: AllowedOrigins
 export type CheckoutSettings = z.infer<typeof CheckoutSettings>;
 
 export const DashboardSignIn = z.strictObject({ secret_key: z.string().min(1).max(200) });
+
+/**
+ * The dashboard's key roll: the overlap, as the API's (RollSecretKeyBody), and
+ * the app's current secret key again (re-authentication: a stolen cookie alone
+ * cannot roll the merchant's key away from them).
+ */
+export const DashboardKeyRoll = z.strictObject({
+  expire_current_in_seconds: RollSecretKeyBody.shape.expire_current_in_seconds,
+  secret_key: DashboardSignIn.shape.secret_key,
+});
+export type DashboardKeyRoll = z.input<typeof DashboardKeyRoll>;
 
 export const DashboardSignedIn = z.object({
   app: z.object({ id: z.string(), name: z.string() }),

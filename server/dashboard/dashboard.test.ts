@@ -226,7 +226,7 @@ describe('developers in the dashboard', () => {
   it('rolls the secret key with an overlap: the old key works until then, the new one at once', async () => {
     const { secretKey: key } = await server.merchant({ merchant_id: 'dashboard-roll' });
     const browser = await signIn(key);
-    const rolled = await browser.call('POST', '/dashboard/api/keys/roll', { expire_current_in_seconds: 3600 });
+    const rolled = await browser.call('POST', '/dashboard/api/keys/roll', { expire_current_in_seconds: 3600, secret_key: key });
     expect(rolled.status).toBe(201);
     const { secret, previous_key_expires } = (await rolled.json()) as { secret: string; previous_key_expires: number };
     expect(previous_key_expires).toBeGreaterThan(Date.now() + 3500_000);

@@ -6,10 +6,10 @@
  * to the same rooms. docs/dashboard.md.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
+import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
 import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
-import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
+import { replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import { escapeHtml } from '../lib/html';
 import { bundleRoutes, readManifest } from '../http/static';
@@ -32,7 +32,10 @@ export interface DashboardRoutesOptions {
   service: ServiceClient;
   cipher: DataCipher;
   ownOrigin: () => string;
-  /** The secret-key routes' budget (checkout/routes.ts merchantLimiter): a sign-in is one more try of a secret key. */
+  /**
+   * The secret-key routes' budget (checkout/routes.ts merchantLimiter): a sign-in is one more try of a
+   * secret key, and every signed-in request one more merchant call, as the API's are.
+   */
   merchantCalls: RequestHandler;
   longestRequestMs: number;
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
@@ -46,7 +49,8 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   const router = express.Router();
   const json = jsonBody('32kb');
   const sessions = dashboardSessions(options);
-  const signedIn = sessions.required;
+  // Counted before the session is looked up: a flood of made-up cookies spends the budget too, and costs no store read past it.
+  const signedIn: RequestHandler = (req, res, next) => options.merchantCalls(req, res, (error?: unknown) => (error ? next(error) : void sessions.required(req, res, next).catch(next)));
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
   const endpoints = { store, cipher: options.cipher, addressPolicy: options.webhooks.addressPolicy };
 
@@ -80,6 +84,9 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   });
 
   router.delete('/dashboard/api/session', signedIn, async (_req, res) => sessions.signOut(res));
+
+  /** Sign out everywhere: every session of the app, in every browser, this one included. */
+  router.delete('/dashboard/api/sessions', signedIn, async (_req, res) => sessions.signOutEverywhere(res));
 
   router.get('/dashboard/api/payments', signedIn, async (req, res) => {
     const unstorable = unstorableTextPath(req.query);
@@ -157,13 +164,22 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     else sendFailure(res, started.error);
   });
 
-  /** Every live key of the app (there is no "key that asks" here) keeps working for the overlap; the new key is shown once. */
+  /**
+   * Every live key of the app (there is no "key that asks" here) keeps working for the overlap, and every
+   * other dashboard session of the app with them; the session that rolled moves to the new key, which is
+   * shown once. The body carries a live key of the app again (re-authentication), checked before the
+   * Idempotency-Key is: a stolen cookie alone rolls nothing, and after a roll with 0 the old key cannot
+   * fetch a lost reply, as on the API.
+   */
   router.post('/dashboard/api/keys/roll', signedIn, json, async (req, res) => {
-    await respondIdempotently(keys, `${signedInOf(res).app.id}:${req.path}`, req, res, async () => {
-      const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
-      if (!parsed.success) return refusal(invalidRequest(parsed.error));
-      return replyOf(ok(await rollSecretKey(store, signedInOf(res).app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds })), 201);
-    });
+    const parsed = DashboardKeyRoll.safeParse(req.body ?? {});
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    const { app, tokenHash } = signedInOf(res);
+    const proof = await findAppBySecretKey(store, parsed.data.secret_key);
+    if (proof?.id !== app.id) return sendFailure(res, { code: 'reauthentication_failed', message: 'This is not a live secret key of this application: give the current key to roll it' });
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () =>
+      replyOf(ok(await rollSecretKey(store, app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds, dashboardSession: tokenHash })), 201),
+    );
   });
 
   router.get('/dashboard/api/settings', signedIn, (_req, res) => {

@@ -5,6 +5,8 @@
  * random token in an httpOnly, SameSite=Strict cookie (Secure whenever our
  * origin is https, which production requires), stored as its digest. Every
  * change also carries the session's CSRF token in a header and our Origin.
+ * A session stands on the secret key that opened it and ends when that key
+ * stops working (checked at each request, with the session, in one statement).
  * docs/dashboard.md tells the model and its periods.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -14,7 +16,7 @@ import { type App, findAppBySecretKey, getApp } from '../apps';
 import { sendFailure } from '../http/errors';
 import { hashSecret, randomId } from '../lib/secrets';
 import type { Store } from '../store';
-import { deleteDashboardSession, deleteDeadDashboardSessions, insertDashboardSession, type LiveSince, touchDashboardSession } from '../store/dashboard-sessions';
+import { deleteAppDashboardSessions, deleteDashboardSession, deleteDeadDashboardSessions, insertDashboardSession, type LiveSince, touchDashboardSession } from '../store/dashboard-sessions';
 
 /** A session ends after this long without a request (a merchant who walked away from an open tab). */
 export const DASHBOARD_IDLE_MS = 30 * 60 * 1000;
@@ -37,7 +39,7 @@ export interface SignedIn {
   tokenHash: string;
 }
 
-const liveSince = (now: number): LiveSince => ({ lastSeen: now - DASHBOARD_IDLE_MS, created: now - DASHBOARD_MAX_AGE_MS });
+const liveSince = (now: number): LiveSince => ({ lastSeen: now - DASHBOARD_IDLE_MS, created: now - DASHBOARD_MAX_AGE_MS, now });
 
 const notSignedIn = { code: 'unauthenticated', message: 'Sign in to the dashboard first (your session may have expired)' };
 const forbiddenOrigin = { code: 'csrf_refused', message: 'This change must come from the dashboard page itself' };
@@ -52,7 +54,11 @@ export function dashboardSessions(options: DashboardSessionOptions) {
   /** A change's request must come from our own page: its Origin is ours (browsers send it on every POST and DELETE). */
   const fromOurPage = (req: Request) => req.get('origin') === options.ownOrigin();
 
-  /** Exchanges a live secret key for a session; the reply carries the CSRF token, the cookie the session's token. */
+  /**
+   * Exchanges a live secret key for a session tied to that key (it ends when
+   * the key stops working); the reply carries the CSRF token, the cookie the
+   * session's token.
+   */
   async function signIn(req: Request, res: Response, secretKey: string): Promise<void> {
     if (!fromOurPage(req)) return sendFailure(res, forbiddenOrigin);
     const app = secretKey.startsWith('sk_') ? await findAppBySecretKey(store, secretKey) : undefined;
@@ -61,18 +67,18 @@ export function dashboardSessions(options: DashboardSessionOptions) {
     await deleteDeadDashboardSessions(store, liveSince(now));
     const token = randomId(32);
     const csrfToken = randomId(32);
-    await insertDashboardSession(store, { token_hash: hashSecret(token), app_id: app.id, csrf_token: csrfToken, created: now, last_seen: now });
+    await insertDashboardSession(store, { token_hash: hashSecret(token), app_id: app.id, key_hash: hashSecret(secretKey), csrf_token: csrfToken, created: now, last_seen: now });
     setCookie(res, token, DASHBOARD_MAX_AGE_MS / 1000);
     res.status(201).json({ app: { id: app.id, name: app.name }, csrf_token: csrfToken, idle_timeout_ms: DASHBOARD_IDLE_MS });
   }
 
-  /** The signed-in merchant of the request, its idle clock restarted; undefined when none (the cookie is then cleared). */
+  /** The signed-in merchant of the request, its idle clock restarted; undefined when none, or its key stopped (the cookie is then cleared). */
   async function current(req: Request, res: Response): Promise<SignedIn | undefined> {
     const token = tokenOf(req);
     if (!token) return undefined;
     const now = Date.now();
     const tokenHash = hashSecret(token);
-    const row = await touchDashboardSession(store, tokenHash, liveSince(now), now);
+    const row = await touchDashboardSession(store, tokenHash, liveSince(now));
     const app = row && (await getApp(store, row.app_id));
     if (!row || !app) {
       setCookie(res, '', 0);
@@ -98,7 +104,14 @@ export function dashboardSessions(options: DashboardSessionOptions) {
     res.status(204).end();
   }
 
-  return { signIn, current, required, signOut };
+  /** Sign out everywhere: ends every session of the signed-in app, this one included (a stolen cookie's too). */
+  async function signOutEverywhere(res: Response): Promise<void> {
+    await deleteAppDashboardSessions(store, signedInOf(res).app.id);
+    setCookie(res, '', 0);
+    res.status(204).end();
+  }
+
+  return { signIn, current, required, signOut, signOutEverywhere };
 }
 
 /** What `required` found, for the handlers after it. */

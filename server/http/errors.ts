@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   origin_not_allowed: { status: 403, meaning: "the page's origin is not one of the application's allowed origins" },
   // The dashboard's (its own routes, not the public API): a change without the session's CSRF token or from another origin.
   csrf_refused: { status: 403, meaning: 'dashboard: a change without its CSRF token or from another origin' },
+  // The dashboard's key roll asks for the secret key again: the one given is not a live key of the signed-in app.
+  reauthentication_failed: { status: 403, meaning: 'dashboard: the secret key given to confirm a key roll is not a live key of the signed-in application' },
   not_found: { status: 404, meaning: "no such object, including another application's" },
   payment_in_progress: { status: 409, meaning: 'a payment for this session is already being processed' },
   session_completed: { status: 409, meaning: 'the session is already paid' },

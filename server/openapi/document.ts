@@ -182,7 +182,7 @@ const paths: ZodOpenApiObject['paths'] = {
       operationId: 'rollSecretKey',
       tags: ['Keys'],
       summary: 'Roll the secret key',
-      description: 'A new secret key, working at once; the key that calls keeps working for `expire_current_in_seconds` (0 after a leak).',
+      description: 'A new secret key, working at once; the key that calls keeps working for `expire_current_in_seconds` (0 after a leak), and so do the dashboard sessions signed in with it: they end when it stops.',
       security: merchantKey,
       requestParams: { header: idempotent },
       requestBody: { required: false, ...json(RollSecretKeyBody) },

@@ -17,6 +17,7 @@ import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
 import { startTestServer } from '../testing/harness';
 import { type DirectKeyStatus, directKeysOf, insertDirectKey, moveDirectKey, purgeMessageIds, rememberMessageId } from './direct';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency';
+import { deleteDeadDashboardSessions, insertDashboardSession, moveDashboardSessionToKey, touchDashboardSession } from './dashboard-sessions';
 import { backendMigrations } from './migrations';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
 import { pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
@@ -367,6 +368,27 @@ for (const engine of engines) {
         await server.close();
         await database.remove();
       }
+    });
+
+    it("keeps a dashboard session live while its key is, reading the key's expiry in the statement that touches it", async () => {
+      const created = await createApp(store, { name: 'Engine Shop', merchant_id: 'engine_1', allowed_origins: ['https://shop.example'] });
+      if (!created.ok) throw new Error(created.error.message);
+      const appId = created.value.app.id;
+      const keyHash = hashSecret(created.value.secretKey);
+      const now = Date.now();
+      const live = { lastSeen: now - 60_000, created: now - 60_000, now };
+      await insertDashboardSession(store, { token_hash: 'dash_a', app_id: appId, key_hash: keyHash, csrf_token: 'c', created: now, last_seen: now });
+      await insertDashboardSession(store, { token_hash: 'dash_b', app_id: appId, key_hash: keyHash, csrf_token: 'c', created: now, last_seen: now });
+      expect(await touchDashboardSession(store, 'dash_a', live)).toMatchObject({ app_id: appId, key_hash: keyHash, last_seen: now });
+      // Another key of the app, and the key of the first session expiring: b moves, a ends.
+      const other = hashSecret(`${created.value.secretKey}-2`);
+      await store.insertInto('app_secret_keys').values({ hash: other, app_id: appId, created: now, expires: null }).execute();
+      await moveDashboardSessionToKey(store, { tokenHash: 'dash_b', appId, keyHash: other });
+      await store.updateTable('app_secret_keys').set({ expires: now }).where('hash', '=', keyHash).execute();
+      expect(await touchDashboardSession(store, 'dash_a', live)).toBeUndefined();
+      expect(await touchDashboardSession(store, 'dash_b', live)).toMatchObject({ key_hash: other });
+      await deleteDeadDashboardSessions(store, live);
+      expect((await store.selectFrom('dashboard_sessions').select('token_hash').where('app_id', '=', appId).execute()).map((row) => row.token_hash)).toEqual(['dash_b']);
     });
   });
 }

@@ -66,3 +66,30 @@ describe('0019: no index another one already serves', () => {
     }
   });
 });
+
+describe('0020: a dashboard session stands on a secret key', () => {
+  it('ends the sessions open at the upgrade (they were tied to no key) and ties every new one to its key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
+    try {
+      const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0020'));
+      const created = await createApp(before, { name: 'Upgrade Shop', merchant_id: 'm_upgrade', allowed_origins: ['https://shop.example'] });
+      if (!created.ok) throw new Error(created.error.message);
+      const now = Date.now();
+      await sql`INSERT INTO dashboard_sessions (token_hash, app_id, csrf_token, created, last_seen) VALUES ('t_open', ${created.value.app.id}, 'c', ${now}, ${now})`.execute(before);
+      await before.destroy();
+
+      const after = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
+      try {
+        expect(await after.selectFrom('dashboard_sessions').selectAll().execute()).toEqual([]);
+        const columns = (await sql<{ name: string; notnull: number }>`SELECT name, "notnull" FROM pragma_table_info('dashboard_sessions')`.execute(after)).rows;
+        expect(columns).toContainEqual({ name: 'key_hash', notnull: 1 });
+        // A key that is not one of app_secret_keys' cannot hold a session.
+        await expect(sql`INSERT INTO dashboard_sessions (token_hash, app_id, key_hash, csrf_token, created, last_seen) VALUES ('t_new', ${created.value.app.id}, 'no-such-key', 'c', ${now}, ${now})`.execute(after)).rejects.toThrow(/FOREIGN KEY/);
+      } finally {
+        await after.destroy();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -339,6 +339,26 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`DROP INDEX IF EXISTS sessions_app_reference`.execute(db);
     },
   },
+  '0020_dashboard_session_key': {
+    // A dashboard session is tied to the secret key that opened it and ends when that key stops working (issue 33,
+    // docs/dashboard.md): `key_hash` is the key's digest, read with the session in the statement that checks it. A
+    // session open before this one was tied to no key: the table is made again, empty, so those sign in again (12
+    // hours at most of sessions lost, once). `app_id` is indexed for "sign out everywhere".
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropTable('dashboard_sessions').execute();
+      await db.schema
+        .createTable('dashboard_sessions')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('key_hash', 'text', (c) => c.notNull().references('app_secret_keys.hash'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX dashboard_sessions_last_seen ON dashboard_sessions (last_seen)`.execute(db);
+      await sql`CREATE INDEX dashboard_sessions_app ON dashboard_sessions (app_id)`.execute(db);
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

@@ -207,6 +207,11 @@ export interface DashboardSessionsTable {
   /** SHA-256 of the cookie's token (lib/secrets.ts); the token itself is never stored. */
   token_hash: string;
   app_id: string;
+  /**
+   * SHA-256 of the secret key the session stands on (app_secret_keys.hash): the one that opened it, or the
+   * new key of a roll the session made. The session is live only while that key is (migration 0020).
+   */
+  key_hash: string;
   /** Sent back by the page in a header on every change (CSRF); useless without the cookie. */
   csrf_token: string;
   created: number;

@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Roll the secret key
-         * @description A new secret key, working at once; the key that calls keeps working for `expire_current_in_seconds` (0 after a leak).
+         * @description A new secret key, working at once; the key that calls keeps working for `expire_current_in_seconds` (0 after a leak), and so do the dashboard sessions signed in with it: they end when it stops.
          */
         post: operations["rollSecretKey"];
         delete?: never;

@@ -24,6 +24,8 @@ export interface PageProps {
   locale: string;
   /** Shows an error of the dashboard API to the merchant; a lost session sends them back to sign in. */
   fail(error: unknown): void;
+  /** The session was ended from the page (sign out everywhere): back to the sign-in. */
+  signedOut(): void;
 }
 
 export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string }) {
@@ -52,7 +54,7 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
   if (app === undefined) return null;
   if (app === null) return <SignIn t={t} notice={problem} onSignedIn={(signedIn) => (setProblem(''), setApp(signedIn))} />;
 
-  const page: PageProps = { t, locale, fail: (error) => fail(error) };
+  const page: PageProps = { t, locale, fail: (error) => fail(error), signedOut: () => setApp(null) };
   return (
     <div class="shell">
       <header>

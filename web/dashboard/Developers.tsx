@@ -1,7 +1,7 @@
 /** Developers: webhook endpoints and their deliveries, the secret key, the checkout configuration. */
 import { useEffect, useState } from 'preact/hooks';
 import type { DashboardEndpoint, DashboardSettings, DeliveryView, ThreeDsPolicy } from '../../server/contracts';
-import { api } from './api';
+import { api, DashboardError } from './api';
 import type { PageProps } from './Dashboard';
 import type { DashboardMessages } from './locales';
 
@@ -15,6 +15,7 @@ export function Developers(props: PageProps) {
       <h1>{t.nav.developers}</h1>
       <Endpoints {...props} />
       <SecretKey {...props} />
+      <Sessions {...props} />
       <Settings {...props} />
     </>
   );
@@ -121,21 +122,34 @@ function Deliveries({ t, locale, deliveries, onRedeliver }: { t: DashboardMessag
   );
 }
 
+/**
+ * The key roll asks for a live key of the app again (re-authentication: a stolen cookie alone rolls
+ * nothing); the field is cleared once sent, whatever the answer, and the key kept nowhere.
+ */
 function SecretKey({ t, fail }: PageProps) {
   const [secret, setSecret] = useState('');
+  const [refused, setRefused] = useState(false);
   async function roll(event: Event) {
     event.preventDefault();
-    const overlap = (event.currentTarget as HTMLFormElement).elements.namedItem('overlap') as HTMLSelectElement;
+    const form = event.currentTarget as HTMLFormElement;
+    const overlap = form.elements.namedItem('overlap') as HTMLSelectElement;
+    const current = form.elements.namedItem('current_key') as HTMLInputElement;
+    const key = current.value.trim();
+    current.value = '';
+    setRefused(false);
     try {
-      setSecret((await api.rollKey(OVERLAPS[overlap.value as keyof typeof OVERLAPS])).secret);
+      setSecret((await api.rollKey(OVERLAPS[overlap.value as keyof typeof OVERLAPS], key)).secret);
     } catch (error) {
-      fail(error);
+      if (error instanceof DashboardError && error.code === 'reauthentication_failed') setRefused(true);
+      else fail(error);
     }
   }
   return (
     <section aria-labelledby="key-heading">
       <h2 id="key-heading">{t.developers.keys}</h2>
       <form class="inline" onSubmit={(event) => void roll(event)}>
+        <label for="current-key">{t.developers.currentKey}</label>
+        <input id="current-key" name="current_key" type="password" autocomplete="off" spellcheck={false} required aria-describedby="current-key-hint" />
         <label for="overlap">{t.developers.overlap}</label>
         <select id="overlap" name="overlap">
           {(Object.keys(OVERLAPS) as (keyof typeof OVERLAPS)[]).map((name) => (
@@ -146,7 +160,30 @@ function SecretKey({ t, fail }: PageProps) {
         </select>
         <button type="submit">{t.developers.rollKey}</button>
       </form>
+      <p id="current-key-hint" class="hint">
+        {t.developers.currentKeyHint}
+      </p>
+      {refused && (
+        <p role="alert" class="problem">
+          {t.developers.reauthFailed}
+        </p>
+      )}
       {secret && <OnceSecret label={t.developers.keyOnce} secret={secret} />}
+    </section>
+  );
+}
+
+/** Sign out everywhere: every dashboard session of the app ends, this one too (a stolen cookie's with them). */
+function Sessions({ t, fail, signedOut }: PageProps) {
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">{t.developers.sessions}</h2>
+      <p id="sessions-hint" class="hint">
+        {t.developers.sessionsHint}
+      </p>
+      <button type="button" class="danger" aria-describedby="sessions-hint" onClick={() => void api.signOutEverywhere().then(signedOut, fail)}>
+        {t.developers.signOutEverywhere}
+      </button>
     </section>
   );
 }

@@ -61,6 +61,11 @@ export const api = {
     await call('DELETE', '/session');
     csrfToken = '';
   },
+  /** Ends every dashboard session of the app, in every browser, this one included. */
+  async signOutEverywhere(): Promise<void> {
+    await call('DELETE', '/sessions');
+    csrfToken = '';
+  },
   payments(filter: PaymentFilter): Promise<DashboardPaymentList> {
     const query = new URLSearchParams({ limit: '20' });
     for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
@@ -75,7 +80,8 @@ export const api = {
   removeEndpoint: (id: string) => call('DELETE', `/webhook_endpoints/${encodeURIComponent(id)}`),
   rollEndpointSecret: (id: string) => call<RolledWebhookSecret>('POST', `/webhook_endpoints/${encodeURIComponent(id)}/roll_secret`, {}),
   redeliver: (eventId: string) => call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`),
-  rollKey: (overlapSeconds: number) => call<RolledSecretKey>('POST', '/keys/roll', { expire_current_in_seconds: overlapSeconds }, once()),
+  /** `secretKey`: a live key of the app, asked again (re-authentication); sent once, kept nowhere. */
+  rollKey: (overlapSeconds: number, secretKey: string) => call<RolledSecretKey>('POST', '/keys/roll', { expire_current_in_seconds: overlapSeconds, secret_key: secretKey }, once()),
   settings: () => call<DashboardSettings>('GET', '/settings'),
   saveSettings: (settings: Pick<DashboardSettings, 'allowed_origins' | 'three_ds'>) => call<DashboardSettings>('PUT', '/settings', settings),
 };

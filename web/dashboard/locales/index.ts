@@ -91,6 +91,14 @@ export interface DashboardMessages {
     overlaps: { now: string; hour: string; day: string; week: string };
     rollKey: string;
     keyOnce: string;
+    /** The roll's re-authentication: the app's current secret key, asked again. */
+    currentKey: string;
+    currentKeyHint: string;
+    /** The roll refused that key (403 reauthentication_failed). */
+    reauthFailed: string;
+    sessions: string;
+    sessionsHint: string;
+    signOutEverywhere: string;
     settings: string;
     allowedOrigins: string;
     allowedOriginsHint: string;
