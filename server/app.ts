@@ -19,7 +19,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { demoRoutes, type DemoMerchant } from './demo';
 import { galleryRoutes } from './demo/gallery';
 import { clientErrors, sendFailure } from './http/errors';
-import { type Logger, requestLogger } from './logging';
+import { type Logger, loggedError, requestLog, requestLogger } from './logging';
 import type { Metrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './ops';
@@ -154,13 +154,16 @@ const frameHeaders = (sandboxOrigin: (() => string) | undefined): express.Reques
 /**
  * A store that is down (store/failures.ts) is answered as such, 503 with
  * Retry-After, whichever route met it. Whatever else reaches here is our bug:
- * logged, and answered without details.
+ * logged with the request's id (the Request-Id the caller was answered) and
+ * the error's class and frames, never its message or fields, which can hold
+ * what the caller sent (loggedError); answered without details.
  */
-function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const log = requestLog(req, logger);
     const storeFailure = storeFailureOf(error);
-    if (storeFailure) logger.warn({ code: storeFailure.code }, 'request failed: the store is unavailable');
-    else logger.error({ err: error }, 'unhandled error');
+    if (storeFailure) log.warn({ code: storeFailure.code }, 'request failed: the store is unavailable');
+    else log.error({ error: loggedError(error) }, 'unhandled error');
     if (!res.headersSent) sendFailure(res, storeFailure ?? { code: 'internal_error', message: 'Something went wrong on our side' });
   };
 }

@@ -98,7 +98,7 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   }
   const refunds = await reconcileRefunds(deps);
   const expired = await expirePastDueSessions(deps);
-  const lapsedHoldsReleased = await releaseLapsedHolds(deps);
+  const lapsedHoldsReleased = await releaseLapsedHolds({ ...deps, longestRequestMs: deps.leaseMs });
   const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
