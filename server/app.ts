@@ -20,6 +20,7 @@ import { demoRoutes, type DemoMerchant } from './demo';
 import { galleryRoutes } from './demo/gallery';
 import { clientErrors, sendFailure } from './http/errors';
 import { type Logger, loggedError, requestLog, requestLogger } from './logging';
+import { repeatLimiter } from './logging/repeats';
 import type { Metrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './ops';
@@ -159,11 +160,12 @@ const frameHeaders = (sandboxOrigin: (() => string) | undefined): express.Reques
  * what the caller sent (loggedError); answered without details.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
+  // Every request meets a store that is down: the first is logged, then a count per interval (logging/repeats.ts); each request's own line has its 503.
+  const storeOutage = repeatLimiter(logger);
   return (error, req, res, _next) => {
-    const log = requestLog(req, logger);
     const storeFailure = storeFailureOf(error);
-    if (storeFailure) log.warn({ code: storeFailure.code }, 'request failed: the store is unavailable');
-    else log.error({ error: loggedError(error) }, 'unhandled error');
+    if (storeFailure) storeOutage.warn({ reqId: req.id, code: storeFailure.code }, 'request failed: the store is unavailable');
+    else requestLog(req, logger).error({ error: loggedError(error) }, 'unhandled error');
     if (!res.headersSent) sendFailure(res, storeFailure ?? { code: 'internal_error', message: 'Something went wrong on our side' });
   };
 }

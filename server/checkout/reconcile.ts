@@ -11,6 +11,7 @@
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
+import { repeatLimiter } from '../logging/repeats';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { liveInstanceIds } from '../store/heartbeats';
@@ -124,7 +125,9 @@ export function startReconciler(deps: ReconcileDependencies, options: { interval
     });
     return current;
   };
-  const onError = (error: unknown) => deps.logger.error({ err: error }, 'reconciliation failed');
+  // A store that is down fails every pass: the same error once per interval, with a count (logging/repeats.ts).
+  const repeats = repeatLimiter(deps.logger);
+  const onError = (error: unknown) => repeats.error({ err: error }, 'reconciliation failed');
   run().catch(onError);
   const timer = setInterval(() => run().catch(onError), options.intervalMs);
   timer.unref();
@@ -133,6 +136,7 @@ export function startReconciler(deps: ReconcileDependencies, options: { interval
     async stop() {
       clearInterval(timer);
       await current?.catch(() => undefined);
+      repeats.flush();
     },
   };
 }
