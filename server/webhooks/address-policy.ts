@@ -14,7 +14,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { type Failure, type Result, err, ok } from '../lib/result';
 
-/** `public`: https to public unicast addresses only (NODE_ENV=production); `any`: development and tests. */
+/** `public`: https to global unicast addresses only (isPublicAddress; NODE_ENV=production); `any`: development and tests. */
 export type WebhookAddressPolicy = 'public' | 'any';
 
 export type UrlRefusal = Failure<'url_not_allowed'>;
