@@ -60,7 +60,7 @@ const DEFAULT_LONGEST_REQUEST_MS = 120_000;
  * service behind the winner's idempotency key until their retries ran out
  * (502 service_unavailable), for a hold captured once. The claim is dropped
  * when the operation ends, whatever its outcome; one left by a process that
- * died lapses after `longestRequestMs`.
+ * died (or that the store failed to drop) lapses after `longestRequestMs`.
  */
 async function withHoldClaim<T>(deps: HoldDependencies, session: SessionRow, operation: HoldOperation, run: () => Promise<Result<T, HoldFailure>>): Promise<Result<T, HoldFailure>> {
   const claim = await claimIdempotencyKey(deps.store, {
@@ -74,7 +74,8 @@ async function withHoldClaim<T>(deps: HoldDependencies, session: SessionRow, ope
   try {
     return await run();
   } finally {
-    await releaseIdempotencyKey(deps.store, HOLD_CLAIM_SCOPE, session.id);
+    // A store that fails here must not turn the operation's outcome into an error: the claim then lapses by itself.
+    await releaseIdempotencyKey(deps.store, HOLD_CLAIM_SCOPE, session.id).catch(() => undefined);
   }
 }
 
