@@ -1,6 +1,8 @@
-import { amountToDecimal } from '../contracts/currency';
+import { amountToDecimal, exponentOf, googlePayPriceOf } from '../contracts/currency';
 import { type CardPaymentMethod, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
+import { googlePayStep } from '../contracts/money';
 import type { App } from '../apps';
+import type { Failure } from '../lib/result';
 import type { PlatformAuthorization } from './platform';
 
 export interface PaymentRequestContext {
@@ -24,6 +26,30 @@ function tokenization(app: App, context: PaymentRequestContext): TokenizationSpe
     return { type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: context.directPublicKey } };
   }
   return { type: 'PAYMENT_GATEWAY', parameters: { gateway: context.gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) } };
+}
+
+/** The largest amount a session takes (CreateSessionBody): a nearest amount past it is not offered. */
+const MAX_AMOUNT = 99_999_999_999;
+
+/**
+ * Why Google Pay cannot be asked for this amount, or undefined when it can: a three- or four-decimal
+ * currency's amount that needs its third or fourth decimal (KWD 1234 is 1.234 KWD), which Google's
+ * two-decimal price format cannot carry. Refused when the session is created (and read, for a session
+ * created before the rule), never rounded: the nearest amounts that work are named instead.
+ */
+export function googlePayAmountRefusal(amount: number, currency: string): Failure | undefined {
+  if (googlePayPriceOf(amount, currency) !== undefined) return undefined;
+  const exponent = exponentOf(currency);
+  const step = googlePayStep(exponent);
+  const below = amount - (amount % step);
+  const nearest = [below, below + step].filter((candidate) => candidate > 0 && candidate <= MAX_AMOUNT);
+  const named = nearest.map((candidate) => `${candidate} (${amountToDecimal(candidate, currency)} ${currency})`).join(' and ');
+  return {
+    code: 'amount_exceeds_google_pay_precision',
+    message:
+      `amount: ${amount} is ${amountToDecimal(amount, currency)} ${currency}, which needs ${exponent} decimals; Google Pay shows a price with at most two ` +
+      `(a whole number or exactly two decimals), so an amount in ${currency} must be a multiple of ${step} minor units: the nearest are ${named}`,
+  };
 }
 
 /** The billing address every request asks for: FULL (the first line is what the address check compares), no phone. */
@@ -54,7 +80,7 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
     merchantInfo: merchantInfo(app, context),
     transactionInfo: {
       totalPriceStatus: 'FINAL',
-      totalPrice: amountToDecimal(session.amount, session.currency),
+      totalPrice: totalPrice(session),
       currencyCode: session.currency,
       countryCode: session.countryCode,
       transactionId: session.id,
@@ -64,6 +90,13 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
     // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
     callbackIntents: ['PAYMENT_AUTHORIZATION'],
   };
+}
+
+/** Google's price for the session's amount; sessions it cannot show are refused before any request is built (googlePayAmountRefusal). */
+function totalPrice(session: SessionAmount): string {
+  const price = googlePayPriceOf(session.amount, session.currency);
+  if (price === undefined) throw new Error(`session ${session.id}: ${session.amount} ${session.currency} is no Google Pay price; googlePayAmountRefusal must refuse it first`);
+  return price;
 }
 
 function merchantInfo(app: App, context: PaymentRequestContext): PaymentDataRequest['merchantInfo'] {

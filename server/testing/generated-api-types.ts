@@ -1386,7 +1386,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1547,7 +1547,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1642,7 +1642,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1764,7 +1764,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
