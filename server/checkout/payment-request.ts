@@ -1,6 +1,7 @@
 import { amountToDecimal, exponentOf, googlePayPriceOf } from '../contracts/currency';
 import { type CardPaymentMethod, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
 import { googlePayStep } from '../contracts/money';
+import type { GoogleMerchantInfo, GooglePaymentDataRequest } from '../contracts/google-pay-types';
 import type { App } from '../apps';
 import type { Failure } from '../lib/result';
 import type { PlatformAuthorization } from './platform';
@@ -23,9 +24,12 @@ export interface SessionAmount {
 
 function tokenization(app: App, context: PaymentRequestContext): TokenizationSpecification {
   if (app.decryptionMode === 'direct' && context.directPublicKey) {
-    return { type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: context.directPublicKey } };
+    return { type: 'DIRECT', parameters: { protocolVersion: 'ECv2' as const, publicKey: context.directPublicKey } } satisfies google.payments.api.DirectTokenizationSpecification;
   }
-  return { type: 'PAYMENT_GATEWAY', parameters: { gateway: context.gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) } };
+  return {
+    type: 'PAYMENT_GATEWAY',
+    parameters: { gateway: context.gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) },
+  } satisfies google.payments.api.PaymentGatewayTokenizationSpecification;
 }
 
 /** The largest amount a session takes (CreateSessionBody): a nearest amount past it is not offered. */
@@ -58,12 +62,15 @@ export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters
 /**
  * The complete Google Pay PaymentDataRequest for one session, built on the
  * server from the app's configuration and the session's amount so that the
- * page cannot choose what the wallet is asked for.
+ * page cannot choose what the wallet is asked for. Its fields and values are
+ * held to Google's own definitions at compile time (contracts/google-pay-types.ts)
+ * and to Google's rules by the sandbox wallet (contracts/google-pay-rules.ts).
  */
 export function buildPaymentDataRequest(app: App, session: SessionAmount, context: PaymentRequestContext): PaymentDataRequest {
   return {
-    apiVersion: 2,
-    apiVersionMinor: 0,
+    // Google types these as any number or string: `as const` keeps the contract's literals.
+    apiVersion: 2 as const,
+    apiVersionMinor: 0 as const,
     allowedPaymentMethods: [
       {
         type: 'CARD',
@@ -89,7 +96,7 @@ export function buildPaymentDataRequest(app: App, session: SessionAmount, contex
     },
     // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
     callbackIntents: ['PAYMENT_AUTHORIZATION'],
-  };
+  } satisfies GooglePaymentDataRequest;
 }
 
 /** Google's price for the session's amount; sessions it cannot show are refused before any request is built (googlePayAmountRefusal). */
@@ -104,11 +111,11 @@ function merchantInfo(app: App, context: PaymentRequestContext): PaymentDataRequ
     // The route refuses a platform app's session before this when no platform is configured.
     if (!context.platform) throw new Error(`app ${app.id} is in platform mode but no platform authorization was given`);
     const { merchantId, merchantOrigin, authJwt } = context.platform;
-    return { merchantName: app.name, merchantId, merchantOrigin, authJwt };
+    return { merchantName: app.name, merchantId, merchantOrigin, authJwt } satisfies GoogleMerchantInfo;
   }
   return {
     merchantName: app.name,
     // Google's id, never the payment service's: required in PRODUCTION and for DIRECT tokens (NewApp checks it).
     ...(app.googleMerchantId && { merchantId: app.googleMerchantId }),
-  };
+  } satisfies GoogleMerchantInfo;
 }

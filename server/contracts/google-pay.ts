@@ -92,6 +92,8 @@ export const PaymentDataRequest = z.object({
     /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". */
     checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
   }),
+  /** Asks the wallet for the shopper's e-mail (PaymentData `email`, returned only then). */
+  emailRequired: z.boolean().optional(),
   callbackIntents: z.array(CallbackIntent).optional(),
 });
 export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;

@@ -742,6 +742,7 @@ export interface components {
                     /** @enum {string} */
                     checkoutOption?: "DEFAULT" | "COMPLETE_IMMEDIATE_PURCHASE";
                 };
+                emailRequired?: boolean;
                 callbackIntents?: "PAYMENT_AUTHORIZATION"[];
             };
         };
@@ -990,6 +991,7 @@ export interface components {
                     /** @enum {string} */
                     checkoutOption?: "DEFAULT" | "COMPLETE_IMMEDIATE_PURCHASE";
                 };
+                emailRequired?: boolean;
                 callbackIntents?: "PAYMENT_AUTHORIZATION"[];
             };
             outcome: components["schemas"]["PaymentOutcome"] | null;
