@@ -5,6 +5,7 @@
  * field and the rule. The wallet runs here as it does on a page, its globals stood in for: every
  * refusal comes before it touches the DOM or the network.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizationResultProblem, paymentDataRequestProblem } from '../../server/contracts/google-pay-rules';
 import { paymentDataRequest } from '../../server/testing/sandbox';
@@ -148,5 +149,18 @@ describe("onPaymentAuthorized's reply is held to Google's PaymentAuthorizationRe
     ['GP25', "an error for an intent the request did not declare", { transactionState: 'ERROR', error: { reason: 'SHIPPING_OPTION_INVALID', intent: 'SHIPPING_OPTION', message: 'No' } }],
   ])('%s: %s', (rule, _what, result) => {
     expect(authorizationResultProblem(result, declared)).toContain(`[${rule}]`);
+  });
+});
+
+describe('docs/google-pay-rules.md', () => {
+  const ids = (text: string) => [...new Set([...text.matchAll(/\bGP\d+\b/g)].map(([id]) => id))].sort();
+  const table = ids(readFileSync(new URL('../../docs/google-pay-rules.md', import.meta.url), 'utf8'));
+
+  it('lists every rule the code cites, and the code cites every rule it lists', () => {
+    expect(ids(readFileSync(new URL('../../server/contracts/google-pay-rules.ts', import.meta.url), 'utf8'))).toEqual(table);
+  });
+
+  it('has a case here for every rule', () => {
+    expect(ids(readFileSync(new URL(import.meta.url), 'utf8').split("describe('docs/google-pay-rules.md'")[0] ?? '')).toEqual(table);
   });
 });
