@@ -49,7 +49,8 @@ export const CardPaymentMethod = z.object({
   parameters: z.object({
     allowedAuthMethods: z.array(AuthMethod).min(1),
     allowedCardNetworks: z.array(CardNetwork).min(1),
-    billingAddressRequired: z.boolean(),
+    /** Google's default is false: a request that leaves it out asks for no billing address. */
+    billingAddressRequired: z.boolean().optional(),
     billingAddressParameters: z.object({ format: z.enum(['MIN', 'FULL']), phoneNumberRequired: z.boolean().optional() }).optional(),
     /** Asks the wallet for `info.assuranceDetails`: what it verified about the card and its holder. */
     assuranceDetailsRequired: z.boolean().optional(),

@@ -86,6 +86,9 @@ describe('POST /wallet/tokens', () => {
     method.parameters.billingAddressRequired = false;
     const none = await mintToken(sandbox, 'visa-success-pan', request);
     expect(none.paymentMethodData.info.billingAddress).toBeUndefined();
+    // Left out, it is Google's default, false: no address, and no refusal.
+    delete method.parameters.billingAddressRequired;
+    expect((await mintToken(sandbox, 'visa-success-pan', request)).paymentMethodData.info.billingAddress).toBeUndefined();
   });
 
   it('returns the billing address the shopper picked, and refuses one it does not offer', async () => {

@@ -701,7 +701,7 @@ export interface components {
                     parameters: {
                         allowedAuthMethods: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
                         allowedCardNetworks: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
-                        billingAddressRequired: boolean;
+                        billingAddressRequired?: boolean;
                         billingAddressParameters?: {
                             /** @enum {string} */
                             format: "MIN" | "FULL";
@@ -950,7 +950,7 @@ export interface components {
                     parameters: {
                         allowedAuthMethods: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
                         allowedCardNetworks: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
-                        billingAddressRequired: boolean;
+                        billingAddressRequired?: boolean;
                         billingAddressParameters?: {
                             /** @enum {string} */
                             format: "MIN" | "FULL";
