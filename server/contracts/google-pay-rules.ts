@@ -204,13 +204,18 @@ const PaymentAuthorizationResult = z.looseObject(
   says('GP25', 'onPaymentAuthorized must resolve to a PaymentAuthorizationResult object'),
 );
 
-/** The first thing wrong, as Google's client says it: the field's path and the rule. */
-function firstProblem(schema: z.ZodMiniType, value: unknown, whole: string): string | undefined {
+/** The value as the schema reads it, or the first thing wrong with it as Google's client says it: the field's path and the rule. */
+function read<T>(schema: z.ZodMiniType<T>, value: unknown, whole: string): { value: T } | { problem: string } {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return undefined;
+  if (parsed.success) return { value: parsed.data };
   const [issue] = parsed.error.issues;
-  return `${issue?.path.map(String).join('.') || whole}: ${issue?.message ?? 'is invalid'}`;
+  return { problem: `${issue?.path.map(String).join('.') || whole}: ${issue?.message ?? 'is invalid'}` };
 }
+
+const firstProblem = (schema: z.ZodMiniType, value: unknown, whole: string): string | undefined => {
+  const checked = read(schema, value, whole);
+  return 'problem' in checked ? checked.problem : undefined;
+};
 
 /** Which of paymentDataCallbacks the client was constructed with. */
 export interface GivenCallbacks {
@@ -226,9 +231,9 @@ export interface GoogleClientContext {
 
 /** loadPaymentData's request: a DEVELOPER_ERROR message, or undefined when Google would take it. */
 export function paymentDataRequestProblem(request: unknown, context: GoogleClientContext): string | undefined {
-  const shape = firstProblem(PaymentDataRequest, request, '(request)');
-  if (shape) return shape;
-  const r = PaymentDataRequest.parse(request);
+  const checked = read(PaymentDataRequest, request, '(request)');
+  if ('problem' in checked) return checked.problem;
+  const r = checked.value;
   const transactions = [r.transactionInfo, r.recurringTransactionInfo, r.deferredTransactionInfo, r.automaticReloadTransactionInfo].filter((info) => info !== undefined);
   if (transactions.length !== 1) return 'transactionInfo: exactly one of transactionInfo, recurringTransactionInfo, deferredTransactionInfo and automaticReloadTransactionInfo is required [GP15]';
   const country = r.transactionInfo?.countryCode;
@@ -258,9 +263,9 @@ export const buttonOptionsProblem = (options: unknown): string | undefined => fi
 
 /** What onPaymentAuthorized resolved to, for the request whose sheet it answers: an error's intent must be one the request declared. */
 export function authorizationResultProblem(result: unknown, request: { callbackIntents?: readonly string[] | undefined }): string | undefined {
-  const shape = firstProblem(PaymentAuthorizationResult, result, '(result)');
-  if (shape) return shape;
-  const intent = PaymentAuthorizationResult.parse(result).error?.intent;
+  const checked = read(PaymentAuthorizationResult, result, '(result)');
+  if ('problem' in checked) return checked.problem;
+  const intent = checked.value.error?.intent;
   if (intent !== undefined && !(request.callbackIntents ?? []).includes(intent)) return `error.intent: ${intent} is not one of the request's callbackIntents [GP25]`;
   return undefined;
 }
