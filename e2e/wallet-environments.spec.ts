@@ -93,9 +93,43 @@ test("the sandbox wallet checks merchantInfo.merchantId as Google's wallet does"
       { environment, merchantInfo },
     );
 
-  expect(await attempt('PRODUCTION', {})).toEqual({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringMatching(/merchantId is required in PRODUCTION/) });
+  expect(await attempt('PRODUCTION', {})).toEqual({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringMatching(/merchantId: is required in PRODUCTION \[GP3\]/) });
   expect(await attempt('PRODUCTION', { merchantId: 'mrchnt_4242' })).toEqual({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringMatching(/not a merchant id issued by Google/) });
   expect(await attempt('PRODUCTION', { merchantId: 'BCR2DN4TWXYZ1234' })).toBe('sheet open');
   await page.locator('[data-testid=sandbox-cancel]').click();
   expect(await attempt('TEST', {})).toBe('sheet open');
+});
+
+test("the sandbox wallet holds onPaymentAuthorized's reply to Google's PaymentAuthorizationResult, and closes the sheet on a bad one as Google's client does", async ({ page, server }) => {
+  await page.goto(`${server.url}/healthz`);
+  await page.addScriptTag({ url: `${server.url}/sandbox/wallet.js` });
+  const answered = (reply: unknown) =>
+    page.evaluate(async (reply) => {
+      type Client = { loadPaymentData(request: unknown): Promise<unknown> };
+      const { PaymentsClient } = (window as unknown as { google: { payments: { api: { PaymentsClient: new (o: object) => Client } } } }).google.payments.api;
+      const client = new PaymentsClient({ environment: 'TEST', paymentDataCallbacks: { onPaymentAuthorized: () => reply } });
+      return client
+        .loadPaymentData({
+          apiVersion: 2,
+          apiVersionMinor: 0,
+          merchantInfo: { merchantName: 'Shop' },
+          allowedPaymentMethods: [{ type: 'CARD', parameters: { allowedAuthMethods: ['CRYPTOGRAM_3DS'], allowedCardNetworks: ['VISA'] }, tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway: 'walletcheckout', gatewayMerchantId: 'mrchnt_1' } } }],
+          transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '1.00', currencyCode: 'USD', countryCode: 'US' },
+          callbackIntents: ['PAYMENT_AUTHORIZATION'],
+        })
+        .then(() => 'paid', (error: unknown) => error);
+    }, reply);
+
+  for (const [reply, rule] of [
+    [{ transactionState: 'DECLINED' }, /transactionState: must be one of SUCCESS, ERROR \[GP25\]/],
+    [{ transactionState: 'ERROR', error: { reason: 'OTHER_ERROR', intent: 'SHIPPING_OPTION', message: 'No' } }, /error\.intent: SHIPPING_OPTION is not one of the request's callbackIntents \[GP25\]/],
+  ] as const) {
+    const outcome = answered(reply);
+    await page.locator('[data-testid=sandbox-pay]').click();
+    expect(await outcome).toEqual({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringMatching(rule) });
+    await expect(page.locator('[data-testid=sandbox-wallet]')).toHaveCount(0);
+  }
+  const paid = answered({ transactionState: 'SUCCESS' });
+  await page.locator('[data-testid=sandbox-pay]').click();
+  expect(await paid).toBe('paid');
 });

@@ -37,9 +37,10 @@ describe('creating a session', () => {
     const created = await server.createSession(secretKey, { amount: 123456, currency: 'JPY', locale: 'ja_JP' });
     const jpy = new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'JPY' }).format(123456);
     expect(created.public_view?.amount_display).toEqual({ locale: 'ja-JP', text: jpy });
-    // Kuwait's dinar has three minor digits: 123456 is 123.456.
-    const kwd = await server.createSession(secretKey, { amount: 123456, currency: 'KWD', locale: 'en-US' });
-    expect(kwd.public_view?.amount_display?.text).toBe(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'KWD', minimumFractionDigits: 3 }).format(123.456));
+    // Kuwait's dinar has three minor digits: 123450 is 123.450, shown so though Google Pay is asked for 123.45.
+    const kwd = await server.createSession(secretKey, { amount: 123450, currency: 'KWD', locale: 'en-US' });
+    expect(kwd.public_view?.amount_display?.text).toBe(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'KWD', minimumFractionDigits: 3 }).format(123.45));
+    expect(kwd.public_view?.payment_data_request.transactionInfo.totalPrice).toBe('123.45');
     // Not stored: the session's own reads, the merchant's and the widget's, carry no locale.
     expect((await server.publicSession(created)).amount_display).toBeNull();
     expect(await (await merchantGet(`/api/sessions/${created.id}`)).json()).not.toHaveProperty('locale');

@@ -23,7 +23,7 @@ import type { Store } from '../store';
 import { holdReply, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
 import { authenticate, type Paid, type PayDependencies, pay } from './pay';
-import { buildPaymentDataRequest, type PaymentRequestContext } from './payment-request';
+import { buildPaymentDataRequest, googlePayAmountRefusal, type PaymentRequestContext } from './payment-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
 import { clientSecretOpens, createSession, findSession, listAppSessions, outcomeOf, type SessionRow, sessionView } from './sessions';
@@ -115,6 +115,8 @@ const WIDGET_CALL = [
   'direct_mode_unavailable',
   'root_keys_unavailable',
   'platform_not_configured',
+  // A session created before Google Pay's price format was enforced, in an amount Google cannot show.
+  'amount_exceeds_google_pay_precision',
 ] as const satisfies RouteAnswers;
 
 /**
@@ -123,7 +125,7 @@ const WIDGET_CALL = [
  * responses are built from these (server/openapi).
  */
 export const checkoutAnswers = {
-  createSession: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
+  createSession: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT, 'amount_exceeds_google_pay_precision'],
   listSessions: [...MERCHANT_CALL, 'invalid_request'],
   getSession: [...MERCHANT_CALL, ...PATH_ID],
   getPublicSession: WIDGET_CALL,
@@ -334,6 +336,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    * page's site. With the shopper's `locale`, the amount comes formatted for it, as the widget would.
    */
   const publicView = async (session: SessionRow, app: App, page: string, locale?: string): Promise<Result<PublicSession, Failure>> => {
+    const unpayable = googlePayAmountRefusal(session.amount, session.currency);
+    if (unpayable) return err(unpayable);
     // A direct-mode app without a registered key cannot be paid: its shoppers are told so before the wallet opens.
     const directPublicKey = await options.directPublicKeyFor(app);
     if (!directPublicKey.ok) return directPublicKey;

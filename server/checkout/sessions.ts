@@ -13,6 +13,7 @@ import type { Store } from '../store';
 import { refundsOfSessions } from '../store/refunds';
 import type { BackendDatabase, SessionsTable } from '../store/schema';
 import { listSessions } from '../store/session-list';
+import { googlePayAmountRefusal } from './payment-request';
 import { sealAddress, storedAddress } from './personal-data';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -32,6 +33,8 @@ export async function createSession(
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
+  const unpayable = googlePayAmountRefusal(input.amount, input.currency);
+  if (unpayable) return err(unpayable);
   const now = Date.now();
   const expiresAt = input.expires_at ?? now + SESSION_LIFETIME.defaultMs;
   if (expiresAt < now + SESSION_LIFETIME.minMs || expiresAt > now + SESSION_LIFETIME.maxMs) {

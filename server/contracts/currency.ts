@@ -7,7 +7,7 @@
  * (`iso-4217-list-one.xml`; its publication date is the package's `publishDate`).
  * The XML is read rather than the package's JavaScript data, because only the
  * XML keeps two facts the data drops: the `IsFund` mark (BOV, CLF, COU, MXV,
- * USN, UYI, UYW, CHE, CHW are accounting units, not money a shopper pays in)
+ * USN, UYI, CHE, CHW are accounting units, not money a shopper pays in)
  * and the minor unit "N.A." of the codes that are not currencies at all (gold,
  * SDR, XTS for testing, XXX for "no currency"), which the data turns into 0.
  *
@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { minorUnitsToDecimal } from './money';
+import { googlePayPrice, minorUnitsToDecimal } from './money';
 
 const listOne = readFileSync(createRequire(import.meta.url).resolve('currency-codes/iso-4217-list-one.xml'), 'utf8');
 
@@ -56,3 +56,12 @@ export function exponentOf(currency: string): number {
 
 /** Google Pay's `totalPrice` and every displayed amount: an exact decimal string in major units. */
 export const amountToDecimal = (amount: number, currency: string): string => minorUnitsToDecimal(amount, exponentOf(currency));
+
+/**
+ * The currencies whose amounts Google Pay cannot always show: those with more than two decimals
+ * (BHD, IQD, JOD, KWD, LYD, OMR, TND with three, UYW with four in today's list), read from the table.
+ */
+export const googlePayRestrictedCurrencies: readonly string[] = paymentCurrencyCodes.filter((code) => exponentOf(code) > 2);
+
+/** An amount as Google Pay's totalPrice (money.ts googlePayPrice), or undefined when it needs more than two decimals. */
+export const googlePayPriceOf = (amount: number, currency: string): string | undefined => googlePayPrice(amount, exponentOf(currency));

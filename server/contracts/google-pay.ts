@@ -49,7 +49,8 @@ export const CardPaymentMethod = z.object({
   parameters: z.object({
     allowedAuthMethods: z.array(AuthMethod).min(1),
     allowedCardNetworks: z.array(CardNetwork).min(1),
-    billingAddressRequired: z.boolean(),
+    /** Google's default is false: a request that leaves it out asks for no billing address. */
+    billingAddressRequired: z.boolean().optional(),
     billingAddressParameters: z.object({ format: z.enum(['MIN', 'FULL']), phoneNumberRequired: z.boolean().optional() }).optional(),
     /** Asks the wallet for `info.assuranceDetails`: what it verified about the card and its holder. */
     assuranceDetailsRequired: z.boolean().optional(),
@@ -92,6 +93,8 @@ export const PaymentDataRequest = z.object({
     /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". */
     checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
   }),
+  /** Asks the wallet for the shopper's e-mail (PaymentData `email`, returned only then). */
+  emailRequired: z.boolean().optional(),
   callbackIntents: z.array(CallbackIntent).optional(),
 });
 export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;

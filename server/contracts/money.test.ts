@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, paymentCurrencyCodes } from './currency';
-import { formatAmount, minorUnitsToDecimal } from './money';
+import { formatAmount, googlePayPrice, minorUnitsToDecimal } from './money';
 
 /** Intl puts a no-break space between amount and symbol in some locales: compared as a plain space. */
 const plain = (text: string) => text.replace(/\u00a0/g, ' ');
@@ -57,5 +57,21 @@ describe('formatAmount', () => {
   it('does not throw on a bad locale or currency', () => {
     expect(formatAmount(1234, 'USD', 2, 'not a locale!')).toBe('12.34 USD');
     expect(formatAmount(1234, 'XX', 2, 'en-US')).toBe('12.34 XX');
+  });
+});
+
+describe('googlePayPrice', () => {
+  it.each([
+    [2400, 2, '24.00'],
+    [500, 0, '500'],
+    [1230, 3, '1.23'],
+    [10, 3, '0.01'],
+    [123400, 4, '12.34'],
+  ])('%i with exponent %i is %s: a whole number or two decimals, the extra digits only dropped when zeros', (amount, exponent, price) => {
+    expect(googlePayPrice(amount, exponent)).toBe(price);
+  });
+
+  it('is none for an amount that needs a third or fourth decimal: never rounded', () => {
+    for (const [amount, exponent] of [[1234, 3], [1, 3], [123450, 4], [99_999_999_999, 3]] as const) expect(googlePayPrice(amount, exponent), `${amount}`).toBeUndefined();
   });
 });

@@ -30,6 +30,24 @@ export function decimalToMinorUnits(decimal: string, exponent: number): number |
 }
 
 /**
+ * Google Pay takes a price as a whole number or with exactly two decimals (TransactionInfo.totalPrice,
+ * docs/google-pay-rules.md GP14), whatever the currency's exponent. In a three- or four-decimal
+ * currency an amount is therefore a multiple of this step (10 for KWD, 100 for UYW), 1 elsewhere.
+ */
+export const googlePayStep = (exponent: number): number => 10 ** Math.max(0, exponent - 2);
+
+/**
+ * The price Google Pay is shown for an amount: the exact decimal, with a three- or four-decimal
+ * currency's extra digits dropped when they are zeros (KWD 1230 -> "1.23"); undefined when they are
+ * not (KWD 1234 needs its third decimal), never rounded. The charge stays the amount itself.
+ */
+export function googlePayPrice(amount: number, exponent: number): string | undefined {
+  const step = googlePayStep(exponent);
+  if (amount % step !== 0) return undefined;
+  return minorUnitsToDecimal(amount / step, Math.min(exponent, 2));
+}
+
+/**
  * The amount a session shows a shopper: a hold's captured part once there is one, else its amount.
  * The server's formatted text (`amount_display`) and the widget's own formatting both start here, so
  * the two always agree on the number.

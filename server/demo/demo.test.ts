@@ -38,7 +38,7 @@ describe('the demo store', () => {
   it.each([
     ['USD', 2400, '$24.00'],
     ['JPY', 1500, '¥1,500'],
-    ['KWD', 12345, 'KWD 12.345'],
+    ['KWD', 12340, 'KWD 12.340'],
   ])('shows the session price in %s and a short order reference on the product card, never the session id', async (currency, amount, price) => {
     server = await startTestServer({ DEMO: 'on' });
     const html = await (await fetch(`${server.url}/?currency=${currency}&amount=${amount}`)).text();
@@ -52,6 +52,13 @@ describe('the demo store', () => {
     // The reference is the one the merchant's server gave the session, so an order and its payment meet.
     const order = await (await fetch(`${server.url}/demo/orders/${sessionId}`)).json();
     expect(order).toMatchObject({ reference, amount, currency });
+  });
+
+  it('passes on the API\'s refusal of an amount Google Pay cannot show', async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    const reply = await fetch(`${server.url}/?currency=KWD&amount=12345`);
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as { error: { code: string } }).error.code).toBe('amount_exceeds_google_pay_precision');
   });
 
   it('in direct mode with the sandbox wallet, provisions and registers the demo its key once, and says so', async () => {

@@ -188,16 +188,21 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
     // The store's own order number: short enough to read to support over the phone, unlike the session id.
     const reference = randomBytes(4).toString('hex').toUpperCase();
-    const { client_secret, public_view, ...session } = await walletCheckout.sessions.create({
-      amount: order.data.amount,
-      currency: order.data.currency,
-      country_code: 'US',
-      description: 'Pour-over coffee kit',
-      reference,
-      intent: order.data.intent,
-      // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
-      locale: 'en',
-    });
+    const created = await walletCheckout.sessions
+      .create({
+        amount: order.data.amount,
+        currency: order.data.currency,
+        country_code: 'US',
+        description: 'Pour-over coffee kit',
+        reference,
+        intent: order.data.intent,
+        // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
+        locale: 'en',
+      })
+      // The API's refusal, passed on as it came (a KWD amount Google Pay cannot show: amount_exceeds_google_pay_precision).
+      .catch((error: unknown) => (error instanceof WalletCheckoutApiError ? error : Promise.reject(error)));
+    if (created instanceof WalletCheckoutApiError) return res.status(created.status).json({ error: { code: created.code, message: created.message } });
+    const { client_secret, public_view, ...session } = created;
     // The order as the store keeps it: the session without its client secret.
     remember(session);
     // The price is the session's, formatted as the widget formats it (the page is in English).

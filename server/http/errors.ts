@@ -33,6 +33,11 @@ export const ERROR_CODES = {
   invalid_request: { status: 400, meaning: 'a parameter, header or body field is missing or invalid; the message names it' },
   invalid_json: { status: 400, meaning: 'the body is not valid JSON' },
   invalid_payment_token: { status: 400, meaning: "the wallet's payment token could not be verified or opened" },
+  // Google Pay's price format (docs/api.md "Money"): an amount it cannot show is refused, never rounded.
+  amount_exceeds_google_pay_precision: {
+    status: 400,
+    meaning: 'Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are',
+  },
   url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
   // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.
   unknown_card: { status: 400, meaning: 'sandbox wallet: card_id is not one of GET /sandbox/wallet/cards' },

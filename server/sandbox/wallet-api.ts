@@ -23,6 +23,7 @@ import type { SandboxKeys } from './keys';
 import { walletBillingAddresses } from './billing-addresses';
 import { cardDescription, walletCards } from './test-cards';
 import { checkPlatformRequest, type RegisteredPlatform } from './platform-check';
+import type { GoogleMinAddress, GooglePaymentData } from '../contracts/google-pay-types';
 
 export interface WalletApiContext {
   keys: SandboxKeys;
@@ -50,15 +51,24 @@ const SheetRequest = z.strictObject({
 });
 
 
-function billingAddressFor(chosen: WalletAddress, parameters: WalletTokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters']): WalletAddress | undefined {
+/** The shopper's e-mail, when the request asks for it (`emailRequired`): fictional, as every sandbox shopper's detail. */
+const SANDBOX_SHOPPER_EMAIL = 'shopper@sandbox.example';
+
+/**
+ * The billing address as Google returns it (its Address and BillingAddressFormat): only when asked;
+ * MIN (Google's default) the name, country and postal code; FULL every field, blank where the address
+ * has none; the phone only when asked.
+ */
+function billingAddressFor(
+  chosen: WalletAddress,
+  parameters: WalletTokenRequest['payment_data_request']['allowedPaymentMethods'][number]['parameters'],
+): (WalletAddress & (google.payments.api.Address | GoogleMinAddress)) | undefined {
   if (!parameters.billingAddressRequired) return undefined;
-  const { phoneNumber, ...address } = chosen;
-  const withPhone = parameters.billingAddressParameters?.phoneNumberRequired ? { phoneNumber } : {};
-  // Google's default format is MIN.
-  if (parameters.billingAddressParameters?.format !== 'FULL') {
-    return { name: address.name, countryCode: address.countryCode, ...(address.postalCode && { postalCode: address.postalCode }), ...withPhone };
-  }
-  return { ...address, ...withPhone };
+  const { name, countryCode, postalCode = '', phoneNumber } = chosen;
+  const withPhone = parameters.billingAddressParameters?.phoneNumberRequired && phoneNumber !== undefined ? { phoneNumber } : {};
+  if (parameters.billingAddressParameters?.format !== 'FULL') return { ...(name !== undefined && { name }), countryCode, postalCode, ...withPhone };
+  const { address1 = '', address2 = '', address3 = '', locality = '', administrativeArea = '', sortingCode = '' } = chosen;
+  return { ...(name !== undefined && { name }), address1, address2, address3, locality, administrativeArea, postalCode, sortingCode, countryCode, ...withPhone };
 }
 
 function mintPaymentData(
@@ -114,9 +124,10 @@ function mintPaymentData(
   };
   const token = sealToken(message, { recipientId: recipient.id, recipientPublicKey: recipient.publicKey, intermediate });
   const billingAddress = billingAddressFor(chosenAddress.address, method.parameters);
-  return ok({
-    apiVersion: 2,
-    apiVersionMinor: 0,
+  const paymentData = {
+    apiVersion: 2 as const,
+    apiVersionMinor: 0 as const,
+    ...(paymentRequest.emailRequired && { email: SANDBOX_SHOPPER_EMAIL }),
     paymentMethodData: {
       type: 'CARD',
       description: cardDescription(card.network, card.last4),
@@ -129,7 +140,8 @@ function mintPaymentData(
       },
       tokenizationData: { type: spec.type, token: JSON.stringify(token) },
     },
-  });
+  } satisfies GooglePaymentData;
+  return ok(paymentData);
 }
 
 export function walletRouter(ctx: WalletApiContext): Router {

@@ -60,6 +60,20 @@ describe('POST /wallet/tokens', () => {
     expect(JSON.parse(paymentData.paymentMethodData.tokenizationData.token)).toMatchObject({ protocolVersion: 'ECv2' });
   });
 
+  it("has Google's shape: a FULL address has every field, blank where the address has none; e-mail only when asked; nothing not asked for", async () => {
+    const full = await mintToken(sandbox, 'visa-success-pan', paymentDataRequest(), 'mismatching');
+    expect(full.paymentMethodData.info.billingAddress).toEqual({
+      name: 'Sandbox Shopper', address1: '500 Elsewhere Avenue', address2: '', address3: '', locality: 'Portland', administrativeArea: 'OR', postalCode: '97201', sortingCode: '', countryCode: 'US',
+    });
+    expect(full).not.toHaveProperty('email');
+    expect(full).not.toHaveProperty('shippingAddress');
+    const withEmail = await mintToken(sandbox, 'visa-success-pan', { ...paymentDataRequest(), emailRequired: true });
+    expect(withEmail.email).toMatch(/^[^@\s]+@[^@\s]+\.example$/);
+    const request = paymentDataRequest();
+    delete request.allowedPaymentMethods[0]!.parameters.assuranceDetailsRequired;
+    expect((await mintToken(sandbox, 'visa-success-pan', request)).paymentMethodData.info).not.toHaveProperty('assuranceDetails');
+  });
+
   it('returns the MIN billing address, with the phone only when asked', async () => {
     const request = paymentDataRequest({ format: 'MIN' });
     const min = await mintToken(sandbox, 'visa-success-pan', request);
@@ -72,13 +86,17 @@ describe('POST /wallet/tokens', () => {
     method.parameters.billingAddressRequired = false;
     const none = await mintToken(sandbox, 'visa-success-pan', request);
     expect(none.paymentMethodData.info.billingAddress).toBeUndefined();
+    // Left out, it is Google's default, false: no address, and no refusal.
+    delete method.parameters.billingAddressRequired;
+    expect((await mintToken(sandbox, 'visa-success-pan', request)).paymentMethodData.info.billingAddress).toBeUndefined();
   });
 
   it('returns the billing address the shopper picked, and refuses one it does not offer', async () => {
     const mismatching = await mintToken(sandbox, 'visa-success-pan', paymentDataRequest(), 'mismatching');
     expect(mismatching.paymentMethodData.info.billingAddress).toMatchObject({ address1: '500 Elsewhere Avenue', postalCode: '97201' });
     const noPostalCode = await mintToken(sandbox, 'visa-success-pan', paymentDataRequest({ format: 'MIN' }), 'no-postal-code');
-    expect(noPostalCode.paymentMethodData.info.billingAddress).toEqual({ name: 'Sandbox Shopper', countryCode: 'US' });
+    // As Google's: where a country has no postal codes the field is blank, not absent.
+    expect(noPostalCode.paymentMethodData.info.billingAddress).toEqual({ name: 'Sandbox Shopper', countryCode: 'US', postalCode: '' });
     const reply = await postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: 'visa-success-pan', billing_address_id: 'nowhere', payment_data_request: paymentDataRequest() });
     expect(reply).toMatchObject({ status: 400, body: { error: { code: 'unknown_billing_address' } } });
   });

@@ -701,7 +701,7 @@ export interface components {
                     parameters: {
                         allowedAuthMethods: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
                         allowedCardNetworks: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
-                        billingAddressRequired: boolean;
+                        billingAddressRequired?: boolean;
                         billingAddressParameters?: {
                             /** @enum {string} */
                             format: "MIN" | "FULL";
@@ -742,6 +742,7 @@ export interface components {
                     /** @enum {string} */
                     checkoutOption?: "DEFAULT" | "COMPLETE_IMMEDIATE_PURCHASE";
                 };
+                emailRequired?: boolean;
                 callbackIntents?: "PAYMENT_AUTHORIZATION"[];
             };
         };
@@ -949,7 +950,7 @@ export interface components {
                     parameters: {
                         allowedAuthMethods: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
                         allowedCardNetworks: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
-                        billingAddressRequired: boolean;
+                        billingAddressRequired?: boolean;
                         billingAddressParameters?: {
                             /** @enum {string} */
                             format: "MIN" | "FULL";
@@ -990,6 +991,7 @@ export interface components {
                     /** @enum {string} */
                     checkoutOption?: "DEFAULT" | "COMPLETE_IMMEDIATE_PURCHASE";
                 };
+                emailRequired?: boolean;
                 callbackIntents?: "PAYMENT_AUTHORIZATION"[];
             };
             outcome: components["schemas"]["PaymentOutcome"] | null;
@@ -1386,7 +1388,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1547,7 +1549,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1642,7 +1644,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1764,7 +1766,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -6,16 +6,12 @@
  * dropped for the default, with a console warning naming it, rather than
  * handed to pay.js, which would draw an off-brand or broken button.
  */
+import { BUTTON_LOCALES } from '../../server/contracts/google-button';
 import type { ButtonColor, ButtonSizeMode, ButtonType, MountOptions } from './types';
 
 export const BUTTON_TYPES: readonly ButtonType[] = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'];
 export const BUTTON_COLORS: readonly ButtonColor[] = ['default', 'black', 'white'];
 export const BUTTON_SIZE_MODES: readonly ButtonSizeMode[] = ['static', 'fill'];
-/**
- * The languages of Google's translated buttons: ButtonOptions' `buttonLocale`
- * (developers.google.com/pay/api/web/reference/request-objects#ButtonOptions).
- */
-export const BUTTON_LOCALES: readonly string[] = ['ar', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'hr', 'id', 'it', 'ja', 'ko', 'ms', 'nl', 'no', 'pl', 'pt', 'ru', 'sk', 'sl', 'sr', 'sv', 'th', 'tr', 'uk', 'zh'];
 /** Beyond this a corner radius only makes a pill of the button: Google draws it up to half its height (40 px static). */
 export const MAX_BUTTON_RADIUS = 100;
 

@@ -22,6 +22,13 @@ describe('amountText', () => {
     expect(amountText(session({}), 'de')).toBe(german);
   });
 
+  it("shows a three-decimal amount in ISO's decimals, whatever Google Pay's sheet is asked to show", () => {
+    // Google's request says 1.23 (it takes two decimals: docs/api.md "Money"); the widget shows the amount charged.
+    const kwd = session({ amount: 1230, currency: 'KWD', currency_exponent: 3 });
+    expect(amountText(kwd, 'en')).toBe(new Intl.NumberFormat('en', { style: 'currency', currency: 'KWD', minimumFractionDigits: 3 }).format(1.23));
+    expect(amountText(kwd, 'en')).toContain('1.230');
+  });
+
   it("shows a hold's captured part in place of the amount", () => {
     expect(amountText(session({ amount_captured: 1000 }), 'en')).toBe(new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' }).format(10));
   });

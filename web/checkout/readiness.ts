@@ -4,10 +4,12 @@
  * has a card in it. Google answers that in PRODUCTION only (TEST always says yes), and the sandbox
  * wallet as Google would; elsewhere the answer is null, "not known".
  */
-/// <reference types="googlepay" />
 import type { PaymentDataRequest } from '../../server/contracts';
+import type { GooglePaymentsClient, GooglePaymentsClientConstructor } from '../../server/contracts/google-pay-types';
 
-export type PaymentsApi = Partial<Pick<typeof google.payments.api, 'PaymentsClient'>>;
+export interface PaymentsApi {
+  PaymentsClient?: GooglePaymentsClientConstructor;
+}
 
 /** The wallet's API (Google's pay.js, or the sandbox wallet), once a script has defined it. */
 export const paymentsApi = (): PaymentsApi | undefined => (window as { google?: { payments?: { api?: PaymentsApi } } }).google?.payments?.api;
@@ -21,13 +23,8 @@ export interface Readiness {
  * One question for both: the button shows on `result` alone (a shopper without a card adds one in
  * the sheet), and `paymentMethodPresent` is only asked where the wallet can answer it.
  */
-export async function readiness(client: google.payments.api.PaymentsClient, request: PaymentDataRequest, knowsPaymentMethods: boolean): Promise<Readiness> {
+export async function readiness(client: GooglePaymentsClient, request: PaymentDataRequest, knowsPaymentMethods: boolean): Promise<Readiness> {
   const { apiVersion, apiVersionMinor, allowedPaymentMethods } = request;
-  const answer = await client.isReadyToPay({
-    apiVersion,
-    apiVersionMinor,
-    allowedPaymentMethods,
-    existingPaymentMethodRequired: knowsPaymentMethods,
-  } as google.payments.api.IsReadyToPayRequest);
+  const answer = await client.isReadyToPay({ apiVersion, apiVersionMinor, allowedPaymentMethods, existingPaymentMethodRequired: knowsPaymentMethods });
   return { ready: answer.result, paymentMethodPresent: knowsPaymentMethods ? (answer.paymentMethodPresent ?? null) : null };
 }

@@ -6,8 +6,8 @@
  * place once and hides it while the widget shows other states; a change of options draws a new
  * button in the same box only when one of the button's own options changed.
  */
-/// <reference types="googlepay" />
 import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
+import type { GooglePaymentsClient } from '../../server/contracts/google-pay-types';
 import { toJson } from '../shared/builtins';
 import { loadScriptOnce } from './api';
 import { googleButtonLanguage, googleButtonOptions } from './button-options';
@@ -30,7 +30,7 @@ export interface WalletError {
 }
 
 export interface WalletButtonSettings {
-  environment: string;
+  environment: google.payments.api.Environment;
   paymentRequest: PaymentDataRequest;
   options: MountOptions;
   /** The widget's language (its dictionary's tag): the button's, unless options.buttonLocale says otherwise. */
@@ -72,12 +72,13 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
   const box = document.createElement('div');
   box.setAttribute('data-wallet-button', '');
   let settings = first;
-  let client: google.payments.api.PaymentsClient | undefined;
+  let client: GooglePaymentsClient | undefined;
   let drawn = '';
 
   async function pay() {
     try {
-      on.onPaymentData((await client!.loadPaymentData(settings.paymentRequest as google.payments.api.PaymentDataRequest)) as PaymentData);
+      // Google's PaymentData, read as the contract's: the backend parses it again (POST /pay).
+      on.onPaymentData((await client!.loadPaymentData(settings.paymentRequest)) as PaymentData);
     } catch (err) {
       const error = (err ?? {}) as WalletError;
       if (error.statusCode === 'CANCELED') on.onCancel();
@@ -104,7 +105,7 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
         allowedPaymentMethods,
         // pay.js puts its button's styles there (under the client's nonce), not in the page's head.
         buttonRootNode: root instanceof ShadowRoot ? root : undefined,
-      } as google.payments.api.ButtonOptions),
+      }),
     );
   }
 
@@ -117,13 +118,13 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
         environment,
         merchantInfo: paymentRequest.merchantInfo,
         nonce: settings.options.nonce,
-        paymentDataCallbacks: { onPaymentAuthorized: (data) => on.onPaymentAuthorized(data as PaymentData) as Promise<google.payments.api.PaymentAuthorizationResult> },
-      } as google.payments.api.PaymentOptions);
+        paymentDataCallbacks: { onPaymentAuthorized: (data) => on.onPaymentAuthorized(data) },
+      });
       // Drawn before the answer, hidden by the widget's state until then: the answer shows it at once.
       draw();
       const answer = await readiness(client, paymentRequest, knowsPaymentMethods);
       if (!box.isConnected) return;
-      if (answer.ready) client.prefetchPaymentData(paymentRequest as google.payments.api.PaymentDataRequest);
+      if (answer.ready) client.prefetchPaymentData(paymentRequest);
       on.onReady(answer.ready, answer.paymentMethodPresent);
     } catch (err) {
       on.onError((err ?? {}) as WalletError);

@@ -25,7 +25,7 @@
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
  */
 import type { PaymentData, WalletAddress, WalletCardsReply } from '../../server/contracts';
-import { googleMerchantIdPattern } from '../../server/contracts/google-merchant-id';
+import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestProblem, paymentDataRequestProblem } from '../../server/contracts/google-pay-rules';
 import { usableLocale } from '../../server/contracts/locale';
 import { builtinFetch, BuiltinPromise } from '../shared/builtins';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
@@ -36,6 +36,8 @@ interface PaymentAuthorizationResult {
 }
 interface PaymentDataCallbacks {
   onPaymentAuthorized?: (data: PaymentData) => Promise<PaymentAuthorizationResult> | PaymentAuthorizationResult;
+  /** Not called by the sandbox's sheet (it offers no shipping or offers yet): only its presence is checked against callbackIntents. */
+  onPaymentDataChanged?: unknown;
 }
 interface PaymentsError {
   statusCode: 'CANCELED' | 'DEVELOPER_ERROR' | 'INTERNAL_ERROR' | 'BUYER_ACCOUNT_ERROR';
@@ -62,38 +64,13 @@ const walletOrigin = (() => {
 
 const paymentsError = (statusCode: PaymentsError['statusCode'], statusMessage: string): PaymentsError => ({ statusCode, statusMessage });
 
-/** Checks the shape Google checks; returns a DEVELOPER_ERROR message or null. */
-function requestProblem(req: AnyRequest | undefined, forPayment: boolean): string | null {
-  if (!req || typeof req !== 'object') return 'Request must be an object';
-  if (req.apiVersion !== 2 || req.apiVersionMinor !== 0) return 'apiVersion must be 2 and apiVersionMinor 0';
-  const methods = req.allowedPaymentMethods;
-  if (!Array.isArray(methods) || methods.length === 0) return 'allowedPaymentMethods must be a non-empty array';
-  for (const m of methods) {
-    if (m?.type !== 'CARD') continue;
-    const p = m.parameters;
-    if (!Array.isArray(p?.allowedAuthMethods) || p.allowedAuthMethods.length === 0) return 'CARD parameters.allowedAuthMethods is required';
-    if (!Array.isArray(p?.allowedCardNetworks) || p.allowedCardNetworks.length === 0) return 'CARD parameters.allowedCardNetworks is required';
-    if (forPayment && !m.tokenizationSpecification?.type) return 'CARD tokenizationSpecification is required';
-  }
-  if (forPayment) {
-    const t = req.transactionInfo;
-    if (!t || typeof t.currencyCode !== 'string' || !t.totalPriceStatus) return 'transactionInfo with currencyCode and totalPriceStatus is required';
-    if (t.totalPriceStatus === 'FINAL' && typeof t.totalPrice !== 'string') return 'transactionInfo.totalPrice is required when totalPriceStatus is FINAL';
-  }
-  return null;
-}
-
 const cardMethod = (req: AnyRequest) => req.allowedPaymentMethods?.find((m) => m?.type === 'CARD');
 
-/** Google's checks of merchantInfo.merchantId: its form, and present where PRODUCTION or a DIRECT token needs it. */
-function merchantIdProblem(req: AnyRequest, environment: string): string | null {
-  const merchantId = req.merchantInfo?.merchantId;
-  if (merchantId !== undefined && !googleMerchantIdPattern.test(merchantId)) return 'merchantInfo.merchantId is not a merchant id issued by Google';
-  if (merchantId !== undefined) return null;
-  if (environment === 'PRODUCTION') return 'merchantInfo.merchantId is required in PRODUCTION';
-  if (cardMethod(req)?.tokenizationSpecification?.type === 'DIRECT') return 'merchantInfo.merchantId is required for DIRECT tokenization';
-  return null;
-}
+/**
+ * Google's client refuses a request, an option or a callback's reply that breaks its documented
+ * rules with DEVELOPER_ERROR (server/contracts/google-pay-rules.ts, docs/google-pay-rules.md).
+ */
+const developerError = (problem: string): PaymentsError => paymentsError('DEVELOPER_ERROR', problem);
 
 class PaymentsClient {
   readonly environment: string;
@@ -110,23 +87,19 @@ class PaymentsClient {
 
   // Async functions: their promises are the engine's own, whatever the page made of `Promise`.
   async isReadyToPay(request: AnyRequest): Promise<{ result: boolean; paymentMethodPresent?: boolean }> {
-    const problem = requestProblem(request, false);
-    if (problem) throw paymentsError('DEVELOPER_ERROR', problem);
+    const problem = isReadyToPayRequestProblem(request);
+    if (problem) throw developerError(problem);
     const result = !!cardMethod(request);
     return request.existingPaymentMethodRequired ? { result, paymentMethodPresent: result } : { result };
   }
 
   async loadPaymentData(request: AnyRequest): Promise<PaymentData> {
-    const wantsAuthorization = request.callbackIntents?.includes('PAYMENT_AUTHORIZATION') ?? false;
-    const problem =
-      requestProblem(request, true) ??
-      (cardMethod(request) ? null : 'No CARD payment method in allowedPaymentMethods') ??
-      (wantsAuthorization && !this.callbacks.onPaymentAuthorized ? 'callbackIntents PAYMENT_AUTHORIZATION needs paymentDataCallbacks.onPaymentAuthorized' : null) ??
-      merchantIdProblem(request, this.environment);
-    if (problem) throw paymentsError('DEVELOPER_ERROR', problem);
-    if (sheetOpen) throw paymentsError('DEVELOPER_ERROR', 'A payment sheet is already open');
+    const callbacks = { onPaymentAuthorized: typeof this.callbacks.onPaymentAuthorized === 'function', onPaymentDataChanged: typeof this.callbacks.onPaymentDataChanged === 'function' };
+    const problem = paymentDataRequestProblem(request, { environment: this.environment, callbacks });
+    if (problem) throw developerError(problem);
+    if (sheetOpen) throw developerError('A payment sheet is already open');
     sheetOpen = true;
-    const authorize = wantsAuthorization ? this.callbacks.onPaymentAuthorized : undefined;
+    const authorize = request.callbackIntents?.includes('PAYMENT_AUTHORIZATION') ? this.callbacks.onPaymentAuthorized : undefined;
     try {
       await mayOpen(request);
     } catch (refusal) {
@@ -137,6 +110,9 @@ class PaymentsClient {
   }
 
   createButton(options: ButtonOptions): HTMLElement {
+    // Google's createButton throws where its promises reject: the same status and message.
+    const problem = buttonOptionsProblem(options);
+    if (problem) throw Object.assign(new Error(problem), developerError(problem));
     const white = options.buttonColor === 'white';
     const fill = options.buttonSizeMode === 'fill';
     const radius = Number(options.buttonRadius ?? 4);
@@ -354,6 +330,8 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
       } catch {
         result = { transactionState: 'ERROR', error: { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: 'The merchant could not complete the payment' } };
       }
+      const resultProblem = authorizationResultProblem(result, request);
+      if (resultProblem) return finish({ error: developerError(resultProblem) });
       if (result.transactionState === 'SUCCESS') return finish({ data });
       // As Google's sheet: the merchant's message, and the shopper may choose again.
       status.textContent = result.error?.message ?? 'The payment could not be completed';

@@ -1,0 +1,144 @@
+/**
+ * Every request the server builds is one Google would take: for every currency a session accepts,
+ * at several amounts, in every mode, each built request passes the sandbox wallet's Google rules
+ * (server/contracts/google-pay-rules.ts, the checks the sandbox wallet runs before opening its sheet).
+ * Before amounts were held to Google's two decimals, every KWD (BHD, IQD, ... UYW) request failed here.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { App } from '../apps';
+import type { ApiErrorBody, CreatedSession, PayReply, WalletEnvironment } from '../contracts';
+import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from '../contracts/currency';
+import { paymentDataRequestProblem } from '../contracts/google-pay-rules';
+import { startTestServer } from '../testing/harness';
+import { buildPaymentDataRequest, googlePayAmountRefusal } from './payment-request';
+import { createPlatformSigner } from './platform';
+
+const app: App = {
+  id: 'app_1',
+  name: 'Coffee Roasters',
+  merchantId: '4242',
+  googleMerchantId: 'BCR2DN4TMERCHANT',
+  allowedOrigins: ['https://shop.example'],
+  authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+  cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
+  environment: 'SANDBOX',
+  decryptionMode: 'gateway',
+  threeDs: 'if_required',
+  googlePayMode: 'merchant',
+  created: 0,
+};
+/** What the widget hands the wallet: the sandbox's client runs as TEST; it answers onPaymentAuthorized. */
+const clientOf = (environment: WalletEnvironment) => ({ environment: environment === 'SANDBOX' ? 'TEST' : environment, callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } });
+const AMOUNTS = [1, 5, 100, 1230, 1234, 123450, 99_999_999_990, 99_999_999_999];
+const signer = createPlatformSigner({ googleMerchantId: 'BCR2DN4TPLATFORM', signingKey: generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey }, () => 1_700_000_000_000);
+const platform = await signer('https://shop.example');
+
+const variants: [string, App, { directPublicKey?: string; platform?: typeof platform }][] = [
+  ['gateway, both auth methods', app, {}],
+  ['gateway, PAN_ONLY', { ...app, authMethods: ['PAN_ONLY'] }, {}],
+  ['gateway, CRYPTOGRAM_3DS', { ...app, authMethods: ['CRYPTOGRAM_3DS'] }, {}],
+  ['direct', { ...app, decryptionMode: 'direct' }, { directPublicKey: 'BPUBLICKEY' }],
+  ['platform', { ...app, googlePayMode: 'platform' }, { platform }],
+];
+
+describe('every request the builder makes', () => {
+  it.each(variants)('%s: Google takes it, for every currency and amount, in every environment', (_name, variant, context) => {
+    const refused: string[] = [];
+    let built = 0;
+    for (const environment of ['SANDBOX', 'TEST', 'PRODUCTION'] as const) {
+      for (const currency of paymentCurrencyCodes) {
+        for (const amount of AMOUNTS) {
+          // A session in an amount Google cannot show is refused at creation: no request is built for it.
+          if (googlePayAmountRefusal(amount, currency)) continue;
+          built += 1;
+          const request = buildPaymentDataRequest({ ...variant, environment }, { id: 'cs_1', amount, currency, countryCode: 'US' }, { gatewayName: 'walletcheckout', ...context });
+          const problem = paymentDataRequestProblem(request, clientOf(environment));
+          if (problem) refused.push(`${environment} ${currency} ${amount}: ${problem}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    // Not vacuous: every currency has amounts that are built, the restricted ones too.
+    expect(built).toBeGreaterThan(3 * paymentCurrencyCodes.length * 4);
+  });
+});
+
+describe('the amounts Google Pay cannot show', () => {
+  it('are those needing a third or fourth decimal, in the currencies of more than two (from the currency table)', () => {
+    expect(googlePayRestrictedCurrencies).toEqual(paymentCurrencyCodes.filter((code) => exponentOf(code) > 2));
+    expect(googlePayRestrictedCurrencies).toEqual(expect.arrayContaining(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND', 'UYW']));
+    // docs/api.md "Money" lists them all, and no other.
+    const money = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8').split('**Amounts Google Pay can show.**')[1]?.split('\n\n')[0] ?? '';
+    expect([...money.matchAll(/\*\*([A-Z]{3}(?:,\s+[A-Z]{3})*)\*\*/g)].flatMap((match) => match[1]!.split(/,\s+/)).sort()).toEqual(googlePayRestrictedCurrencies);
+    for (const currency of paymentCurrencyCodes) {
+      const step = 10 ** Math.max(0, exponentOf(currency) - 2);
+      for (const amount of AMOUNTS) expect(googlePayAmountRefusal(amount, currency) === undefined, `${currency} ${amount}`).toBe(amount % step === 0);
+    }
+  });
+
+  it('are refused with the rule and the nearest amounts that work, never rounded', () => {
+    expect(googlePayAmountRefusal(1234, 'KWD')).toEqual({
+      code: 'amount_exceeds_google_pay_precision',
+      message: expect.stringMatching(/1234 is 1\.234 KWD.*at most two.*multiple of 10 minor units.*1230 \(1\.230 KWD\) and 1240 \(1\.240 KWD\)/),
+    });
+    expect(googlePayAmountRefusal(123456, 'UYW')?.message).toMatch(/multiple of 100 minor units: the nearest are 123400 \(12\.3400 UYW\) and 123500 \(12\.3500 UYW\)/);
+    // Only amounts a session may have: none below 1, none past 99 999 999 999.
+    expect(googlePayAmountRefusal(5, 'KWD')?.message).toMatch(/the nearest are 10 \(0\.010 KWD\)$/);
+    expect(googlePayAmountRefusal(99_999_999_999, 'KWD')?.message).toMatch(/the nearest are 99999999990 \(99999999\.990 KWD\)$/);
+  });
+});
+
+const server = await startTestServer();
+afterAll(() => server.close());
+
+describe('every session the API creates', () => {
+  it('has a request Google takes, charge or hold, in every currency it accepts', async () => {
+    const { secretKey } = await server.merchant();
+    const refused: string[] = [];
+    for (const currency of paymentCurrencyCodes) {
+      for (const [amount, intent] of [[1234, 'charge'], [123450, 'hold']] as const) {
+        const reply = await createSession(secretKey, { amount, currency, intent, country_code: 'US' });
+        if (reply.status === 400) {
+          expect(reply.body, `${currency} ${amount}`).toMatchObject({ error: { code: 'amount_exceeds_google_pay_precision' } });
+          continue;
+        }
+        expect(reply.status, `${currency} ${amount}`).toBe(201);
+        const problem = paymentDataRequestProblem(reply.body.public_view?.payment_data_request, clientOf('SANDBOX'));
+        if (problem) refused.push(`${currency} ${amount} ${intent}: ${problem}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('refuses KWD 1234 with a 400 naming the rule and KWD 1230 and 1240, which it takes, charging exactly 1230 minor units', async () => {
+    const { secretKey } = await server.merchant();
+    const refused = await createSession(secretKey, { amount: 1234, currency: 'KWD', country_code: 'KW' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ code: 'amount_exceeds_google_pay_precision', message: expect.stringContaining('the nearest are 1230 (1.230 KWD) and 1240 (1.240 KWD)') });
+    for (const amount of [1230, 1240]) expect((await createSession(secretKey, { amount, currency: 'KWD', country_code: 'KW' })).status).toBe(201);
+    const session = await server.createSession(secretKey, { amount: 1230, currency: 'KWD', country_code: 'KW' });
+    expect(session.public_view?.payment_data_request.transactionInfo).toMatchObject({ totalPrice: '1.23', currencyCode: 'KWD' });
+    // The widget and the merchant see the ISO amount; the service is charged exactly the session's minor units.
+    expect(session.public_view).toMatchObject({ amount: 1230, currency_exponent: 3 });
+    const paid = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+    expect(paid.status).toBe(200);
+    expect((await paid.json()) as unknown).toMatchObject({ outcome: { status: 'succeeded' } });
+    const ledger = (await server.sandbox!.ledger()).filter((entry) => entry.idempotency_key?.startsWith(`${session.id}:`));
+    expect(ledger.map((entry) => [entry.charge.amount, entry.charge.currency])).toEqual([[1230, 'kwd']]);
+  });
+
+  it("shows the ISO amount on the bank's 3-D Secure page, not Google's two decimals", async () => {
+    const { secretKey } = await server.merchant();
+    const session = await server.createSession(secretKey, { amount: 1230, currency: 'KWD', country_code: 'KW' });
+    const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-3ds-required-pan') });
+    const { challenge_url } = ((await reply.json()) as PayReply).outcome;
+    expect(await (await fetch(challenge_url ?? '')).text()).toContain('1.230 KWD');
+  });
+});
+
+async function createSession(secretKey: string, body: Record<string, unknown>): Promise<{ status: number; body: CreatedSession & ApiErrorBody }> {
+  const response = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as CreatedSession & ApiErrorBody };
+}
