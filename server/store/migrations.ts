@@ -339,6 +339,15 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`DROP INDEX IF EXISTS sessions_app_reference`.execute(db);
     },
   },
+  '0022_address_verification': {
+    // The card issuer's address verification of the latest attempt's charge, as the payment service answered it
+    // (service-client's addressVerificationOf): AddressVerification JSON, shown beside billing_address_check. Not
+    // personal data (it says whether two addresses agree, not where anyone lives): erasure leaves it. Sessions paid
+    // before have none (null), as the service did not answer it then.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sessions').addColumn('address_verification', 'text').execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */
