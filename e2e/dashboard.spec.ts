@@ -61,6 +61,22 @@ test("shows the wallet's billing address beside the one on file, and where they 
   await expect(billing.getByTestId('billing-on-file')).toContainText(TYPICAL_ADDRESS_ON_FILE.address.line1!);
 });
 
+test("shows the card issuer's address verification beside the check against the address on file, and says what that check is worth", async ({ page }) => {
+  const secretKey = await merchant();
+  const session = await server.createSession(secretKey, { reference: 'order-2002', billing_address_on_file: TYPICAL_ADDRESS_ON_FILE });
+  // The wallet's address is the one on file; the card's issuer has another first line on record.
+  expect((await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-avs-line1-mismatch-pan') })).status).toBe(200);
+  await signIn(page, secretKey);
+  await page.goto(`${server.url}/dashboard#/payments/${session.id}`);
+  const billing = page.getByTestId('billing-address');
+  await expect(billing.getByTestId('billing-verdict')).toHaveText('Matches the address on file');
+  await expect(billing.getByText('Compared with the address on file')).toBeVisible();
+  await expect(billing.getByTestId('issuer-line1')).toHaveText('Mismatch');
+  await expect(billing.getByTestId('issuer-postal_code')).toHaveText('Match');
+  await expect(billing.getByTestId('billing-note')).toContainText("through the shopper's browser, which can change it");
+  await expect(billing.getByTestId('billing-note')).toContainText('not proof');
+});
+
 const apiStatus = async (secretKey: string) => (await fetch(`${server.url}/api/sessions?limit=1`, { headers: { authorization: `Bearer ${secretKey}` } })).status;
 
 test("a merchant's day: find a payment, refund part of it, see why a webhook failed and redeliver it, roll the key", async ({ page }) => {

@@ -77,6 +77,7 @@ async function fill(store: Store, appId: string, count: number, start: number): 
       billing_address_on_file_sealed: null,
       billing_address_sealed: null,
       billing_address_check: null,
+      address_verification: null,
       personal_data_erased: null,
     });
   }

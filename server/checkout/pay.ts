@@ -6,12 +6,12 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
+import { type AddressVerification, type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import { randomId } from '../lib/secrets';
 import type { DataCipher } from '../lib/data-cipher';
-import { type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
+import { addressVerificationOf, type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
 import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
 import { billingDetailsFrom } from './billing';
@@ -127,10 +127,23 @@ export async function authenticate(deps: PayDependencies, app: App, session: Ses
   }
 }
 
-/** Calls the service and says what its answer means for the shopper (reconciliation's replay of an attempt). */
-export async function chargeOutcome(service: ServiceClient, body: ChargeBody, call: ChargeCall): Promise<PaymentOutcome> {
-  const reply = await service.createCharge(body, call);
-  return reply.ok ? outcomeOfCharge(reply.value) : outcomeOfFailure(reply.error);
+/**
+ * What an attempt came to: its outcome, and, when a charge answered it, the card issuer's address
+ * verification of that charge (for the merchant's view only: never part of the outcome, which the
+ * widget reads too).
+ */
+export interface AttemptResult {
+  outcome: PaymentOutcome;
+  addressVerification?: AddressVerification;
+}
+
+/** Calls the service and says what its answer means (reconciliation's replay of an attempt). */
+export async function chargeOutcome(service: ServiceClient, body: ChargeBody, call: ChargeCall): Promise<AttemptResult> {
+  return resultOf(await service.createCharge(body, call));
+}
+
+function resultOf(reply: Result<Charge, ServiceFailure>, assurance?: Assurance): AttemptResult {
+  return reply.ok ? { outcome: outcomeOfCharge(reply.value, assurance), addressVerification: addressVerificationOf(reply.value) } : { outcome: outcomeOfFailure(reply.error) };
 }
 
 interface ClaimedAttempt {
@@ -160,7 +173,8 @@ async function chargeAttempt(
 
 /**
  * Moves the session to `processing` (with `sessionChanges`) and records the attempt in one
- * transaction: of two concurrent payments only one can claim the session.
+ * transaction: of two concurrent payments only one can claim the session. The previous attempt's
+ * address verification goes: the new attempt's charge answers its own.
  */
 async function claimAttempt(
   { store, cipher, instanceId }: PayDependencies,
@@ -171,7 +185,7 @@ async function claimAttempt(
   sessionChanges: SessionChanges,
 ): Promise<Result<ClaimedAttempt, Failure>> {
   return store.transaction().execute(async (trx) => {
-    const claimed = await moveSession(trx, cipher, sessionId, from, 'processing', { ...sessionChanges, ...oneMoreAttempt });
+    const claimed = await moveSession(trx, cipher, sessionId, from, 'processing', { ...sessionChanges, ...oneMoreAttempt, address_verification: null });
     if (!claimed) {
       const current = await findSession(trx, sessionId);
       return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
@@ -222,18 +236,20 @@ async function startAuthentication(
     { merchantId: app.merchantId, idempotencyKey: `${attempt.idempotencyKey}:authentication` },
   );
   const declined = outcomeOfCharge(charge, assurance);
+  // The refused charge's verification stands until the authenticated charge answers its own.
+  const addressVerification = addressVerificationOf(charge);
   if (!created.ok) {
     const outcome: PaymentOutcome = { ...declined, status: 'failed', failure_code: 'authentication_unavailable', failure_message: 'The card needs 3-D Secure, which could not be started; nothing was charged' };
-    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome) };
+    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { addressVerification }) };
   }
   const authentication = created.value;
   const challenge: PaymentOutcome = { ...declined, status: 'requires_authentication', ...(authentication.challenge_url && { challenge_url: authentication.challenge_url }) };
   const ids = { authentication_session: authentication.id, payment_method: paymentMethod };
   if (authentication.status === 'failed' || authentication.status === 'expired') {
     const outcome: PaymentOutcome = { ...declined, failure_code: 'authentication_failed', failure_message: 'The card issuer did not authenticate the payment' };
-    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids }) };
+    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids, addressVerification }) };
   }
-  const challenged: Paid = { outcome: challenge, session: await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids }) };
+  const challenged: Paid = { outcome: challenge, session: await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids, addressVerification }) };
   if (authentication.status === 'challenge_required') return challenged;
   const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id }, assurance);
   // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request, the session as it is now.
@@ -275,8 +291,8 @@ async function endAuthentication(
 }
 
 async function settle(deps: SessionStore, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<Paid> {
-  const outcome = reply.ok ? outcomeOfCharge(reply.value, assurance) : outcomeOfFailure(reply.error);
-  return { outcome, session: await recordOutcome(deps, sessionId, attemptId, outcome) };
+  const { outcome, addressVerification } = resultOf(reply, assurance);
+  return { outcome, session: await recordOutcome(deps, sessionId, attemptId, outcome, { addressVerification }) };
 }
 
 function outcomeOfCharge(charge: Charge, assurance?: Assurance): PaymentOutcome {
@@ -307,20 +323,22 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
 
 /**
  * Records an attempt's outcome on it, and moves its session (from `from`,
- * processing or pending by default) to the outcome's status: the session as
- * moved, undefined when it was not in one of those any more. A known outcome
- * drops the sealed request, which is no longer needed.
+ * processing or pending by default) to the outcome's status, with the
+ * issuer's address verification of the charge when one answered: the session
+ * as moved, undefined when it was not in one of those any more. A known
+ * outcome drops the sealed request, which is no longer needed.
  */
 export async function recordOutcome(
   { store, cipher }: SessionStore,
   sessionId: string,
   attemptId: string,
   outcome: PaymentOutcome,
-  options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string } } = {},
+  options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string }; addressVerification?: AddressVerification } = {},
 ): Promise<SessionRow | undefined> {
   const json = JSON.stringify(outcome);
+  const verification = options.addressVerification && { address_verification: JSON.stringify(options.addressVerification) };
   return store.transaction().execute(async (trx) => {
     await recordAttemptOutcome(trx, attemptId, { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt });
-    return moveSession(trx, cipher, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json });
+    return moveSession(trx, cipher, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json, ...verification });
   });
 }

@@ -89,8 +89,8 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
       await releaseReplayLease(deps.store, 'charge_attempts', attempt.id, lease);
       continue;
     }
-    const outcome = await chargeOutcome(deps.service, body, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
-    await recordOutcome(deps, attempt.session_id, attempt.id, outcome);
+    const { outcome, addressVerification } = await chargeOutcome(deps.service, body, { merchantId: app.merchantId, idempotencyKey: attempt.idempotency_key });
+    await recordOutcome(deps, attempt.session_id, attempt.id, outcome, { addressVerification });
     await releaseReplayLease(deps.store, 'charge_attempts', attempt.id, lease);
     // Recorded (pending or settled): from now on an ordinary attempt of the store's.
     deps.abandoned.delete(attempt.id);

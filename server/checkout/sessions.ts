@@ -4,7 +4,7 @@
  */
 import type { Selectable, Transaction } from 'kysely';
 import type { App } from '../apps';
-import { BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../contracts';
+import { AddressVerification, BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../contracts';
 import { invalidRequest } from '../http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../lib/result';
@@ -63,9 +63,13 @@ export async function createSession(
     billing_address_on_file_sealed: input.billing_address_on_file ? sealAddress(cipher, input.billing_address_on_file) : null,
     billing_address_sealed: null,
     billing_address_check: null,
+    address_verification: null,
     personal_data_erased: null,
   };
-  await store.insertInto('sessions').values(row).execute();
+  // The address verification is left to the column's default (null) until a charge answers it: a session is created
+  // the same way on a store whose schema predates the column (the migration tests build such stores).
+  const { address_verification: _unanswered, ...values } = row;
+  await store.insertInto('sessions').values(values).execute();
   return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
 }
 
@@ -125,5 +129,6 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     billing_address_on_file: storedAddress(cipher, row.billing_address_on_file_sealed, row.personal_data_erased),
     billing_address: storedAddress(cipher, row.billing_address_sealed, row.personal_data_erased),
     billing_address_check: row.billing_address_check ? BillingAddressCheck.parse(JSON.parse(row.billing_address_check)) : null,
+    address_verification: row.address_verification ? AddressVerification.parse(JSON.parse(row.address_verification)) : null,
   };
 }

@@ -1,8 +1,13 @@
 /**
  * The billing address check (issue 19): the address the merchant has on file
  * for the customer, the one the wallet returned, and how they compare. The
- * addresses are personal data (sealed at rest, erased after the retention
- * period); the check is not, and stays.
+ * wallet's address travels outside the encrypted token (Google Pay's
+ * `paymentMethodData.info`), so the shopper's browser supplies it and can
+ * rewrite it: the check compares two addresses, it proves nothing about the
+ * card. What the card's issuer says of the address is the address
+ * verification (issue 33), which the payment service answers with the charge.
+ * The addresses are personal data (sealed at rest, erased after the retention
+ * period); the check and the verification are not, and stay.
  */
 import { z } from 'zod';
 import { BillingDetails } from './charges';
@@ -38,3 +43,16 @@ export const BillingAddressCheck = z.object({
   verdict: AddressVerdict,
 });
 export type BillingAddressCheck = z.infer<typeof BillingAddressCheck>;
+
+/**
+ * The card issuer's address verification (AVS), as the payment service answered it with the
+ * latest attempt's charge: the billing address the charge sent (the wallet's) against the
+ * cardholder's address at the issuer, for the first line and the postal code. `unavailable`: the
+ * issuer did not verify that field (it does not take part, or the wallet gave no such field: a
+ * MIN-format address has no first line). docs/api.md#the-card-issuers-address-verification.
+ */
+export const AddressVerification = z.object({
+  line1: AddressFieldCheck,
+  postal_code: AddressFieldCheck,
+});
+export type AddressVerification = z.infer<typeof AddressVerification>;

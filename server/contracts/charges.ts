@@ -101,6 +101,17 @@ export const CardSummary = z.object({
 }).meta({ id: 'Card' });
 export type CardSummary = z.infer<typeof CardSummary>;
 
+/**
+ * The card issuer's address verification (AVS) of one field of the billing
+ * details a charge request sent, against the cardholder's address it has on
+ * record: `match`, `mismatch`, or `unavailable` (the issuer does not verify
+ * addresses, or could not). Null when the request did not send the field.
+ * The sandbox's convention (docs/service-conventions.md#address-verification);
+ * the service client reads it into the merchant's shape (`addressVerificationOf`).
+ */
+export const AddressCheckResult = z.enum(['match', 'mismatch', 'unavailable']);
+export type AddressCheckResult = z.infer<typeof AddressCheckResult>;
+
 export const Charge = z.object({
   id: z.string(),
   object: z.literal('charge'),
@@ -114,6 +125,17 @@ export const Charge = z.object({
   /** The card as a payment method the service keeps (its public part is `card`); null when none was made. */
   payment_method: PaymentMethodId.nullable(),
   billing_details: BillingDetails.nullable(),
+  /**
+   * The issuer's address verification of `billing_details.address.line1` and `.postal_code`
+   * (AddressCheckResult). Optional: a reply the service stored for an Idempotency-Key before it
+   * verified addresses has neither, and reads as not verified.
+   */
+  address_line1_check: AddressCheckResult.nullable().optional().meta({
+    description: "The card issuer's address verification of billing_details.address.line1 against the cardholder's address on record: match, mismatch, unavailable (not verified); null when the request sent no first line",
+  }),
+  address_postal_code_check: AddressCheckResult.nullable().optional().meta({
+    description: "The card issuer's address verification of billing_details.address.postal_code against the cardholder's address on record: match, mismatch, unavailable (not verified); null when the request sent no postal code",
+  }),
   failure_code: z.string().nullable(),
   failure_message: z.string().nullable(),
   created: z.number().int(),

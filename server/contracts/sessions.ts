@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { listOf, pageLimit, QueryInteger, startingAfter } from './paging';
 import { ChallengeUrl } from './authentication';
-import { BillingAddressCheck, StoredAddress } from './billing-address';
+import { AddressVerification, BillingAddressCheck, StoredAddress } from './billing-address';
 import { BillingDetails, CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
 import { isPaymentCurrency } from './currency';
@@ -133,7 +133,21 @@ export const Session = z.object({
    */
   billing_address: StoredAddress.nullable(),
   /** The wallet's billing address against the one on file (docs/api.md#the-billing-address-check); null before a payment. Kept after erasure. */
-  billing_address_check: BillingAddressCheck.nullable(),
+  billing_address_check: BillingAddressCheck.nullable().meta({
+    description:
+      "A comparison of the billing address the shopper's wallet gave (`billing_address`) with the one on file (`billing_address_on_file`): " +
+      "postal code, first line and country, and a verdict. The wallet's address is supplied by the shopper's browser, outside the encrypted " +
+      "payment token, so the browser can rewrite it: this comparison is not proof. The card issuer's own verification is `address_verification`. " +
+      'Null before a payment; kept after the addresses are erased.',
+  }),
+  /** The card issuer's address verification, from the latest attempt's charge (docs/api.md#the-card-issuers-address-verification); null until a charge answers it. Kept after erasure. */
+  address_verification: AddressVerification.nullable().meta({
+    description:
+      "The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address " +
+      "the charge sent against the cardholder's address at the card issuer, for the first line and the postal code, each `match`, `mismatch` " +
+      'or `unavailable` (not verified: the issuer does not take part, or the wallet gave no such field). Null before a payment, and while no ' +
+      'charge has answered the latest attempt (refused by the service, outcome being confirmed); kept after the addresses are erased.',
+  }),
 }).meta({ id: 'Session' });
 export type Session = z.infer<typeof Session>;
 

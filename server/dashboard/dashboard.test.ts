@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type Refund } from '../contracts';
 import { hashSecret } from '../lib/secrets';
 import { startTestServer, type TestServer } from '../testing/harness';
+import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
 import { CSRF_HEADER, DASHBOARD_IDLE_MS, DASHBOARD_MAX_AGE_MS } from './session';
 
 let server: TestServer;
@@ -172,6 +173,16 @@ describe('payments in the dashboard', () => {
     expect(page.payment.currency_exponent).toBe(2);
     expect(page.timeline.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['created', 'attempt', 'event']));
     expect((await browser.call('GET', '/dashboard/api/payments?status=bogus')).status).toBe(400);
+  });
+
+  it("shows the card issuer's address verification beside the billing address check, on the payment and in the list", async () => {
+    const browser = await signIn();
+    const session = await server.createSession(secretKey, { reference: 'order-dash-avs', billing_address_on_file: TYPICAL_ADDRESS_ON_FILE });
+    expect((await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-avs-line1-mismatch-3ds') })).status).toBe(200);
+    const page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    expect(page.payment).toMatchObject({ billing_address_check: { verdict: 'match' }, address_verification: { line1: 'mismatch', postal_code: 'match' } });
+    const list = (await (await browser.call('GET', '/dashboard/api/payments?reference=order-dash-avs')).json()) as DashboardPaymentList;
+    expect(list.data[0]?.address_verification).toEqual({ line1: 'mismatch', postal_code: 'match' });
   });
 
   it('refunds part of a payment through the checkout\'s refund, once per Idempotency-Key, and shows it on the timeline', async () => {

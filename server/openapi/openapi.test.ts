@@ -153,18 +153,24 @@ describe('/openapi.json', () => {
     await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()));
   });
 
-  it('describes the billing address check: the address on file in, the addresses and the check out to the secret key only', async () => {
+  it("describes the billing address check and the issuer's address verification: the address on file in, the addresses, the check and the verification out to the secret key only", async () => {
     const properties = (name: string) => Object.keys((document.components.schemas[name] as { properties?: object }).properties ?? {});
-    for (const name of ['Session', 'CreatedSession']) expect(properties(name)).toEqual(expect.arrayContaining(['billing_address_on_file', 'billing_address', 'billing_address_check']));
-    for (const name of ['PublicSession', 'PayReply']) expect(JSON.stringify(document.components.schemas[name])).not.toContain('billing_address');
+    for (const name of ['Session', 'CreatedSession']) expect(properties(name)).toEqual(expect.arrayContaining(['billing_address_on_file', 'billing_address', 'billing_address_check', 'address_verification']));
+    for (const name of ['PublicSession', 'PayReply']) expect(JSON.stringify(document.components.schemas[name])).not.toMatch(/billing_address|address_verification/);
+    // What each says it is: the on-file check compares what the shopper's browser supplied; the issuer's is the card's own.
+    const described = (name: string) => JSON.stringify((document.components.schemas['Session'] as { properties: Record<string, unknown> }).properties[name]);
+    expect(described('billing_address_check')).toContain("supplied by the shopper's browser");
+    expect(described('billing_address_check')).toContain('not proof');
+    expect(described('address_verification')).toContain('card issuer');
     expect(JSON.stringify(document.paths['/api/sessions']?.post)).toContain('#/components/schemas/CreateSessionBody');
     expect(properties('CreateSessionBody')).toContain('billing_address_on_file');
 
     const onFile = { name: 'Sandbox Shopper', address: { line1: '1 Sandbox Way', postal_code: '94105', country: 'US' } };
     const session = (await conforms('/api/sessions', 'post', await fetch(`${server.url}/api/sessions`, merchant({ method: 'POST', body: JSON.stringify({ amount: 1250, currency: 'usd', country_code: 'us', billing_address_on_file: onFile }) })))) as CreatedSession;
     await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds', 'mismatching') });
-    const paid = (await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()))) as { billing_address_check: { verdict: string } };
+    const paid = (await conforms('/api/sessions/{id}', 'get', await fetch(`${server.url}/api/sessions/${session.id}`, merchant()))) as { billing_address_check: { verdict: string }; address_verification: unknown };
     expect(paid.billing_address_check.verdict).toBe('mismatch');
+    expect(paid.address_verification).toEqual({ line1: 'mismatch', postal_code: 'mismatch' });
   });
 
   it('describes holds and 3-D Secure as they answer', async () => {

@@ -41,6 +41,7 @@ import {
 import type { PaymentMethod, SandboxDatabase, SandboxDb, StoredAuthenticationSession } from './store';
 import type { Transaction } from 'kysely';
 import { authenticationFlowOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
+import { verifyAddress } from './address-verification';
 
 export interface ServiceApiContext {
   db: SandboxDb;
@@ -132,7 +133,8 @@ interface ResolvedSource {
   messageId: string | undefined;
 }
 
-async function resolveSource(ctx: ServiceApiContext, merchantAccount: string, source: ChargeRequest['source_data']): Promise<Result<ResolvedSource, HttpError>> {
+async function resolveSource(ctx: ServiceApiContext, merchantAccount: string, request: ChargeRequest): Promise<Result<ResolvedSource, HttpError>> {
+  const source = request.source_data;
   if (source.type === 'payment_method') {
     const method = await findPaymentMethod(ctx.db, merchantAccount, source.payment_method);
     return method ? ok({ method, isNew: false, messageId: undefined }) : err(httpError(400, 'resource_missing', 'source_data.payment_method: no such payment method for this merchant'));
@@ -143,7 +145,8 @@ async function resolveSource(ctx: ServiceApiContext, merchantAccount: string, so
   const network = cardNetworkOf(card.pan);
   if (!network) return err(httpError(400, 'unsupported_card_network', 'the card number belongs to none of AMEX, DISCOVER, MASTERCARD, VISA'));
   const summary: CardSummary = { network, last4: card.pan.slice(-4), auth_method: card.authMethod, exp_month: card.expMonth, exp_year: card.expYear };
-  return ok({ method: { id: `pm_${randomBytes(12).toString('hex')}`, card: summary, issuer: issuerProfile(card.pan) }, isNew: true, messageId: card.messageId });
+  const method: PaymentMethod = { id: `pm_${randomBytes(12).toString('hex')}`, card: summary, issuer: issuerProfile(card.pan), billingDetails: request.billing_details ?? null };
+  return ok({ method, isNew: true, messageId: card.messageId });
 }
 
 /** The Authentication Session a payment_method charge names must be authenticated, for this card, amount and currency. */
@@ -172,7 +175,7 @@ async function prepareCharge(
   merchantAccount: string,
   request: ChargeRequest,
 ): Promise<Result<ResolvedSource & { authentication: StoredAuthenticationSession | undefined }, HttpError>> {
-  const resolved = await resolveSource(ctx, merchantAccount, request.source_data);
+  const resolved = await resolveSource(ctx, merchantAccount, request);
   if (!resolved.ok) return resolved;
   const authentication = await checkAuthentication(ctx, merchantAccount, request);
   if (!authentication.ok) return authentication;
@@ -197,6 +200,8 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
     authenticated: authentication !== undefined,
   });
   const status = decision.status === 'failed' ? 'failed' : request.capture === false ? 'held' : 'succeeded';
+  // A payment_method charge that sends no billing details carries, and is verified against, those its payment method was made with.
+  const billingDetails = request.billing_details ?? (request.source_data.type === 'payment_method' ? method.billingDetails : null);
   const charge: Charge = {
     id: `ch_${randomBytes(12).toString('hex')}`,
     object: 'charge',
@@ -207,7 +212,8 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
     amount_captured: status === 'succeeded' ? request.amount : 0,
     card: method.card,
     payment_method: method.id,
-    billing_details: request.billing_details ?? null,
+    billing_details: billingDetails,
+    ...verifyAddress(method.issuer.address, billingDetails),
     failure_code: decision.status === 'failed' ? decision.code : null,
     failure_message: decision.status === 'failed' ? decision.message : null,
     created: Math.floor(now / 1000),

@@ -6,8 +6,9 @@
  * cryptogram is ever written here.
  */
 import { sql, type Generated, type Kysely, type Migration, type Transaction } from 'kysely';
-import type { AuthenticationSession, AuthenticationStatus, CardSummary, Charge, ServiceRefund } from '../contracts';
+import type { AuthenticationSession, AuthenticationStatus, BillingDetails, CardSummary, Charge, ServiceRefund } from '../contracts';
 import { openDatabase } from '../store/database';
+import { SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
 import type { IssuerProfile } from './test-cards';
 import { createIdempotencyKeysTable, type IdempotencyKeysTable } from '../store/idempotency';
 
@@ -30,6 +31,9 @@ interface ChargesTable {
   payment_method: string | null;
   /** What its refunds gave back: never more than amount_captured. */
   amount_refunded: Generated<number>;
+  /** The issuer's address verification (`match`, `mismatch`, `unavailable`; null: not sent, or a charge made before 0005). */
+  address_line1_check: Generated<string | null>;
+  address_postal_code_check: Generated<string | null>;
 }
 
 /** A card the service keeps for later charges: its summary and what the issuer knows of it (IssuerProfile), never its number. */
@@ -38,6 +42,8 @@ interface PaymentMethodsTable {
   merchant_account: string;
   card: string;
   issuer: string;
+  /** BillingDetails JSON of the charge that made it: a payment_method charge that sends none is verified against these. */
+  billing_details: Generated<string | null>;
   created: number;
 }
 
@@ -204,6 +210,15 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_address_verification': {
+    // The issuer's address verification of each charge (address-verification.ts), and the billing details a payment
+    // method was made with, which a payment_method charge (after 3-D Secure) is verified against when it sends none.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('charges').addColumn('address_line1_check', 'text').execute();
+      await db.schema.alterTable('charges').addColumn('address_postal_code_check', 'text').execute();
+      await db.schema.alterTable('payment_methods').addColumn('billing_details', 'text').execute();
+    },
+  },
 };
 
 export const openSandboxDb = (file: string) => openDatabase<SandboxDatabase>(file, migrations);
@@ -217,7 +232,11 @@ export interface LedgerEntry {
   refund?: ServiceRefund;
 }
 
-type ChargeRow = Omit<ChargesTable, 'seq' | 'amount_refunded'> & { seq: number };
+type ChargeRow = Omit<ChargesTable, 'seq' | 'amount_refunded' | 'address_line1_check' | 'address_postal_code_check'> & {
+  seq: number;
+  address_line1_check: string | null;
+  address_postal_code_check: string | null;
+};
 
 function toCharge(row: ChargeRow): Charge {
   return {
@@ -229,6 +248,8 @@ function toCharge(row: ChargeRow): Charge {
     source_type: row.source_type as Charge['source_type'],
     card: JSON.parse(row.card) as Charge['card'],
     billing_details: row.billing_details === null ? null : (JSON.parse(row.billing_details) as Charge['billing_details']),
+    address_line1_check: row.address_line1_check as Charge['address_line1_check'],
+    address_postal_code_check: row.address_postal_code_check as Charge['address_postal_code_check'],
     failure_code: row.failure_code,
     failure_message: row.failure_message,
     created: row.created,
@@ -270,6 +291,8 @@ export async function insertCharge(db: Transaction<SandboxDatabase>, entry: Omit
       currency: charge.currency,
       card: JSON.stringify(charge.card),
       billing_details: charge.billing_details === null ? null : JSON.stringify(charge.billing_details),
+      address_line1_check: charge.address_line1_check ?? null,
+      address_postal_code_check: charge.address_postal_code_check ?? null,
       failure_code: charge.failure_code,
       failure_message: charge.failure_message,
       created: charge.created,
@@ -368,18 +391,31 @@ export interface PaymentMethod {
   id: string;
   card: CardSummary;
   issuer: IssuerProfile;
+  /** The billing details of the charge that made it, if it sent any. */
+  billingDetails: BillingDetails | null;
 }
 
 export async function insertPaymentMethod(db: Transaction<SandboxDatabase>, merchantAccount: string, method: PaymentMethod, now: number): Promise<void> {
   await db
     .insertInto('payment_methods')
-    .values({ id: method.id, merchant_account: merchantAccount, card: JSON.stringify(method.card), issuer: JSON.stringify(method.issuer), created: now })
+    .values({
+      id: method.id,
+      merchant_account: merchantAccount,
+      card: JSON.stringify(method.card),
+      issuer: JSON.stringify(method.issuer),
+      billing_details: method.billingDetails === null ? null : JSON.stringify(method.billingDetails),
+      created: now,
+    })
     .execute();
 }
 
 export async function findPaymentMethod(db: Db, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
   const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
-  return row && { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer: JSON.parse(row.issuer) as IssuerProfile };
+  if (!row) return undefined;
+  // A payment method kept before 0005 has no address in its profile: its issuer has the sandbox cardholder's, as every card's then.
+  const issuer: IssuerProfile = { address: SANDBOX_CARDHOLDER_ADDRESS, ...(JSON.parse(row.issuer) as Omit<IssuerProfile, 'address'>) };
+  const billingDetails = row.billing_details === null ? null : (JSON.parse(row.billing_details) as BillingDetails);
+  return { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer, billingDetails };
 }
 
 export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; ancestor_origins: string[]; charge_id: string | null };

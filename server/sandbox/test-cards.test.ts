@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { verifyAddress } from './address-verification';
+import { walletBillingAddresses } from './billing-addresses';
 import { cardNetworkOf, type ChargeContext, decide, issuerProfile, luhnValid, testCards, walletCards } from './test-cards';
 
 const NOW = Date.UTC(2026, 5, 15);
@@ -95,5 +97,28 @@ describe('cardNetworkOf', () => {
     ['9999999999999995', undefined],
   ])('%s is %s', (pan, network) => {
     expect(cardNetworkOf(pan)).toBe(network);
+  });
+});
+
+describe("the issuer's address on record (address verification)", () => {
+  const docs = readFileSync(new URL('../../docs/test-cards.md', import.meta.url), 'utf8');
+  const section = docs.slice(docs.indexOf('## Address verification'));
+  const walletDefault = { address: { line1: walletBillingAddresses[0]!.address.address1, postal_code: walletBillingAddresses[0]!.address.postalCode, country: 'US' } };
+
+  it('gives match, mismatch and unavailable by card, each documented with what it answers for the wallet\'s default address', () => {
+    const cards = testCards.filter((card) => card.issuerAddress !== undefined);
+    const results = cards.map((card) => verifyAddress(issuerProfile(card.number).address, walletDefault));
+    expect(new Set(results.flatMap((result) => [result.address_line1_check, result.address_postal_code_check]))).toEqual(new Set(['match', 'mismatch', 'unavailable']));
+    expect(section).toContain('## Address verification');
+    cards.forEach((card, i) => {
+      const row = section.split('\n').find((line) => line.includes(`\`${card.number}\``));
+      expect(row, card.number).toBeDefined();
+      expect(row).toContain(`\`${card.slug}-3ds\``);
+      expect(row).toContain(`| \`${results[i]!.address_line1_check}\` | \`${results[i]!.address_postal_code_check}\` |`);
+    });
+  });
+
+  it("is the sandbox cardholder's, the wallet's default address, for every other card", () => {
+    expect(verifyAddress(issuerProfile('4242424242424242').address, walletDefault)).toEqual({ address_line1_check: 'match', address_postal_code_check: 'match' });
   });
 });

@@ -4,6 +4,7 @@
  * test keeps the two in step.
  */
 import type { AuthMethod, CardNetwork, CardOutcome, ThreeDsFlow, WalletCard } from '../contracts';
+import { type IssuerAddress, SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
 
 export type FailureCode =
   | 'card_declined'
@@ -33,6 +34,12 @@ export interface TestCard {
   threeDs?: ThreeDsFlow;
   /** Its device token (CRYPTOGRAM_3DS) carries no eciIndicator, as Google's may not (docs/direct-mode.md). */
   withoutEci?: true;
+  /**
+   * The cardholder's address at the issuer, which its address verification compares the charge's
+   * billing address with; null: an issuer that does not verify addresses (`unavailable`). Absent:
+   * the sandbox cardholder's (SANDBOX_CARDHOLDER_ADDRESS, the sandbox wallet's default address).
+   */
+  issuerAddress?: IssuerAddress | null;
 }
 
 export const testCards: readonly TestCard[] = [
@@ -47,6 +54,12 @@ export const testCards: readonly TestCard[] = [
   { slug: 'visa-3ds-required', number: '4000002760003184', network: 'VISA', outcome: 'success', threeDs: 'challenge' },
   { slug: 'visa-3ds-frictionless', number: '4000002500003155', network: 'VISA', outcome: 'success', threeDs: 'frictionless' },
   { slug: 'mastercard-no-eci', number: '5105105105105100', network: 'MASTERCARD', outcome: 'success', withoutEci: true },
+  // Address verification (docs/test-cards.md#address-verification): each succeeds; its issuer has this address on record.
+  { slug: 'visa-avs-match', number: '4000000000000051', network: 'VISA', outcome: 'success', issuerAddress: SANDBOX_CARDHOLDER_ADDRESS },
+  { slug: 'visa-avs-mismatch', number: '4000000000000010', network: 'VISA', outcome: 'success', issuerAddress: { line1: '77 Issuer Street', postal_code: '10001' } },
+  { slug: 'visa-avs-line1-mismatch', number: '4000000000000028', network: 'VISA', outcome: 'success', issuerAddress: { line1: '2 Sandbox Way', postal_code: '94105' } },
+  { slug: 'visa-avs-postal-code-mismatch', number: '4000000000000036', network: 'VISA', outcome: 'success', issuerAddress: { line1: '1 Sandbox Way', postal_code: '94107' } },
+  { slug: 'visa-avs-unavailable', number: '4000000000000044', network: 'VISA', outcome: 'success', issuerAddress: null },
 ];
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
@@ -88,12 +101,14 @@ const failed = (code: FailureCode): Decision => ({ status: 'failed', code, messa
 export interface IssuerProfile {
   outcome: CardOutcome;
   threeDs: ThreeDsFlow | null;
+  /** The cardholder's address on record, for address verification; null: the issuer verifies none (and a number no issuer has). */
+  address: IssuerAddress | null;
 }
 
 export function issuerProfile(pan: string): IssuerProfile {
-  if (!luhnValid(pan)) return { outcome: 'invalid_number', threeDs: null };
+  if (!luhnValid(pan)) return { outcome: 'invalid_number', threeDs: null, address: null };
   const card = cardsByNumber.get(pan);
-  return { outcome: card?.outcome ?? 'success', threeDs: card?.threeDs ?? null };
+  return { outcome: card?.outcome ?? 'success', threeDs: card?.threeDs ?? null, address: card?.issuerAddress === undefined ? SANDBOX_CARDHOLDER_ADDRESS : card.issuerAddress };
 }
 
 /** An Authentication Session on a card the table does not mark frictionless asks for a challenge. */
@@ -130,13 +145,20 @@ export const cardDescription = (network: CardNetwork, last4: string) => `${netwo
 /** Google's usual ECI values for device tokens: Mastercard signals 3-D Secure differently. */
 const eciFor = (network: CardNetwork) => (network === 'MASTERCARD' ? '02' : '05');
 
+/** What an address verification card's label says of its issuer's record; nothing for the others, whose issuer has the sandbox cardholder's. */
+function issuerAddressLabel(card: TestCard): string {
+  if (card.issuerAddress === undefined) return '';
+  if (card.issuerAddress === null) return '; its issuer verifies no address';
+  return `; its issuer has ${card.issuerAddress.line1}, ${card.issuerAddress.postal_code} on record`;
+}
+
 /** Every table card in both wallet variants: with a 3-D Secure cryptogram (device token) and PAN only. */
 export const walletCards: readonly (WalletCard & { number: string; eciIndicator: string | undefined })[] = testCards.flatMap((card) =>
   (['CRYPTOGRAM_3DS', 'PAN_ONLY'] as const).map((authMethod) => {
     const last4 = card.number.slice(-4);
     const threeDs = authMethod === 'PAN_ONLY' ? (card.threeDs ?? null) : null;
     const result = card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`;
-    const outcome = threeDs ? `3-D Secure ${threeDs}, then ${result}` : result;
+    const outcome = (threeDs ? `3-D Secure ${threeDs}, then ${result}` : result) + issuerAddressLabel(card);
     const eciIndicator = authMethod === 'CRYPTOGRAM_3DS' && !card.withoutEci ? eciFor(card.network) : undefined;
     const variant = authMethod === 'PAN_ONLY' ? 'PAN only' : eciIndicator ? '3-D Secure cryptogram' : '3-D Secure cryptogram, no ECI';
     return {

@@ -7,7 +7,17 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import { ApiErrorBody, AuthenticationSession, type CaptureRequest, Charge, ChargeRequest, type CreateAuthenticationSession, ServiceRefund, type ServiceRefundRequest } from '../contracts';
+import {
+  type AddressVerification,
+  ApiErrorBody,
+  AuthenticationSession,
+  type CaptureRequest,
+  Charge,
+  ChargeRequest,
+  type CreateAuthenticationSession,
+  ServiceRefund,
+  type ServiceRefundRequest,
+} from '../contracts';
 import { type Failure, type Result, err, ok } from '../lib/result';
 
 export interface RetryPolicy {
@@ -88,6 +98,20 @@ export interface ServiceClient {
 /** A refund request's bytes, the same for the same fields whoever builds them, so that a replay matches the first request. */
 export const refundBody = (request: ServiceRefundRequest): string =>
   JSON.stringify({ charge: request.charge, amount: request.amount, ...(request.reason !== undefined && { reason: request.reason }) });
+
+/**
+ * The card issuer's address verification a charge reports, in the merchant's shape (the session's
+ * `address_verification`). The sandbox's convention (docs/service-conventions.md#address-verification):
+ * `address_line1_check` and `address_postal_code_check` on the charge, each `match`, `mismatch` or
+ * `unavailable`, null for a field the request did not send. A field the service did not verify, for
+ * whatever reason, is `unavailable` to the merchant; so is a charge that carries neither (a reply
+ * stored before the service verified addresses). A service that reports it otherwise (Stripe's
+ * `payment_method_details.card.checks` with `pass`/`fail`/`unchecked`, or a one-letter AVS result
+ * code to split into the two fields) is a change to this function and to the Charge schema only.
+ */
+export function addressVerificationOf(charge: Charge): AddressVerification {
+  return { line1: charge.address_line1_check ?? 'unavailable', postal_code: charge.address_postal_code_check ?? 'unavailable' };
+}
 
 export const defaultRetryPolicy: RetryPolicy = { maxTries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 

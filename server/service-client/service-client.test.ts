@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Charge, ChargeRequest } from '../contracts';
 import { type Listening, listen } from '../testing/listen';
-import { createServiceClient, serializeCharge } from '.';
+import { addressVerificationOf, createServiceClient, serializeCharge } from '.';
 
 /** A payment service that answers each try as the test scripted it, and remembers what it was sent. */
 type Reply = 'charge' | 'reset' | 'hang' | 'stall' | { status: number; code: string };
@@ -91,5 +91,17 @@ describe('the service client', () => {
     script = [{ status: 400, code: 'invalid_wallet_token' }];
     expect(await client.createCharge(request, call)).toMatchObject({ ok: false, error: { code: 'service_rejected', serviceCode: 'invalid_wallet_token', outcomeUnknown: false } });
     expect(received).toHaveLength(1);
+  });
+});
+
+describe("the issuer's address verification a charge reports", () => {
+  it('is read from the sandbox convention (address_line1_check, address_postal_code_check) into the merchant\'s shape', () => {
+    expect(addressVerificationOf({ ...charge, address_line1_check: 'match', address_postal_code_check: 'mismatch' })).toEqual({ line1: 'match', postal_code: 'mismatch' });
+    expect(addressVerificationOf({ ...charge, address_line1_check: 'unavailable', address_postal_code_check: 'match' })).toEqual({ line1: 'unavailable', postal_code: 'match' });
+  });
+
+  it('is unavailable for a field the service did not verify: null (not sent), or absent (a reply stored before the service verified addresses)', () => {
+    expect(addressVerificationOf({ ...charge, address_line1_check: null, address_postal_code_check: 'match' })).toEqual({ line1: 'unavailable', postal_code: 'match' });
+    expect(addressVerificationOf(charge)).toEqual({ line1: 'unavailable', postal_code: 'unavailable' });
   });
 });

@@ -359,6 +359,15 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX dashboard_sessions_app ON dashboard_sessions (app_id)`.execute(db);
     },
   },
+  '0022_address_verification': {
+    // The card issuer's address verification of the latest attempt's charge, as the payment service answered it
+    // (service-client's addressVerificationOf): AddressVerification JSON, shown beside billing_address_check. Not
+    // personal data (it says whether two addresses agree, not where anyone lives): erasure leaves it. Sessions paid
+    // before have none (null), as the service did not answer it then.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sessions').addColumn('address_verification', 'text').execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

@@ -67,6 +67,8 @@ export interface SessionsTable {
   billing_address_sealed: Generated<string | null>;
   /** BillingAddressCheck JSON (not personal data: kept after erasure). */
   billing_address_check: Generated<string | null>;
+  /** AddressVerification JSON: the card issuer's, from the latest attempt's charge; null until a charge answers it (not personal data: kept after erasure). */
+  address_verification: Generated<string | null>;
   /** When the retention period erased the addresses (ms since the epoch); null until then. */
   personal_data_erased: Generated<number | null>;
 }

@@ -865,6 +865,7 @@ export interface components {
                 erased: true;
                 erased_at: number;
             }) | null;
+            /** @description A comparison of the billing address the shopper's wallet gave (`billing_address`) with the one on file (`billing_address_on_file`): postal code, first line and country, and a verdict. The wallet's address is supplied by the shopper's browser, outside the encrypted payment token, so the browser can rewrite it: this comparison is not proof. The card issuer's own verification is `address_verification`. Null before a payment; kept after the addresses are erased. */
             billing_address_check: {
                 /** @enum {string} */
                 postal_code: "match" | "mismatch" | "unavailable";
@@ -874,6 +875,13 @@ export interface components {
                 country: "match" | "mismatch" | "unavailable";
                 /** @enum {string} */
                 verdict: "match" | "partial_match" | "mismatch" | "unavailable";
+            } | null;
+            /** @description The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address the charge sent against the cardholder's address at the card issuer, for the first line and the postal code, each `match`, `mismatch` or `unavailable` (not verified: the issuer does not take part, or the wallet gave no such field). Null before a payment, and while no charge has answered the latest attempt (refused by the service, outcome being confirmed); kept after the addresses are erased. */
+            address_verification: {
+                /** @enum {string} */
+                line1: "match" | "mismatch" | "unavailable";
+                /** @enum {string} */
+                postal_code: "match" | "mismatch" | "unavailable";
             } | null;
             client_secret: string;
             public_view: components["schemas"]["PublicSession"] | null;
@@ -1069,6 +1077,7 @@ export interface components {
                 erased: true;
                 erased_at: number;
             }) | null;
+            /** @description A comparison of the billing address the shopper's wallet gave (`billing_address`) with the one on file (`billing_address_on_file`): postal code, first line and country, and a verdict. The wallet's address is supplied by the shopper's browser, outside the encrypted payment token, so the browser can rewrite it: this comparison is not proof. The card issuer's own verification is `address_verification`. Null before a payment; kept after the addresses are erased. */
             billing_address_check: {
                 /** @enum {string} */
                 postal_code: "match" | "mismatch" | "unavailable";
@@ -1078,6 +1087,13 @@ export interface components {
                 country: "match" | "mismatch" | "unavailable";
                 /** @enum {string} */
                 verdict: "match" | "partial_match" | "mismatch" | "unavailable";
+            } | null;
+            /** @description The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address the charge sent against the cardholder's address at the card issuer, for the first line and the postal code, each `match`, `mismatch` or `unavailable` (not verified: the issuer does not take part, or the wallet gave no such field). Null before a payment, and while no charge has answered the latest attempt (refused by the service, outcome being confirmed); kept after the addresses are erased. */
+            address_verification: {
+                /** @enum {string} */
+                line1: "match" | "mismatch" | "unavailable";
+                /** @enum {string} */
+                postal_code: "match" | "mismatch" | "unavailable";
             } | null;
         };
         PayReply: {
@@ -1266,6 +1282,10 @@ export interface components {
                     country: string;
                 };
             } | null;
+            /** @description The card issuer's address verification of billing_details.address.line1 against the cardholder's address on record: match, mismatch, unavailable (not verified); null when the request sent no first line */
+            address_line1_check?: ("match" | "mismatch" | "unavailable") | null;
+            /** @description The card issuer's address verification of billing_details.address.postal_code against the cardholder's address on record: match, mismatch, unavailable (not verified); null when the request sent no postal code */
+            address_postal_code_check?: ("match" | "mismatch" | "unavailable") | null;
             failure_code: string | null;
             failure_message: string | null;
             created: number;

@@ -206,10 +206,15 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
   );
 }
 
-/** The wallet's billing address beside the one on file, and their check: what the merchant decides a mismatch on (docs/api.md). */
+/**
+ * The wallet's billing address beside the one on file and their check, and beside that the card issuer's own
+ * verification: what the merchant decides a mismatch on (docs/api.md). The note says what each is worth: the
+ * wallet's address comes through the shopper's browser, the issuer's record does not.
+ */
 function BillingAddress({ t, payment }: { t: DashboardMessages; payment: DashboardPayment }) {
   const check = payment.billing_address_check;
-  if (!check && !payment.billing_address_on_file) return null;
+  const verification = payment.address_verification;
+  if (!check && !payment.billing_address_on_file && !verification) return null;
   return (
     <section aria-labelledby="billing-heading" data-testid="billing-address">
       <h2 id="billing-heading">{t.billing.heading}</h2>
@@ -223,11 +228,20 @@ function BillingAddress({ t, payment }: { t: DashboardMessages; payment: Dashboa
               <dd data-testid={`billing-${field}`}>{t.billing.results[check[field]]}</dd>
             </>
           ))}
+        {(['line1', 'postal_code'] as const).map((field) => (
+          <>
+            <dt>{t.billing.issuer[field]}</dt>
+            <dd data-testid={`issuer-${field}`}>{verification ? t.billing.results[verification[field]] : t.billing.issuer.none}</dd>
+          </>
+        ))}
         <dt>{t.billing.fromWallet}</dt>
         <dd data-testid="billing-from-wallet">{addressText(t, payment.billing_address)}</dd>
         <dt>{t.billing.onFile}</dt>
         <dd data-testid="billing-on-file">{addressText(t, payment.billing_address_on_file)}</dd>
       </dl>
+      <p class="hint" data-testid="billing-note">
+        {t.billing.note}
+      </p>
     </section>
   );
 }

@@ -30,6 +30,16 @@ export async function refundPart(sessionId: string, amount: number): Promise<'pe
   }
 }
 
+/**
+ * A hold to look at before shipping: the card issuer did not confirm the billing address. Not the
+ * check against the address on file alone: the shopper's browser supplied the address it compares.
+ */
+export function needsReview(session: Session): boolean {
+  const issuer = session.address_verification;
+  if (issuer === null) return session.billing_address_check?.verdict === 'mismatch';
+  return issuer.line1 === 'mismatch' || issuer.postal_code === 'mismatch';
+}
+
 /** Every paid order of a day, page after page. */
 export async function paidBetween(from: number, to: number): Promise<string[]> {
   const references: string[] = [];
@@ -57,6 +67,11 @@ function handle(event: Event): void {
     case 'session.captured': {
       const paid = event.data.object;
       if (paid.object === 'checkout_session') console.log(`order ${paid.reference ?? paid.id} is ${paid.status}`);
+      break;
+    }
+    case 'session.authorized': {
+      const held = event.data.object;
+      if (held.object === 'checkout_session' && needsReview(held)) console.log(`order ${held.reference ?? held.id}: review the address before capturing`);
       break;
     }
     case 'refund.succeeded':

@@ -31,10 +31,12 @@ export const de: DashboardMessages = {
   },
   billing: {
     heading: 'Rechnungsadresse',
-    verdict: 'Prüfung',
+    verdict: 'Verglichen mit der hinterlegten Adresse',
     verdicts: { match: 'Stimmt mit der hinterlegten Adresse überein', partial_match: 'Teilweise geprüft, keine Abweichung', mismatch: 'Weicht von der hinterlegten Adresse ab', unavailable: 'Nicht geprüft' },
     fields: { postal_code: 'Postleitzahl', line1: 'Adresszeile 1', country: 'Land' },
     results: { match: 'Übereinstimmung', mismatch: 'Abweichung', unavailable: 'Nicht verfügbar' },
+    issuer: { line1: 'Prüfung des Kartenausstellers: Adresszeile 1', postal_code: 'Prüfung des Kartenausstellers: Postleitzahl', none: 'Noch keine Antwort' },
+    note: 'Die Adresse aus der Wallet erreicht uns über den Browser des Käufers, der sie ändern kann: Ihr Vergleich mit der hinterlegten Adresse ist kein Beweis. Die Prüfung des Kartenausstellers vergleicht sie mit der Adresse des Karteninhabers bei seiner Bank, die der Browser weder sehen noch ändern kann.',
     fromWallet: 'Aus der Wallet',
     onFile: 'Hinterlegt',
     none: 'Keine',

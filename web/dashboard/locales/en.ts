@@ -31,10 +31,12 @@ export const en: DashboardMessages = {
   },
   billing: {
     heading: 'Billing address',
-    verdict: 'Check',
+    verdict: 'Compared with the address on file',
     verdicts: { match: 'Matches the address on file', partial_match: 'Partly checked, no difference', mismatch: 'Differs from the address on file', unavailable: 'Not checked' },
     fields: { postal_code: 'Postal code', line1: 'Address line 1', country: 'Country' },
     results: { match: 'Match', mismatch: 'Mismatch', unavailable: 'Not available' },
+    issuer: { line1: "Card issuer's check: address line 1", postal_code: "Card issuer's check: postal code", none: 'No answer yet' },
+    note: "The wallet's address reaches us through the shopper's browser, which can change it: its comparison with the address on file is not proof. The card issuer's check compares it with the cardholder's address at the bank, which the browser can neither see nor change.",
     fromWallet: 'From the wallet',
     onFile: 'On file',
     none: 'None',

@@ -31,10 +31,12 @@ export const es: DashboardMessages = {
   },
   billing: {
     heading: 'Dirección de facturación',
-    verdict: 'Comprobación',
+    verdict: 'Comparada con la dirección registrada',
     verdicts: { match: 'Coincide con la dirección registrada', partial_match: 'Comprobada en parte, sin diferencias', mismatch: 'Difiere de la dirección registrada', unavailable: 'No comprobada' },
     fields: { postal_code: 'Código postal', line1: 'Línea de dirección 1', country: 'País' },
     results: { match: 'Coincide', mismatch: 'No coincide', unavailable: 'No disponible' },
+    issuer: { line1: 'Comprobación del emisor: línea de dirección 1', postal_code: 'Comprobación del emisor: código postal', none: 'Aún sin respuesta' },
+    note: 'La dirección del monedero nos llega a través del navegador del comprador, que puede cambiarla: su comparación con la dirección registrada no es una prueba. La comprobación del emisor de la tarjeta la compara con la dirección del titular que conoce su banco, que el navegador no puede ver ni cambiar.',
     fromWallet: 'Del monedero',
     onFile: 'Registrada',
     none: 'Ninguna',

@@ -31,10 +31,12 @@ export const fr: DashboardMessages = {
   },
   billing: {
     heading: 'Adresse de facturation',
-    verdict: 'Vérification',
+    verdict: 'Comparée à l’adresse enregistrée',
     verdicts: { match: 'Identique à l’adresse enregistrée', partial_match: 'Vérifiée en partie, sans écart', mismatch: 'Différente de l’adresse enregistrée', unavailable: 'Non vérifiée' },
     fields: { postal_code: 'Code postal', line1: 'Ligne d’adresse 1', country: 'Pays' },
     results: { match: 'Identique', mismatch: 'Différent', unavailable: 'Non disponible' },
+    issuer: { line1: 'Vérification de l’émetteur : ligne d’adresse 1', postal_code: 'Vérification de l’émetteur : code postal', none: 'Pas encore de réponse' },
+    note: 'L’adresse du portefeuille nous parvient par le navigateur de l’acheteur, qui peut la modifier : sa comparaison avec l’adresse enregistrée n’est pas une preuve. La vérification de l’émetteur de la carte la compare à l’adresse du titulaire connue de sa banque, que le navigateur ne peut ni voir ni modifier.',
     fromWallet: 'Du portefeuille',
     onFile: 'Enregistrée',
     none: 'Aucune',

@@ -34,13 +34,20 @@ export interface DashboardMessages {
     previous: string;
     back: string;
   };
-  /** The wallet's billing address against the one on file (docs/api.md, "The billing address check"). */
+  /**
+   * The wallet's billing address against the one on file (docs/api.md, "The billing address check"), and beside it the card
+   * issuer's address verification ("The card issuer's address verification"); `note` says what each is worth.
+   */
   billing: {
     heading: string;
     verdict: string;
     verdicts: Record<AddressVerdict, string>;
     fields: { postal_code: string; line1: string; country: string };
     results: Record<AddressFieldCheck, string>;
+    /** The issuer's results of the first line and the postal code; `none` before a charge answered them. */
+    issuer: { line1: string; postal_code: string; none: string };
+    /** The wallet's address comes through the shopper's browser: its comparison with the address on file is no proof; the issuer's is the card's own. */
+    note: string;
     fromWallet: string;
     onFile: string;
     none: string;
