@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { App } from '../apps';
 import { ChargeRequest, type EcV2Token, PaymentDataRequest } from '../contracts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge } from './build-charge';
 import { buildPaymentDataRequest } from './payment-request';
+import { testApp } from '../testing/apps';
 
-const app: App = {
-  id: 'app_1',
-  name: 'Coffee Roasters',
-  merchantId: '4242',
-  googleMerchantId: undefined,
-  allowedOrigins: ['https://shop.example'],
-  authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
-  cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
-  environment: 'SANDBOX',
-  decryptionMode: 'gateway',
-  threeDs: 'if_required',
-  googlePayMode: 'merchant',
-  created: 0,
-};
+const app = testApp({ googleMerchantId: undefined });
 
 const token: EcV2Token = {
   signature: 'MEUCIQ',

@@ -14,21 +14,9 @@ import { paymentDataRequestProblem } from '../contracts/google-pay-rules';
 import { startTestServer } from '../testing/harness';
 import { buildPaymentDataRequest, googlePayAmountRefusal } from './payment-request';
 import { createPlatformSigner } from './platform';
+import { testApp } from '../testing/apps';
 
-const app: App = {
-  id: 'app_1',
-  name: 'Coffee Roasters',
-  merchantId: '4242',
-  googleMerchantId: 'BCR2DN4TMERCHANT',
-  allowedOrigins: ['https://shop.example'],
-  authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
-  cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
-  environment: 'SANDBOX',
-  decryptionMode: 'gateway',
-  threeDs: 'if_required',
-  googlePayMode: 'merchant',
-  created: 0,
-};
+const app = testApp();
 /** What the widget hands the wallet: the sandbox's client runs as TEST; it answers onPaymentAuthorized. */
 const clientOf = (environment: WalletEnvironment) => ({ environment: environment === 'SANDBOX' ? 'TEST' : environment, callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } });
 const AMOUNTS = [1, 5, 100, 1230, 1234, 123450, 99_999_999_990, 99_999_999_999];

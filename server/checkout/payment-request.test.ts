@@ -6,25 +6,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../apps';
 import { PaymentDataRequest, type WalletEnvironment } from '../contracts';
 import { buildPaymentDataRequest } from './payment-request';
 import { AUTH_JWT_LIFETIME_SECONDS, createPlatformSigner, merchantOriginOf } from './platform';
+import { testApp } from '../testing/apps';
 
-const app: App = {
-  id: 'app_1',
-  name: 'Coffee Roasters',
-  merchantId: '4242',
-  googleMerchantId: 'BCR2DN4TMERCHANT',
-  allowedOrigins: ['https://shop.example'],
-  authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
-  cardNetworks: ['VISA', 'MASTERCARD'],
-  environment: 'SANDBOX',
-  decryptionMode: 'gateway',
-  threeDs: 'if_required',
-  googlePayMode: 'merchant',
-  created: 0,
-};
+const app = testApp({ cardNetworks: ['VISA', 'MASTERCARD'] });
 const session = { id: 'cs_abc', amount: 2400, currency: 'USD', countryCode: 'US' };
 const platformKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const signer = createPlatformSigner({ googleMerchantId: 'BCR2DN4TPLATFORM', signingKey: platformKeys.privateKey }, () => 1_700_000_000_000);
