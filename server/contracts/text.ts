@@ -13,22 +13,43 @@ export const UNSTORABLE_TEXT_MESSAGE = 'text must not contain NUL characters or 
 
 export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
-/** The path (keys and indexes) of the first string, or object key, in a JSON value that is not storable text; undefined when all are. */
-export function unstorableTextPath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
-  if (Array.isArray(value)) {
-    for (const [index, element] of value.entries()) {
-      const found = unstorableTextPath(element, [...path, index]);
-      if (found) return found;
-    }
-    return undefined;
+/**
+ * The path (keys and indexes) of the first string, or object key, in a JSON value that is not
+ * storable text; undefined when all are. A loop over an explicit stack, never a recursion: a
+ * value nested thousands deep (a body the edge would refuse, a query, a parsed token) cannot
+ * overflow the call stack. Depth first, in the value's own order, so that the first fault found
+ * is the first one in the text.
+ */
+export function unstorableTextPath(value: unknown): (string | number)[] | undefined {
+  interface Step {
+    value: unknown;
+    key: string | number | undefined;
+    parent: Step | undefined;
+    /** The key is an object's (text to check), not an array's index. */
+    named?: boolean;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, field] of Object.entries(value)) {
+  const pathOf = (step: Step | undefined, last?: string): (string | number)[] => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let at = step; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: Step[] = [{ value, key: undefined, parent: undefined }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
     // The key itself is named by its position only: it is the unstorable text.
-    if (!isStorableText(key)) return [...path, '(a key)'];
-    const found = unstorableTextPath(field, [...path, key]);
-    if (found) return found;
+    if (step.named && !isStorableText(step.key as string)) return pathOf(step.parent, '(a key)');
+    const current = step.value;
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return pathOf(step);
+      continue;
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], key: index, parent: step });
+      continue;
+    }
+    const keys = Object.keys(current);
+    for (let index = keys.length - 1; index >= 0; index--) stack.push({ value: (current as Record<string, unknown>)[keys[index]!], key: keys[index]!, parent: step, named: true });
   }
   return undefined;
 }

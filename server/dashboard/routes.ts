@@ -8,7 +8,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
 import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { jsonBody } from '../http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import { escapeHtml } from '../lib/html';

@@ -106,3 +106,67 @@ describe('CORS preflights', () => {
     }
   });
 });
+
+/**
+ * Bodies of hostile shape, from a client with no credential: each is refused by its shape, on
+ * its raw bytes, before JSON.parse and before any walk of the parsed value (a `[[[[...`
+ * 5,000 deep used to overflow the recursive text check and kill the process), and the server
+ * goes on answering.
+ */
+describe('bodies of hostile shape', () => {
+  const deepArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const deepObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const wideObject = (keys: number) => `{${Array.from({ length: keys }, (_, i) => `"k${i}":0`).join(',')}}`;
+  /** Many objects of 200 keys each: none too wide, too many keys in all. */
+  const manyKeys = (total: number) => `{"x":[${Array.from({ length: Math.ceil(total / 200) }, () => `{${Array.from({ length: 200 }, () => '"a":0').join(',')}}`).join(',')}]}`;
+  const longString = (bytes: number) => `{"description":"${'x'.repeat(bytes)}"}`;
+  const hostile: [string, string, string][] = [
+    ['arrays 5,000 deep', deepArrays(5_000), 'the body nests deeper than 32 levels'],
+    ['objects 3,000 deep', deepObjects(3_000), 'the body nests deeper than 32 levels'],
+    ['arrays 33 deep', deepArrays(33), 'the body nests deeper than 32 levels'],
+    ['an object of 257 keys', wideObject(257), 'an object in the body has more than 256 keys'],
+    ['4,200 keys in all', manyKeys(4_200), 'the body has more than 4096 keys in all'],
+    ['a string of 16,385 bytes', longString(16_385), 'a string in the body is longer than 16384 bytes'],
+  ];
+  const KB = 1024;
+  const routes = () => [
+    ['/api/sessions', 32 * KB, { authorization: 'Bearer sk_nobody' }],
+    [`/api/sessions/${session.id}/pay`, 32 * KB, {}],
+    [`/api/sessions/${session.id}/authenticate`, 32 * KB, {}],
+    [`/api/sessions/${session.id}/capture`, 32 * KB, {}],
+    [`/api/sessions/${session.id}/refunds`, 32 * KB, {}],
+    ['/api/keys/roll', 32 * KB, {}],
+    ['/api/webhook_endpoints', 32 * KB, {}],
+    ['/sandbox/wallet/tokens', 64 * KB, {}],
+    ['/sandbox/wallet/sheets', 16 * KB, {}],
+  ] as const;
+
+  it.each(hostile)('%s: 400 invalid_request naming the limit (413 over the route\'s size), on every body route, before authentication; the server lives on', async (_name, body, message) => {
+    for (const [path, limit, headers] of routes()) {
+      const reply = await fetch(`${server.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+      const refusal = body.length > limit ? { code: 'payload_too_large', message: 'The body is too large' } : { code: 'invalid_request', message };
+      expect(reply.status, path).toBe(body.length > limit ? 413 : 400);
+      expect(await errorOf(reply), path).toEqual(refusal);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    }
+  });
+
+  it('takes a body just inside every limit', async () => {
+    const inside = JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', description: 'x'.repeat(500) });
+    const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body: inside });
+    expect(created.status).toBe(201);
+    // 32 deep, 256 keys, a 16,384-byte string: past the edge, refused by the schema instead.
+    for (const body of [deepArrays(32), wideObject(256), longString(16_384)]) {
+      const reply = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body });
+      expect(reply.status).toBe(400);
+      expect((await errorOf(reply)).message).not.toMatch(/nests deeper|more than \d+ keys|longer than/);
+    }
+  });
+
+  it('a token nested 10,000 deep inside a string is refused as a token, not a crash', async () => {
+    const token = deepArrays(8_000);
+    const reply = await server.pay(session, JSON.stringify({ payment_data: { apiVersion: 2, apiVersionMinor: 0, paymentMethodData: { type: 'CARD', description: 'Visa 1111', info: { cardNetwork: 'VISA', cardDetails: '1111' }, tokenizationData: { type: 'PAYMENT_GATEWAY', token } } } }));
+    expect(reply.status).toBe(400);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});

@@ -3,10 +3,9 @@
  * message}}`. Layers below the routes speak only of what went wrong (a
  * Failure); the status is decided at the edge, here.
  */
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { IncomingMessage } from 'node:http';
+import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
-import { type ApiErrorBody, isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../contracts';
+import { type ApiErrorBody, isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../contracts';
 import type { Failure } from '../lib/result';
 
 /** An error reply before it is sent: the status and the body's `error`. */
@@ -80,7 +79,7 @@ export type RouteAnswers = readonly ErrorCode[];
 
 /** What every secret-key route may answer: its credential, its budget (merchantLimiter) and the store. */
 export const MERCHANT_CALL = ['unauthenticated', 'rate_limited', 'store_unavailable'] as const satisfies RouteAnswers;
-/** A route that parses a JSON body (jsonBody). */
+/** A route that parses a JSON body (jsonBody, server/http/body.ts). */
 export const JSON_BODY = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const satisfies RouteAnswers;
 /** A route under an Idempotency-Key (respondIdempotently). */
 export const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies RouteAnswers;
@@ -123,35 +122,9 @@ export function describeIssues(error: z.ZodError, whole = '(body)'): string {
 /** `whole`: what an issue of no one field is about (an unknown key), the body unless said otherwise. */
 export const invalidRequest = (error: z.ZodError, whole?: string): Failure => ({ code: 'invalid_request', message: describeIssues(error, whole) });
 
-/** The exact bytes each JSON body arrived as: idempotency fingerprints hash them, not a re-serialisation. */
-const rawBodies = new WeakMap<IncomingMessage, Buffer>();
-
-export const rawBodyOf = (req: IncomingMessage): Buffer | undefined => rawBodies.get(req);
-
 /** A 400 for text the store cannot keep (server/contracts/text.ts), naming where it is, never what. */
 export const unstorableText = (path: (string | number)[]): HttpError =>
   httpError(400, 'invalid_request', `${path.map(String).join('.') || '(body)'}: ${UNSTORABLE_TEXT_MESSAGE}`);
-
-/**
- * The JSON body parser of every route that takes one, ours and the sandbox's:
- * it keeps the raw bytes and refuses, before any handler runs, a body with a
- * string (or key) the store could not keep.
- */
-export const jsonBody = (limit: string): RequestHandler => {
-  const parse = express.json({
-    limit,
-    verify: (req, _res, buf) => {
-      rawBodies.set(req, buf);
-    },
-  });
-  return (req, res, next) =>
-    parse(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      const path = unstorableTextPath(req.body);
-      if (path) return sendError(res, unstorableText(path));
-      next();
-    });
-};
 
 /**
  * Errors that Express and body-parser raise for a client's mistake (a bad

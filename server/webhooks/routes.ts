@@ -5,7 +5,8 @@
  */
 import express, { type RequestHandler } from 'express';
 import { EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { IDEMPOTENT, invalidRequest, JSON_BODY, jsonBody, MERCHANT_CALL, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
+import { jsonBody } from '../http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';
