@@ -11,45 +11,55 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 
 export const UNSTORABLE_TEXT_MESSAGE = 'text must not contain NUL characters or unpaired surrogates';
 
-export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+/** What any unstorable text contains: one search, cheap on the text nearly all requests carry. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
+export const isStorableText = (text: string): boolean => !SUSPECT.test(text) || !UNSTORABLE.test(text);
 
 /**
  * The path (keys and indexes) of the first string, or object key, in a JSON value that is not
- * storable text; undefined when all are. A loop over an explicit stack, never a recursion: a
- * value nested thousands deep (a body the edge would refuse, a query, a parsed token) cannot
- * overflow the call stack. Depth first, in the value's own order, so that the first fault found
- * is the first one in the text.
+ * storable text; undefined when all are. A loop over an explicit stack of the containers it is
+ * in, never a recursion: a value nested thousands deep (a query, a parsed token, a body the
+ * edge would refuse) cannot overflow the call stack. Depth first, in the value's own order, so
+ * that the first fault found is the first one in the text.
  */
 export function unstorableTextPath(value: unknown): (string | number)[] | undefined {
-  interface Step {
-    value: unknown;
-    key: string | number | undefined;
-    parent: Step | undefined;
-    /** The key is an object's (text to check), not an array's index. */
-    named?: boolean;
+  if (typeof value === 'string') return isStorableText(value) ? undefined : [];
+  if (typeof value !== 'object' || value === null) return undefined;
+  interface Frame {
+    container: Record<string, unknown> | unknown[];
+    /** An object's keys; undefined for an array. */
+    keys: string[] | undefined;
+    /** The next child's position. */
+    next: number;
   }
-  const pathOf = (step: Step | undefined, last?: string): (string | number)[] => {
-    const path: (string | number)[] = last === undefined ? [] : [last];
-    for (let at = step; at?.key !== undefined; at = at.parent) path.push(at.key);
-    return path.reverse();
-  };
-  const stack: Step[] = [{ value, key: undefined, parent: undefined }];
+  const frameOf = (container: object): Frame => ({ container: container as Frame['container'], keys: Array.isArray(container) ? undefined : Object.keys(container), next: 0 });
+  const stack: Frame[] = [frameOf(value)];
+  // The path to the child each frame is at.
+  const pathTo = (): (string | number)[] => stack.map((frame) => (frame.keys ? frame.keys[frame.next - 1]! : frame.next - 1));
   while (stack.length > 0) {
-    const step = stack.pop()!;
-    // The key itself is named by its position only: it is the unstorable text.
-    if (step.named && !isStorableText(step.key as string)) return pathOf(step.parent, '(a key)');
-    const current = step.value;
-    if (typeof current === 'string') {
-      if (!isStorableText(current)) return pathOf(step);
+    const frame = stack[stack.length - 1]!;
+    const { container, keys } = frame;
+    const size = keys ? keys.length : (container as unknown[]).length;
+    if (frame.next >= size) {
+      stack.pop();
       continue;
     }
-    if (typeof current !== 'object' || current === null) continue;
-    if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], key: index, parent: step });
-      continue;
+    const position = frame.next++;
+    let child: unknown;
+    if (keys) {
+      const key = keys[position]!;
+      // The key itself is named by its position only: it is the unstorable text.
+      if (!isStorableText(key)) return [...pathTo().slice(0, -1), '(a key)'];
+      child = (container as Record<string, unknown>)[key];
+    } else {
+      child = (container as unknown[])[position];
     }
-    const keys = Object.keys(current);
-    for (let index = keys.length - 1; index >= 0; index--) stack.push({ value: (current as Record<string, unknown>)[keys[index]!], key: keys[index]!, parent: step, named: true });
+    if (typeof child === 'string') {
+      if (!isStorableText(child)) return pathTo();
+    } else if (typeof child === 'object' && child !== null) {
+      stack.push(frameOf(child));
+    }
   }
   return undefined;
 }

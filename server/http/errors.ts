@@ -30,7 +30,8 @@ export function sendError(res: Response, error: HttpError): void {
  */
 export const ERROR_CODES = {
   invalid_request: { status: 400, meaning: 'a parameter, header or body field is missing or invalid; the message names it' },
-  invalid_json: { status: 400, meaning: 'the body is not valid JSON' },
+  invalid_json: { status: 400, meaning: 'the body is not valid JSON (or not valid UTF-8)' },
+  body_not_allowed: { status: 400, meaning: 'the operation takes no request body, and the request carries one' },
   invalid_payment_token: { status: 400, meaning: "the wallet's payment token could not be verified or opened" },
   url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
   // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.
@@ -60,7 +61,7 @@ export const ERROR_CODES = {
   // Gone for good: an expired checkout never takes a payment again (the merchant creates a new one).
   session_expired: { status: 410, meaning: 'the session expired unpaid; it never takes a payment again' },
   payload_too_large: { status: 413, meaning: 'the body is larger than the route accepts' },
-  unsupported_media_type: { status: 415, meaning: 'the body must be UTF-8 JSON' },
+  unsupported_media_type: { status: 415, meaning: 'the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed' },
   rate_limited: { status: 429, meaning: 'too many requests from this client; try again in a minute (RateLimit headers tell when)' },
   internal_error: { status: 500, meaning: 'a bug on our side' },
   // The payment service failed or did not answer: a gateway's failure, not ours; the same request may be retried.
@@ -79,8 +80,10 @@ export type RouteAnswers = readonly ErrorCode[];
 
 /** What every secret-key route may answer: its credential, its budget (merchantLimiter) and the store. */
 export const MERCHANT_CALL = ['unauthenticated', 'rate_limited', 'store_unavailable'] as const satisfies RouteAnswers;
-/** A route that parses a JSON body (jsonBody, server/http/body.ts). */
+/** A route that takes a JSON body (a BodyRule of server/http/body.ts). */
 export const JSON_BODY = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const satisfies RouteAnswers;
+/** A route that takes no body: one that carries a body is refused at the edge (server/http/body.ts). */
+export const NO_BODY = ['body_not_allowed'] as const satisfies RouteAnswers;
 /** A route under an Idempotency-Key (respondIdempotently). */
 export const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies RouteAnswers;
 /** A route with an object's id in its path: refused when unstorable text (400), unknown when of another shape (404). */

@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Release a hold
-         * @description Nothing is charged; the hold on the shopper's card ends. Under an Idempotency-Key a retry replays the first reply.
+         * @description Nothing is charged; the hold on the shopper's card ends. No body, or `{}`: a release has no fields (an `amount` is refused). Under an Idempotency-Key a retry replays the first reply.
          */
         post: operations["releaseSession"];
         delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window
+         * @description Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window. No body, or `{}`.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -663,6 +663,8 @@ export interface components {
         CaptureRequest: {
             amount?: number;
         };
+        /** @description No fields: send `{}` or no body at all */
+        EmptyBody: Record<string, never>;
         CreateRefundBody: {
             amount?: number;
             reason?: components["schemas"]["RefundReason"];
@@ -1322,7 +1324,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1371,6 +1373,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateSessionBody"];
@@ -1386,7 +1389,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1422,7 +1425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1474,7 +1477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1547,7 +1550,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `body_not_allowed`: the operation takes no request body, and the request carries one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1627,6 +1630,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayBody"];
@@ -1642,7 +1646,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_payment_token`: the wallet's payment token could not be verified or opened */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1705,7 +1709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1749,6 +1753,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AuthenticateBody"];
@@ -1764,7 +1769,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1827,7 +1832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1879,6 +1884,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -1894,7 +1900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1939,7 +1945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1991,7 +1997,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The session after the release. `status` is where the session is now (`captured` or `released` after the merchant acts on a hold); `outcome` is what the last payment attempt came to, and is not changed by a capture, a release or a refund: read `status`. */
             200: {
@@ -2002,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2047,7 +2058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2099,6 +2110,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateRefundBody"];
@@ -2114,7 +2126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2159,7 +2171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2199,6 +2211,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2214,7 +2227,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolledSecretKey"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2250,7 +2263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2299,6 +2312,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description `unauthenticated`: the Authorization header carries no valid credential for this call */
             401: {
                 headers: {
@@ -2339,6 +2361,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateWebhookEndpointBody"];
@@ -2354,7 +2377,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `url_not_allowed`: in production, webhook URLs must be https to a public address */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `url_not_allowed`: in production, webhook URLs must be https to a public address */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2390,7 +2413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2442,7 +2465,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2503,6 +2526,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2518,7 +2542,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolledWebhookSecret"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2563,7 +2587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2619,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2680,7 +2704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,7 +2763,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The endpoints it is being sent to */
             202: {
@@ -2750,7 +2779,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventRedelivery"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2770,6 +2799,24 @@ export interface operations {
             };
             /** @description `not_found`: no such object, including another application's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2859,7 +2906,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description INVALID_ARGUMENT */
+            /** @description INVALID_ARGUMENT: a malformed id, an unknown or repeated parameter, a bad `fields` mask, or a request body (reason `bodyNotAllowed`: apps.get takes none; the connection then closes) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2999,6 +3046,15 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletCards"];
                 };
             };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description `not_found`: no such object, including another application's */
             404: {
                 headers: {
@@ -3017,6 +3073,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SandboxWalletTokenRequest"];
@@ -3032,7 +3089,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletToken"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `unknown_billing_address`: sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `unknown_billing_address`: sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3059,7 +3116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3081,6 +3138,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeRequest"];
@@ -3172,6 +3230,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ServiceRefundRequest"];
