@@ -1324,7 +1324,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1373,7 +1373,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateSessionBody"];
@@ -1477,7 +1477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1550,7 +1550,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `body_not_allowed`: the operation takes no request body, and the request carries one */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1630,7 +1630,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayBody"];
@@ -1753,7 +1753,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AuthenticateBody"];
@@ -1884,7 +1884,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -1997,7 +1997,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["EmptyBody"];
@@ -2110,7 +2110,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateRefundBody"];
@@ -2211,7 +2211,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2312,7 +2312,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2361,7 +2361,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateWebhookEndpointBody"];
@@ -2465,7 +2465,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2526,7 +2526,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2643,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2704,7 +2704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2763,7 +2763,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["EmptyBody"];
@@ -3046,7 +3046,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletCards"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,7 +3073,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SandboxWalletTokenRequest"];
@@ -3138,7 +3138,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeRequest"];
@@ -3230,7 +3230,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ServiceRefundRequest"];
