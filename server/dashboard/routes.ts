@@ -7,8 +7,9 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { type BodyRules, KB } from '../http/body';
 import { replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import { escapeHtml } from '../lib/html';
@@ -41,13 +42,25 @@ export interface DashboardRoutesOptions {
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
 }
 
+/** The bodies the dashboard's API takes, read at the edge (as checkoutBodies in server/checkout/routes.ts). */
+export const dashboardBodies = {
+  'POST /dashboard/api/session': { body: 'required', limit: 32 * KB },
+  'POST /dashboard/api/payments/:paymentId/capture': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/payments/:paymentId/release': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/payments/:paymentId/refunds': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/webhook_endpoints': { body: 'required', limit: 32 * KB },
+  'POST /dashboard/api/webhook_endpoints/:endpointId/roll_secret': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/events/:eventId/redeliver': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/keys/roll': { body: 'required', limit: 32 * KB },
+  'PUT /dashboard/api/settings': { body: 'required', limit: 32 * KB },
+} as const satisfies BodyRules;
+
 const noSuchPayment = { code: 'not_found', message: 'No such payment' };
 const noSuchEndpoint = { code: 'not_found', message: 'No such webhook endpoint' };
 
 export function dashboardRoutes(options: DashboardRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
-  const json = jsonBody('32kb');
   const sessions = dashboardSessions(options);
   // Counted before the session is looked up: a flood of made-up cookies spends the budget too, and costs no store read past it.
   const signedIn: RequestHandler = (req, res, next) => options.merchantCalls(req, res, (error?: unknown) => (error ? next(error) : void sessions.required(req, res, next).catch(next)));
@@ -72,7 +85,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
   router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
 
-  router.post('/dashboard/api/session', options.merchantCalls, json, async (req, res) => {
+  router.post('/dashboard/api/session', options.merchantCalls, async (req, res) => {
     const parsed = DashboardSignIn.safeParse(req.body);
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     await sessions.signIn(req, res, parsed.data.secret_key);
@@ -120,10 +133,10 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     const { app } = signedInOf(res);
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, () => holdReply(options, app, session, operation, req.body, async (moved) => paymentView(await sessionView(store, options.cipher, moved))));
   };
-  router.post('/dashboard/api/payments/:paymentId/capture', signedIn, json, holdRoute('capture'));
-  router.post('/dashboard/api/payments/:paymentId/release', signedIn, json, holdRoute('release'));
+  router.post('/dashboard/api/payments/:paymentId/capture', signedIn, holdRoute('capture'));
+  router.post('/dashboard/api/payments/:paymentId/release', signedIn, holdRoute('release'));
 
-  router.post('/dashboard/api/payments/:paymentId/refunds', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/payments/:paymentId/refunds', signedIn, async (req, res) => {
     const session = await paymentOf(req, res);
     if (!session) return;
     const { app } = signedInOf(res);
@@ -138,7 +151,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     res.json({ object: 'list', data: await Promise.all(rows.map((row) => endpointWithDeliveries(store, row))), has_more: false });
   });
 
-  router.post('/dashboard/api/webhook_endpoints', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/webhook_endpoints', signedIn, async (req, res) => {
     const created = await createEndpoint(endpoints, signedInOf(res).app, req.body);
     const reply = replyOf(created, 201);
     res.status(reply.status).json(reply.body);
@@ -150,7 +163,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
-  router.post('/dashboard/api/webhook_endpoints/:endpointId/roll_secret', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/webhook_endpoints/:endpointId/roll_secret', signedIn, async (req, res) => {
     const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     const endpoint = await findLiveEndpoint(store, signedInOf(res).app.id, String(req.params.endpointId));
@@ -159,6 +172,8 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   });
 
   router.post('/dashboard/api/events/:eventId/redeliver', signedIn, async (req, res) => {
+    const empty = EmptyBody.safeParse(req.body ?? {});
+    if (!empty.success) return sendFailure(res, invalidRequest(empty.error));
     const started = await redeliver(store, signedInOf(res).app, String(req.params.eventId), options.webhooks.retryWindowMs);
     if (started.ok) res.status(202).json(started.value);
     else sendFailure(res, started.error);
@@ -171,7 +186,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
    * Idempotency-Key is: a stolen cookie alone rolls nothing, and after a roll with 0 the old key cannot
    * fetch a lost reply, as on the API.
    */
-  router.post('/dashboard/api/keys/roll', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/keys/roll', signedIn, async (req, res) => {
     const parsed = DashboardKeyRoll.safeParse(req.body ?? {});
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     const { app, tokenHash } = signedInOf(res);
@@ -186,7 +201,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     res.json(settingsOf(signedInOf(res).app));
   });
 
-  router.put('/dashboard/api/settings', signedIn, json, async (req, res) => {
+  router.put('/dashboard/api/settings', signedIn, async (req, res) => {
     const parsed = CheckoutSettings.safeParse(req.body);
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     const { app } = signedInOf(res);

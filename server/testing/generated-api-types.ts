@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Release a hold
-         * @description Nothing is charged; the hold on the shopper's card ends. Under an Idempotency-Key a retry replays the first reply.
+         * @description Nothing is charged; the hold on the shopper's card ends. No body, or `{}`: a release has no fields (an `amount` is refused). Under an Idempotency-Key a retry replays the first reply.
          */
         post: operations["releaseSession"];
         delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window
+         * @description Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window. No body, or `{}`.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -663,6 +663,8 @@ export interface components {
         CaptureRequest: {
             amount?: number;
         };
+        /** @description No fields: send `{}` or no body at all */
+        EmptyBody: Record<string, never>;
         CreateRefundBody: {
             amount?: number;
             reason?: components["schemas"]["RefundReason"];
@@ -1344,7 +1346,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1393,6 +1395,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateSessionBody"];
@@ -1408,7 +1411,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1444,7 +1447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1496,7 +1499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1569,7 +1572,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1649,6 +1652,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayBody"];
@@ -1664,7 +1668,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_payment_token`: the wallet's payment token could not be verified or opened */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1727,7 +1731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1771,6 +1775,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AuthenticateBody"];
@@ -1786,7 +1791,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `amount_exceeds_google_pay_precision`: Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1849,7 +1854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1901,6 +1906,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -1916,7 +1922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1961,7 +1967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2013,7 +2019,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The session after the release. `status` is where the session is now (`captured` or `released` after the merchant acts on a hold); `outcome` is what the last payment attempt came to, and is not changed by a capture, a release or a refund: read `status`. */
             200: {
@@ -2024,7 +2035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2069,7 +2080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2121,6 +2132,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateRefundBody"];
@@ -2136,7 +2148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2181,7 +2193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2221,6 +2233,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2236,7 +2249,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolledSecretKey"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2272,7 +2285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2321,6 +2334,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description `unauthenticated`: the Authorization header carries no valid credential for this call */
             401: {
                 headers: {
@@ -2361,6 +2383,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateWebhookEndpointBody"];
@@ -2376,7 +2399,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `url_not_allowed`: in production, webhook URLs must be https to a public address */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `url_not_allowed`: in production, webhook URLs must be https to a public address */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2412,7 +2435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2464,7 +2487,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2525,6 +2548,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2540,7 +2564,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolledWebhookSecret"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2585,7 +2609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,7 +2665,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2702,7 +2726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2761,7 +2785,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The endpoints it is being sent to */
             202: {
@@ -2772,7 +2801,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventRedelivery"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2792,6 +2821,24 @@ export interface operations {
             };
             /** @description `not_found`: no such object, including another application's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2881,7 +2928,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description INVALID_ARGUMENT */
+            /** @description INVALID_ARGUMENT: a malformed id, an unknown or repeated parameter, a bad `fields` mask, or a request body (reason `bodyNotAllowed`: apps.get takes none; the connection then closes) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3021,6 +3068,15 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletCards"];
                 };
             };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description `not_found`: no such object, including another application's */
             404: {
                 headers: {
@@ -3039,6 +3095,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SandboxWalletTokenRequest"];
@@ -3054,7 +3111,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletToken"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `unknown_billing_address`: sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `unknown_billing_address`: sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3081,7 +3138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3103,6 +3160,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeRequest"];
@@ -3194,6 +3252,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ServiceRefundRequest"];
