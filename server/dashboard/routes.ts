@@ -7,7 +7,7 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../contracts';
 import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
@@ -19,6 +19,7 @@ import type { Store } from '../store';
 import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';
 import { expiredIfPastDue } from '../checkout/expiry';
 import { holdReply, type HoldOperation } from '../checkout/holds';
+import { type OriginVerificationDependencies, originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { createRefund } from '../checkout/refunds';
 import { findSession, listAppSessions, sessionView } from '../checkout/sessions';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
@@ -36,6 +37,8 @@ export interface DashboardRoutesOptions {
   merchantCalls: RequestHandler;
   longestRequestMs: number;
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
+  /** Platform mode's origin verification: shown, and checked now on request (docs/platform.md). */
+  originVerification: OriginVerificationDependencies;
 }
 
 const noSuchPayment = { code: 'not_found', message: 'No such payment' };
@@ -164,6 +167,20 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
       if (!parsed.success) return refusal(invalidRequest(parsed.error));
       return replyOf(ok(await rollSecretKey(store, signedInOf(res).app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds })), 201);
     });
+  });
+
+  /** Each allowed origin's verification (platform mode): the file to publish, its token, the checks' results. */
+  router.get('/dashboard/api/origins', signedIn, async (_req, res) => {
+    res.json(await originVerifications(options.originVerification, signedInOf(res).app));
+  });
+
+  /** "Verify now", as POST /api/origin_verifications/verify runs it. */
+  router.post('/dashboard/api/origins/verify', signedIn, json, async (req, res) => {
+    const parsed = VerifyOriginBody.safeParse(req.body);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    const checked = await verifyOrigin(options.originVerification, signedInOf(res).app, parsed.data.origin);
+    if (checked.ok) res.json(checked.value);
+    else sendFailure(res, checked.error);
   });
 
   router.get('/dashboard/api/settings', signedIn, (_req, res) => {
