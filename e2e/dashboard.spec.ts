@@ -9,7 +9,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import type { CreatedSession } from '../server/contracts';
 import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
+import { ORIGIN_VERIFICATION_PATH } from '../server/contracts/origin-verification-rules';
 import { startTestServer, type TestServer } from '../server/testing/harness';
+import { listen } from '../server/testing/listen';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../server/testing/webhook-receiver';
 
 let server: TestServer;
@@ -19,7 +21,9 @@ test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorSc
 
 test.beforeAll(async () => {
   // A short retry window: a delivery the receiver refuses is given up (failed) within seconds, as it would be after days.
-  server = await startTestServer({ ...FAST_WEBHOOKS, WEBHOOK_RETRY_WINDOW_MS: '1500' });
+  // Loopback origins' verification files are fetched, as production fetches every origin's (the platform-mode test).
+  // "Verify now" fetches each time it is pressed (not at most once in 10 s).
+  server = await startTestServer({ ...FAST_WEBHOOKS, WEBHOOK_RETRY_WINDOW_MS: '1500', ORIGIN_VERIFICATION_LOOPBACK: 'fetch' }, { originVerification: { verifyNowSpacingMs: 0 } });
   receiver = await startWebhookReceiver();
 });
 test.afterAll(async () => {
@@ -313,4 +317,38 @@ test('every page is axe-clean and looks as its baseline, in light and dark', asy
     await axe();
     await expect(page).toHaveScreenshot(`dashboard-developers-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: volatile() });
   }
+});
+
+test("platform mode: each origin's verification, the file to publish and its token, and Verify now", async ({ page }) => {
+  let file = '';
+  const site = await listen((req, res) => (req.url === ORIGIN_VERIFICATION_PATH && file ? res.writeHead(200).end(file) : res.writeHead(404).end()));
+  try {
+    const { secretKey } = await server.merchant({ name: 'Platform Shop', merchant_id: 'm_platform_dashboard', allowed_origins: [site.origin], google_pay_mode: 'platform' });
+    await signIn(page, secretKey);
+    await page.getByRole('link', { name: 'Developers' }).click();
+    const origin = page.getByRole('article', { name: site.origin });
+    await expect(origin).toContainText('Not verified yet');
+    await expect(origin.getByTestId('origin-file')).toHaveText(`${site.origin}${ORIGIN_VERIFICATION_PATH}`);
+    const token = (await origin.getByTestId('origin-token').textContent()) ?? '';
+    expect(token).toMatch(/^wcv_[\w-]{32}$/);
+    const result = await new AxeBuilder({ page }).include('section[aria-labelledby=origins-heading]').analyze();
+    expect(result.violations.map((v) => v.id)).toEqual([]);
+
+    await origin.getByRole('button', { name: `Verify now: ${site.origin}` }).click();
+    await expect(origin.getByTestId('origin-failure')).toHaveText('the origin answered HTTP 404 (1 failed checks in a row; a verified origin lapses after 3)');
+    file = `${token}\n`;
+    await origin.getByRole('button', { name: `Verify now: ${site.origin}` }).click();
+    await expect(origin).toContainText('Verified');
+    await expect(origin.getByTestId('origin-failure')).toHaveCount(0);
+    await expect(page.locator('[data-origin-status=verified]')).toHaveCount(1);
+  } finally {
+    await site.close();
+  }
+});
+
+test('an app in merchant mode has no origin verification to show', async ({ page }) => {
+  await signIn(page, await merchant('Merchant Mode Shop'));
+  await page.getByRole('link', { name: 'Developers' }).click();
+  await expect(page.getByRole('heading', { name: 'Checkout configuration' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Origin verification' })).toHaveCount(0);
 });

@@ -10,6 +10,7 @@ import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutBodies, checkoutRoutes, merchantLimiter, type RateLimits } from './checkout/routes';
+import type { OriginVerificationDependencies } from './checkout/origin-verification';
 import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
@@ -46,6 +47,8 @@ export interface AppDependencies {
   direct: DirectDecryption;
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   platformSigner: PlatformSigner | undefined;
+  /** Platform mode's proof of the origins it signs for (docs/platform.md). */
+  originVerification: OriginVerificationDependencies;
   /** The sandbox this process embeds (npm start's default): mounted at /sandbox. */
   embeddedSandbox: Router | undefined;
   /** Where browsers load the sandbox wallet and its 3-D Secure pages from: our origin (embedded), a standalone sandbox's, none with a real service. */

@@ -115,6 +115,7 @@ describe('configuration', () => {
     ['a JWKS over plain http', { OAUTH_JWKS: 'http://auth.example.com/jwks.json' }, 'OAUTH_JWKS'],
     ['a data key of one repeated byte', { DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }, 'DATA_ENCRYPTION_KEY'],
     ['a data key typed as text', { DATA_ENCRYPTION_KEY: Buffer.from('passwordpasswordpasswordpassword').toString('base64') }, 'DATA_ENCRYPTION_KEY'],
+    ['loopback origins taken without their verification file', { ORIGIN_VERIFICATION_LOOPBACK: 'skip' }, 'ORIGIN_VERIFICATION_LOOPBACK'],
   ])('production refuses %s, naming %s', (_what, change, variable) => {
     const found = problems({ ...production, ...change });
     expect(found.length).toBeGreaterThan(0);
@@ -189,6 +190,21 @@ describe('configuration', () => {
     ['a key that is not a sandbox key', { SANDBOX_URL: 'http://127.0.0.1:3100', SANDBOX_SERVICE_KEY: 'sk_live_1' }, /^SANDBOX_SERVICE_KEY: /],
   ])('a standalone sandbox is refused with %s', (_what, env, problem) => {
     expect(problems(env)).toEqual([expect.stringMatching(problem)]);
+  });
+
+  it("platform mode's origin verification: production fetches every origin's file from public addresses; elsewhere loopback origins are taken without one unless told to fetch", () => {
+    const verification = (env: Record<string, string | undefined>) => {
+      const loaded = loadConfig(env);
+      if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+      return loaded.config.originVerification;
+    };
+    expect(verification(production)).toEqual({ addressPolicy: 'public', loopbackWithoutFetch: false, intervalMs: 21_600_000, timeoutMs: 5_000, verifyNowSpacingMs: 10_000 });
+    expect(verification({ ...production, ORIGIN_VERIFICATION_LOOPBACK: 'fetch' })).toMatchObject({ loopbackWithoutFetch: false });
+    expect(verification({})).toMatchObject({ addressPolicy: 'any', loopbackWithoutFetch: true });
+    expect(verification({ ORIGIN_VERIFICATION_LOOPBACK: 'fetch', ORIGIN_VERIFICATION_INTERVAL_MS: '60000', ORIGIN_VERIFICATION_TIMEOUT_MS: '800' })).toMatchObject({ loopbackWithoutFetch: false, intervalMs: 60_000, timeoutMs: 800 });
+    expect(problems({ ORIGIN_VERIFICATION_INTERVAL_MS: '1000' })).toEqual([expect.stringMatching(/^ORIGIN_VERIFICATION_INTERVAL_MS: /)]);
+    expect(problems({ ORIGIN_VERIFICATION_TIMEOUT_MS: '60000' })).toEqual([expect.stringMatching(/^ORIGIN_VERIFICATION_TIMEOUT_MS: /)]);
+    expect(problems({ ORIGIN_VERIFICATION_LOOPBACK: 'trust' })).toEqual([expect.stringMatching(/^ORIGIN_VERIFICATION_LOOPBACK: /)]);
   });
 
   it('the sandbox wallet is refused in production', () => {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import type { OriginVerificationConfig } from './checkout/origin-verification';
 import type { RateLimits } from './checkout/routes';
 import { DecryptionMode, GoogleMerchantId, SandboxServiceKey, WalletEnvironment } from './contracts';
 import { defaultStoreLimits, type StoreLimits } from './store/limits';
@@ -148,6 +149,14 @@ const Env = z
     /** Google Pay for platforms: our Google merchant id, and the key whose public half Google holds. */
     PLATFORM_GOOGLE_MERCHANT_ID: GoogleMerchantId.optional(),
     PLATFORM_SIGNING_KEY: SigningKey.optional(),
+    /**
+     * Platform mode's origin verification (docs/platform.md): how long after a check each origin of a platform-mode
+     * app is checked again (6 hours; from a minute to a week), and how long a fetch of its file may take (5 s; up to 30 s).
+     */
+    ORIGIN_VERIFICATION_INTERVAL_MS: z.coerce.number().int().min(60_000).max(604_800_000).default(21_600_000),
+    ORIGIN_VERIFICATION_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(5_000),
+    /** A loopback origin (127.0.0.0/8, ::1, localhost): `skip` takes it without a fetch (the default outside production), `fetch` checks its file as any other's. */
+    ORIGIN_VERIFICATION_LOOPBACK: z.enum(['skip', 'fetch']).optional(),
     DATA_ENCRYPTION_KEY: z
       .string()
       .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
@@ -261,6 +270,7 @@ function productionProblems(env: z.infer<typeof Env>): [string, string][] {
   if (/^http:/i.test(env.OAUTH_JWKS ?? '')) problems.push(['OAUTH_JWKS', 'a URL must be https: these keys decide which access tokens are trusted']);
   if (env.GATEWAY_NAME === PLACEHOLDER_GATEWAY) problems.push(['GATEWAY_NAME', `"${PLACEHOLDER_GATEWAY}" is a placeholder: set the gateway id Google lists for your payment service`]);
   if (env.DEMO === 'on') problems.push(['DEMO', 'the demo store must be off (DEMO=off)']);
+  if (env.ORIGIN_VERIFICATION_LOOPBACK === 'skip') problems.push(['ORIGIN_VERIFICATION_LOOPBACK', 'production verifies every origin it signs for: remove it, or set fetch']);
   if (!env.DATA_ENCRYPTION_KEY) problems.push(['DATA_ENCRYPTION_KEY', 'must be set: a key generated under DATA_DIR is lost with the disk and differs between instances']);
   else if (looksTyped(Buffer.from(env.DATA_ENCRYPTION_KEY, 'base64'))) problems.push(['DATA_ENCRYPTION_KEY', 'is not random: generate it with `openssl rand -base64 32`']);
   return problems;
@@ -320,6 +330,8 @@ export interface Config {
   decryptionMode: DecryptionMode;
   /** Absent: apps in platform mode cannot be paid (their public view answers platform_not_configured). */
   platform: PlatformConfig | undefined;
+  /** Platform mode's proof of each origin it signs for (checkout/origin-verification.ts). */
+  originVerification: OriginVerificationConfig;
   /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
   dataEncryptionKey: string | undefined;
   reconcileIntervalMs: number;
@@ -399,6 +411,15 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       googleRootKeys: e.GOOGLE_ROOT_KEYS,
       decryptionMode: e.DECRYPTION_MODE,
       platform: e.PLATFORM_GOOGLE_MERCHANT_ID && e.PLATFORM_SIGNING_KEY ? { googleMerchantId: e.PLATFORM_GOOGLE_MERCHANT_ID, signingKey: e.PLATFORM_SIGNING_KEY } : undefined,
+      originVerification: {
+        // The webhooks' address rule: the merchant chooses these origins as they choose webhook URLs.
+        addressPolicy: e.NODE_ENV === 'production' ? 'public' : 'any',
+        // Production never takes an origin unchecked, loopback or not (`skip` is refused there, productionProblems).
+        loopbackWithoutFetch: (e.ORIGIN_VERIFICATION_LOOPBACK ?? (e.NODE_ENV === 'production' ? 'fetch' : 'skip')) === 'skip',
+        intervalMs: e.ORIGIN_VERIFICATION_INTERVAL_MS,
+        timeoutMs: e.ORIGIN_VERIFICATION_TIMEOUT_MS,
+        verifyNowSpacingMs: 10_000,
+      },
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
       personalDataRetentionMs: e.PERSONAL_DATA_RETENTION_DAYS * 24 * 60 * 60 * 1000,

@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './logging';
 import { createMetrics } from './metrics';
 import { startHeartbeat, trackRequests } from './ops';
 import type { AbandonedAttempts } from './checkout/pay';
+import { type OriginSweepReport, type OriginVerificationDependencies, type OriginVerifier, startOriginVerifier, sweepOriginVerifications } from './checkout/origin-verification';
 import { createPlatformSigner } from './checkout/platform';
 import { type ReconcileReport, startReconciler } from './checkout/reconcile';
 import { createDataCipher, type DataCipher, loadDataKey } from './lib/data-cipher';
@@ -38,6 +39,11 @@ export interface RunningServer {
   reconcile(): Promise<ReconcileReport>;
   /** One pass of the webhook delivery worker now (it also runs every WEBHOOK_POLL_INTERVAL_MS). */
   deliverWebhooks(): Promise<void>;
+  /**
+   * One pass of the origin verification sweep now, at `now` if given (tests move the clock): it also runs
+   * at start and every minute, with the platform settings (docs/platform.md).
+   */
+  verifyOrigins(now?: number): Promise<OriginSweepReport>;
   /** The first step of a shutdown: /readyz answers 503 and every response closes its connection, while it goes on serving. */
   startDraining(): void;
   /**
@@ -123,6 +129,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const heartbeat = await startHeartbeat(store, origin, logger);
   const { instanceId } = heartbeat;
   const sharedStore = config.databaseUrl !== undefined;
+  const originVerification: OriginVerificationDependencies = { store, config: config.originVerification, logger };
   const app = createApp({
     store,
     service,
@@ -136,6 +143,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     direct,
     directPublicKeyFor: async (a) => (a.decryptionMode === 'direct' ? direct.publicKeyFor(a) : ok(undefined)),
     platformSigner: config.platform && createPlatformSigner(config.platform),
+    originVerification,
     embeddedSandbox: sandbox?.router,
     sandboxOrigin: config.paymentService.kind === 'real' ? undefined : config.paymentService.kind === 'standalone-sandbox' ? () => sandboxOrigin : () => origin,
     demo,
@@ -155,6 +163,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs },
   );
   const webhooks = startDeliveryWorker({ store, cipher, logger }, config.webhooks);
+  // Without the platform settings no authJwt is signed, so there is nothing to keep checked ("verify now" still checks).
+  const originVerifier: OriginVerifier | undefined = config.platform && startOriginVerifier(originVerification);
 
   return {
     url: listening,
@@ -165,6 +175,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     logger,
     reconcile: () => reconciler.run(),
     deliverWebhooks: () => webhooks.run(),
+    verifyOrigins: (now) => (originVerifier ? originVerifier.run(now) : sweepOriginVerifications(originVerification, now)),
     startDraining: () => requests.startDraining(),
     async close() {
       // Payments in flight still need the store, the service client and (embedded) the sandbox.
@@ -173,6 +184,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       await reconciler.stop();
       // A delivery in flight finishes and is recorded; one cut off would only be sent again once its lease lapses.
       await webhooks.stop();
+      await originVerifier?.stop();
       await direct.settled();
       await heartbeat.stop();
       await sandbox?.close();

@@ -13,6 +13,7 @@ import { hashSecret, randomId } from '../lib/secrets';
 import type { Store } from '../store';
 import type { AppsTable } from '../store/schema';
 import { moveDashboardSessionToKey } from '../store/dashboard-sessions';
+import { syncOriginVerifications } from '../store/origin-verifications';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
 
@@ -177,6 +178,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
   await store.transaction().execute(async (trx) => {
     await trx.insertInto('apps').values(row).execute();
     await insertSecretKey(trx, { hash: row.secret_key_hash, app_id: row.id, created: row.created, expires: null });
+    await syncOriginVerifications(trx, row.id, JSON.parse(row.allowed_origins) as string[], row.created);
   });
   return ok({ app: toApp(row), secretKey });
 }
@@ -228,18 +230,27 @@ export async function rollSecretKey(store: Store, app: App, roll: { expireCurren
   return { object: 'secret_key', secret, created: now, previous_key_expires: Math.max(now, ...expires) };
 }
 
+/**
+ * Every write of an app's allowed origins goes through here, so that each
+ * origin has its verification row and a removed one loses its own
+ * (store/origin-verifications.ts): written in one transaction with the list.
+ */
+async function setAllowedOrigins(store: Store, id: string, origins: string[], changes: Partial<AppRow>): Promise<void> {
+  const unique = [...new Set(origins)];
+  await store.transaction().execute(async (trx) => {
+    await trx.updateTable('apps').set({ ...changes, allowed_origins: JSON.stringify(unique) }).where('id', '=', id).execute();
+    await syncOriginVerifications(trx, id, unique, Date.now());
+  });
+}
+
 /** Changes an app's origins and integration mode (the demo app follows its server's settings). */
 export async function reconfigureApp(store: Store, id: string, changes: { allowedOrigins: string[]; decryptionMode: DecryptionMode; googleMerchantId: string }): Promise<void> {
-  await store
-    .updateTable('apps')
-    .set({ allowed_origins: JSON.stringify(changes.allowedOrigins), decryption_mode: changes.decryptionMode, google_merchant_id: changes.googleMerchantId })
-    .where('id', '=', id)
-    .execute();
+  await setAllowedOrigins(store, id, changes.allowedOrigins, { decryption_mode: changes.decryptionMode, google_merchant_id: changes.googleMerchantId });
 }
 
 /** The part of the checkout configuration the dashboard may change (docs/dashboard.md): the origins replace the app's. */
 export async function changeCheckoutSettings(store: Store, id: string, settings: CheckoutSettings): Promise<void> {
-  await store.updateTable('apps').set({ allowed_origins: JSON.stringify([...new Set(settings.allowed_origins)]), three_ds: settings.three_ds }).where('id', '=', id).execute();
+  await setAllowedOrigins(store, id, settings.allowed_origins, { three_ds: settings.three_ds });
 }
 
 /** What `npm run app:update` may change on an existing app. */
@@ -259,14 +270,16 @@ export async function updateApp(store: Store, id: string, input: AppChanges): Pr
   return store.transaction().execute(async (trx) => {
     const app = await getApp(trx, id);
     if (!app) return err({ code: 'not_found', message: `No application ${id}` });
+    const origins = [...new Set([...app.allowedOrigins, ...changes.add_origins])];
     await trx
       .updateTable('apps')
       .set({
-        allowed_origins: JSON.stringify([...new Set([...app.allowedOrigins, ...changes.add_origins])]),
+        allowed_origins: JSON.stringify(origins),
         ...(changes.google_merchant_id && { google_merchant_id: changes.google_merchant_id }),
       })
       .where('id', '=', id)
       .execute();
+    await syncOriginVerifications(trx, id, origins, Date.now());
     return ok((await getApp(trx, id))!);
   });
 }

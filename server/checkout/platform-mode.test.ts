@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../testing/harness';
+import { markOriginsVerified } from '../testing/origin-verification';
 
 const keys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const platform = await startTestServer({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4TPLATFORM', PLATFORM_SIGNING_KEY: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
@@ -14,7 +15,9 @@ const publicView = (url: string, session: { id: string; client_secret: string },
 
 describe('the public view of a platform-mode app', () => {
   it('carries our merchant id and an authJwt for the origin the page reads it from', async () => {
-    const { secretKey } = await platform.merchant({ merchant_id: 'shop1', allowed_origins: ['https://shop.example', 'https://other-shop.example'], google_pay_mode: 'platform' });
+    const { appId, secretKey } = await platform.merchant({ merchant_id: 'shop1', allowed_origins: ['https://shop.example', 'https://other-shop.example'], google_pay_mode: 'platform' });
+    // Each origin proved its owner controls it (origin-verification.test.ts: how).
+    await markOriginsVerified(platform.store, appId, ['https://shop.example', 'https://other-shop.example']);
     const session = await platform.createSession(secretKey);
     for (const [origin, site] of [['https://shop.example', 'shop.example'], ['https://other-shop.example', 'other-shop.example']] as const) {
       const reply = await publicView(platform.url, session, origin);
@@ -28,7 +31,8 @@ describe('the public view of a platform-mode app', () => {
   });
 
   it('signs for the page that embeds the checkout frame (iframe mode), not for the frame\'s own origin', async () => {
-    const { secretKey } = await platform.merchant({ merchant_id: 'shop4', allowed_origins: ['https://shop.example'], google_pay_mode: 'platform' });
+    const { appId, secretKey } = await platform.merchant({ merchant_id: 'shop4', allowed_origins: ['https://shop.example'], google_pay_mode: 'platform' });
+    await markOriginsVerified(platform.store, appId, ['https://shop.example']);
     const session = await platform.createSession(secretKey);
     const reply = await fetch(`${platform.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}`, 'checkout-embedder-origin': 'https://shop.example' } });
     expect(reply.status).toBe(200);

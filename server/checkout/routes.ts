@@ -6,7 +6,7 @@ import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, type WalletEnvironment } from '../contracts';
+import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../contracts';
 import { exponentOf } from '../contracts/currency';
 import { formatAmount, shownAmount } from '../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
@@ -24,8 +24,9 @@ import type { Store } from '../store';
 import { holdReply, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
 import { authenticate, type Paid, type PayDependencies, pay } from './pay';
+import { originMaySign, type OriginVerificationDependencies, originVerifications, verificationFileUrl, verifyOrigin } from './origin-verification';
 import { buildPaymentDataRequest, googlePayAmountRefusal, type PaymentRequestContext } from './payment-request';
-import type { PlatformSigner } from './platform';
+import type { PlatformAuthorization, PlatformSigner } from './platform';
 import { createRefund } from './refunds';
 import { clientSecretOpens, createSession, findSession, listAppSessions, outcomeOf, type SessionRow, sessionView } from './sessions';
 
@@ -41,6 +42,8 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   directPublicKeyFor(app: App): Promise<Result<string | undefined, Failure>>;
   /** Signs platform-mode apps' authJwt; absent when no platform is configured. */
   platformSigner: PlatformSigner | undefined;
+  /** Which origins a platform-mode app proved it controls: only those get an authJwt (docs/platform.md). */
+  originVerification: OriginVerificationDependencies;
   /** Requests per minute per client address (as `trust proxy` derives it: `req.ip`). */
   rateLimits: RateLimits;
   rateLimitCounting: RateLimitCounting;
@@ -118,6 +121,7 @@ const WIDGET_CALL = [
   'platform_not_configured',
   // A session created before Google Pay's price format was enforced, in an amount Google cannot show.
   'amount_exceeds_google_pay_precision',
+  'origin_not_verified',
 ] as const satisfies RouteAnswers;
 
 /**
@@ -136,6 +140,8 @@ export const checkoutAnswers = {
   releaseSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'service_unavailable'],
   refundSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'amount_exceeds_refundable'],
   rollSecretKey: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
+  listOriginVerifications: [...MERCHANT_CALL, ...NO_BODY],
+  verifyOrigin: [...MERCHANT_CALL, ...JSON_BODY],
 } as const satisfies Record<string, RouteAnswers>;
 
 /**
@@ -150,7 +156,15 @@ export const checkoutBodies = {
   'POST /api/sessions/:id/release': { body: 'optional', limit: 32 * KB },
   'POST /api/sessions/:id/refunds': { body: 'optional', limit: 32 * KB },
   'POST /api/keys/roll': { body: 'optional', limit: 32 * KB },
+  'POST /api/origin_verifications/verify': { body: 'required', limit: 32 * KB },
 } as const satisfies BodyRules;
+
+/** A widget call's session and app; for a platform app, the authorization signed for the page (widgetSession). */
+interface WidgetCall {
+  session: SessionRow;
+  app: App;
+  platform?: PlatformAuthorization;
+}
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
 const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
@@ -170,7 +184,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
   // Every reply here carries a secret (a client secret, a secret key, a payment's state) or is one a shared cache must not keep.
-  router.use(['/api/sessions', '/api/keys'], (_req, res, next) => {
+  router.use(['/api/sessions', '/api/keys', '/api/origin_verifications'], (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();
   });
@@ -196,7 +210,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       if (!created.ok) return replyOf(created, 201, () => false);
       const { session, row, locale } = created.value;
       // Platform mode's view is signed for the page's origin, which only the widget's request tells.
-      const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, options.ownOrigin(), locale);
+      const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, undefined, locale);
       return replyOf(ok({ ...session, public_view: view?.ok ? view.value : null }), 201);
     });
   });
@@ -226,6 +240,24 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       const rolled = await rollSecretKey(store, app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds, rolledKey: bearerCredential(req) });
       return { status: 201, body: rolled, record: true };
     });
+  });
+
+  /** Platform mode's proof of each allowed origin: the file to publish, its token, the checks' results (docs/platform.md). */
+  router.get('/api/origin_verifications', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    res.json(await originVerifications(options.originVerification, app));
+  });
+
+  /** "Verify now": fetches one origin's file at once and answers its verification, verified or not (`last_failure` says why). */
+  router.post('/api/origin_verifications/verify', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    const parsed = VerifyOriginBody.safeParse(req.body);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    const checked = await verifyOrigin(options.originVerification, app, parsed.data.origin);
+    if (checked.ok) res.json(checked.value);
+    else sendFailure(res, checked.error);
   });
 
   async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
@@ -329,7 +361,24 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    */
   const pageOrigin = (req: Request): string => embedderOf(req) ?? req.get('origin') ?? options.ownOrigin();
 
-  async function widgetSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
+  /**
+   * A platform app's authorization for the page: our merchant id and an authJwt for its site, signed
+   * only for an origin the app proved it controls (or our own).
+   */
+  const platformAuthorization = async (app: App, page: string): Promise<Result<PlatformAuthorization, Failure>> => {
+    if (!options.platformSigner) return err({ code: 'platform_not_configured', message: 'This checkout uses platform mode, which is not configured on this server' });
+    if (page !== options.ownOrigin() && !(await originMaySign(options.originVerification, app, page))) {
+      return err({ code: 'origin_not_verified', message: `This page's origin is not verified for this checkout: ${verificationFileUrl(page)} must serve the application's token (docs/platform.md)` });
+    }
+    return ok(await options.platformSigner(page));
+  };
+
+  /**
+   * The session a widget call names, opened by its client secret and not expired; for a platform
+   * app, with the page's authorization, refused (before anything else is done, a payment included)
+   * where it cannot be had.
+   */
+  async function widgetSession(req: Request, res: Response): Promise<WidgetCall | undefined> {
     const secret = bearerCredential(req);
     const { session, app } = secret ? await namedSession(req, res) : {};
     if (!secret || !session || !app || !clientSecretOpens(session, secret)) {
@@ -342,24 +391,26 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       sendFailure(res, sessionExpired);
       return undefined;
     }
-    return { session: current, app };
+    if (app.googlePayMode !== 'platform') return { session: current, app };
+    const platform = await platformAuthorization(app, pageOrigin(req));
+    if (!platform.ok) {
+      sendFailure(res, platform.error);
+      return undefined;
+    }
+    return { session: current, app, platform: platform.value };
   }
 
   /**
-   * The session as the widget on `page` sees it; a platform app's request carries an authJwt for that
-   * page's site. With the shopper's `locale`, the amount comes formatted for it, as the widget would.
+   * The session as the widget sees it; a platform app's request carries the authorization widgetSession
+   * signed for the page's site. With the shopper's `locale`, the amount comes formatted for it, as the widget would.
    */
-  const publicView = async (session: SessionRow, app: App, page: string, locale?: string): Promise<Result<PublicSession, Failure>> => {
+  const publicView = async (session: SessionRow, app: App, platform: PlatformAuthorization | undefined, locale?: string): Promise<Result<PublicSession, Failure>> => {
     const unpayable = googlePayAmountRefusal(session.amount, session.currency);
     if (unpayable) return err(unpayable);
     // A direct-mode app without a registered key cannot be paid: its shoppers are told so before the wallet opens.
     const directPublicKey = await options.directPublicKeyFor(app);
     if (!directPublicKey.ok) return directPublicKey;
-    const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: directPublicKey.value };
-    if (app.googlePayMode === 'platform') {
-      if (!options.platformSigner) return err({ code: 'platform_not_configured', message: 'This checkout uses platform mode, which is not configured on this server' });
-      context.platform = await options.platformSigner(page);
-    }
+    const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: directPublicKey.value, ...(platform && { platform }) };
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
     const exponent = exponentOf(session.currency);
     return ok({
@@ -384,7 +435,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.get('/api/sessions/:id/public', reads, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    const view = await publicView(found.session, found.app, pageOrigin(req));
+    const view = await publicView(found.session, found.app, found.platform);
     if (view.ok) res.json(view.value);
     else sendFailure(res, view.error);
   });
@@ -396,22 +447,22 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const embedder = embedderOf(req);
     const framing = { return_origin: req.get('origin') ?? options.ownOrigin(), ...(embedder ? { ancestor_origins: [embedder] } : {}) };
     const paid = await pay(options, found.app, found.session, req.body, framing);
-    await sendPayReply(req, res, found, paid);
+    await sendPayReply(res, found, paid);
   });
 
   router.post('/api/sessions/:id/authenticate', payments, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    await sendPayReply(req, res, found, await authenticate(options, found.app, found.session, req.body));
+    await sendPayReply(res, found, await authenticate(options, found.app, found.session, req.body));
   });
 
-  async function sendPayReply(req: Request, res: Response, found: { session: SessionRow; app: App }, paid: Result<Paid, Failure>): Promise<void> {
+  async function sendPayReply(res: Response, found: WidgetCall, paid: Result<Paid, Failure>): Promise<void> {
     if (!paid.ok) return sendFailure(res, paid.error);
     // The session as the payment's own move left it: read again only when another moved it since.
     const session = paid.value.session ?? (await findSession(store, found.session.id));
     if (!session) return sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
     // Only if every key of a direct-mode app was retired during the payment: the outcome stands, the merchant's server confirms it.
-    const view = await publicView(session, found.app, pageOrigin(req));
+    const view = await publicView(session, found.app, found.platform);
     if (!view.ok) return sendFailure(res, view.error);
     const reply: PayReply = { outcome: paid.value.outcome, session: view.value };
     res.json(reply);

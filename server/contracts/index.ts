@@ -8,6 +8,7 @@ export * from './ecv2';
 export * from './events';
 export * from './google-pay';
 export * from './keys';
+export * from './origin-verification';
 export * from './refunds';
 export * from './sandbox';
 export * from './sessions';

@@ -7,7 +7,7 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../contracts';
 import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
 import { type BodyRules, KB } from '../http/body';
 import { replyOf, respondIdempotently } from '../http/idempotency';
@@ -20,6 +20,7 @@ import type { Store } from '../store';
 import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';
 import { expiredIfPastDue } from '../checkout/expiry';
 import { holdReply, type HoldOperation } from '../checkout/holds';
+import { type OriginVerificationDependencies, originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { createRefund } from '../checkout/refunds';
 import { findSession, listAppSessions, sessionView } from '../checkout/sessions';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
@@ -40,6 +41,8 @@ export interface DashboardRoutesOptions {
   merchantCalls: RequestHandler;
   longestRequestMs: number;
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
+  /** Platform mode's origin verification: shown, and checked now on request (docs/platform.md). */
+  originVerification: OriginVerificationDependencies;
 }
 
 /** The bodies the dashboard's API takes, read at the edge (as checkoutBodies in server/checkout/routes.ts). */
@@ -53,6 +56,7 @@ export const dashboardBodies = {
   'POST /dashboard/api/events/:eventId/redeliver': { body: 'optional', limit: 32 * KB },
   'POST /dashboard/api/keys/roll': { body: 'required', limit: 32 * KB },
   'PUT /dashboard/api/settings': { body: 'required', limit: 32 * KB },
+  'POST /dashboard/api/origins/verify': { body: 'required', limit: 32 * KB },
 } as const satisfies BodyRules;
 
 const noSuchPayment = { code: 'not_found', message: 'No such payment' };
@@ -195,6 +199,20 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () =>
       replyOf(ok(await rollSecretKey(store, app, { expireCurrentInSeconds: parsed.data.expire_current_in_seconds, dashboardSession: tokenHash })), 201),
     );
+  });
+
+  /** Each allowed origin's verification (platform mode): the file to publish, its token, the checks' results. */
+  router.get('/dashboard/api/origins', signedIn, async (_req, res) => {
+    res.json(await originVerifications(options.originVerification, signedInOf(res).app));
+  });
+
+  /** "Verify now", as POST /api/origin_verifications/verify runs it. */
+  router.post('/dashboard/api/origins/verify', signedIn, async (req, res) => {
+    const parsed = VerifyOriginBody.safeParse(req.body);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
+    const checked = await verifyOrigin(options.originVerification, signedInOf(res).app, parsed.data.origin);
+    if (checked.ok) res.json(checked.value);
+    else sendFailure(res, checked.error);
   });
 
   router.get('/dashboard/api/settings', signedIn, (_req, res) => {

@@ -11,7 +11,7 @@ import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { AppRecord } from '../app-lookup/app-record';
 import { GoogleErrorBody } from '../app-lookup/google-errors';
 import { checkoutAnswers, checkoutBodies } from '../checkout/routes';
-import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../contracts';
+import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, OriginVerification, OriginVerificationList, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, VerifyOriginBody, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../contracts';
 import { type BodyRule, KB } from '../http/body';
 import { JSON_BODY, NO_BODY, type RouteAnswers } from '../http/errors';
 import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './parts';
@@ -203,6 +203,35 @@ const paths: ZodOpenApiObject['paths'] = {
       },
     },
   },
+  '/api/origin_verifications': {
+    get: {
+      operationId: 'listOriginVerifications',
+      tags: ['Origin verification'],
+      summary: "Each allowed origin's verification",
+      description:
+        "Platform mode signs Google Pay authJwts only for origins that proved the application controls them (docs/platform.md): each allowed origin with the file to publish (`file_url`), the line it must hold (`token`), and its checks' results. A page on an origin that is not verified gets `403 origin_not_verified` from the widget's routes.",
+      security: merchantKey,
+      responses: {
+        '200': reply('Every allowed origin of the application, in its order', OriginVerificationList),
+        ...errorResponses(checkoutAnswers.listOriginVerifications),
+      },
+    },
+  },
+  '/api/origin_verifications/verify': {
+    post: {
+      operationId: 'verifyOrigin',
+      tags: ['Origin verification'],
+      summary: 'Check an origin now',
+      description:
+        'Fetches the origin\'s file at once (in production: https, public addresses only, no redirect, 5 s, 4,096 bytes) and answers its verification, whether the check succeeded or not (`last_failure` says why). An origin checked less than 10 s ago is not fetched again: its last result is answered.',
+      security: merchantKey,
+      requestBody: requestBody(checkoutBodies['POST /api/origin_verifications/verify'], VerifyOriginBody),
+      responses: {
+        '200': reply("The origin's verification after the check", OriginVerification),
+        ...errorResponses(checkoutAnswers.verifyOrigin),
+      },
+    },
+  },
   ...webhookPaths,
   '/v3/apps/{appId}': {
     get: {
@@ -312,6 +341,7 @@ const tags = [
   { name: 'Widget', description: "The widget in the shopper's browser (the session's client secret): show the button, pay, finish 3-D Secure" },
   { name: 'Refunds', description: 'Refund a paid session, all or part (secret key)' },
   { name: 'Keys', description: "The application's secret key (secret key)" },
+  { name: 'Origin verification', description: "Platform mode: each allowed origin's proof that the application controls it, before authJwts are signed for it (secret key; docs/platform.md)" },
   { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
   { name: 'Events', description: 'What happened to the application\'s sessions and refunds, as delivered to webhook endpoints (secret key)' },
   { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/app-lookup.md)' },

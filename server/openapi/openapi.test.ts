@@ -80,6 +80,8 @@ describe('/openapi.json', () => {
         '/api/sessions/{id}/release',
         '/api/sessions/{id}/refunds',
         '/api/keys/roll',
+        '/api/origin_verifications',
+        '/api/origin_verifications/verify',
         '/api/webhook_endpoints',
         '/api/webhook_endpoints/{id}',
         '/api/webhook_endpoints/{id}/roll_secret',
@@ -233,6 +235,17 @@ describe('/openapi.json', () => {
     const rolled = (await conforms('/api/keys/roll', 'post', await roll({ expire_current_in_seconds: 0 }))) as { secret: string };
     await conforms('/api/keys/roll', 'post', await roll({}));
     await conforms('/api/keys/roll', 'post', await roll({}, rolled.secret));
+  });
+
+  it("describes platform mode's origin verification as it answers", async () => {
+    const { secretKey: platformKey } = await server.merchant({ allowed_origins: ['http://127.0.0.1:9', 'https://shop.example'], google_pay_mode: 'platform' });
+    const call = (path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    await conforms('/api/origin_verifications', 'get', await call('/api/origin_verifications'));
+    await conforms('/api/origin_verifications', 'get', await fetch(`${server.url}/api/origin_verifications`));
+    await conforms('/api/origin_verifications/verify', 'post', await call('/api/origin_verifications/verify', { origin: 'http://127.0.0.1:9' }));
+    await conforms('/api/origin_verifications/verify', 'post', await call('/api/origin_verifications/verify', { origin: 'https://elsewhere.example' }));
+    await conforms('/api/origin_verifications/verify', 'post', await call('/api/origin_verifications/verify', {}));
   });
 
   it('describes webhook endpoints and events as they answer', async () => {

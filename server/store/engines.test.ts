@@ -23,6 +23,7 @@ import { listSessions, type SessionListFilter, sessionPageQuery } from './sessio
 import { pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
 import { eraseSessionAddresses, eventsWithPersonalDataQuery, sessionsWithPersonalData, sessionsWithPersonalDataQuery } from './personal-data';
 import { openPostgres } from './postgres';
+import { claimOriginVerification, dueOriginVerifications, originVerificationsOf, recordOriginCheck, syncOriginVerifications } from './origin-verifications';
 import { type BackendDatabase, defaultStoreLimits, openDatabase, openStore, sqliteFile, type Store } from '.';
 
 interface Engine {
@@ -87,6 +88,35 @@ for (const engine of engines) {
       expect(tables).toEqual(expect.arrayContaining(['apps', 'sessions', 'charge_attempts', 'idempotency_keys', 'direct_keys', 'wallet_messages']));
       const ran = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store);
       expect(ran.rows.map((row) => row.name)).toEqual(Object.keys(backendMigrations));
+    });
+
+    it("keeps each app's origins' verification rows in step with its list, claims a due one once, and counts failed checks", async () => {
+      const created = await createApp(store, { name: 'Platform Shop', merchant_id: 'engine_platform', allowed_origins: ['https://a.example', 'https://b.example'], google_pay_mode: 'platform' });
+      if (!created.ok) throw new Error(created.error.message);
+      const { id } = created.value.app;
+      const rows = await originVerificationsOf(store, id);
+      expect(rows.map((row) => row.origin)).toEqual(['https://a.example', 'https://b.example']);
+      // Two syncs at once (two requests saving the list): one row per origin, and the rows already there keep their tokens.
+      await Promise.all([syncOriginVerifications(store, id, ['https://b.example', 'https://c.example'], 5), syncOriginVerifications(store, id, ['https://b.example', 'https://c.example'], 6)]);
+      const synced = await originVerificationsOf(store, id);
+      expect(synced.map((row) => row.origin).sort()).toEqual(['https://b.example', 'https://c.example']);
+      expect(synced.find((row) => row.origin === 'https://b.example')!.token).toBe(rows[1]!.token);
+
+      const far = 2 ** 42;
+      const due = (await dueOriginVerifications(store, far, 100)).filter((row) => row.app_id === id);
+      expect(due).toHaveLength(2);
+      const [first] = due;
+      const claims = await Promise.all([claimOriginVerification(store, first!, far + 1), claimOriginVerification(store, first!, far + 2)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect((await dueOriginVerifications(store, far, 100)).filter((row) => row.app_id === id)).toHaveLength(1);
+
+      const failed = await recordOriginCheck(store, id, first!.origin, { ok: false, reason: 'the origin answered HTTP 404' }, far, far + 10);
+      const again = await recordOriginCheck(store, id, first!.origin, { ok: false, reason: 'connection refused' }, far + 1, far + 11);
+      expect(failed).toMatchObject({ failures: 1, verified_at: null });
+      expect(again).toMatchObject({ failures: 2, last_failure: 'connection refused', last_checked: far + 1, next_check: far + 11 });
+      expect(typeof again!.next_check).toBe('number');
+      expect(await recordOriginCheck(store, id, first!.origin, { ok: true }, far + 2, far + 12)).toMatchObject({ failures: 0, last_failure: null, verified_at: far + 2 });
+      expect(await recordOriginCheck(store, id, 'https://gone.example', { ok: true }, far, far)).toBeUndefined();
     });
 
     it('keeps ms timestamps and amounts past 2^31 as numbers, and booleans as 0/1', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../apps';
+import { getApp } from '../apps';
 import { createSession } from '../checkout/sessions';
 import { createDataCipher } from '../lib/data-cipher';
 import { backendMigrations } from './migrations';
@@ -24,13 +24,15 @@ describe('0018: events carry the session they are about', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
     dirs.push(dir);
     const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0018'));
-    const created = await createApp(before, { name: 'Upgrade Shop', merchant_id: 'm_upgrade', allowed_origins: ['https://shop.example'] });
-    if (!created.ok) throw new Error(created.error.message);
-    const session = await createSession(before, cipher, created.value.app, { amount: 1200, currency: 'usd', country_code: 'us' });
+    // Written as the store stood then (createApp writes tables of later migrations too).
+    await sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created) VALUES ('app_upgrade', 'Upgrade Shop', 'm_upgrade', 'hash_upgrade', '["https://shop.example"]', '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1)`.execute(before);
+    const app = await getApp(before, 'app_upgrade');
+    if (!app) throw new Error('no app');
+    const session = await createSession(before, cipher, app, { amount: 1200, currency: 'usd', country_code: 'us' });
     if (!session.ok) throw new Error(session.error.message);
     const sessionId = session.value.session.id;
     const event = (id: string, type: string, object: object) =>
-      sql`INSERT INTO events (id, app_id, type, created, body, personal_data) VALUES (${id}, ${created.value.app.id}, ${type}, ${Date.now()}, ${JSON.stringify({ id, object: 'event', type, data: { object } })}, 0)`.execute(before);
+      sql`INSERT INTO events (id, app_id, type, created, body, personal_data) VALUES (${id}, ${app.id}, ${type}, ${Date.now()}, ${JSON.stringify({ id, object: 'event', type, data: { object } })}, 0)`.execute(before);
     await event('evt_session', 'session.succeeded', { id: sessionId, object: 'checkout_session' });
     await event('evt_refund', 'refund.succeeded', { id: 're_1', object: 'refund', session_id: sessionId });
     await before.destroy();
@@ -72,10 +74,10 @@ describe('0020: a dashboard session stands on a secret key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
     try {
       const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0020'));
-      const created = await createApp(before, { name: 'Upgrade Shop', merchant_id: 'm_upgrade', allowed_origins: ['https://shop.example'] });
-      if (!created.ok) throw new Error(created.error.message);
+      // Written as the store stood then: createApp now writes tables later migrations make.
+      await sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created) VALUES ('app_upgrade', 'Upgrade Shop', 'm_upgrade', 'hash_upgrade', '["https://shop.example"]', '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1)`.execute(before);
       const now = Date.now();
-      await sql`INSERT INTO dashboard_sessions (token_hash, app_id, csrf_token, created, last_seen) VALUES ('t_open', ${created.value.app.id}, 'c', ${now}, ${now})`.execute(before);
+      await sql`INSERT INTO dashboard_sessions (token_hash, app_id, csrf_token, created, last_seen) VALUES ('t_open', 'app_upgrade', 'c', ${now}, ${now})`.execute(before);
       await before.destroy();
 
       const after = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
@@ -84,10 +86,38 @@ describe('0020: a dashboard session stands on a secret key', () => {
         const columns = (await sql<{ name: string; notnull: number }>`SELECT name, "notnull" FROM pragma_table_info('dashboard_sessions')`.execute(after)).rows;
         expect(columns).toContainEqual({ name: 'key_hash', notnull: 1 });
         // A key that is not one of app_secret_keys' cannot hold a session.
-        await expect(sql`INSERT INTO dashboard_sessions (token_hash, app_id, key_hash, csrf_token, created, last_seen) VALUES ('t_new', ${created.value.app.id}, 'no-such-key', 'c', ${now}, ${now})`.execute(after)).rejects.toThrow(/FOREIGN KEY/);
+        await expect(sql`INSERT INTO dashboard_sessions (token_hash, app_id, key_hash, csrf_token, created, last_seen) VALUES ('t_new', 'app_upgrade', 'no-such-key', 'c', ${now}, ${now})`.execute(after)).rejects.toThrow(/FOREIGN KEY/);
       } finally {
         await after.destroy();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('0021: every allowed origin gets its verification, not verified', () => {
+  it("gives each existing app's origins a row and a token of its own, due for a check at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
+    try {
+      const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0021'));
+      const app = (id: string, origins: string[], mode: string) =>
+        sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created, google_pay_mode) VALUES (${id}, ${id}, ${id}, ${`hash_${id}`}, ${JSON.stringify(origins)}, '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1, ${mode})`.execute(before);
+      await app('app_platform', ['https://a.example', 'https://b.example'], 'platform');
+      await app('app_merchant', ['https://a.example'], 'merchant');
+      await before.destroy();
+
+      const started = Date.now();
+      const after = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
+      const rows = await after.selectFrom('origin_verifications').selectAll().orderBy('app_id').orderBy('origin').execute();
+      await after.destroy();
+      expect(rows.map((row) => [row.app_id, row.origin, row.verified_at, row.last_checked, row.failures])).toEqual([
+        ['app_merchant', 'https://a.example', null, null, 0],
+        ['app_platform', 'https://a.example', null, null, 0],
+        ['app_platform', 'https://b.example', null, null, 0],
+      ]);
+      expect(rows.every((row) => /^wcv_[A-Za-z0-9_-]{32}$/.test(row.token) && row.next_check >= started && row.next_check <= Date.now())).toBe(true);
+      expect(new Set(rows.map((row) => row.token)).size).toBe(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { createIdempotencyKeysTable } from './idempotency';
 
@@ -357,6 +358,37 @@ export const backendMigrations: Record<string, Migration> = {
         .execute();
       await sql`CREATE INDEX dashboard_sessions_last_seen ON dashboard_sessions (last_seen)`.execute(db);
       await sql`CREATE INDEX dashboard_sessions_app ON dashboard_sessions (app_id)`.execute(db);
+    },
+  },
+  '0021_origin_verifications': {
+    // Platform mode signs authJwts only for origins whose owner proved control (docs/platform.md): one row per app and
+    // allowed origin, its public token, the checks' results, and when the sweep checks it next (index: the sweep's query).
+    // Every existing app's origins get a row and a token, due at once: none is verified, so a platform-mode app's pages
+    // get no authJwt until its file is published and checked.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('origin_verifications')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('origin', 'text', (c) => c.notNull())
+        .addColumn('token', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('verified_at', 'bigint')
+        .addColumn('last_checked', 'bigint')
+        .addColumn('last_failure', 'text')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_check', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('origin_verifications_pk', ['app_id', 'origin'])
+        .execute();
+      await sql`CREATE INDEX origin_verifications_next_check ON origin_verifications (next_check)`.execute(db);
+      const now = Date.now();
+      const apps = await sql<{ id: string; allowed_origins: string }>`SELECT id, allowed_origins FROM apps`.execute(db);
+      for (const app of apps.rows) {
+        for (const origin of new Set(JSON.parse(app.allowed_origins) as string[])) {
+          // The token's form as it stood when this ran (store/origin-verifications.ts makes them since).
+          const token = `wcv_${randomBytes(24).toString('base64url')}`;
+          await sql`INSERT INTO origin_verifications (app_id, origin, token, created, failures, next_check) VALUES (${app.id}, ${origin}, ${token}, ${now}, 0, ${now})`.execute(db);
+        }
+      }
     },
   },
   '0022_address_verification': {

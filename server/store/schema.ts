@@ -221,8 +221,31 @@ export interface DashboardSessionsTable {
   last_seen: number;
 }
 
+/**
+ * Platform mode's proof of each allowed origin of each app (checkout/origin-verification.ts, docs/platform.md):
+ * one row per (app, origin), kept in step with the app's allowed_origins (store/origin-verifications.ts).
+ */
+export interface OriginVerificationsTable {
+  app_id: string;
+  origin: string;
+  /** What the origin's /.well-known/wallet-checkout-verification.txt must hold: random, public, this row's only. */
+  token: string;
+  created: number;
+  /** The last successful check (ms since the epoch); null: never verified. */
+  verified_at: number | null;
+  /** The last check, successful or not. */
+  last_checked: number | null;
+  /** Why the last check failed; null after a success. */
+  last_failure: string | null;
+  /** Checks failed in a row since the last success: ORIGIN_VERIFICATION_LAPSE_AFTER of them lapse a verified origin. */
+  failures: number;
+  /** When the periodic re-check is due; the sweep claims a row by moving it (a compare-and-set). */
+  next_check: number;
+}
+
 export interface BackendDatabase {
   dashboard_sessions: DashboardSessionsTable;
+  origin_verifications: OriginVerificationsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

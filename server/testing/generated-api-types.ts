@@ -184,6 +184,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/origin_verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each allowed origin's verification
+         * @description Platform mode signs Google Pay authJwts only for origins that proved the application controls them (docs/platform.md): each allowed origin with the file to publish (`file_url`), the line it must hold (`token`), and its checks' results. A page on an origin that is not verified gets `403 origin_not_verified` from the widget's routes.
+         */
+        get: operations["listOriginVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/origin_verifications/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an origin now
+         * @description Fetches the origin's file at once (in production: https, public addresses only, no redirect, 5 s, 4,096 bytes) and answers its verification, whether the check succeeded or not (`last_failure` says why). An origin checked less than 10 s ago is not fetched again: its last result is answered.
+         */
+        post: operations["verifyOrigin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook_endpoints": {
         parameters: {
             query?: never;
@@ -678,6 +718,10 @@ export interface components {
              */
             expire_current_in_seconds: number;
         };
+        VerifyOriginBody: {
+            /** @description One of the application's allowed origins, as GET /api/origin_verifications lists it */
+            origin: string;
+        };
         CreateWebhookEndpointBody: {
             /**
              * Format: uri
@@ -1109,6 +1153,40 @@ export interface components {
             secret: string;
             created: number;
             previous_key_expires: number;
+        };
+        OriginVerificationList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["OriginVerification"][];
+            /** @constant */
+            has_more: false;
+            /** @description Whether the application is in platform mode, whose authJwts are signed for verified origins only; an application in merchant mode needs no verification */
+            required: boolean;
+        };
+        OriginVerification: {
+            /** @constant */
+            object: "origin_verification";
+            /** @description One of the application's allowed origins */
+            origin: string;
+            /**
+             * @description verified: the file held the token at the last success, and fewer than 3 checks in a row failed since; pending: never verified; lapsed: verified once, then 3 checks in a row failed; loopback: a loopback origin on a development server, accepted without a file (never in production). Only verified and loopback origins get an authJwt.
+             * @enum {string}
+             */
+            status: "verified" | "pending" | "lapsed" | "loopback";
+            /** @description Where the file is fetched: the origin, then /.well-known/wallet-checkout-verification.txt (served with a 200, no redirect, at most 4,096 bytes) */
+            file_url: string;
+            /** @description The line the file must hold (one token a line: one origin may serve several applications' tokens). Not a secret: it is published; random, so it cannot be guessed, and good for this application and origin only */
+            token: string;
+            /** @description The last successful check (ms since the epoch); null if none */
+            verified_at: number | null;
+            /** @description The last check, successful or not; null if none yet */
+            last_checked: number | null;
+            /** @description Why the last check failed; null after a success */
+            last_failure: string | null;
+            /** @description Checks failed in a row since the last success: 3 lapse a verified origin */
+            failed_checks: number;
+            /** @description When the periodic re-check is due; null where none runs (an application not in platform mode, a loopback origin on a development server) */
+            next_check: number | null;
         };
         CreatedWebhookEndpoint: {
             id: string;
@@ -1590,7 +1668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `origin_not_allowed`: the page's origin is not one of the application's allowed origins */
+            /** @description `origin_not_allowed`: the page's origin is not one of the application's allowed origins; `origin_not_verified`: platform mode: the page's origin has not proven control (its /.well-known/wallet-checkout-verification.txt, docs/platform.md), so no authJwt is signed for it */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1686,7 +1764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `origin_not_allowed`: the page's origin is not one of the application's allowed origins */
+            /** @description `origin_not_allowed`: the page's origin is not one of the application's allowed origins; `origin_not_verified`: platform mode: the page's origin has not proven control (its /.well-known/wallet-checkout-verification.txt, docs/platform.md), so no authJwt is signed for it */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1809,7 +1887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `origin_not_allowed`: the page's origin is not one of the application's allowed origins */
+            /** @description `origin_not_allowed`: the page's origin is not one of the application's allowed origins; `origin_not_verified`: platform mode: the page's origin has not proven control (its /.well-known/wallet-checkout-verification.txt, docs/platform.md), so no authJwt is signed for it */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2269,6 +2347,145 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: this Idempotency-Key was already used with a different request; `idempotency_key_in_use`: a request with this Idempotency-Key is still being processed; retry later */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this client; try again in a minute (RateLimit headers tell when) */
+            429: {
+                headers: {
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `store_unavailable`: the store is briefly unavailable (a restart, a failover); retry after the Retry-After header */
+            503: {
+                headers: {
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    listOriginVerifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every allowed origin of the application, in its order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginVerificationList"];
+                };
+            };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `unauthenticated`: the Authorization header carries no valid credential for this call */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this client; try again in a minute (RateLimit headers tell when) */
+            429: {
+                headers: {
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `store_unavailable`: the store is briefly unavailable (a restart, a failover); retry after the Retry-After header */
+            503: {
+                headers: {
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    verifyOrigin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyOriginBody"];
+            };
+        };
+        responses: {
+            /** @description The origin's verification after the check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginVerification"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `unauthenticated`: the Authorization header carries no valid credential for this call */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

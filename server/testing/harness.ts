@@ -14,6 +14,7 @@ import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 import { type RunningServer, startServer } from '../server';
 import type { WebhookAddressPolicy } from '../webhooks/address-policy';
+import type { OriginVerificationConfig } from '../checkout/origin-verification';
 import { coverByContract } from './contract-recorder';
 import { registeredDirectKey } from './direct-keys';
 
@@ -41,6 +42,11 @@ export interface TestServerOptions {
   logFile?: string;
   /** `public` is what NODE_ENV=production sets (which a test server cannot otherwise start with): SSRF rules on. */
   webhookAddressPolicy?: WebhookAddressPolicy;
+  /**
+   * Platform mode's origin verification, changed: `loopbackWithoutFetch: false` fetches a loopback
+   * origin's file as production fetches any origin's; `addressPolicy: 'public'` is production's rule.
+   */
+  originVerification?: Partial<OriginVerificationConfig>;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
@@ -62,6 +68,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const logger = options.logFile ? createLogger(loaded.config.logLevel, pino.destination({ dest: options.logFile, sync: true })) : undefined;
   if (options.webhookAddressPolicy) loaded.config.webhooks.addressPolicy = options.webhookAddressPolicy;
+  Object.assign(loaded.config.originVerification, options.originVerification);
   const server = await startServer(loaded.config, logger);
   coverByContract(server.url);
   const json = async <T>(response: Response): Promise<T> => {

@@ -90,7 +90,7 @@ function post(url: string, body: string, headers: Record<string, string>, option
 }
 
 /** What went wrong, for last_error: the kind of failure, never anything the receiver sent. */
-function describeError(error: NodeJS.ErrnoException): string {
+export function describeError(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
       return 'connection refused';

@@ -1,22 +1,26 @@
-/** Developers: webhook endpoints and their deliveries, the secret key, the checkout configuration. */
+/** Developers: webhook endpoints and their deliveries, the secret key, the checkout configuration, and (platform mode) the origins' verification. */
 import { useEffect, useState } from 'preact/hooks';
-import type { DashboardEndpoint, DashboardSettings, DeliveryView, ThreeDsPolicy } from '../../server/contracts';
+import type { DashboardEndpoint, DashboardSettings, DeliveryView, OriginVerification, OriginVerificationList, ThreeDsPolicy } from '../../server/contracts';
+import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../server/contracts/origin-verification-rules';
 import { api, DashboardError } from './api';
 import type { PageProps } from './Dashboard';
-import type { DashboardMessages } from './locales';
+import { type DashboardMessages, fill } from './locales';
 
 /** The overlaps the page offers for a key roll, in seconds (the API takes 0 to 7 days). */
 const OVERLAPS = { now: 0, hour: 3600, day: 86_400, week: 604_800 } as const;
 
 export function Developers(props: PageProps) {
   const { t } = props;
+  // Saving the allowed origins changes which origins there are to verify: the list is read again.
+  const [originsVersion, setOriginsVersion] = useState(0);
   return (
     <>
       <h1>{t.nav.developers}</h1>
       <Endpoints {...props} />
       <SecretKey {...props} />
       <Sessions {...props} />
-      <Settings {...props} />
+      <Settings {...props} onSaved={() => setOriginsVersion((version) => version + 1)} />
+      <Origins key={originsVersion} {...props} />
     </>
   );
 }
@@ -188,7 +192,7 @@ function Sessions({ t, fail, signedOut }: PageProps) {
   );
 }
 
-function Settings({ t, fail }: PageProps) {
+function Settings({ t, fail, onSaved }: PageProps & { onSaved(): void }) {
   const [settings, setSettings] = useState<DashboardSettings>();
   const [saved, setSaved] = useState(false);
   useEffect(() => void api.settings().then(setSettings, fail), []);
@@ -202,6 +206,7 @@ function Settings({ t, fail }: PageProps) {
     try {
       setSettings(await api.saveSettings({ allowed_origins: origins, three_ds: threeDs }));
       setSaved(true);
+      onSaved();
     } catch (error) {
       setSaved(false);
       fail(error);
@@ -248,6 +253,72 @@ function Settings({ t, fail }: PageProps) {
           </>
         ))}
       </dl>
+    </section>
+  );
+}
+
+/**
+ * Platform mode's proof of each allowed origin (docs/platform.md): shown only for an app in platform
+ * mode, whose Google Pay requests are signed for verified origins only. Each origin with its state, the
+ * file to publish and its token, the checks' results, and "Verify now".
+ */
+function Origins({ t, locale, fail }: PageProps) {
+  const [list, setList] = useState<OriginVerificationList>();
+  const [checking, setChecking] = useState('');
+  useEffect(() => void api.origins().then(setList, fail), []);
+  if (!list?.required) return null;
+  const v = t.verification;
+  const when = (at: number | null) => (at === null ? v.never : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at));
+
+  async function verify(origin: string) {
+    setChecking(origin);
+    try {
+      const checked = await api.verifyOrigin(origin);
+      setList((current) => current && { ...current, data: current.data.map((item) => (item.origin === origin ? checked : item)) });
+    } catch (error) {
+      fail(error);
+    } finally {
+      setChecking('');
+    }
+  }
+
+  const facts = (item: OriginVerification): [string, string, string][] => [
+    [v.file, item.file_url, 'origin-file'],
+    [v.token, item.token, 'origin-token'],
+    ...(item.status === 'loopback'
+      ? []
+      : ([
+          [v.verifiedAt, when(item.verified_at), 'origin-verified-at'],
+          [v.lastChecked, when(item.last_checked), 'origin-last-checked'],
+          ...(item.next_check === null ? [] : [[v.nextCheck, when(item.next_check), 'origin-next-check']]),
+          ...(item.last_failure === null ? [] : [[v.lastFailure, `${item.last_failure} (${fill(v.failures, { n: item.failed_checks, max: ORIGIN_VERIFICATION_LAPSE_AFTER })})`, 'origin-failure']]),
+        ] as [string, string, string][])),
+  ];
+
+  return (
+    <section aria-labelledby="origins-heading">
+      <h2 id="origins-heading">{v.heading}</h2>
+      <p class="hint">{v.intro}</p>
+      {list.data.map((item) => (
+        <article class="endpoint" aria-label={item.origin} key={item.origin} data-origin-status={item.status}>
+          <h3>
+            <code>{item.origin}</code> <span class={`status status-origin-${item.status}`}>{v.statuses[item.status]}</span>
+          </h3>
+          <dl class="facts">
+            {facts(item).map(([name, value, testId]) => (
+              <>
+                <dt>{name}</dt>
+                <dd data-testid={testId}>{testId === 'origin-file' || testId === 'origin-token' ? <code>{value}</code> : value}</dd>
+              </>
+            ))}
+          </dl>
+          {item.status !== 'loopback' && (
+            <button type="button" class="secondary" disabled={checking === item.origin} aria-label={`${v.verifyNow}: ${item.origin}`} onClick={() => void verify(item.origin)}>
+              {v.verifyNow}
+            </button>
+          )}
+        </article>
+      ))}
     </section>
   );
 }

@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, Refund, RolledSecretKey, RolledWebhookSecret } from '../../server/contracts';
+import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, Refund, RolledSecretKey, RolledWebhookSecret } from '../../server/contracts';
 
 export class DashboardError extends Error {
   constructor(
@@ -84,4 +84,6 @@ export const api = {
   rollKey: (overlapSeconds: number, secretKey: string) => call<RolledSecretKey>('POST', '/keys/roll', { expire_current_in_seconds: overlapSeconds, secret_key: secretKey }, once()),
   settings: () => call<DashboardSettings>('GET', '/settings'),
   saveSettings: (settings: Pick<DashboardSettings, 'allowed_origins' | 'three_ds'>) => call<DashboardSettings>('PUT', '/settings', settings),
+  origins: () => call<OriginVerificationList>('GET', '/origins'),
+  verifyOrigin: (origin: string) => call<OriginVerification>('POST', '/origins/verify', { origin }),
 };

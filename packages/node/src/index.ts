@@ -5,7 +5,7 @@
  *   const session = await walletCheckout.sessions.create({ amount: 2400, currency: 'USD', country_code: 'US' });
  */
 import { type ClientOptions, HttpClient } from './http';
-import { Events, Keys, Refunds, Sessions, WebhookEndpoints } from './resources';
+import { Events, Keys, OriginVerifications, Refunds, Sessions, WebhookEndpoints } from './resources';
 import { webhooks } from './webhooks';
 
 export class WalletCheckout {
@@ -14,6 +14,7 @@ export class WalletCheckout {
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
   readonly keys: Keys;
+  readonly originVerifications: OriginVerifications;
   /** Verifying deliveries needs no secret key: `webhooks` is exported on its own too. */
   readonly webhooks = webhooks;
 
@@ -24,12 +25,13 @@ export class WalletCheckout {
     this.webhookEndpoints = new WebhookEndpoints(http);
     this.events = new Events(http);
     this.keys = new Keys(http);
+    this.originVerifications = new OriginVerifications(http);
   }
 }
 
 export default WalletCheckout;
 export type { ClientOptions, RequestOptions } from './http';
-export type { Events, Keys, Refunds, Sessions, WebhookEndpoints } from './resources';
+export type { Events, Keys, OriginVerifications, Refunds, Sessions, WebhookEndpoints } from './resources';
 export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, type VerifyOptions } from './webhooks';
 export { WalletCheckoutError, WalletCheckoutApiError, WalletCheckoutConnectionError, WebhookVerificationError, type WebhookVerificationFailure } from './errors';
 export type * from './types';

@@ -11,6 +11,9 @@ import type {
   EventList,
   EventListParams,
   EventRedelivery,
+  OriginVerification,
+  OriginVerificationList,
+  OriginVerifyParams,
   Refund,
   RefundCreateParams,
   RolledSecretKey,
@@ -141,5 +144,20 @@ export class Keys {
   /** A new secret key (shown only here); the calling key keeps working for `expire_current_in_seconds` (a day by default, 0 for a leaked key). */
   roll(params: RollParams = {}, options?: RequestOptions): Promise<RolledSecretKey> {
     return this.http.request({ method: 'POST', path: '/api/keys/roll', body: params, options });
+  }
+}
+
+/** Platform mode: authJwts are signed only for origins that serve their token at /.well-known/wallet-checkout-verification.txt (docs/platform.md). */
+export class OriginVerifications {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Every allowed origin with its file, token and checks; `required` is false for an app in merchant mode. */
+  list(options?: RequestOptions): Promise<OriginVerificationList> {
+    return this.http.request({ method: 'GET', path: '/api/origin_verifications', options });
+  }
+
+  /** Fetches the origin's file now (at most once in 10 s) and answers its verification, whether the check succeeded or not. */
+  verify(params: OriginVerifyParams, options?: RequestOptions): Promise<OriginVerification> {
+    return this.http.request({ method: 'POST', path: '/api/origin_verifications/verify', body: params, options });
   }
 }

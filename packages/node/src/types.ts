@@ -9,6 +9,7 @@ import type { CaptureSessionBody, CreateSessionBody, ListSessionsQuery } from '.
 import type { CreateRefundBody } from '../../../server/contracts/refunds';
 import type { CreateWebhookEndpointBody, ListEventsQuery } from '../../../server/contracts/webhooks';
 import type { RollSecretKeyBody } from '../../../server/contracts/keys';
+import type { VerifyOriginBody } from '../../../server/contracts/origin-verification';
 
 /** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
 export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../server/contracts/sessions';
@@ -17,6 +18,8 @@ export type { Event, EventType } from '../../../server/contracts/events';
 /** CreatedWebhookEndpoint and RolledWebhookSecret carry a signing secret, shown only in that reply. */
 export type { CreatedWebhookEndpoint, DeletedWebhookEndpoint, EventList, EventRedelivery, RolledWebhookSecret, WebhookEndpoint, WebhookEndpointList } from '../../../server/contracts/webhooks';
 export type { RolledSecretKey } from '../../../server/contracts/keys';
+/** Platform mode: each allowed origin's proof of control, before authJwts are signed for it (docs/platform.md). */
+export type { OriginVerification, OriginVerificationList, OriginVerificationStatus } from '../../../server/contracts/origin-verification';
 
 export type SessionCreateParams = z.input<typeof CreateSessionBody>;
 /** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */
@@ -27,3 +30,4 @@ export type WebhookEndpointCreateParams = z.input<typeof CreateWebhookEndpointBo
 /** How long the current secret (or key) keeps working after a roll: `expire_current_in_seconds`, 0 to 604800, a day when absent. */
 export type RollParams = z.input<typeof RollSecretKeyBody>;
 export type EventListParams = Partial<z.output<typeof ListEventsQuery>>;
+export type OriginVerifyParams = z.input<typeof VerifyOriginBody>;

@@ -131,6 +131,20 @@ describe("a merchant's day with the library", () => {
   });
 });
 
+describe('origin verification (platform mode)', () => {
+  it("lists the app's origins with the file to publish and its token, and checks one now", async () => {
+    const { secretKey } = await server.merchant({ allowed_origins: ['http://127.0.0.1:9', 'https://shop.example'], google_pay_mode: 'platform' });
+    const walletCheckout = new WalletCheckout(secretKey, { baseUrl: server.url, ...fast });
+    const list = await walletCheckout.originVerifications.list();
+    expect(list).toMatchObject({ object: 'list', required: true, data: [{ origin: 'http://127.0.0.1:9', status: 'loopback' }, { origin: 'https://shop.example', status: 'pending' }] });
+    expect(list.data[1]!.token).toMatch(/^wcv_/);
+    // A development server takes a loopback origin without its file: nothing is fetched.
+    expect(await walletCheckout.originVerifications.verify({ origin: 'http://127.0.0.1:9' })).toMatchObject({ status: 'loopback' });
+    const refused = await walletCheckout.originVerifications.verify({ origin: 'https://elsewhere.example' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 400, code: 'invalid_request' });
+  });
+});
+
 describe('errors', () => {
   it("carry the API's status, code, message and request id, and a 4xx is not retried", async () => {
     const proxy = await faultyProxy();

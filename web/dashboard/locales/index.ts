@@ -4,7 +4,7 @@
  * fails the typecheck. All are in the dashboard's bundle: a merchant's page,
  * not a shopper's, where a few kilobytes do not matter.
  */
-import type { AddressFieldCheck, AddressVerdict, EventType, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, OriginVerificationStatus, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
 import { ar } from './ar';
 import { de } from './de';
 import { en } from './en';
@@ -116,6 +116,23 @@ export interface DashboardMessages {
   };
   statuses: Record<SessionStatus, string>;
   deliveryStatuses: Record<'pending' | 'delivered' | 'failed', string>;
+  /** Platform mode's proof of each allowed origin (docs/platform.md), on the developers' page of a platform-mode app. */
+  verification: {
+    heading: string;
+    /** What to do: publish the file on each origin, its token on a line of its own. */
+    intro: string;
+    file: string;
+    token: string;
+    verifiedAt: string;
+    lastChecked: string;
+    nextCheck: string;
+    never: string;
+    lastFailure: string;
+    /** `{n}` failed checks in a row, `{max}` lapse a verified origin. */
+    failures: string;
+    verifyNow: string;
+    statuses: Record<OriginVerificationStatus, string>;
+  };
   threeDsPolicies: Record<ThreeDsPolicy, string>;
   events: Record<EventType, string>;
   error: string;
