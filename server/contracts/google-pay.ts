@@ -7,12 +7,13 @@
 import { z } from 'zod';
 import { CountryCode } from './country';
 import { googleMerchantIdPattern } from './google-merchant-id';
+import { authMethods, cardNetworks } from './payment-methods';
 
-export const authMethods = ['PAN_ONLY', 'CRYPTOGRAM_3DS'] as const;
+export { authMethods, cardNetworks };
+
 export const AuthMethod = z.enum(authMethods);
 export type AuthMethod = z.infer<typeof AuthMethod>;
 
-export const cardNetworks = ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'] as const;
 export const CardNetwork = z.enum(cardNetworks);
 export type CardNetwork = z.infer<typeof CardNetwork>;
 

@@ -54,7 +54,7 @@ const held: PaymentOutcome = { ...paid, status: 'authorized' };
 export type GalleryState = Exclude<CheckoutState, 'authenticating'>;
 
 /** Per state: the session as the fake API shows it. `hold`: that call never answers, so the widget stays put. */
-const SCENARIOS: Record<GalleryState, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; gone?: true; noCardMethod?: true; sheetCallbacks?: false }> = {
+const SCENARIOS: Record<GalleryState, { status: SessionStatus; outcome?: PaymentOutcome; hold?: 'public' | 'pay'; missing?: true; gone?: true; noUsableCard?: true; sheetCallbacks?: false }> = {
   loading: { status: 'open', hold: 'public' },
   ready: { status: 'open' },
   // As a wallet without callbacks shows it: with them, the sheet stays open over the page while paying.
@@ -66,7 +66,7 @@ const SCENARIOS: Record<GalleryState, { status: SessionStatus; outcome?: Payment
   },
   error: { status: 'open', missing: true },
   // The wallet is asked for a payment method it doesn't offer, so it answers "not ready".
-  unavailable: { status: 'open', noCardMethod: true },
+  unavailable: { status: 'open', noUsableCard: true },
   confirming: {
     status: 'pending',
     outcome: { status: 'pending', charge_id: null, card: null, failure_code: null, failure_message: 'We are confirming your payment with the payment service' },
@@ -144,8 +144,8 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     return {
       id: s.id, status, amount: s.amount, currency: s.currency, currency_exponent: exponentOf(s.currency), amount_captured: status === 'captured' ? s.amount : null, amount_display: null, description: 'Pour-over coffee kit', merchant_name: galleryApp.name,
       wallet: { environment: 'SANDBOX', sandbox_script: `${options.sandboxOrigin()}/sandbox/wallet.js` },
-      // Typed as the contract's request; the "unavailable" scenario swaps in a method the wallet doesn't know.
-      payment_data_request: s.noCardMethod ? { ...request, allowedPaymentMethods: [{ type: 'PAYPAL' } as never] } : request,
+      // "Unavailable": a request Google would take, for a network the sandbox wallet holds no card of (JCB), so it answers not ready.
+      payment_data_request: s.noUsableCard ? { ...request, allowedPaymentMethods: request.allowedPaymentMethods.map((method) => ({ ...method, parameters: { ...method.parameters, allowedCardNetworks: ['JCB'] as never } })) } : request,
       outcome,
       expires_at: Date.now() + SESSION_LIFETIME.defaultMs,
     };

@@ -109,6 +109,12 @@ describe("isReadyToPay refuses, as Google's client does", () => {
     await expect(client().isReadyToPay({ ...readiness(request()), existingPaymentMethodRequired: true })).resolves.toEqual({ result: true, paymentMethodPresent: true });
   });
 
+  it('answers not ready, with no refusal, for a valid request of networks the sandbox holds no card of', async () => {
+    const jcbOnly = readiness(changed((r) => (card(r).parameters.allowedCardNetworks = ['JCB'])));
+    await expect(client().isReadyToPay(jcbOnly)).resolves.toEqual({ result: false });
+    await expect(client().isReadyToPay({ ...jcbOnly, existingPaymentMethodRequired: true })).resolves.toEqual({ result: false, paymentMethodPresent: false });
+  });
+
   it.each<[string, string, Loose]>([
     ['GP1', 'apiVersion 3', { ...readiness(request()), apiVersion: 3 }],
     ['GP4', 'no payment method', { ...readiness(request()), allowedPaymentMethods: [] }],

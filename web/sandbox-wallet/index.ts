@@ -27,6 +27,7 @@
 import type { PaymentData, WalletAddress, WalletCardsReply } from '../../server/contracts';
 import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestProblem, paymentDataRequestProblem } from '../../server/contracts/google-pay-rules';
 import { usableLocale } from '../../server/contracts/locale';
+import { cardNetworks } from '../../server/contracts/payment-methods';
 import { builtinFetch, BuiltinPromise } from '../shared/builtins';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
 
@@ -89,7 +90,9 @@ class PaymentsClient {
   async isReadyToPay(request: AnyRequest): Promise<{ result: boolean; paymentMethodPresent?: boolean }> {
     const problem = isReadyToPayRequestProblem(request);
     if (problem) throw developerError(problem);
-    const result = !!cardMethod(request);
+    // Ready where the sandbox holds a card the request allows: its test cards are of the checkout's own networks.
+    const networks: readonly string[] = cardMethod(request)?.parameters?.allowedCardNetworks ?? [];
+    const result = networks.some((network) => (cardNetworks as readonly string[]).includes(network));
     return request.existingPaymentMethodRequired ? { result, paymentMethodPresent: result } : { result };
   }
 
