@@ -9,15 +9,16 @@ import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
 import type { App } from './apps';
 import type { WalletEnvironment } from './contracts';
 import type { AbandonedAttempts } from './checkout/pay';
-import { checkoutRoutes, merchantLimiter, type RateLimits } from './checkout/routes';
+import { checkoutBodies, checkoutRoutes, merchantLimiter, type RateLimits } from './checkout/routes';
 import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/source';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from './lib/result';
 import { randomBytesFromPool } from './lib/secrets';
-import { dashboardRoutes } from './dashboard/routes';
-import { demoRoutes, type DemoMerchant } from './demo';
-import { galleryRoutes } from './demo/gallery';
+import { dashboardBodies, dashboardRoutes } from './dashboard/routes';
+import { demoBodies, demoRoutes, type DemoMerchant } from './demo';
+import { galleryBodies, galleryRoutes } from './demo/gallery';
+import { bodyEdge } from './http/body';
 import { clientErrors, sendFailure } from './http/errors';
 import { type Logger, requestLogger } from './logging';
 import type { Metrics } from './metrics';
@@ -27,7 +28,7 @@ import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from './http/static';
 import type { WebhookAddressPolicy } from './webhooks/address-policy';
-import { webhookRoutes } from './webhooks/routes';
+import { webhookBodies, webhookRoutes } from './webhooks/routes';
 
 export interface AppDependencies {
   store: Store;
@@ -69,17 +70,21 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(deps.sandboxOrigin));
 
+  // The apps API checks its own requests (no body) and answers in Google's shape; the sandbox's routers read their own bodies.
+  app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
+  if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
+  // Every other body is read here, before any route (server/http/body.ts): a route without a rule takes none.
+  app.use(bodyEdge({ ...checkoutBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
+
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
   app.get('/metrics', deps.metrics.scrape);
   app.use(openApiRoutes(deps.ownOrigin));
-  app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   const rateLimitCounting = { sharedStore: deps.sharedRateLimits, logger: deps.logger };
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));
-  if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
   if (deps.demo) app.use(demoRoutes(deps.demo));
   // The gallery's widgets pay with the sandbox wallet, so it exists only beside a sandbox.
   if (deps.demo && deps.sandboxOrigin) app.use(galleryRoutes({ checkoutOrigin: deps.ownOrigin, sandboxOrigin: deps.sandboxOrigin, gatewayName: deps.gatewayName }));

@@ -7,6 +7,7 @@ import express, { type Request } from 'express';
 import { getAppProfile } from '../apps';
 import type { AppLookupConfig } from '../config';
 import { bearerCredential } from '../http/auth';
+import { carriesBody } from '../http/body';
 import { type Result, err, ok } from '../lib/result';
 import { type Store, storeFailureOf } from '../store';
 import { AppRecord, toAppRecord } from './app-record';
@@ -60,9 +61,6 @@ function credential(req: Request, fromQuery: string | undefined): Result<{ token
   if (fromQuery !== undefined) return ok({ token: fromQuery, location: { name: 'access_token', type: 'parameter' } });
   return err({ code: 'credentials_required', message: 'Request is missing a required credential: an OAuth 2.0 access token', location: { name: 'Authorization', type: 'header' } });
 }
-
-/** A body is announced by a non-zero Content-Length or by any Transfer-Encoding (chunked). */
-const carriesBody = (req: Request): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
 
 /** The store down is Google's UNAVAILABLE (retryable), in the API's own shape; anything else is a bug for the app's handler. */
 function storeDown(error: unknown): Result<never, LookupFailure> {

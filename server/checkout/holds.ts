@@ -6,7 +6,8 @@
  * moves as the state machine allows (server/checkout/states.ts).
  */
 import { type App, getApp } from '../apps';
-import { CaptureSessionBody, type Charge, HOLD_LIFETIME_MS, SessionStatus } from '../contracts';
+import type { z } from 'zod';
+import { CaptureSessionBody, type Charge, EmptyBody, HOLD_LIFETIME_MS, SessionStatus } from '../contracts';
 import { errorBody, invalidRequest, statusFor } from '../http/errors';
 import type { HandlerReply } from '../http/idempotency';
 import { type Failure, type Result, err, ok } from '../lib/result';
@@ -37,9 +38,10 @@ const invalidState = (session: SessionRow, operation: HoldOperation): Failure =>
 });
 
 export async function operateHold(deps: HoldDependencies, app: App, session: SessionRow, operation: HoldOperation, body: unknown): Promise<Result<SessionRow, Failure>> {
-  const parsed = CaptureSessionBody.safeParse(body ?? {});
+  // A release takes no fields (EmptyBody): an `amount` there is refused, never read as a capture's.
+  const schema: z.ZodType<CaptureSessionBody> = operation === 'capture' ? CaptureSessionBody : EmptyBody;
+  const parsed = schema.safeParse(body ?? {});
   if (!parsed.success) return err(invalidRequest(parsed.error));
-  if (operation === 'release' && parsed.data.amount !== undefined) return err({ code: 'invalid_request', message: 'amount: a release takes no amount' });
   const to = targetOf[operation];
   const chargeId = outcomeOf(session)?.charge_id;
   if (!canTransition(SessionStatus.parse(session.status), to) || !chargeId) return err(invalidState(session, operation));

@@ -13,7 +13,8 @@ import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
 import { isWebOrigin } from '../contracts/urls';
 import { bearerCredential } from '../http/auth';
 import { authenticatedMerchant } from '../http/merchant-auth';
-import { IDEMPOTENT, invalidRequest, JSON_BODY, jsonBody, MERCHANT_CALL, PATH_ID, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
+import { type BodyRules, KB } from '../http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../lib/result';
@@ -120,9 +121,9 @@ const WIDGET_CALL = [
  */
 export const checkoutAnswers = {
   createSession: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
-  listSessions: [...MERCHANT_CALL, 'invalid_request'],
-  getSession: [...MERCHANT_CALL, ...PATH_ID],
-  getPublicSession: WIDGET_CALL,
+  listSessions: [...MERCHANT_CALL, ...NO_BODY, 'invalid_request'],
+  getSession: [...MERCHANT_CALL, ...NO_BODY, ...PATH_ID],
+  getPublicSession: [...WIDGET_CALL, ...NO_BODY],
   paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
   authenticateSession: [...WIDGET_CALL, ...JSON_BODY, 'authentication_pending', 'payment_in_progress', 'session_completed', 'invalid_state', 'service_unavailable'],
   captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'service_unavailable'],
@@ -131,13 +132,26 @@ export const checkoutAnswers = {
   rollSecretKey: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
 } as const satisfies Record<string, RouteAnswers>;
 
+/**
+ * The bodies these routes take (server/http/body.ts reads them at the edge, before anything
+ * else runs); every other route of this router takes none. Optional: no body is `{}`.
+ */
+export const checkoutBodies = {
+  'POST /api/sessions': { body: 'required', limit: 32 * KB },
+  'POST /api/sessions/:id/pay': { body: 'required', limit: 32 * KB },
+  'POST /api/sessions/:id/authenticate': { body: 'required', limit: 32 * KB },
+  'POST /api/sessions/:id/capture': { body: 'optional', limit: 32 * KB },
+  'POST /api/sessions/:id/release': { body: 'optional', limit: 32 * KB },
+  'POST /api/sessions/:id/refunds': { body: 'optional', limit: 32 * KB },
+  'POST /api/keys/roll': { body: 'optional', limit: 32 * KB },
+} as const satisfies BodyRules;
+
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
 const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
 
 export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
-  const json = jsonBody('32kb');
   // The widget's limits are counted before its CORS check, which reads the store: a page on a
   // refused origin spends its own budget too. Their 429 is readable by the page (it tells nothing).
   const readableByPage = (req: Request, res: Response, send: () => void) => {
@@ -168,7 +182,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
 
   const merchantApp = (req: Request, res: Response) => authenticatedMerchant(store, req, res);
 
-  router.post('/api/sessions', merchantCalls, json, async (req, res) => {
+  router.post('/api/sessions', merchantCalls, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
     await respondIdempotently(keys, app.id, req, res, async () => {
@@ -197,7 +211,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    * Under an Idempotency-Key a retry replays the same new key (kept sealed), as
    * long as the calling key still works: with 0, a lost reply cannot be replayed.
    */
-  router.post('/api/keys/roll', merchantCalls, json, async (req, res) => {
+  router.post('/api/keys/roll', merchantCalls, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
@@ -234,8 +248,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     if (!found) return;
     await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, () => holdReply(options, found.app, found.session, operation, req.body, (moved) => sessionView(store, options.cipher, moved)));
   };
-  router.post('/api/sessions/:id/capture', merchantCalls, json, holdRoute('capture'));
-  router.post('/api/sessions/:id/release', merchantCalls, json, holdRoute('release'));
+  router.post('/api/sessions/:id/capture', merchantCalls, holdRoute('capture'));
+  router.post('/api/sessions/:id/release', merchantCalls, holdRoute('release'));
 
   /**
    * A refund, all that is left or part of it. Without an Idempotency-Key each
@@ -243,7 +257,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    * the first reply, pending included: the refund object's status is read on the session.
    * The key also names the refund, so a retry after a crash that lost the reply finds it.
    */
-  router.post('/api/sessions/:id/refunds', merchantCalls, json, async (req, res) => {
+  router.post('/api/sessions/:id/refunds', merchantCalls, async (req, res) => {
     const found = await merchantSession(req, res);
     if (!found) return;
     await respondIdempotently(keys, `${found.app.id}:${req.path}`, req, res, async () => {
@@ -367,7 +381,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     else sendFailure(res, view.error);
   });
 
-  router.post('/api/sessions/:id/pay', payments, widgetCors, json, async (req, res) => {
+  router.post('/api/sessions/:id/pay', payments, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
     // The page the widget runs on (CORS let it in above; in iframe mode, our frame): a 3-D Secure challenge reports to it.
@@ -377,7 +391,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     await sendPayReply(req, res, found, paid);
   });
 
-  router.post('/api/sessions/:id/authenticate', payments, widgetCors, json, async (req, res) => {
+  router.post('/api/sessions/:id/authenticate', payments, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
     await sendPayReply(req, res, found, await authenticate(options, found.app, found.session, req.body));

@@ -215,6 +215,13 @@ export type PayReply = z.infer<typeof PayReply>;
 export const AuthenticateBody = z.strictObject({ cancel: z.literal(true).optional() }).meta({ id: 'AuthenticateBody' });
 export type AuthenticateBody = z.infer<typeof AuthenticateBody>;
 
+/**
+ * The body of an operation with nothing to say (release, redeliver): none, or `{}`; a field is
+ * refused (a release with an `amount` is not a partial capture).
+ */
+export const EmptyBody = z.strictObject({}).meta({ id: 'EmptyBody', description: 'No fields: send `{}` or no body at all' });
+export type EmptyBody = z.infer<typeof EmptyBody>;
+
 /** POST /api/sessions/{id}/capture (secret key): the service's capture body, all of the hold by default; what is left is released. */
 export const CaptureSessionBody = CaptureRequest;
 export type CaptureSessionBody = CaptureRequest;

@@ -7,8 +7,9 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { invalidRequest, jsonBody, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { CheckoutSettings, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
+import { type BodyRules, KB } from '../http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import { escapeHtml } from '../lib/html';
@@ -38,13 +39,25 @@ export interface DashboardRoutesOptions {
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
 }
 
+/** The bodies the dashboard's API takes, read at the edge (as checkoutBodies in server/checkout/routes.ts). */
+export const dashboardBodies = {
+  'POST /dashboard/api/session': { body: 'required', limit: 32 * KB },
+  'POST /dashboard/api/payments/:paymentId/capture': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/payments/:paymentId/release': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/payments/:paymentId/refunds': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/webhook_endpoints': { body: 'required', limit: 32 * KB },
+  'POST /dashboard/api/webhook_endpoints/:endpointId/roll_secret': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/events/:eventId/redeliver': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/keys/roll': { body: 'optional', limit: 32 * KB },
+  'PUT /dashboard/api/settings': { body: 'required', limit: 32 * KB },
+} as const satisfies BodyRules;
+
 const noSuchPayment = { code: 'not_found', message: 'No such payment' };
 const noSuchEndpoint = { code: 'not_found', message: 'No such webhook endpoint' };
 
 export function dashboardRoutes(options: DashboardRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
-  const json = jsonBody('32kb');
   const sessions = dashboardSessions(options);
   const signedIn = sessions.required;
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
@@ -68,7 +81,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
   router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
 
-  router.post('/dashboard/api/session', options.merchantCalls, json, async (req, res) => {
+  router.post('/dashboard/api/session', options.merchantCalls, async (req, res) => {
     const parsed = DashboardSignIn.safeParse(req.body);
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     await sessions.signIn(req, res, parsed.data.secret_key);
@@ -113,10 +126,10 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     const { app } = signedInOf(res);
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, () => holdReply(options, app, session, operation, req.body, async (moved) => paymentView(await sessionView(store, options.cipher, moved))));
   };
-  router.post('/dashboard/api/payments/:paymentId/capture', signedIn, json, holdRoute('capture'));
-  router.post('/dashboard/api/payments/:paymentId/release', signedIn, json, holdRoute('release'));
+  router.post('/dashboard/api/payments/:paymentId/capture', signedIn, holdRoute('capture'));
+  router.post('/dashboard/api/payments/:paymentId/release', signedIn, holdRoute('release'));
 
-  router.post('/dashboard/api/payments/:paymentId/refunds', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/payments/:paymentId/refunds', signedIn, async (req, res) => {
     const session = await paymentOf(req, res);
     if (!session) return;
     const { app } = signedInOf(res);
@@ -131,7 +144,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     res.json({ object: 'list', data: await Promise.all(rows.map((row) => endpointWithDeliveries(store, row))), has_more: false });
   });
 
-  router.post('/dashboard/api/webhook_endpoints', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/webhook_endpoints', signedIn, async (req, res) => {
     const created = await createEndpoint(endpoints, signedInOf(res).app, req.body);
     const reply = replyOf(created, 201);
     res.status(reply.status).json(reply.body);
@@ -143,7 +156,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
-  router.post('/dashboard/api/webhook_endpoints/:endpointId/roll_secret', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/webhook_endpoints/:endpointId/roll_secret', signedIn, async (req, res) => {
     const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     const endpoint = await findLiveEndpoint(store, signedInOf(res).app.id, String(req.params.endpointId));
@@ -152,13 +165,15 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   });
 
   router.post('/dashboard/api/events/:eventId/redeliver', signedIn, async (req, res) => {
+    const empty = EmptyBody.safeParse(req.body ?? {});
+    if (!empty.success) return sendFailure(res, invalidRequest(empty.error));
     const started = await redeliver(store, signedInOf(res).app, String(req.params.eventId), options.webhooks.retryWindowMs);
     if (started.ok) res.status(202).json(started.value);
     else sendFailure(res, started.error);
   });
 
   /** Every live key of the app (there is no "key that asks" here) keeps working for the overlap; the new key is shown once. */
-  router.post('/dashboard/api/keys/roll', signedIn, json, async (req, res) => {
+  router.post('/dashboard/api/keys/roll', signedIn, async (req, res) => {
     await respondIdempotently(keys, `${signedInOf(res).app.id}:${req.path}`, req, res, async () => {
       const parsed = RollSecretKeyBody.safeParse(req.body ?? {});
       if (!parsed.success) return refusal(invalidRequest(parsed.error));
@@ -170,7 +185,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     res.json(settingsOf(signedInOf(res).app));
   });
 
-  router.put('/dashboard/api/settings', signedIn, json, async (req, res) => {
+  router.put('/dashboard/api/settings', signedIn, async (req, res) => {
     const parsed = CheckoutSettings.safeParse(req.body);
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     const { app } = signedInOf(res);

@@ -14,6 +14,7 @@ import express from 'express';
 import type { App } from '../apps';
 import { sessionExpired } from '../checkout/expiry';
 import { buildPaymentDataRequest } from '../checkout/payment-request';
+import { type BodyRules, KB } from '../http/body';
 import { errorBody, statusFor } from '../http/errors';
 import { readManifest } from '../http/static';
 import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, type SessionStatus } from '../contracts';
@@ -90,6 +91,11 @@ const galleryApp = {
   name: 'Demo Coffee Roasters', merchantId: 'gallery', environment: 'SANDBOX', decryptionMode: 'gateway',
   authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
 } as App;
+
+/** The gallery's stand-in for the pay route takes the widget's PaymentData (and reads none of it). */
+export const galleryBodies = {
+  'POST /demo/gallery/api/sessions/:id/pay': { body: 'required', limit: 32 * KB },
+} as const satisfies BodyRules;
 
 export function galleryRoutes(options: GalleryOptions): express.Router {
   const router = express.Router();

@@ -15,6 +15,7 @@ import { createApp, getApp, reconfigureApp, walletEnvironmentOf } from '../apps'
 import type { DirectKeys } from '../direct';
 import type { Logger } from '../logging';
 import type { DecryptionMode, Session, WalletEnvironment } from '../contracts';
+import { type BodyRules, KB, rawBodyOf } from '../http/body';
 import { sendFailure } from '../http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
@@ -41,6 +42,11 @@ export interface DemoWebhooks {
 
 /** The demo's own route that receives its webhooks. */
 const WEBHOOK_PATH = '/demo/webhooks';
+
+/** The bodies the demo store's routes take, read at the edge (server/http/body.ts): its webhook receiver's events. */
+export const demoBodies = {
+  [`POST ${WEBHOOK_PATH}`]: { body: 'required', limit: 256 * KB },
+} as const satisfies BodyRules;
 
 const template = readFileSync(fileURLToPath(new URL('../../web/demo/store.html', import.meta.url)), 'utf8');
 
@@ -220,10 +226,11 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
    * is refused; a verified one updates the order, unless the store already
    * knows a later state of it (deliveries may come out of order, or twice).
    */
-  router.post(WEBHOOK_PATH, express.text({ type: 'application/json', limit: '256kb' }), (req, res) => {
+  router.post(WEBHOOK_PATH, (req, res) => {
     let event;
     try {
-      event = walletCheckout.webhooks.verify(typeof req.body === 'string' ? req.body : '', req.get(SIGNATURE_HEADER), merchant.webhookSecret);
+      // The signature is over the bytes as they came, which the edge keeps.
+      event = walletCheckout.webhooks.verify(rawBodyOf(req)?.toString('utf8') ?? '', req.get(SIGNATURE_HEADER), merchant.webhookSecret);
     } catch (error) {
       if (error instanceof WebhookVerificationError) return sendFailure(res, { code: 'unauthenticated', message: `The signature does not verify (${error.code})` });
       throw error;

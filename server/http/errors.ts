@@ -3,10 +3,9 @@
  * message}}`. Layers below the routes speak only of what went wrong (a
  * Failure); the status is decided at the edge, here.
  */
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { IncomingMessage } from 'node:http';
+import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
-import { type ApiErrorBody, isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../contracts';
+import { type ApiErrorBody, isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../contracts';
 import type { Failure } from '../lib/result';
 
 /** An error reply before it is sent: the status and the body's `error`. */
@@ -31,7 +30,8 @@ export function sendError(res: Response, error: HttpError): void {
  */
 export const ERROR_CODES = {
   invalid_request: { status: 400, meaning: 'a parameter, header or body field is missing or invalid; the message names it' },
-  invalid_json: { status: 400, meaning: 'the body is not valid JSON' },
+  invalid_json: { status: 400, meaning: 'the body is not valid JSON (or not valid UTF-8)' },
+  body_not_allowed: { status: 400, meaning: 'the operation takes no request body, and the request carries one' },
   invalid_payment_token: { status: 400, meaning: "the wallet's payment token could not be verified or opened" },
   url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
   // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.
@@ -61,7 +61,7 @@ export const ERROR_CODES = {
   // Gone for good: an expired checkout never takes a payment again (the merchant creates a new one).
   session_expired: { status: 410, meaning: 'the session expired unpaid; it never takes a payment again' },
   payload_too_large: { status: 413, meaning: 'the body is larger than the route accepts' },
-  unsupported_media_type: { status: 415, meaning: 'the body must be UTF-8 JSON' },
+  unsupported_media_type: { status: 415, meaning: 'the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed' },
   rate_limited: { status: 429, meaning: 'too many requests from this client; try again in a minute (RateLimit headers tell when)' },
   internal_error: { status: 500, meaning: 'a bug on our side' },
   // The payment service failed or did not answer: a gateway's failure, not ours; the same request may be retried.
@@ -80,8 +80,10 @@ export type RouteAnswers = readonly ErrorCode[];
 
 /** What every secret-key route may answer: its credential, its budget (merchantLimiter) and the store. */
 export const MERCHANT_CALL = ['unauthenticated', 'rate_limited', 'store_unavailable'] as const satisfies RouteAnswers;
-/** A route that parses a JSON body (jsonBody). */
+/** A route that takes a JSON body (a BodyRule of server/http/body.ts). */
 export const JSON_BODY = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const satisfies RouteAnswers;
+/** A route that takes no body: one that carries a body is refused at the edge (server/http/body.ts). */
+export const NO_BODY = ['body_not_allowed'] as const satisfies RouteAnswers;
 /** A route under an Idempotency-Key (respondIdempotently). */
 export const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_key_in_use'] as const satisfies RouteAnswers;
 /** A route with an object's id in its path: refused when unstorable text (400), unknown when of another shape (404). */
@@ -123,35 +125,9 @@ export function describeIssues(error: z.ZodError, whole = '(body)'): string {
 /** `whole`: what an issue of no one field is about (an unknown key), the body unless said otherwise. */
 export const invalidRequest = (error: z.ZodError, whole?: string): Failure => ({ code: 'invalid_request', message: describeIssues(error, whole) });
 
-/** The exact bytes each JSON body arrived as: idempotency fingerprints hash them, not a re-serialisation. */
-const rawBodies = new WeakMap<IncomingMessage, Buffer>();
-
-export const rawBodyOf = (req: IncomingMessage): Buffer | undefined => rawBodies.get(req);
-
 /** A 400 for text the store cannot keep (server/contracts/text.ts), naming where it is, never what. */
 export const unstorableText = (path: (string | number)[]): HttpError =>
   httpError(400, 'invalid_request', `${path.map(String).join('.') || '(body)'}: ${UNSTORABLE_TEXT_MESSAGE}`);
-
-/**
- * The JSON body parser of every route that takes one, ours and the sandbox's:
- * it keeps the raw bytes and refuses, before any handler runs, a body with a
- * string (or key) the store could not keep.
- */
-export const jsonBody = (limit: string): RequestHandler => {
-  const parse = express.json({
-    limit,
-    verify: (req, _res, buf) => {
-      rawBodies.set(req, buf);
-    },
-  });
-  return (req, res, next) =>
-    parse(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      const path = unstorableTextPath(req.body);
-      if (path) return sendError(res, unstorableText(path));
-      next();
-    });
-};
 
 /**
  * Errors that Express and body-parser raise for a client's mistake (a bad

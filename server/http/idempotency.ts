@@ -10,7 +10,8 @@ import {
 } from '../store/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Failure, Result } from '../lib/result';
-import { errorBody, httpError, rawBodyOf, sendError, sendFailure, statusFor } from './errors';
+import { errorBody, httpError, sendError, sendFailure, statusFor } from './errors';
+import { rawBodyOf } from './body';
 
 export interface HandlerReply {
   status: number;

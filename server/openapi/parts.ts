@@ -2,10 +2,29 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ApiErrorBody } from '../contracts';
+import { type BodyRule, KB } from '../http/body';
 import { ERROR_CODES, type RouteAnswers } from '../http/errors';
+import { JSON_SHAPE_LIMITS } from '../http/json-shape';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 export const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
+
+/**
+ * An operation's request body, from the rule the edge reads it by (server/http/body.ts): required or
+ * not, and its limits in its description. `application/json` is its only content: anything else,
+ * and any charset but utf-8, is answered 415 (declared with the route's other answers).
+ */
+export function requestBody<T extends z.ZodType>(rule: BodyRule, schema: T) {
+  const { depth, keysPerObject, keys, stringBytes } = JSON_SHAPE_LIMITS;
+  const optional = rule.body === 'required' ? '' : ' Optional: no body at all (and then no Content-Type) is `{}`.';
+  return {
+    required: rule.body === 'required',
+    description:
+      `A JSON object, as UTF-8 \`application/json\` only (another type, a \`+json\` type, another charset, a compressed body, or a body without a Content-Type: \`415\`). ` +
+      `At most ${rule.limit / KB} kB (\`413\`), nesting at most ${depth} deep, at most ${keysPerObject} keys an object and ${keys} in all, strings at most ${stringBytes} bytes (\`400 invalid_request\`).${optional}`,
+    ...json(schema),
+  };
+}
 
 /** An error reply described by hand: only the sandbox service's, whose codes are the payment service's, not ours. */
 export const apiError = (description: string) => reply(description, ApiErrorBody);

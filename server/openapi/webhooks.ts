@@ -1,10 +1,10 @@
 /** The webhook API's part of the OpenAPI document (docs/webhooks.md). */
 import { z } from 'zod';
 import type { ZodOpenApiObject } from 'zod-openapi';
-import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, Event, EventList, EventRedelivery, EventType, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList } from '../contracts';
-import { webhookAnswers } from '../webhooks/routes';
+import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, EmptyBody, Event, EventList, EventRedelivery, EventType, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList } from '../contracts';
+import { webhookAnswers, webhookBodies } from '../webhooks/routes';
 import { SIGNATURE_HEADER } from '../webhooks/signature';
-import { errorResponses, idempotencyKey, json, reply } from './parts';
+import { errorResponses, idempotencyKey, reply, requestBody } from './parts';
 
 const endpointId = z.object({ id: z.string().meta({ description: 'The webhook endpoint id (we_...)' }) });
 const eventId = z.object({ id: z.string().meta({ description: 'The event id (evt_...)' }) });
@@ -19,7 +19,7 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
       description: 'Register a URL that events are POSTed to, signed with the secret returned (shown only here)',
       security: secretKey,
       requestParams: { header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
-      requestBody: { required: true, ...json(CreateWebhookEndpointBody) },
+      requestBody: requestBody(webhookBodies['POST /api/webhook_endpoints'], CreateWebhookEndpointBody),
       responses: {
         '201': reply('The endpoint and its signing secret', CreatedWebhookEndpoint),
         ...errorResponses(webhookAnswers.createWebhookEndpoint),
@@ -59,7 +59,7 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
       description: 'A new signing secret, used at once; deliveries carry a signature by the current one too for expire_current_in_seconds',
       security: secretKey,
       requestParams: { path: endpointId, header: z.object({ 'idempotency-key': idempotencyKey.optional() }) },
-      requestBody: { required: false, ...json(RollSecretKeyBody) },
+      requestBody: requestBody(webhookBodies['POST /api/webhook_endpoints/:endpointId/roll_secret'], RollSecretKeyBody),
       responses: {
         '201': reply('The new secret (shown only here) and until when the current one signs too', RolledWebhookSecret),
         ...errorResponses(webhookAnswers.rollWebhookSecret),
@@ -99,9 +99,10 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
       operationId: 'redeliverEvent',
       tags: ['Events'],
       summary: 'Redeliver an event',
-      description: 'Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window',
+      description: 'Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window. No body, or `{}`.',
       security: secretKey,
       requestParams: { path: eventId },
+      requestBody: requestBody(webhookBodies['POST /api/events/:eventId/redeliver'], EmptyBody),
       responses: {
         '202': reply('The endpoints it is being sent to', EventRedelivery),
         ...errorResponses(webhookAnswers.redeliverEvent),

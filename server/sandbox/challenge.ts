@@ -110,7 +110,7 @@ export function challengeRoutes(ctx: ChallengeContext): Router {
     res.set('Cache-Control', 'no-store').type('html').send(page(session, card, now));
   });
 
-  router.post('/challenge/:id', express.urlencoded({ extended: false, limit: '1kb' }), async (req, res) => {
+  router.post('/challenge/:id', async (req, res) => {
     const action = (req.body as { action?: unknown } | undefined)?.action;
     if (action !== 'complete' && action !== 'fail') return sendError(res, httpError(400, 'invalid_request', 'action must be complete or fail'));
     // A challenge already decided or expired keeps its status: the page shows it.

@@ -203,7 +203,8 @@ describe('strict validation', () => {
 
   it('refuses a body that is not JSON', async () => {
     const response = await fetch(`${sandbox.baseUrl}/service/api/v1/charges`, { method: 'POST', headers: { ...serviceHeaders(sandbox), 'content-type': 'text/plain' }, body: 'amount=1' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(415);
+    expect((await response.json()).error.code).toBe('unsupported_media_type');
   });
 
   it('refuses a body over the size limit with 413', async () => {

@@ -8,14 +8,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, gatewayMerchantId, HOLD_LIFETIME_MS, ServiceRefundRequest } from '../contracts';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, ServiceRefundRequest } from '../contracts';
 import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
 import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { openToken, publicKeyToUncompressedBase64 } from '../wallet';
 import { bearerCredential } from '../http/auth';
 import { hashSecret, secretMatches } from '../lib/secrets';
-import { clientErrors, describeIssues, errorBody, httpError, jsonBody, rawBodyOf, sendError } from '../http/errors';
+import { clientErrors, describeIssues, errorBody, httpError, sendError } from '../http/errors';
+import { bodyEdge, type BodyRules, KB, rawBodyOf } from '../http/body';
 import type { HttpError } from '../http/errors';
 import { FaultPlan } from './faults';
 import type { FaultKind, Faults } from './faults';
@@ -409,8 +410,25 @@ function faultedHandler<T>(ctx: ServiceApiContext, schema: z.ZodType<T>, process
   };
 }
 
+/**
+ * The bodies the service's routes take, read at the edge of its router before its key is checked
+ * (server/http/body.ts); every other route takes none.
+ */
+export const serviceBodies = {
+  'POST /api/v1/charges': { body: 'required', limit: 64 * KB },
+  'POST /api/v1/refunds': { body: 'required', limit: 4 * KB },
+  'POST /api/v1/charges/:id/capture': { body: 'required', limit: 4 * KB },
+  // No fields: no body (as the backend sends it) or `{}`.
+  'POST /api/v1/charges/:id/release': { body: 'optional', limit: 4 * KB },
+  'POST /api/v1/authentication_sessions': { body: 'required', limit: 4 * KB },
+  'PUT /faults': { body: 'required', limit: 4 * KB },
+  // The 3-D Secure page's own form (challenge.ts), as a bank's page posts it.
+  'POST /challenge/:id': { body: 'form', limit: 1 * KB },
+} as const satisfies BodyRules;
+
 export function serviceRouter(ctx: ServiceApiContext): Router {
   const router = express.Router();
+  router.use(bodyEdge(serviceBodies));
   const auth = authenticate(ctx.keys.serviceSecretKey);
 
   router.get('/keys', (_req, res) => {
@@ -423,8 +441,8 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
   });
 
   const merchantCall = [auth, requireMerchantAccount];
-  router.post('/api/v1/charges', ...merchantCall, idempotencyKeyHeader, jsonBody('64kb'), faultedHandler(ctx, ChargeRequest, (merchant, key, request) => processCharge(ctx, merchant, key, request)));
-  router.post('/api/v1/refunds', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), faultedHandler(ctx, ServiceRefundRequest, (merchant, key, request) => processRefund(ctx, merchant, key, request)));
+  router.post('/api/v1/charges', ...merchantCall, idempotencyKeyHeader, faultedHandler(ctx, ChargeRequest, (merchant, key, request) => processCharge(ctx, merchant, key, request)));
+  router.post('/api/v1/refunds', ...merchantCall, idempotencyKeyHeader, faultedHandler(ctx, ServiceRefundRequest, (merchant, key, request) => processRefund(ctx, merchant, key, request)));
 
   router.get('/api/v1/refunds/:id', ...merchantCall, async (req, res) => {
     const refund = await findRefund(ctx.db, merchantOf(res), String(req.params.id));
@@ -432,17 +450,18 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     res.json(refund);
   });
 
-  router.post('/api/v1/charges/:id/capture', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), async (req, res) => {
+  router.post('/api/v1/charges/:id/capture', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
     const request = parseBody(req, res, CaptureRequest);
     if (request === undefined) return;
     await respondOnce(ctx, req, res, undefined, (key) => processHoldOperation(ctx, merchantOf(res), key, String(req.params.id), { kind: 'capture', amount: request.amount }));
   });
 
   router.post('/api/v1/charges/:id/release', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    if (req.body !== undefined && parseBody(req, res, EmptyBody) === undefined) return;
     await respondOnce(ctx, req, res, undefined, (key) => processHoldOperation(ctx, merchantOf(res), key, String(req.params.id), { kind: 'release' }));
   });
 
-  router.post('/api/v1/authentication_sessions', ...merchantCall, idempotencyKeyHeader, jsonBody('4kb'), async (req, res) => {
+  router.post('/api/v1/authentication_sessions', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
     const request = parseBody(req, res, CreateAuthenticationSession);
     if (request === undefined) return;
     // The challenge page is served next to the API, at the address the caller reached the service at.
@@ -462,7 +481,7 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     res.json(ctx.faults.plan());
   });
 
-  router.put('/faults', auth, jsonBody('4kb'), (req, res) => {
+  router.put('/faults', auth, (req, res) => {
     const parsed = FaultPlan.safeParse(req.body);
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
     ctx.faults.setPlan(parsed.data);

@@ -17,7 +17,8 @@ import { err, ok } from '../lib/result';
 import type { Result } from '../lib/result';
 import { createIntermediateSigningKey, importUncompressedPoint, sealToken } from '../wallet';
 import type { IntermediateSigningKey } from '../wallet';
-import { clientErrors, describeIssues, httpError, jsonBody, sendError } from '../http/errors';
+import { clientErrors, describeIssues, httpError, sendError } from '../http/errors';
+import { bodyEdge, type BodyRules, KB } from '../http/body';
 import type { HttpError } from '../http/errors';
 import type { SandboxKeys } from './keys';
 import { walletBillingAddresses } from './billing-addresses';
@@ -132,9 +133,17 @@ function mintPaymentData(
   });
 }
 
+/** The bodies the wallet's routes take, read at the edge of its router (server/http/body.ts); the others take none. */
+export const walletBodies = {
+  'POST /sheets': { body: 'required', limit: 16 * KB },
+  'POST /tokens': { body: 'required', limit: 64 * KB },
+} as const satisfies BodyRules;
+
 export function walletRouter(ctx: WalletApiContext): Router {
   const router = express.Router();
   router.use(cors({ origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 600 }));
+  // After CORS: a page reads the refusal of a body it should not have sent.
+  router.use(bodyEdge(walletBodies));
 
   let intermediateExpiresAt = 0;
   const newIntermediate = () => {
@@ -159,7 +168,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
     res.json({ keys: ctx.rootKeys });
   });
 
-  router.post('/sheets', jsonBody('16kb'), async (req, res) => {
+  router.post('/sheets', async (req, res) => {
     const parsed = SheetRequest.safeParse(req.body);
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
     const checked = await checkPlatformRequest(ctx.platform, parsed.data.merchant_info, parsed.data.page_origin, ctx.now);
@@ -167,7 +176,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
     res.json({ open: true });
   });
 
-  router.post('/tokens', jsonBody('64kb'), (req, res) => {
+  router.post('/tokens', (req, res) => {
     const parsed = WalletTokenRequest.safeParse(req.body);
     if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
     const minted = mintPaymentData(ctx, currentIntermediate(), parsed.data);

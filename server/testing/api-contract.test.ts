@@ -98,7 +98,8 @@ describe('the statuses the server sends that the document once left out', () => 
     const paymentData = await server.walletPaymentData(hold, 'visa-success-3ds');
     replies.push(await recorded('GET', await fetch(`${server.url}/api/sessions/${hold.id}/public`, { headers: widget })));
     replies.push(await recorded('POST', await server.pay(hold, { payment_data: paymentData })));
-    replies.push(await recorded('POST', await fetch(`${server.url}/api/sessions/${hold.id}/pay`, { method: 'POST', headers: widget, body: huge })));
+    // A body the edge lets through (one it refuses, 413 or 415, never reaches the limiter).
+    replies.push(await recorded('POST', await fetch(`${server.url}/api/sessions/${hold.id}/pay`, { method: 'POST', headers: widget, body: '{}' })));
     // The service no longer knows the hold as this merchant's: it refuses the capture, which the merchant may retry.
     await server.store.updateTable('apps').set({ merchant_id: 'someone_else' }).execute();
     replies.push(await recorded('POST', await fetch(`${server.url}/api/sessions/${hold.id}/capture`, { method: 'POST', headers: merchant, body: '{}' })));

@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Release a hold
-         * @description Nothing is charged; the hold on the shopper's card ends. Under an Idempotency-Key a retry replays the first reply.
+         * @description Nothing is charged; the hold on the shopper's card ends. No body, or `{}`: a release has no fields (an `amount` is refused). Under an Idempotency-Key a retry replays the first reply.
          */
         post: operations["releaseSession"];
         delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window
+         * @description Send the event again to every live endpoint that listens to its type (failed, delivered, or added since), with a new retry window. No body, or `{}`.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -663,6 +663,8 @@ export interface components {
         CaptureRequest: {
             amount?: number;
         };
+        /** @description No fields: send `{}` or no body at all */
+        EmptyBody: Record<string, never>;
         CreateRefundBody: {
             amount?: number;
             reason?: components["schemas"]["RefundReason"];
@@ -1386,7 +1388,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1435,6 +1437,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateSessionBody"];
@@ -1450,7 +1453,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1486,7 +1489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1538,7 +1541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1611,7 +1614,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `body_not_allowed`: the operation takes no request body, and the request carries one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1691,6 +1694,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayBody"];
@@ -1706,7 +1710,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON; `invalid_payment_token`: the wallet's payment token could not be verified or opened */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_payment_token`: the wallet's payment token could not be verified or opened */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1769,7 +1773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1813,6 +1817,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AuthenticateBody"];
@@ -1828,7 +1833,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayReply"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1891,7 +1896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1943,6 +1948,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -1958,7 +1964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2003,7 +2009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2055,7 +2061,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The session after the release. `status` is where the session is now (`captured` or `released` after the merchant acts on a hold); `outcome` is what the last payment attempt came to, and is not changed by a capture, a release or a refund: read `status`. */
             200: {
@@ -2066,7 +2077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2111,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2163,6 +2174,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateRefundBody"];
@@ -2178,7 +2190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2223,7 +2235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2263,6 +2275,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2278,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolledSecretKey"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2314,7 +2327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2363,6 +2376,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description `unauthenticated`: the Authorization header carries no valid credential for this call */
             401: {
                 headers: {
@@ -2403,6 +2425,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateWebhookEndpointBody"];
@@ -2418,7 +2441,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `url_not_allowed`: in production, webhook URLs must be https to a public address */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `url_not_allowed`: in production, webhook URLs must be https to a public address */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2454,7 +2477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2506,7 +2529,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2567,6 +2590,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2582,7 +2606,7 @@ export interface operations {
                     "application/json": components["schemas"]["RolledWebhookSecret"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2627,7 +2651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2683,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,7 +2768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2803,7 +2827,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The endpoints it is being sent to */
             202: {
@@ -2814,7 +2843,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventRedelivery"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `invalid_json`: the body is not valid JSON (or not valid UTF-8) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2834,6 +2863,24 @@ export interface operations {
             };
             /** @description `not_found`: no such object, including another application's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2893,7 +2940,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppRecord"] | components["schemas"]["PartialAppRecord"];
                 };
             };
-            /** @description INVALID_ARGUMENT */
+            /** @description INVALID_ARGUMENT: a malformed id, an unknown or repeated parameter, a bad `fields` mask, or a request body (reason `bodyNotAllowed`: apps.get takes none; the connection then closes) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3033,6 +3080,15 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletCards"];
                 };
             };
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description `not_found`: no such object, including another application's */
             404: {
                 headers: {
@@ -3051,6 +3107,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SandboxWalletTokenRequest"];
@@ -3066,7 +3123,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletToken"];
                 };
             };
-            /** @description `invalid_json`: the body is not valid JSON; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `unknown_billing_address`: sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
+            /** @description `invalid_json`: the body is not valid JSON (or not valid UTF-8); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `unknown_card`: sandbox wallet: card_id is not one of GET /sandbox/wallet/cards; `unknown_billing_address`: sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses; `card_network_not_allowed`: sandbox wallet: the request does not allow the card's network; `auth_method_not_allowed`: sandbox wallet: the request does not allow the card's auth method; `unknown_gateway`: sandbox wallet: it tokenizes only for the gateway this server is configured with; `merchant_id_required`: sandbox wallet: DIRECT tokenization needs merchantInfo.merchantId; `invalid_merchant_id`: sandbox wallet: merchantInfo.merchantId is not a merchant id issued by Google; `invalid_public_key`: sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3093,7 +3150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description `unsupported_media_type`: the body must be UTF-8 JSON */
+            /** @description `unsupported_media_type`: the body must be UTF-8 JSON: Content-Type application/json (charset utf-8 or none), not compressed */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3115,6 +3172,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeRequest"];
@@ -3206,6 +3264,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ServiceRefundRequest"];

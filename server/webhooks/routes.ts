@@ -4,8 +4,9 @@
  * payment's state.
  */
 import express, { type RequestHandler } from 'express';
-import { EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { IDEMPOTENT, invalidRequest, JSON_BODY, jsonBody, MERCHANT_CALL, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
+import { EmptyBody, EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
+import { type BodyRules, KB } from '../http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';
@@ -30,20 +31,27 @@ export interface WebhookRoutesOptions {
 /** What each route answers besides its success, by operationId (as checkoutAnswers in server/checkout/routes.ts). */
 export const webhookAnswers = {
   createWebhookEndpoint: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT, 'url_not_allowed', 'too_many_endpoints'],
-  listWebhookEndpoints: MERCHANT_CALL,
-  deleteWebhookEndpoint: [...MERCHANT_CALL, ...PATH_ID],
+  listWebhookEndpoints: [...MERCHANT_CALL, ...NO_BODY],
+  deleteWebhookEndpoint: [...MERCHANT_CALL, ...NO_BODY, ...PATH_ID],
   rollWebhookSecret: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT],
-  listEvents: [...MERCHANT_CALL, 'invalid_request'],
-  getEvent: [...MERCHANT_CALL, ...PATH_ID],
-  redeliverEvent: [...MERCHANT_CALL, ...PATH_ID],
+  listEvents: [...MERCHANT_CALL, ...NO_BODY, 'invalid_request'],
+  getEvent: [...MERCHANT_CALL, ...NO_BODY, ...PATH_ID],
+  redeliverEvent: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY],
 } as const satisfies Record<string, RouteAnswers>;
+
+/** The bodies these routes take, read at the edge (as checkoutBodies in server/checkout/routes.ts). */
+export const webhookBodies = {
+  'POST /api/webhook_endpoints': { body: 'required', limit: 32 * KB },
+  'POST /api/webhook_endpoints/:endpointId/roll_secret': { body: 'optional', limit: 32 * KB },
+  // Nothing to say (EmptyBody): none, or `{}` as the Node library sends on every POST.
+  'POST /api/events/:eventId/redeliver': { body: 'optional', limit: 32 * KB },
+} as const satisfies BodyRules;
 
 const noSuchEndpoint = { code: 'not_found', message: 'No such webhook endpoint' };
 
 export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   const { store } = options;
   const router = express.Router();
-  const json = jsonBody('32kb');
   const { merchantCalls } = options;
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
   const endpoints = { store, cipher: options.cipher, addressPolicy: options.addressPolicy, resolve: options.resolve };
@@ -56,7 +64,7 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
   router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
 
-  router.post('/api/webhook_endpoints', merchantCalls, json, async (req, res) => {
+  router.post('/api/webhook_endpoints', merchantCalls, async (req, res) => {
     const app = await authenticatedMerchant(store, req, res);
     if (!app) return;
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
@@ -81,7 +89,7 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   });
 
   /** As POST /api/keys/roll: under an Idempotency-Key a retry replays the same new secret (kept sealed). */
-  router.post('/api/webhook_endpoints/:endpointId/roll_secret', merchantCalls, json, async (req, res) => {
+  router.post('/api/webhook_endpoints/:endpointId/roll_secret', merchantCalls, async (req, res) => {
     const app = await authenticatedMerchant(store, req, res);
     if (!app) return;
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
@@ -114,6 +122,8 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   router.post('/api/events/:eventId/redeliver', merchantCalls, async (req, res) => {
     const app = await authenticatedMerchant(store, req, res);
     if (!app) return;
+    const empty = EmptyBody.safeParse(req.body ?? {});
+    if (!empty.success) return sendFailure(res, invalidRequest(empty.error));
     const started = await redeliver(store, app, String(req.params.eventId), options.retryWindowMs);
     if (started.ok) res.status(202).json(started.value);
     else sendFailure(res, started.error);
