@@ -20,7 +20,8 @@ import { demoBodies, demoRoutes, type DemoMerchant } from './demo';
 import { galleryBodies, galleryRoutes } from './demo/gallery';
 import { bodyEdge } from './http/body';
 import { clientErrors, sendFailure } from './http/errors';
-import { type Logger, requestLogger } from './logging';
+import { type Logger, loggedError, requestLog, requestLogger } from './logging';
+import { repeatLimiter } from './logging/repeats';
 import type { Metrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './ops';
@@ -159,13 +160,17 @@ const frameHeaders = (sandboxOrigin: (() => string) | undefined): express.Reques
 /**
  * A store that is down (store/failures.ts) is answered as such, 503 with
  * Retry-After, whichever route met it. Whatever else reaches here is our bug:
- * logged, and answered without details.
+ * logged with the request's id (the Request-Id the caller was answered) and
+ * the error's class and frames, never its message or fields, which can hold
+ * what the caller sent (loggedError); answered without details.
  */
-function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  // Every request meets a store that is down: the first is logged, then a count per interval (logging/repeats.ts); each request's own line has its 503.
+  const storeOutage = repeatLimiter(logger);
+  return (error, req, res, _next) => {
     const storeFailure = storeFailureOf(error);
-    if (storeFailure) logger.warn({ code: storeFailure.code }, 'request failed: the store is unavailable');
-    else logger.error({ err: error }, 'unhandled error');
+    if (storeFailure) storeOutage.warn({ reqId: req.id, code: storeFailure.code }, 'request failed: the store is unavailable');
+    else requestLog(req, logger).error({ error: loggedError(error) }, 'unhandled error');
     if (!res.headersSent) sendFailure(res, storeFailure ?? { code: 'internal_error', message: 'Something went wrong on our side' });
   };
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { configVariables, loadConfig } from './config';
 
@@ -135,11 +136,38 @@ describe('configuration', () => {
     expect(loaded.ok && loaded.config.trustProxy).toEqual(trustProxy);
   });
 
-  it.each(['true', 'everyone', '10.0.0.0/33', '10.0.0.1,,', '-1'])('refuses TRUST_PROXY=%s, naming it', (value) => {
+  it.each(['true', 'everyone', '10.0.0.0/33', '10.0.0.1,,', '-1', '10.0.0.0/255.0.0.0', 'fe80::1%eth0'])('refuses TRUST_PROXY=%s, naming it', (value) => {
     const found = problems({ TRUST_PROXY: value });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^TRUST_PROXY: /);
   });
+
+  it.each([
+    ['0.0.0.0/0', /trusts every address/],
+    ['::/0', /trusts every address/],
+    ['10.0.0.1, 0.0.0.0/0', /"0\.0\.0\.0\/0" trusts every address/],
+    ['1.2.3.4/0', /trusts every address/],
+    ['0.0.0.0/1,128.0.0.0/1', /"0\.0\.0\.0\/1" trusts a large part of the internet/],
+    ['2000::/3', /trusts a large part of the internet/],
+    ['::ffff:0:0/96', /trusts every IPv4 client/],
+    ['::/8', /trusts every IPv4 client/],
+    ['::ffff:0.0.0.0/100', /trusts a large part of the internet/],
+    ['1000', /1000 hops: .*at most 5/],
+    ['6', /at most 5/],
+  ])('refuses TRUST_PROXY=%s, which trusts everyone or more hops than exist, naming it and why', (value, why) => {
+    const found = problems({ TRUST_PROXY: value });
+    expect(found).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+    expect(found[0]).toMatch(why);
+  });
+
+  it.each(['0', '1', '5', 'loopback', 'loopback,linklocal,uniquelocal', '10.0.0.0/8', '172.16.0.0/12', 'fd00::/8', '2001:db8::/32', '::ffff:10.0.0.0/104', '203.0.113.7', '::1'])(
+    'takes TRUST_PROXY=%s, and Express takes what it is read as',
+    (value) => {
+      const loaded = loadConfig({ TRUST_PROXY: value });
+      expect(loaded.ok).toBe(true);
+      expect(() => express().set('trust proxy', loaded.ok && loaded.config.trustProxy)).not.toThrow();
+    },
+  );
 
   it.each(['TEST', 'PRODUCTION'])("Google's %s wallet is refused with the embedded sandbox service, which cannot open its tokens", (environment) => {
     expect(problems({ WALLET_ENVIRONMENT: environment })).toEqual([expect.stringMatching(/^WALLET_ENVIRONMENT: .*sandbox \(embedded or standalone\)/)]);
@@ -175,6 +203,21 @@ describe('configuration', () => {
 });
 
 describe('at start (server/main.ts)', () => {
+  it('refuses TRUST_PROXY=0.0.0.0/0 with exit code 2 naming the variable, no stack trace', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-env-'));
+    try {
+      const tsx = fileURLToPath(import.meta.resolve('tsx'));
+      const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+      const { NODE_ENV: _vitestSets, ...env } = process.env;
+      const run = spawnSync(process.execPath, ['--import', tsx, main], { cwd: dir, env: { ...env, PORT: '0', DATA_DIR: dir, TRUST_PROXY: '0.0.0.0/0' }, encoding: 'utf8', timeout: 20_000 });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/the configuration is invalid\.\n {2}TRUST_PROXY: "0\.0\.0\.0\/0" trusts every address/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 25_000);
+
   it('reads ./.env, lets the environment win, and refuses to start naming each bad variable', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-env-'));
     try {

@@ -5,6 +5,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { RateLimits } from './checkout/routes';
 import { DecryptionMode, GoogleMerchantId, SandboxServiceKey, WalletEnvironment } from './contracts';
@@ -24,34 +25,71 @@ const BasePath = z
 /** Express's named ranges for `trust proxy`. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
-/** One entry of a `trust proxy` list: a named range, an address, or a CIDR block. */
-function isProxyRange(entry: string): boolean {
-  if (PROXY_RANGE_NAMES.includes(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
+/**
+ * The most proxies a request plausibly crosses before us: a CDN, a cloud load
+ * balancer, an ingress, a sidecar, nginx. A hop count above it trusts
+ * X-Forwarded-For entries the client wrote itself.
+ */
+export const MAX_TRUSTED_HOPS = 5;
+
+/** The widest block a proxy list may name, in either family: a /8. Wider ones (0.0.0.0/0, ::/0, 0.0.0.0/1) trust most of the internet. */
+export const MIN_TRUSTED_PREFIX = 8;
+
+const IPV4_MAPPED = ipaddr.IPv6.parseCIDR('::ffff:0:0/96');
+
+/**
+ * Why one entry of a `trust proxy` list is refused, or undefined: a named
+ * range, an address, or a CIDR block of at least /8 that proxy-addr (Express)
+ * accepts. An IPv6 block is also judged by the IPv4 clients it covers, since
+ * Express matches an IPv4 client against it as `::ffff:a.b.c.d`: `::/8` would
+ * trust every IPv4 client.
+ */
+function proxyEntryProblem(entry: string): string | undefined {
+  if (PROXY_RANGE_NAMES.includes(entry)) return undefined;
+  const wrong = `"${entry}" is not a hop count, an address, a CIDR block or loopback/linklocal/uniquelocal`;
+  const [address = '', prefixText, ...rest] = entry.split('/');
   const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  if (family === 0 || rest.length > 0 || address.includes('%')) return wrong;
+  if (prefixText === undefined) return undefined;
+  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > (family === 4 ? 32 : 128)) return wrong;
+  const prefix = Number(prefixText);
+  const everyone = `"${entry}" trusts ${prefix === 0 ? 'every address' : 'a large part of the internet'}, so any client could choose its own address with X-Forwarded-For; name the proxies' addresses, or blocks of /${MIN_TRUSTED_PREFIX} or narrower`;
+  if (prefix < MIN_TRUSTED_PREFIX) return everyone;
+  if (family === 6) {
+    const block = ipaddr.IPv6.parse(address);
+    // A block around ::ffff:0:0/96 trusts every IPv4 client; one inside it, the IPv4 block it maps.
+    if (prefix <= 96 && IPV4_MAPPED[0].match(block, prefix)) return `"${entry}" holds ::ffff:0:0/96, so it trusts every IPv4 client (Express matches one as ::ffff:a.b.c.d), and any could choose its own address with X-Forwarded-For; name the proxies' addresses, or blocks of /${MIN_TRUSTED_PREFIX} or narrower`;
+    if (prefix > 96 && block.match(IPV4_MAPPED) && prefix - 96 < MIN_TRUSTED_PREFIX) return everyone;
+  }
+  return undefined;
 }
 
 /**
- * Express's `trust proxy` in its own syntax: a hop count, or a comma-separated
- * list of addresses, CIDR blocks and named ranges (`loopback`, ...). `false`
- * (the default) trusts no proxy. `true` is refused: it trusts every hop, so any
- * client picks its own address with X-Forwarded-For and escapes its rate limit.
+ * Express's `trust proxy` in its own syntax: a hop count (0 to
+ * MAX_TRUSTED_HOPS), or a comma-separated list of addresses, CIDR blocks
+ * (/8 or narrower) and named ranges (`loopback`, ...). `false` (the default)
+ * trusts no proxy. What trusts everyone is refused, as is what Express itself
+ * would refuse at start (docs/operations.md): `true`, `0.0.0.0/0`, `::/0`,
+ * `::ffff:0:0/96`, `1000`.
  */
 const TrustProxy = z
   .string()
   .trim()
   .transform((value, ctx): number | string[] | false => {
     if (value === '' || value === 'false') return false;
-    if (/^\d+$/.test(value)) return Number(value);
+    if (/^\d+$/.test(value)) {
+      if (Number(value) <= MAX_TRUSTED_HOPS) return Number(value);
+      ctx.addIssue({ code: 'custom', message: `${value} hops: more proxies than any deployment puts in front of the server (at most ${MAX_TRUSTED_HOPS}); the extra entries of X-Forwarded-For would be the client's own` });
+      return z.NEVER;
+    }
+    if (value === 'true') {
+      ctx.addIssue({ code: 'custom', message: 'true trusts every hop, so any client could choose its address; give the hop count or the proxies\' addresses' });
+      return z.NEVER;
+    }
     const entries = value.split(',').map((entry) => entry.trim());
-    const wrong = entries.find((entry) => !isProxyRange(entry));
-    if (wrong === undefined) return entries;
-    ctx.addIssue({
-      code: 'custom',
-      message: wrong === 'true' ? 'true trusts every hop, so any client could choose its address; give the hop count or the proxies\' addresses' : `"${wrong}" is not a hop count, an address, a CIDR block or loopback/linklocal/uniquelocal`,
-    });
+    const problem = entries.map(proxyEntryProblem).find((found) => found !== undefined);
+    if (problem === undefined) return entries;
+    ctx.addIssue({ code: 'custom', message: problem });
     return z.NEVER;
   });
 /** The default gateway name: a placeholder until Google lists the payment service's own. */

@@ -4,7 +4,7 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../contracts';
+import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../contracts';
 
 export { ThreeDsPolicy };
 import { describeIssues } from '../http/errors';
@@ -241,7 +241,7 @@ export const AppChanges = z
   .strictObject({
     google_merchant_id: GoogleMerchantId.optional(),
     /** Origins allowed from now on, besides the app's own. */
-    add_origins: z.array(AllowedOrigins.element).default([]),
+    add_origins: z.array(AllowedOrigin).default([]),
   })
   .refine((changes) => changes.google_merchant_id !== undefined || changes.add_origins.length > 0, 'nothing to change: give a Google merchant id or an origin');
 export type AppChanges = z.input<typeof AppChanges>;

@@ -105,6 +105,26 @@ describe('a hold', () => {
     expect((await ledgerFor(session)).filter((entry) => entry.operation === 'capture')).toHaveLength(1);
   });
 
+  it('is captured once by a burst of 20 concurrent captures: one 200, the rest 409 invalid_state, one capture at the service', async () => {
+    const session = await authorizedHold();
+    const replies = await Promise.all(Array.from({ length: 20 }, () => capture(session)));
+    const answers = await Promise.all(replies.map(async (reply) => [reply.status, reply.status === 200 ? 'captured' : ((await reply.json()) as { error: { code: string } }).error.code]));
+    expect(answers.filter(([status]) => status === 200)).toHaveLength(1);
+    expect(answers.filter(([status]) => status !== 200)).toEqual(Array.from({ length: 19 }, () => [409, 'invalid_state']));
+    expect((await ledgerFor(session)).filter((entry) => entry.operation === 'capture')).toHaveLength(1);
+    // A retry afterwards is refused the same way, the hold captured.
+    const again = await capture(session);
+    expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([409, 'invalid_state']);
+  });
+
+  it('is captured or released, not both, by a capture and a release at once', async () => {
+    const session = await authorizedHold();
+    const replies = await Promise.all([capture(session), release(session), capture(session), release(session)]);
+    expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1);
+    expect(replies.filter((reply) => reply.status === 409)).toHaveLength(3);
+    expect((await ledgerFor(session)).filter((entry) => entry.operation !== 'charge')).toHaveLength(1);
+  });
+
   it('cannot be captured or released by another application, nor before the shopper paid', async () => {
     const session = await server.createSession(secretKey, { intent: 'hold' });
     const early = await capture(session);

@@ -14,6 +14,7 @@ import { type Failure, type Result, err, ok } from '../lib/result';
 import type { DataCipher } from '../lib/data-cipher';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
+import { claimIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
 import { lapsedHoldIds } from '../store/session-expiry';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
 import { canTransition, moveSession } from './states';
@@ -23,6 +24,8 @@ export interface HoldDependencies {
   service: ServiceClient;
   /** Opens the session's billing addresses for the event of its move. */
   cipher: DataCipher;
+  /** No request runs longer: a hold's claim older than this was left by a process that died mid-operation (default 2 minutes). */
+  longestRequestMs?: number;
 }
 
 export type HoldOperation = 'capture' | 'release';
@@ -37,20 +40,65 @@ const invalidState = (session: SessionRow, operation: HoldOperation): Failure =>
   message: `A ${session.status} checkout cannot be ${targetOf[operation]}${session.intent === 'hold' ? '' : ': it is not a hold'}`,
 });
 
-export async function operateHold(deps: HoldDependencies, app: App, session: SessionRow, operation: HoldOperation, body: unknown): Promise<Result<SessionRow, Failure>> {
+/** A refusal of a request that did nothing (another operation on the hold was under way): not kept against the caller's Idempotency-Key. */
+export type HoldFailure = Failure & { untried?: true };
+
+const operationUnderWay = (operation: HoldOperation): HoldFailure => ({
+  code: 'invalid_state',
+  message: `Another capture or release of this checkout is under way: it cannot be ${targetOf[operation]} now (read the session for the outcome)`,
+  untried: true,
+});
+
+/** Where a hold's operation is claimed: the idempotency keys' table, under a scope no merchant's key has (theirs are `app_...:path`). */
+const HOLD_CLAIM_SCOPE = 'hold-operation';
+const DEFAULT_LONGEST_REQUEST_MS = 120_000;
+
+/**
+ * One capture or release of a session at a time, across instances: the first
+ * request claims the session in the store (a row insert, which one request
+ * wins) and the others are refused at once, 409 invalid_state, without asking
+ * the service. Without it the losers of a burst of captures queued at the
+ * service behind the winner's idempotency key until their retries ran out
+ * (502 service_unavailable), for a hold captured once. The claim is dropped
+ * when the operation ends, whatever its outcome; one left by a process that
+ * died (or that the store failed to drop) lapses after `longestRequestMs`.
+ */
+async function withHoldClaim<T>(deps: HoldDependencies, session: SessionRow, operation: HoldOperation, run: () => Promise<Result<T, HoldFailure>>): Promise<Result<T, HoldFailure>> {
+  const claim = await claimIdempotencyKey(deps.store, {
+    scope: HOLD_CLAIM_SCOPE,
+    key: session.id,
+    fingerprint: operation,
+    now: Date.now(),
+    abandonedAfterMs: deps.longestRequestMs ?? DEFAULT_LONGEST_REQUEST_MS,
+  });
+  if (claim.kind !== 'claimed') return err(operationUnderWay(operation));
+  try {
+    return await run();
+  } finally {
+    // A store that fails here must not turn the operation's outcome into an error: the claim then lapses by itself.
+    await releaseIdempotencyKey(deps.store, HOLD_CLAIM_SCOPE, session.id).catch(() => undefined);
+  }
+}
+
+export async function operateHold(deps: HoldDependencies, app: App, session: SessionRow, operation: HoldOperation, body: unknown): Promise<Result<SessionRow, HoldFailure>> {
   // A release takes no fields (EmptyBody): an `amount` there is refused, never read as a capture's.
   const schema: z.ZodType<CaptureSessionBody> = operation === 'capture' ? CaptureSessionBody : EmptyBody;
   const parsed = schema.safeParse(body ?? {});
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const to = targetOf[operation];
-  const chargeId = outcomeOf(session)?.charge_id;
-  if (!canTransition(SessionStatus.parse(session.status), to) || !chargeId) return err(invalidState(session, operation));
+  if (!canTransition(SessionStatus.parse(session.status), to) || !outcomeOf(session)?.charge_id) return err(invalidState(session, operation));
   if ((parsed.data.amount ?? 0) > session.amount) return err({ code: 'invalid_request', message: 'amount: more than the held amount' });
 
-  const call = { merchantId: app.merchantId, idempotencyKey: holdIdempotencyKey(session.id, operation) };
-  const reply = operation === 'capture' ? await deps.service.captureCharge(chargeId, parsed.data, call) : await deps.service.releaseCharge(chargeId, call);
-  if (!reply.ok) return err(failureOf(reply.error, session, operation));
-  return record(deps, session, operation, reply.value);
+  return withHoldClaim(deps, session, operation, async () => {
+    // Read again under the claim: a request that finished between our first read and the claim moved it.
+    const current = await findSession(deps.store, session.id);
+    const chargeId = current && outcomeOf(current)?.charge_id;
+    if (!current || !canTransition(SessionStatus.parse(current.status), to) || !chargeId) return err(invalidState(current ?? session, operation));
+    const call = { merchantId: app.merchantId, idempotencyKey: holdIdempotencyKey(session.id, operation) };
+    const reply = operation === 'capture' ? await deps.service.captureCharge(chargeId, parsed.data, call) : await deps.service.releaseCharge(chargeId, call);
+    if (!reply.ok) return err(failureOf(reply.error, current, operation));
+    return record(deps, current, operation, reply.value);
+  });
 }
 
 /**
@@ -60,8 +108,9 @@ export async function operateHold(deps: HoldDependencies, app: App, session: Ses
 export async function holdReply(deps: HoldDependencies, app: App, session: SessionRow, operation: HoldOperation, body: unknown, view: (moved: SessionRow) => Promise<unknown>): Promise<HandlerReply> {
   const done = await operateHold(deps, app, session, operation, body);
   if (done.ok) return { status: 200, body: await view(done.value), record: true };
-  // A refused body never ran, and an unavailable service may answer a retry: neither is kept against the key.
-  const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable';
+  // A refused body never ran, nor did a request that met another operation under way, and an unavailable
+  // service may answer a retry: none is kept against the key.
+  const record = done.error.code !== 'invalid_request' && done.error.code !== 'service_unavailable' && !done.error.untried;
   return { status: statusFor(done.error), body: errorBody(done.error), record };
 }
 

@@ -11,6 +11,7 @@
  */
 import { getApp } from '../apps';
 import type { Logger } from '../logging';
+import { repeatLimiter } from '../logging/repeats';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { liveInstanceIds } from '../store/heartbeats';
@@ -98,7 +99,7 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   }
   const refunds = await reconcileRefunds(deps);
   const expired = await expirePastDueSessions(deps);
-  const lapsedHoldsReleased = await releaseLapsedHolds(deps);
+  const lapsedHoldsReleased = await releaseLapsedHolds({ ...deps, longestRequestMs: deps.leaseMs });
   const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
@@ -124,7 +125,9 @@ export function startReconciler(deps: ReconcileDependencies, options: { interval
     });
     return current;
   };
-  const onError = (error: unknown) => deps.logger.error({ err: error }, 'reconciliation failed');
+  // A store that is down fails every pass: the same error once per interval, with a count (logging/repeats.ts).
+  const repeats = repeatLimiter(deps.logger);
+  const onError = (error: unknown) => repeats.error({ err: error }, 'reconciliation failed');
   run().catch(onError);
   const timer = setInterval(() => run().catch(onError), options.intervalMs);
   timer.unref();
@@ -133,6 +136,7 @@ export function startReconciler(deps: ReconcileDependencies, options: { interval
     async stop() {
       clearInterval(timer);
       await current?.catch(() => undefined);
+      repeats.flush();
     },
   };
 }

@@ -19,6 +19,7 @@ import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../lib/result';
 import type { Logger } from '../logging';
+import { repeatLimiter } from '../logging/repeats';
 import type { Store } from '../store';
 import { holdReply, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
@@ -81,8 +82,10 @@ export const limiter = (
   perMinute: number,
   counting: RateLimitCounting,
   answer: (req: Request, res: Response, send: () => void) => void = (_req, _res, send) => send(),
-) =>
-  rateLimit({
+) => {
+  // A shared store that is down fails every request's count: the same error once per interval, with a count (logging/repeats.ts).
+  const repeats = repeatLimiter(counting.logger);
+  return rateLimit({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-8',
@@ -92,10 +95,11 @@ export const limiter = (
     ...(counting.sharedStore && { store: new DatabaseRateLimitStore(counting.sharedStore, name) }),
     passOnStoreError: true,
     logger: {
-      error: (error, message) => counting.logger.error({ err: error, limiter: name }, message ?? 'rate limiter error'),
-      warn: (error, message) => counting.logger.warn({ err: error, limiter: name }, message ?? 'rate limiter warning'),
+      error: (error, message) => repeats.error({ err: error, limiter: name }, message ?? 'rate limiter error'),
+      warn: (error, message) => repeats.warn({ err: error, limiter: name }, message ?? 'rate limiter warning'),
     },
   });
+};
 
 /** One limiter for every secret-key route of the API (RATE_LIMIT_MERCHANT_PER_MINUTE), whichever router serves it. */
 export const merchantLimiter = (limits: RateLimits, counting: RateLimitCounting): RequestHandler => limiter('merchant', limits.merchantPerMinute, counting);

@@ -4,7 +4,7 @@
  * URLs that are pages, not scripts.
  */
 import { describe, expect, it } from 'vitest';
-import { AuthenticationSession, BillingDetails, CreateSessionBody, isFrameableUrl, PaymentOutcome, WalletAddress } from '.';
+import { AllowedOrigins, AuthenticationSession, BillingDetails, CreateSessionBody, isFrameableUrl, PaymentOutcome, WalletAddress } from '.';
 
 describe('country codes (ISO 3166-1 alpha-2, i18n-iso-countries)', () => {
   const session = (country_code: string) => CreateSessionBody.safeParse({ amount: 100, currency: 'USD', country_code });
@@ -41,4 +41,30 @@ describe('challenge URLs', () => {
       expect(outcome(url).success).toBe(false);
     },
   );
+});
+
+describe('allowed origins (the dashboard, npm run app:create --origin, npm run app:update --origin)', () => {
+  it.each([
+    ['https://shop.example', 'https://shop.example'],
+    ['https://shop.example/', 'https://shop.example'],
+    ['https://Shop.Example:443', 'https://shop.example'],
+    ['https://shop.example:8443', 'https://shop.example:8443'],
+    ['http://127.0.0.1:3000', 'http://127.0.0.1:3000'],
+    ['http://[::1]:8080', 'http://[::1]:8080'],
+    ['https://bücher.example', 'https://xn--bcher-kva.example'],
+    [' https://shop.example ', 'https://shop.example'],
+  ])('takes %j as %s', (given, stored) => {
+    expect(AllowedOrigins.parse([given])).toEqual([stored]);
+  });
+
+  it.each([
+    'javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,<script>alert(1)</script>', 'null', 'ftp://shop.example', 'ws://shop.example',
+    'https://shop.example/checkout', 'https://shop.example/?', 'https://shop.example?a=1', 'https://shop.example#top', 'https://shop.example/#',
+    'https://user:pw@shop.example', 'https://user@shop.example', 'https://*.shop.example', 'https://*', '*', 'https://shop.example.', 'https:shop.example',
+    'shop.example', '/checkout', 'not a uri', '', `https://${'a'.repeat(300)}.example`,
+  ])('refuses %j, naming the rule', (given) => {
+    const parsed = AllowedOrigins.safeParse([given]);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/origin/);
+  });
 });

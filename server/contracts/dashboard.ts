@@ -7,6 +7,7 @@ import { CardNetwork } from './google-pay';
 import { EventType } from './events';
 import { listOf } from './paging';
 import { PaymentOutcome, Session } from './sessions';
+import { ALLOWED_ORIGIN_MESSAGE, allowedOriginOf } from './urls';
 
 /**
  * 3-D Secure for PAN_ONLY cards: `if_required`, when the issuer asks for it;
@@ -17,8 +18,19 @@ import { PaymentOutcome, Session } from './sessions';
 export const ThreeDsPolicy = z.enum(['if_required', 'always_for_pan_only']);
 export type ThreeDsPolicy = z.infer<typeof ThreeDsPolicy>;
 
-/** The pages allowed to use an app's checkout: each URL given is cut to its origin. */
-export const AllowedOrigins = z.array(z.url().transform((url) => new URL(url).origin)).min(1).max(50);
+/** One origin allowed to use an app's checkout: its rule is allowedOriginOf's (contracts/urls.ts). */
+export const AllowedOrigin = z
+  .string()
+  .max(300, 'must be an http(s) origin of at most 300 characters')
+  .transform((text, ctx) => {
+    const origin = allowedOriginOf(text.trim());
+    if (origin !== undefined) return origin;
+    ctx.addIssue({ code: 'custom', message: ALLOWED_ORIGIN_MESSAGE });
+    return z.NEVER;
+  });
+
+/** The pages allowed to use an app's checkout: 1 to 50 origins. */
+export const AllowedOrigins = z.array(AllowedOrigin).min(1).max(50);
 
 /** What the dashboard may change of an app's checkout configuration (docs/dashboard.md). */
 export const CheckoutSettings = z.strictObject({ allowed_origins: AllowedOrigins, three_ds: ThreeDsPolicy });

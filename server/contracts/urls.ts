@@ -32,3 +32,31 @@ export function isWebOrigin(origin: string): boolean {
     return false;
   }
 }
+
+/** A host name of letters, digits, hyphens (and underscores, which browsers accept), an IPv4 address or a bracketed IPv6 one: no wildcard, no empty label. */
+const ORIGIN_HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*|\[[0-9a-f:.]+\])$/;
+
+export const ALLOWED_ORIGIN_MESSAGE = 'must be an http(s) origin, such as https://shop.example: no path, query, fragment, user, password or wildcard';
+
+/**
+ * An origin a merchant may allow (docs/dashboard.md, "Allowed origins"): an
+ * http or https origin written alone, with at most a trailing `/`, and nothing
+ * else: no path, query, fragment, user or password, and no wildcard (list each
+ * site: a `*` would let any subdomain, a stranger's included, embed the checkout).
+ * Returns it as browsers send it (lower case, the default port dropped), or
+ * undefined. `javascript:`, `file:` and `data:` URLs have no origin (theirs is
+ * `"null"`): refused, not stored as `"null"`.
+ */
+export function allowedOriginOf(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  // href normalises case and the default port; anything besides the origin and "/" (a path, `?`, `#`, credentials) makes them differ.
+  if (url.href !== `${url.origin}/` || !text.includes('://')) return undefined;
+  if (!ORIGIN_HOST.test(url.hostname)) return undefined;
+  return url.origin;
+}

@@ -236,9 +236,16 @@ describe('developers in the dashboard', () => {
   it('changes the allowed origins and the 3-D Secure policy through the same schema, and refuses anything else', async () => {
     const { secretKey: key } = await server.merchant({ merchant_id: 'dashboard-settings' });
     const browser = await signIn(key);
-    const changed = await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: ['https://new.example/path'], three_ds: 'always_for_pan_only' });
+    const changed = await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: ['https://new.example/', 'https://Second.example:443'], three_ds: 'always_for_pan_only' });
     expect(changed.status).toBe(200);
-    expect(await changed.json()).toMatchObject({ allowed_origins: ['https://new.example'], three_ds: 'always_for_pan_only' });
+    expect(await changed.json()).toMatchObject({ allowed_origins: ['https://new.example', 'https://second.example'], three_ds: 'always_for_pan_only' });
+    // Only http(s) origins: no script, file or data URL (each would be stored as "null" and end every widget call), no path, no wildcard.
+    for (const origin of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'https://new.example/path', 'https://*.new.example', 'https://user:pw@new.example']) {
+      const refused = await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: [origin], three_ds: 'if_required' });
+      expect(refused.status, origin).toBe(400);
+      expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^allowed_origins\.0: must be an http\(s\) origin/) });
+    }
+    expect(((await (await browser.call('GET', '/dashboard/api/settings')).json()) as { allowed_origins: string[] }).allowed_origins).toEqual(['https://new.example', 'https://second.example']);
     expect((await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: [], three_ds: 'if_required' })).status).toBe(400);
     expect((await browser.call('PUT', '/dashboard/api/settings', { allowed_origins: ['https://a.example'], three_ds: 'if_required', environment: 'PRODUCTION' })).status).toBe(400);
   });

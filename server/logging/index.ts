@@ -47,4 +47,24 @@ export const requestLogger = (logger: Logger) =>
     },
   });
 
+/**
+ * What a log line keeps of an error: its class, its `code` if it has one, and
+ * where it was thrown (the stack's frames), never its message or its other
+ * fields. Those can hold what a caller sent: a TypeError of `new URL(input)`
+ * carries the whole input as `input`, JSON.parse's message quotes the text,
+ * BigInt's the number, a driver's error the row's values.
+ */
+export function loggedError(error: unknown): { type: string; code?: string; stack?: string } {
+  if (!(error instanceof Error)) return { type: error === null ? 'null' : typeof error };
+  const code = (error as { code?: unknown }).code;
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .join('\n');
+  return { type: error.constructor?.name ?? error.name, ...(typeof code === 'string' && { code }), ...(frames && { stack: frames }) };
+}
+
+/** The logger of a request's own lines: every line carries its `reqId` (pino-http's `req.id`, answered as Request-Id). */
+export const requestLog = (req: { log?: Logger }, fallback: Logger): Logger => req.log ?? fallback;
+
 export type { Logger };

@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayReply, RolledSecretKey } from '../contracts';
+import express from 'express';
+import { errorHandler } from '../app';
+import { createLogger, requestLogger } from './index';
+import { listen } from '../testing/listen';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 let logDir: string;
@@ -54,6 +58,44 @@ describe('request logs', () => {
     const log = readFileSync(logFile, 'utf8');
     expect(log).toContain('/api/keys/roll');
     for (const text of [secretKey, rolled.secret, 'order-secretive-42']) expect(log).not.toContain(text);
+  });
+});
+
+describe('error logs', () => {
+  it('hold no trace of a webhook URL that does not parse: a 400, and no error line', async () => {
+    const { secretKey } = await server.merchant();
+    const url = 'not a uri, secretive-hook-98765';
+    const reply = await server.merchantPost(secretKey, '/api/webhook_endpoints', { url });
+    expect(reply.status).toBe(400);
+    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: number; reqId?: string; req?: { id?: string } });
+    expect(lines.find((line) => line.req?.id === reply.headers.get('request-id'))).toMatchObject({ res: { statusCode: 400 } });
+    expect(lines.filter((line) => line.level >= 40 && line.reqId === reply.headers.get('request-id'))).toEqual([]);
+    expect(readFileSync(logFile, 'utf8')).not.toContain('secretive-hook');
+  });
+
+  it("carry the request's id, and the error's class and frames, never what the caller sent", async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const app = express();
+    app.use(requestLogger(logger));
+    app.use(express.json());
+    // A bug that meets the caller's text: URL's TypeError carries it as `input`, JSON.parse's message quotes it.
+    app.post('/url', (req) => void new URL((req.body as { url: string }).url));
+    app.post('/json', (req) => JSON.parse((req.body as { text: string }).text));
+    app.use(errorHandler(logger));
+    const listening = await listen(app);
+    try {
+      for (const [path, body] of [['/url', { url: 'not a uri, secretive-hook-1234' }], ['/json', { text: '{"card":"secretive-hook-1234"' }]] as const) {
+        const reply = await fetch(`${listening.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(reply.status).toBe(500);
+        const requestId = reply.headers.get('request-id');
+        const errorLine = lines.map((line) => JSON.parse(line) as { level: number; msg: string; reqId?: string; error?: { type: string; stack?: string } }).find((line) => line.level === 50 && line.reqId === requestId);
+        expect(errorLine).toMatchObject({ msg: 'unhandled error', error: { type: expect.stringMatching(/Error$/), stack: expect.stringContaining('at ') } });
+      }
+      expect(lines.join('\n')).not.toContain('secretive-hook');
+    } finally {
+      await listening.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * `npm run app:create` and other tools know a server is using the store they write to.
  */
 import type { Logger } from '../logging';
+import { repeatLimiter } from '../logging/repeats';
 import { randomId } from '../lib/secrets';
 import type { Store } from '../store';
 import { HEARTBEAT_INTERVAL_MS, recordHeartbeat, removeHeartbeat } from '../store/heartbeats';
@@ -19,13 +20,15 @@ export async function startHeartbeat(store: Store, publicUrl: string, logger: Lo
   const started = Date.now();
   const beat = () => recordHeartbeat(store, { instanceId, publicUrl, started, now: Date.now() });
   await beat();
-  // A missed beat only makes tools warn needlessly; it must never stop payments.
-  const timer = setInterval(() => beat().catch((error: unknown) => logger.warn({ err: error }, 'could not record the server heartbeat')), HEARTBEAT_INTERVAL_MS);
+  // A missed beat only makes tools warn needlessly; it must never stop payments. Missed beats while the store is down: once per interval, with a count.
+  const repeats = repeatLimiter(logger);
+  const timer = setInterval(() => beat().catch((error: unknown) => repeats.warn({ err: error }, 'could not record the server heartbeat')), HEARTBEAT_INTERVAL_MS);
   timer.unref();
   return {
     instanceId,
     async stop() {
       clearInterval(timer);
+      repeats.flush();
       await removeHeartbeat(store, instanceId).catch((error: unknown) => logger.warn({ err: error }, 'could not remove the server heartbeat'));
     },
   };

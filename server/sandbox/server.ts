@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { clientErrors, httpError, sendError } from '../http/errors';
 import { bundleRoutes, sandboxWalletBundle } from '../http/static';
-import { type Logger, requestLogger } from '../logging';
+import { type Logger, loggedError, requestLog, requestLogger } from '../logging';
 import { createSandboxService, type SandboxOptions, type SandboxService } from './index';
 
 export interface SandboxServerOptions extends SandboxOptions {
@@ -40,8 +40,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   app.use('/sandbox', service.router);
   app.use((_req, res) => sendError(res, httpError(404, 'not_found', 'No such route')));
   app.use(clientErrors);
-  app.use(((error, _req, res, _next) => {
-    logger.error({ err: error }, 'unhandled error');
+  app.use(((error, req, res, _next) => {
+    // As the backend's (server/app.ts): the request's id, never what the caller sent.
+    requestLog(req, logger).error({ error: loggedError(error) }, 'unhandled error');
     if (!res.headersSent) sendError(res, httpError(500, 'internal_error', 'Something went wrong on our side'));
   }) satisfies ErrorRequestHandler);
 

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedSession, PaymentData, Refund } from '../contracts';
-import { findSession } from '../checkout/sessions';
+import { findSession, outcomeOf } from '../checkout/sessions';
 import { mintPaymentData } from '../testing/sandbox';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { listen, type Listening } from '../testing/listen';
@@ -160,5 +160,20 @@ describe.skipIf(testDatabaseServer === undefined)('reconciliation by two instanc
     expect((await (await paid).json()).outcome.status).toBe('succeeded');
     expect(tap.calls('/api/v1/charges', attemptKey(session))).toBe(1);
     expect(await findSession(b.store, session.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('captures of one hold sent to both instances at once: one 200, the rest 409 invalid_state, one capture at the service', async () => {
+    const session = await a.createSession(secretKey, { intent: 'hold' });
+    expect((await (await a.pay(session, { payment_data: await paymentData(a, session) })).json()).outcome.status).toBe('authorized');
+    const chargeId = outcomeOf((await findSession(a.store, session.id))!)!.charge_id!;
+    // The winner's capture is held at the service while the others arrive.
+    service.sandbox!.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 300 });
+    tap.reset();
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).merchantPost(secretKey, `/api/sessions/${session.id}/capture`)));
+    const answers = await Promise.all(replies.map(async (reply) => (reply.status === 200 ? 'captured' : `${reply.status} ${((await reply.json()) as { error: { code: string } }).error.code}`)));
+    expect(answers.filter((answer) => answer === 'captured')).toHaveLength(1);
+    expect(answers.filter((answer) => answer !== 'captured')).toEqual(Array.from({ length: 19 }, () => '409 invalid_state'));
+    expect(tap.calls(`/api/v1/charges/${chargeId}/capture`, `${session.id}:capture`)).toBe(1);
+    expect(await findSession(b.store, session.id)).toMatchObject({ status: 'captured' });
   });
 });

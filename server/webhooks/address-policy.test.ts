@@ -17,14 +17,26 @@ const resolvesTo =
 
 const NOT_PUBLIC = [
   '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+  '192.0.2.1', '198.18.0.1', '240.0.0.1', '0.1.2.3',
   '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::1',
+  // IPv4-compatible (::/96): loopback and the metadata service to some stacks.
+  '::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::10.0.0.1',
+  // Outside 2000::/3, or a special block inside it.
+  '100::1', '5f00::1', 'fec0::1', '2001:db8::1', '2001:2::1', '3fff::1',
 ];
 
+/** IPv6 forms that carry an IPv4 address, public ones included: refused as forms, whatever they lead to. */
+const EMBEDDED_IPV4 = ['::ffff:8.8.8.8', '::8.8.8.8', '64:ff9b::808:808', '64:ff9b:1::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2'];
+
 describe('which addresses a webhook may reach in production', () => {
-  it('is public unicast only, IPv4 and IPv6, an IPv4-mapped address judged as the IPv4 address it is', () => {
+  it('is a list of what is allowed: IPv4 unicast outside every special range, IPv6 global unicast inside 2000::/3', () => {
     expect(NOT_PUBLIC.filter(isPublicAddress)).toEqual([]);
-    expect(['93.184.215.14', '8.8.8.8', '2606:4700::6810:84e5', '::ffff:8.8.8.8'].every(isPublicAddress)).toBe(true);
+    expect(['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700::6810:84e5', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'].filter((address) => !isPublicAddress(address))).toEqual([]);
     expect(isPublicAddress('not-an-address')).toBe(false);
+  });
+
+  it('refuses every IPv6 form that embeds an IPv4 address, even a public one', () => {
+    expect(EMBEDDED_IPV4.filter(isPublicAddress)).toEqual([]);
   });
 
   it('refuses at creation http, an address literal that is not public, and a host resolving to one (any of its addresses)', async () => {
@@ -57,6 +69,8 @@ describe('which addresses a webhook may reach in production', () => {
     try {
       expect(await post(checkedLookup(resolvesTo('127.0.0.1')))).toBe('ADDRESS_NOT_ALLOWED');
       expect(await post(checkedLookup(resolvesTo('::ffff:127.0.0.1')))).toBe('ADDRESS_NOT_ALLOWED');
+      expect(await post(checkedLookup(resolvesTo('::7f00:1')))).toBe('ADDRESS_NOT_ALLOWED');
+      expect(await post(checkedLookup(resolvesTo('93.184.215.14', '::a9fe:a9fe')))).toBe('ADDRESS_NOT_ALLOWED');
       expect(receiver.forged + receiver.deliveries.length).toBe(0);
     } finally {
       await receiver.close();
@@ -78,7 +92,10 @@ describe('a server in production', () => {
 
   it('refuses to create an endpoint on http, on loopback or on a private address', async () => {
     const { secretKey } = await server.merchant();
-    for (const url of [receiver.url, 'https://127.0.0.1/hooks', 'https://localhost/hooks', 'https://[::ffff:7f00:1]/hooks', 'https://169.254.169.254/latest/meta-data', 'https://10.0.0.8/hooks']) {
+    for (const url of [
+      receiver.url, 'https://127.0.0.1/hooks', 'https://localhost/hooks', 'https://[::ffff:7f00:1]/hooks', 'https://169.254.169.254/latest/meta-data', 'https://10.0.0.8/hooks',
+      'https://[::127.0.0.1]/hook', 'https://[::a9fe:a9fe]/latest/meta-data', 'https://[64:ff9b::a9fe:a9fe]/hooks', 'https://[2002:7f00:1::1]/hooks', 'https://[::ffff:8.8.8.8]/hooks',
+    ]) {
       const reply = await server.merchantPost(secretKey, '/api/webhook_endpoints', { url });
       expect([url, reply.status, (await reply.json()).error.code]).toEqual([url, 400, 'url_not_allowed']);
     }

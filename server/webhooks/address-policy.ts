@@ -3,7 +3,7 @@
  * URL, so without a rule anyone with a secret key could make our servers
  * POST to our own network: the database's admin port, a cloud metadata
  * service. In production an endpoint must be https and every address its
- * host resolves to must be public unicast; the check runs at creation and
+ * host resolves to must be global unicast (isPublicAddress); the check runs at creation and
  * again at each delivery, in the request's own DNS lookup, so the address
  * checked is the address connected to (a host that resolves to a public
  * address at creation and to 127.0.0.1 later, DNS rebinding, is refused).
@@ -14,7 +14,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { type Failure, type Result, err, ok } from '../lib/result';
 
-/** `public`: https to public unicast addresses only (NODE_ENV=production); `any`: development and tests. */
+/** `public`: https to global unicast addresses only (isPublicAddress; NODE_ENV=production); `any`: development and tests. */
 export type WebhookAddressPolicy = 'public' | 'any';
 
 export type UrlRefusal = Failure<'url_not_allowed'>;
@@ -25,16 +25,33 @@ export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 export const systemResolve: Resolve = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
+/** IPv6's global unicast space (RFC 4291 2.4): every other IPv6 address is refused, whatever it embeds. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
 /**
- * Whether an address is public unicast. ipaddr.js names every special range
- * (loopback, private, linkLocal, uniqueLocal, carrierGradeNat, multicast,
- * unspecified, reserved, 6to4, teredo, NAT64 ...); `process` turns an
- * IPv4-mapped IPv6 address into the IPv4 address it is, so ::ffff:127.0.0.1
- * is loopback. Only `unicast` is allowed: a range added to the library later is refused, not let through.
+ * Whether a webhook may be sent to an address: a list of what is allowed, not
+ * of what is refused (docs/webhooks.md, "Addresses").
+ *
+ * - IPv4: an address ipaddr.js classifies as plain `unicast`, that is in none
+ *   of the ranges it names (loopback, private, linkLocal, carrierGradeNat,
+ *   unspecified, broadcast, multicast, reserved, as112, amt). A range added
+ *   to the library later is refused, not let through.
+ * - IPv6: inside 2000::/3 and `unicast` there, so none of 2000::/3's special
+ *   blocks either (documentation, benchmarking, ORCHID, AMT, AS112).
+ * - No IPv6 form that carries an IPv4 address, whatever that address: not
+ *   IPv4-compatible `::a.b.c.d` (::/96, deprecated: `[::127.0.0.1]` and
+ *   `[::a9fe:a9fe]` are loopback and the metadata service to some stacks),
+ *   IPv4-mapped `::ffff:a.b.c.d` (write the IPv4 address itself), NAT64
+ *   `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32`:
+ *   each leads to an IPv4 host through a translator or relay whose reach is not
+ *   ours to judge. The first three lie outside 2000::/3; 6to4 and Teredo are
+ *   named ranges inside it.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  return parsed.match(GLOBAL_UNICAST_V6) && parsed.range() === 'unicast';
 }
 
 const refusal = (message: string): UrlRefusal => ({ code: 'url_not_allowed', message });

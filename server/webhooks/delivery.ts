@@ -10,6 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import type { DataCipher } from '../lib/data-cipher';
 import { openEventBody } from '../store/events';
 import type { Logger } from '../logging';
+import { repeatLimiter } from '../logging/repeats';
 import type { Store } from '../store';
 import { type DeliveryOutcome, type DueDelivery, dueDeliveries, leaseDelivery, recordAttempt } from '../store/webhooks';
 import { checkedLookup, checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from './address-policy';
@@ -169,7 +170,9 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
    * `concurrency` per poll interval).
    */
   let backlog = false;
-  const onError = (error: unknown) => deps.logger.error({ err: error }, 'looking for due webhook deliveries failed');
+  // A store that is down fails every poll (every 250 ms by default): the same error once per interval, with a count.
+  const repeats = repeatLimiter(deps.logger);
+  const onError = (error: unknown) => repeats.error({ err: error }, 'looking for due webhook deliveries failed');
   const keepUp = () => {
     if (backlog && !stopped && inFlight.size < concurrency) startDue().catch(onError);
   };
@@ -194,7 +197,7 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
       const leaseUntil = Date.now() + leaseMs;
       if (stopped || !(await leaseDelivery(deps.store, delivery, leaseUntil, now))) continue;
       const sending = deliver(delivery, leaseUntil)
-        .catch((error: unknown) => deps.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded; it is sent again once its lease lapses'))
+        .catch((error: unknown) => repeats.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded; it is sent again once its lease lapses'))
         .finally(() => {
           inFlight.delete(sending);
           keepUp();
@@ -227,6 +230,7 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
       clearTimeout(timer);
       await looking?.catch(() => undefined);
       await Promise.all([...inFlight]);
+      repeats.flush();
     },
   };
 }

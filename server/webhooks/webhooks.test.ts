@@ -241,6 +241,22 @@ describe('the webhook API', () => {
     expect((await call('sk_test_wrong', '/api/webhook_endpoints')).status).toBe(401);
   });
 
+  it('refuses a URL that does not parse, a relative one and one over 2,048 characters: 400 invalid_request naming url, never a 500', async () => {
+    const { secretKey } = await server.merchant();
+    const create = (body: unknown) => call(secretKey, '/api/webhook_endpoints', { method: 'POST', body: JSON.stringify(body) });
+    const long = `https://shop.example/${'a'.repeat(2049 - 'https://shop.example/'.length)}`;
+    expect(long).toHaveLength(2049);
+    for (const url of ['not a uri', '/hooks', 'shop.example/hooks', 'http://[::1', 'https://exa mple.com/', `not a uri ${'x'.repeat(2040)}`, long]) {
+      const reply = await create({ url });
+      expect(reply.status, url.slice(0, 40)).toBe(400);
+      const { error } = (await reply.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toMatch(/^url: /);
+      expect(error.message).not.toContain(url);
+    }
+    expect((await create({ url: long.slice(0, 2048) })).status).toBe(201);
+  });
+
   it('lists events newest first, a page at a time, filtered by type, and reads one', async () => {
     const { secretKey } = await server.merchant();
     const sessions = [await paid(secretKey, 'visa-success-3ds'), await paid(secretKey, 'visa-decline-3ds'), await paid(secretKey, 'visa-success-3ds')];
