@@ -14,7 +14,7 @@ import { type FuzzRequest, type Operation, RequestJudge, operationsOf, requestAr
 import { type FuzzTarget, type WireReply, type WireRequest, startFuzzTarget } from './target';
 
 export const DEFAULT_SEED = 20_260_033;
-export const DEFAULT_RUNS = 40;
+export const DEFAULT_RUNS = 100;
 /** How much the server's heap may grow over a run: far above what a run leaves behind, far below a leak of its bodies. */
 export const HEAP_GROWTH_BOUND_BYTES = 256 << 20;
 
@@ -214,7 +214,7 @@ async function fuzz(target: FuzzTarget, checker: ContractChecker, options: FuzzO
       for (const problem of problems) known.add(problem.kind);
       findings.push({ operation: operation.id, problem: problems.map((problem) => problem.text).join('\n'), replay: replayCommand(options.seed, operation.id, pass === 0 ? result.counterexamplePath : undefined) });
     }
-    log(`${operation.id}: ${opStats.requests} requests (${opStats.valid} valid) in ${Math.round(performance.now() - opStarted)} ms, statuses ${JSON.stringify(opStats.statuses)}${known.size ? ` FAILED (${[...known].join(', ')})` : ''}`);
+    log(`${operation.id}: ${opStats.requests} requests (${opStats.valid} valid) in ${Math.round(performance.now() - opStarted)} ms, statuses ${JSON.stringify(opStats.statuses)}, slowest ${opStats.slowestMs} ms${known.size ? ` FAILED (${[...known].join(', ')})` : ''}`);
   }
 
   const aliveAtEnd = await target.alive();

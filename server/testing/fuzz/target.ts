@@ -37,6 +37,10 @@ export interface WireRequest {
   authorized: boolean;
 }
 
+/** Stands for the payment minted for the session a pay names (`fresh:session.payable`), until the request is sent. */
+const FRESH_PAYMENT = '\u0001fresh-payment\u0001';
+const FRESH_PAYMENT_TEXT = JSON.stringify(FRESH_PAYMENT);
+
 /** The demo merchant's account at the sandbox service (server/demo). */
 const DEMO_MERCHANT_ACCOUNT = 'demo';
 /** A reply larger than this is cut (no declared reply comes near it). */
@@ -72,12 +76,12 @@ const PATH_POOLS: Record<string, string[]> = {
   getSession: ['session.unpaid', 'session.paid', 'session.hold', 'session.challenge', 'session.captured'],
   getPublicSession: ['session.unpaid', 'session.paid', 'session.hold'],
   paySession: ['session.unpaid', 'session.paid'],
-  authenticateSession: ['session.challenge', 'session.unpaid'],
+  authenticateSession: ['fresh:session.challenge', 'session.challenge', 'session.unpaid'],
   captureSession: ['fresh:session.hold', 'session.hold', 'session.captured'],
   releaseSession: ['fresh:session.hold', 'session.hold'],
   refundSession: ['fresh:session.paid', 'session.paid', 'session.captured'],
-  deleteWebhookEndpoint: ['webhook_endpoint'],
-  rollWebhookSecret: ['webhook_endpoint'],
+  deleteWebhookEndpoint: ['webhook_endpoint', 'fresh:webhook_endpoint'],
+  rollWebhookSecret: ['webhook_endpoint', 'fresh:webhook_endpoint'],
   getEvent: ['event'],
   redeliverEvent: ['event'],
   getApp: ['app'],
@@ -103,6 +107,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
 async function prepare(child: ChildServer): Promise<FuzzTarget> {
   const demo = JSON.parse(readFileSync(join(child.dataDir, 'demo-merchant.json'), 'utf8')) as { app_id: string; secret_key: string };
   let secretKey = demo.secret_key;
+  let keyCreated = 0;
   // The demo merchant as it is now: the fuzz rolls its key (and takes the new one, `learn`).
   const shop = () => shopClient({ url: child.url, serviceKey: child.serviceKey, demoSecretKey: secretKey });
   const pools: Pools = { 'session.unpaid': [], 'session.paid': [], 'session.hold': [], 'session.challenge': [], 'session.captured': [], webhook_endpoint: [], event: [], app: [demo.app_id], charge: [] };
@@ -144,7 +149,9 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
     pools.webhook_endpoint!.push(endpoint.id);
   }
   pools.event!.push(...(await shop().events()).slice(0, 20).map((event) => event.id));
-  pools.charge!.push(...(await shop().charges()).slice(0, 20).map((charge) => charge.id));
+  // Succeeded charges first: the ones a refund at the service can take money back from.
+  const charges = await shop().charges();
+  pools.charge!.push(...[...charges.filter((charge) => charge.status === 'succeeded'), ...charges.filter((charge) => charge.status !== 'succeeded')].slice(0, 20).map((charge) => charge.id));
 
   const unpaid = pools['session.unpaid']![5]!;
   const view = (await (await fetch(`${child.url}/api/sessions/${unpaid}/public`, { headers: { authorization: `Bearer ${clientSecrets.get(unpaid)}` } })).json()) as PublicSession;
@@ -153,6 +160,8 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
   await mintPaymentData(sandboxWalletUrl(view.wallet), 'visa-success-pan', paymentDataRequest);
 
   example('createSession', { body: { amount: 2400, currency: 'USD', country_code: 'US' } }, { body: { amount: 1000, currency: 'JPY', country_code: 'JP', intent: 'hold', reference: 'fuzz', description: 'Fuzz order', locale: 'ja-JP' } }, { body: { amount: 999, currency: 'EUR', country_code: 'FR', billing_address_on_file: { name: 'A', address: { line1: '1 Rue', postal_code: '75001', country: 'FR' } } } });
+  // A pay that can succeed, any number of times: a session made for the request and a payment the sandbox wallet minted for it.
+  example('paySession', { params: { id: { pool: 'fresh:session.payable', index: 0 } }, body: { payment_data: FRESH_PAYMENT } });
   example('authenticateSession', { body: {} }, { body: { cancel: true } });
   example('captureSession', { body: {} }, { body: { amount: 100 } });
   example('refundSession', { body: {} }, { body: { amount: 1, reason: 'requested_by_customer' } });
@@ -183,8 +192,21 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
     },
   };
 
+  /** The payment minted for each session made payable (`fresh:session.payable`): what FRESH_PAYMENT becomes in its pay's body. */
+  const payable = new Map<string, string>();
+
   /** An object made for one request: a hold or a paid session no earlier request used up (money moves once per session). */
   const fresh = async (pool: string): Promise<string> => {
+    if (pool === 'fresh:session.payable') {
+      const created = await session('session.unpaid');
+      payable.set(created.id, JSON.stringify(await shop().walletPaymentData(created, 'visa-success-pan')));
+      return created.id;
+    }
+    if (pool === 'fresh:session.challenge') {
+      const challenged = await session('session.challenge');
+      await shop().pay(challenged, await shop().walletPaymentData(challenged, 'visa-3ds-required-pan'));
+      return challenged.id;
+    }
     if (pool === 'fresh:session.hold') {
       const held = await session('session.hold', { intent: 'hold' });
       await paid(held, 'mastercard-success-3ds');
@@ -194,6 +216,20 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
       const charged = await session('session.paid');
       await paid(charged, 'visa-success-3ds');
       return charged.id;
+    }
+    if (pool === 'fresh:webhook_endpoint') {
+      // An app has at most 16: the oldest the fuzz knows makes room.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const response = await fetch(`${child.url}/api/webhook_endpoints`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/fresh' }) });
+        if (response.status === 201) {
+          const { id } = (await response.json()) as { id: string };
+          pools.webhook_endpoint!.push(id);
+          return id;
+        }
+        const oldest = pools.webhook_endpoint!.shift();
+        if (oldest) await fetch(`${child.url}/api/webhook_endpoints/${oldest}`, { method: 'DELETE', headers: { authorization: `Bearer ${secretKey}` } });
+      }
+      throw new Error('the fuzz could not make a webhook endpoint');
     }
     throw new Error(`no such pool: ${pool}`);
   };
@@ -274,7 +310,9 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
       const authorization = credentialFor(operation, request.credential, sessionId);
       if (authorization !== undefined) headers.authorization = authorization;
       if (request.contentType !== undefined) headers['content-type'] = request.contentType;
-      const body = request.body ? Buffer.from(request.body.text, request.body.encoding === 'bytes' ? 'latin1' : request.body.encoding === 'utf-16le' ? 'utf16le' : 'utf8') : undefined;
+      const minted = sessionId === undefined ? undefined : payable.get(sessionId);
+      const text = request.body && minted ? request.body.text.replace(FRESH_PAYMENT_TEXT, () => minted) : request.body?.text;
+      const body = request.body && text !== undefined ? Buffer.from(text, request.body.encoding === 'bytes' ? 'latin1' : request.body.encoding === 'utf-16le' ? 'utf16le' : 'utf8') : undefined;
       const accessToken = query.find(([name]) => name === 'access_token')?.[1];
       // Google's `access_token` parameter authorizes as the header would, when the header carries no bearer token (both at once is a 400).
       const authorized = operation.schemes.length === 0 || request.credential === 'valid' || (accessToken === token && !/^Bearer\s+\S/i.test(authorization ?? ''));
@@ -316,13 +354,19 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
       } catch {
         return;
       }
-      if (operation.id === 'rollSecretKey' && typeof body.secret === 'string') secretKey = body.secret;
+      // The newest key only: a replay under a reused Idempotency-Key answers an older roll's key, which a later roll may have ended.
+      if (operation.id === 'rollSecretKey' && typeof body.secret === 'string' && typeof body.created === 'number' && body.created >= keyCreated) {
+        secretKey = body.secret;
+        keyCreated = body.created;
+      }
       if (operation.id === 'createWebhookEndpoint' && typeof body.id === 'string') pools.webhook_endpoint!.push(body.id);
       if (operation.id === 'createSession' && typeof body.id === 'string' && typeof body.client_secret === 'string') {
         clientSecrets.set(body.id, body.client_secret);
         pools['session.unpaid']!.push(body.id);
       }
       if (operation.id === 'createCharge' && typeof body.id === 'string') pools.charge!.push(body.id);
+      // A deleted endpoint is no longer one to roll (its id is still one a hostile request may name: it answers 404).
+      if (operation.id === 'deleteWebhookEndpoint' && typeof body.id === 'string') pools.webhook_endpoint = pools.webhook_endpoint!.filter((id) => id !== body.id);
     },
     async alive() {
       try {
@@ -333,10 +377,16 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
       }
     },
     async heapUsedBytes() {
-      const text = await (await fetch(`${child.url}/metrics`)).text();
-      const found = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?(?:e\+?\d+)?)$/m.exec(text);
-      if (!found) throw new Error('/metrics has no nodejs_heap_size_used_bytes');
-      return Number(found[1]);
+      // The least of a few readings a quarter of a second apart: garbage not yet collected is not memory held.
+      let least = Number.POSITIVE_INFINITY;
+      for (let reading = 0; reading < 5; reading++) {
+        if (reading > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+        const text = await (await fetch(`${child.url}/metrics`)).text();
+        const found = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?(?:e\+?\d+)?)$/m.exec(text);
+        if (!found) throw new Error('/metrics has no nodejs_heap_size_used_bytes');
+        least = Math.min(least, Number(found[1]));
+      }
+      return least;
     },
     output: () => child.output(),
     async restart() {
