@@ -226,7 +226,7 @@ async function fuzz(target: FuzzTarget, checker: ContractChecker, options: FuzzO
 export function formatFindings(report: FuzzReport): string {
   if (report.findings.length === 0) return `contract fuzz: seed ${report.seed}, ${report.runs} runs an operation: no finding`;
   return [
-    `contract fuzz: seed ${report.seed}, ${report.runs} runs an operation: ${report.findings.length} operation(s) failed${report.crashes ? `, the server died ${report.crashes} time(s)` : ''}`,
+    `contract fuzz: seed ${report.seed}, ${report.runs} runs an operation: ${report.findings.length} finding(s) in ${new Set(report.findings.map((finding) => finding.operation)).size} operation(s)${report.crashes ? `, the server died ${report.crashes} time(s)` : ''}`,
     ...report.findings.map((finding) => `- ${finding.operation}: ${finding.problem}\n  replay: ${finding.replay}`),
   ].join('\n');
 }
