@@ -17,6 +17,7 @@
  *
  *   tsx scripts/bench/body-edge.ts   (npm run bench:body)
  */
+import { isUtf8 } from 'node:buffer';
 import { request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -44,18 +45,13 @@ const shapes: Record<string, () => string> = {
   'not UTF-8': () => Buffer.alloc(MIB, 0xff).toString('latin1'),
 };
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The edge's synchronous work on `bytes` (server/http/body.ts, parseJson and the text check): what it decided. */
+/** The edge's synchronous work on `bytes` (server/http/body.ts, parseJson and the text check, step for step): what it decided. */
 function edgeWork(bytes: Buffer): string {
   const problem = jsonShapeProblem(bytes, JSON_SHAPE_LIMITS);
   if (problem) return `400: ${problem}`;
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return '400: not UTF-8';
-  }
+  if (!isUtf8(bytes)) return '400: not UTF-8';
+  const text = bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

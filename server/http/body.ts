@@ -12,6 +12,7 @@
  * "Bodies".
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { unstorableTextPath } from '../contracts';
 import type { Failure } from '../lib/result';
@@ -44,7 +45,8 @@ export const carriesBody = (req: IncomingMessage): boolean => req.headers['trans
 
 export const UNSUPPORTED_MEDIA_TYPE: Failure = { code: 'unsupported_media_type', message: 'The body must be UTF-8 JSON: Content-Type: application/json' };
 const UNSUPPORTED_FORM: Failure = { code: 'unsupported_media_type', message: 'The body must be a UTF-8 form: Content-Type: application/x-www-form-urlencoded' };
-export const BODY_NOT_ALLOWED: Failure = { code: 'body_not_allowed', message: 'This operation takes no request body' };
+/** Said of a route that takes none, and of a path no route serves (the edge answers before routing). */
+export const BODY_NOT_ALLOWED: Failure = { code: 'body_not_allowed', message: 'No request body is taken here: this method and path take none' };
 const BODY_REQUIRED: Failure = { code: 'invalid_request', message: '(body): a JSON object is required' };
 const TOO_LARGE: Failure = { code: 'payload_too_large', message: 'The body is too large' };
 const INVALID_JSON: Failure = { code: 'invalid_json', message: 'The body is not valid JSON' };
@@ -56,15 +58,16 @@ const NOT_AN_OBJECT: Failure = { code: 'invalid_request', message: '(body): the 
  * has no parameters (RFC 8259), and UTF-8 is the only encoding read. A `+json` type, another charset
  * (utf-16 among them) or any other parameter is not it.
  */
-export function isUtf8(contentType: string, mediaType: string): boolean {
+export function isUtf8Type(contentType: string, mediaType: string): boolean {
   const [type, ...parameters] = contentType.split(';');
   if (type!.trim().toLowerCase() !== mediaType) return false;
   return parameters.every((parameter) => /^\s*charset\s*=\s*(?:"utf-8"|utf-8)\s*$/i.test(parameter));
 }
 
-export const isUtf8Json = (contentType: string): boolean => isUtf8(contentType, 'application/json');
+export const isUtf8Json = (contentType: string): boolean => isUtf8Type(contentType, 'application/json');
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** UTF-8 or not, checked natively before decoding (a BOM is kept, and is then not JSON). */
+const utf8Text = (bytes: Buffer): string | undefined => (isUtf8(bytes) ? bytes.toString('utf8') : undefined);
 
 /**
  * A refusal sent before the body was read: the connection closes after it, so
@@ -118,7 +121,7 @@ function unreadable(req: Request, mediaType: 'json' | 'form'): Failure | undefin
   // Compressed bodies are refused: the limits are on what is read, never on what it would inflate to.
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return mediaType === 'json' ? UNSUPPORTED_MEDIA_TYPE : UNSUPPORTED_FORM;
   const contentType = req.headers['content-type'];
-  if (mediaType === 'form') return contentType !== undefined && isUtf8(contentType, 'application/x-www-form-urlencoded') ? undefined : UNSUPPORTED_FORM;
+  if (mediaType === 'form') return contentType !== undefined && isUtf8Type(contentType, 'application/x-www-form-urlencoded') ? undefined : UNSUPPORTED_FORM;
   // A Content-Type, when sent, must be JSON even on an empty body; a body without one is not JSON either.
   if (contentType === undefined ? carriesBody(req) : !isUtf8Json(contentType)) return UNSUPPORTED_MEDIA_TYPE;
   return undefined;
@@ -128,12 +131,8 @@ function unreadable(req: Request, mediaType: 'json' | 'form'): Failure | undefin
 function parseJson(bytes: Buffer, shape: JsonShapeLimits): { value: object } | { failure: Failure } {
   const problem = jsonShapeProblem(bytes, shape);
   if (problem) return { failure: { code: 'invalid_request', message: problem } };
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return { failure: NOT_UTF8 };
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined) return { failure: NOT_UTF8 };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -178,14 +177,6 @@ export function bodyReader(rule: BodyRule): RequestHandler {
     if (!carriesBody(req)) return finish(Buffer.alloc(0));
     readBody(req, res, rule.limit, finish);
   };
-}
-
-function utf8Text(bytes: Buffer): string | undefined {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Every request whose route takes no body: one that carries a body is refused, unread. */

@@ -136,6 +136,7 @@ describe('bodies of hostile shape', () => {
     ['an object of 257 keys', wideObject(257), 'an object in the body has more than 256 keys'],
     ['4,200 keys in all', manyKeys(4_200), 'the body has more than 4096 keys in all'],
     ['a string of 16,385 bytes', longString(16_385), 'a string in the body is longer than 16384 bytes'],
+    ['16,385 values', `{"a":[${'0,'.repeat(16_383)}0]}`, 'the body has more than 16384 values in all (array elements and object members)'],
   ];
   const KB = 1024;
   const routes = () => [
@@ -170,6 +171,13 @@ describe('bodies of hostile shape', () => {
       expect(reply.status).toBe(400);
       expect((await errorOf(reply)).message).not.toMatch(/nests deeper|more than \d+ keys|longer than/);
     }
+  });
+
+  it('refuses bytes that are not UTF-8, a byte-order mark, and JSON that is not an object', async () => {
+    const post = (body: BodyInit) => fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(await errorOf(await post(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])))).toEqual({ code: 'invalid_json', message: 'The body is not valid UTF-8' });
+    expect(await errorOf(await post('\uFEFF{}'))).toEqual({ code: 'invalid_json', message: 'The body is not valid JSON' });
+    for (const body of ['[]', '"x"', 'null', '1']) expect(await errorOf(await post(body))).toEqual({ code: 'invalid_request', message: '(body): the body must be a JSON object' });
   });
 
   it('a token nested 10,000 deep inside a string is refused as a token, not a crash', async () => {
@@ -297,7 +305,7 @@ describe('content types, on every route', () => {
           expect(JSON.stringify(await reply.json())).toContain('bodyNotAllowed');
           expect(description).toContain('bodyNotAllowed');
         } else {
-          expect(await errorOf(reply), `${method} ${template}`).toEqual({ code: 'body_not_allowed', message: 'This operation takes no request body' });
+          expect(await errorOf(reply), `${method} ${template}`).toEqual({ code: 'body_not_allowed', message: 'No request body is taken here: this method and path take none' });
           expect(description, `${method} ${template}`).toContain('body_not_allowed');
         }
         checked++;

@@ -31,7 +31,7 @@ export function sendError(res: Response, error: HttpError): void {
 export const ERROR_CODES = {
   invalid_request: { status: 400, meaning: 'a parameter, header or body field is missing or invalid; the message names it' },
   invalid_json: { status: 400, meaning: 'the body is not valid JSON (or not valid UTF-8)' },
-  body_not_allowed: { status: 400, meaning: 'the operation takes no request body, and the request carries one' },
+  body_not_allowed: { status: 400, meaning: 'the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing)' },
   invalid_payment_token: { status: 400, meaning: "the wallet's payment token could not be verified or opened" },
   url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
   // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.

@@ -15,13 +15,13 @@ export const reply = <T extends z.ZodType>(description: string, schema: T) => ({
  * and any charset but utf-8, is answered 415 (declared with the route's other answers).
  */
 export function requestBody<T extends z.ZodType>(rule: BodyRule, schema: T) {
-  const { depth, keysPerObject, keys, stringBytes } = JSON_SHAPE_LIMITS;
+  const { depth, keysPerObject, keys, stringBytes, values } = JSON_SHAPE_LIMITS;
   const optional = rule.body === 'required' ? '' : ' Optional: no body at all (and then no Content-Type) is `{}`.';
   return {
     required: rule.body === 'required',
     description:
       `A JSON object, as UTF-8 \`application/json\` only (another type, a \`+json\` type, another charset, a compressed body, or a body without a Content-Type: \`415\`). ` +
-      `At most ${rule.limit / KB} kB (\`413\`), nesting at most ${depth} deep, at most ${keysPerObject} keys an object and ${keys} in all, strings at most ${stringBytes} bytes (\`400 invalid_request\`).${optional}`,
+      `At most ${rule.limit / KB} kB (\`413\`), nesting at most ${depth} deep, at most ${keysPerObject} keys an object and ${keys} in all, ${values} values in all (array elements and object members), strings at most ${stringBytes} bytes (\`400 invalid_request\`).${optional}`,
     ...json(schema),
   };
 }

@@ -1388,7 +1388,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1437,7 +1437,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateSessionBody"];
@@ -1541,7 +1541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1614,7 +1614,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSession"];
                 };
             };
-            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `body_not_allowed`: the operation takes no request body, and the request carries one */
+            /** @description `invalid_request`: a parameter, header or body field is missing or invalid; the message names it; `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1694,7 +1694,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayBody"];
@@ -1817,7 +1817,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AuthenticateBody"];
@@ -1948,7 +1948,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -2061,7 +2061,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["EmptyBody"];
@@ -2174,7 +2174,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateRefundBody"];
@@ -2275,7 +2275,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2376,7 +2376,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2425,7 +2425,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateWebhookEndpointBody"];
@@ -2529,7 +2529,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2590,7 +2590,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RollSecretKeyBody"];
@@ -2707,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2768,7 +2768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one; `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing); `invalid_request`: a parameter, header or body field is missing or invalid; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2827,7 +2827,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 32 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). Optional: no body at all (and then no Content-Type) is `{}`. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["EmptyBody"];
@@ -3080,7 +3080,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWalletCards"];
                 };
             };
-            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one */
+            /** @description `body_not_allowed`: the operation takes no request body, and the request carries one (a body sent to a path no route serves gets this too: the edge answers before routing) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3107,7 +3107,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SandboxWalletTokenRequest"];
@@ -3172,7 +3172,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 64 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeRequest"];
@@ -3264,7 +3264,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, strings at most 16384 bytes (`400 invalid_request`). */
+        /** @description A JSON object, as UTF-8 `application/json` only (another type, a `+json` type, another charset, a compressed body, or a body without a Content-Type: `415`). At most 4 kB (`413`), nesting at most 32 deep, at most 256 keys an object and 4096 in all, 16384 values in all (array elements and object members), strings at most 16384 bytes (`400 invalid_request`). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ServiceRefundRequest"];
