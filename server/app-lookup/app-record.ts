@@ -36,6 +36,27 @@ export const AppRecord = z.strictObject({
 });
 export type AppRecord = z.infer<typeof AppRecord>;
 
+/** A schema with every field optional, at every level (inside arrays too), and still no field of its own. */
+function partialOf(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional) return partialOf(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return z.array(partialOf(schema.element as z.ZodType));
+  if (schema instanceof z.ZodObject) return z.strictObject(Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => [name, partialOf(field).optional()])));
+  return schema;
+}
+
+/**
+ * What `fields` leaves of the record (a partial response, server/app-lookup/fields.ts): only the
+ * fields named, at any level (`checkout/merchantId` is `{"checkout": {"merchantId": ...}}`, `icons(size)`
+ * keeps the size of each icon), so every field is optional; a field the record has is as in AppRecord.
+ */
+export const PartialAppRecord = partialOf(AppRecord).meta({
+  id: 'PartialAppRecord',
+  description: "A partial response: the fields `fields` named, each as in the full record (AppRecord); absent fields stay absent",
+});
+
+/** The reply of apps.get: the whole record, or with `fields` the part of it named. */
+export const AppRecordReply = z.union([AppRecord.meta({ id: 'AppRecord', description: 'The application record, every field (no `fields` parameter)' }), PartialAppRecord]);
+
 export function toAppRecord(app: App, profile: AppProfile, gatewayName: string): AppRecord {
   const gateway = app.decryptionMode === 'gateway';
   return {

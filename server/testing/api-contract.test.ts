@@ -27,6 +27,18 @@ describe('the contract check', () => {
     expect(await contractViolations([reply('GET', '/api/sessions/cs_x', 404, error('not_found')), reply('GET', '/api/no_such_route', 404, error('not_found'))])).toEqual([]);
   });
 
+  it("holds an operation described by hand (the sandbox service's) to the codes its response's description names", async () => {
+    const violations = await contractViolations([
+      reply('POST', '/sandbox/service/api/v1/refunds', 400, error('amount_too_large')),
+      reply('POST', '/sandbox/service/api/v1/refunds', 400, error('amount_too_small')),
+      reply('POST', '/sandbox/service/api/v1/refunds', 401, error('invalid_request')),
+    ]);
+    expect(violations).toEqual([
+      expect.stringContaining('createRefund does not declare the code amount_too_small for 400'),
+      expect.stringContaining('createRefund does not declare the code invalid_request for 401'),
+    ]);
+  });
+
   it('fails a route missing from the document, an undeclared status, an invalid body and an undeclared code', async () => {
     const violations = await contractViolations([
       reply('POST', '/api/coupons', 201, { id: 'c_1' }),
@@ -44,6 +56,24 @@ describe('the contract check', () => {
       expect.stringContaining('GET /api/sessions/{id} declares no 409'),
       expect.stringContaining('the document declares a JSON body, the reply is without a content type'),
     ]);
+  });
+});
+
+describe('the codes the server sends that the document once left out', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("the sandbox service's 400 invalid_json, for a body that is not JSON", async () => {
+    const service = { authorization: `Bearer ${server.sandbox!.serviceSecretKey}`, 'merchant-account': 'm_test', 'content-type': 'application/json' };
+    const replies = [];
+    for (const call of ['charges', 'refunds']) {
+      replies.push(await recorded('POST', await fetch(`${server.url}/sandbox/service/api/v1/${call}`, { method: 'POST', headers: service, body: '{"amount":' })));
+    }
+    expect(replies.map(({ status, body }) => `${status} ${(JSON.parse(body!) as { error: { code: string } }).error.code}`)).toEqual(['400 invalid_json', '400 invalid_json']);
+    expect(await contractViolations(replies)).toEqual([]);
   });
 });
 

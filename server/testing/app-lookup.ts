@@ -10,6 +10,7 @@ import express from 'express';
 import { createApp, type NewApp } from '../apps';
 import { loadConfig } from '../config';
 import { openStore, type Store } from '../store';
+import { coverByContract } from './contract-recorder';
 import { listen } from './listen';
 import { type DevIssuer, loadDevIssuer } from '../app-lookup/dev-issuer';
 import { appLookupRoutes } from '../app-lookup';
@@ -40,6 +41,9 @@ export async function startLookupServer(env: Record<string, string> = {}): Promi
     res.status(404).send('not the apps router');
   });
   const server = await listen(app);
+  // Its replies are held against the OpenAPI document like the whole server's (`GET /v3/apps/{appId}`; the /drive copy is
+  // not in it), when it serves the document's paths: other base paths leave /v3/apps to this stand-in's 404 page.
+  if (env.APPS_API_BASE_PATHS === undefined) coverByContract(server.origin);
   const devIssuer = loadDevIssuer(dataDir);
   return {
     url: server.origin,

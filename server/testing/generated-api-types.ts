@@ -1252,6 +1252,70 @@ export interface components {
             event: string;
             endpoints: string[];
         };
+        /** @description The application record, every field (no `fields` parameter) */
+        AppRecord: {
+            /** @constant */
+            kind: "walletcheckout#app";
+            id: string;
+            name: string;
+            shortDescription: string;
+            longDescription: string;
+            productUrl?: string;
+            icons: {
+                /** @enum {string} */
+                category: "application";
+                iconUrl: string;
+                size: number;
+            }[];
+            securityAssessmentPassed: boolean;
+            /** Format: date-time */
+            createdTime: string;
+            checkout: {
+                /** @enum {string} */
+                environment: "SANDBOX" | "TEST" | "PRODUCTION";
+                merchantId: string;
+                googleMerchantId?: string;
+                /** @enum {string} */
+                tokenizationType: "PAYMENT_GATEWAY" | "DIRECT";
+                gateway?: string;
+                gatewayMerchantId?: string;
+                allowedAuthMethods: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
+                allowedCardNetworks: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
+                allowedOrigins: string[];
+            };
+        };
+        /** @description A partial response: the fields `fields` named, each as in the full record (AppRecord); absent fields stay absent */
+        PartialAppRecord: {
+            /** @constant */
+            kind?: "walletcheckout#app";
+            id?: string;
+            name?: string;
+            shortDescription?: string;
+            longDescription?: string;
+            productUrl?: string;
+            icons?: {
+                /** @enum {string} */
+                category?: "application";
+                iconUrl?: string;
+                size?: number;
+            }[];
+            securityAssessmentPassed?: boolean;
+            /** Format: date-time */
+            createdTime?: string;
+            checkout?: {
+                /** @enum {string} */
+                environment?: "SANDBOX" | "TEST" | "PRODUCTION";
+                merchantId?: string;
+                googleMerchantId?: string;
+                /** @enum {string} */
+                tokenizationType?: "PAYMENT_GATEWAY" | "DIRECT";
+                gateway?: string;
+                gatewayMerchantId?: string;
+                allowedAuthMethods?: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
+                allowedCardNetworks?: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
+                allowedOrigins?: string[];
+            };
+        };
         SandboxWalletCards: {
             cards: components["schemas"]["SandboxWalletCard"][];
             billing_addresses: components["schemas"]["SandboxWalletBillingAddress"][];
@@ -3088,7 +3152,7 @@ export interface operations {
     getApp: {
         parameters: {
             query?: {
-                /** @description A partial response: only the fields named (the reply is then a subset of the record) */
+                /** @description A partial response, in Google's syntax (`id,name`, `checkout/merchantId`, `icons(size)`, `checkout/*`): only the fields named, the reply is then a PartialAppRecord */
                 fields?: string;
                 /** @description Indent the reply */
                 prettyPrint?: "true" | "false";
@@ -3106,43 +3170,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The application record */
+            /** @description The application record (AppRecord); with `fields`, only the fields named (PartialAppRecord) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        kind: "walletcheckout#app";
-                        id: string;
-                        name: string;
-                        shortDescription: string;
-                        longDescription: string;
-                        productUrl?: string;
-                        icons: {
-                            /** @enum {string} */
-                            category: "application";
-                            iconUrl: string;
-                            size: number;
-                        }[];
-                        securityAssessmentPassed: boolean;
-                        /** Format: date-time */
-                        createdTime: string;
-                        checkout: {
-                            /** @enum {string} */
-                            environment: "SANDBOX" | "TEST" | "PRODUCTION";
-                            merchantId: string;
-                            googleMerchantId?: string;
-                            /** @enum {string} */
-                            tokenizationType: "PAYMENT_GATEWAY" | "DIRECT";
-                            gateway?: string;
-                            gatewayMerchantId?: string;
-                            allowedAuthMethods: ("PAN_ONLY" | "CRYPTOGRAM_3DS")[];
-                            allowedCardNetworks: ("AMEX" | "DISCOVER" | "MASTERCARD" | "VISA")[];
-                            allowedOrigins: string[];
-                        };
-                    };
+                    "application/json": components["schemas"]["AppRecord"] | components["schemas"]["PartialAppRecord"];
                 };
             };
             /** @description INVALID_ARGUMENT: a malformed id, an unknown or repeated parameter, a bad `fields` mask, or a request body (reason `bodyNotAllowed`: apps.get takes none; the connection then closes) */
@@ -3393,7 +3427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Charge"];
                 };
             };
-            /** @description invalid_request, invalid_wallet_token, token_already_used, unsupported_card_network, resource_missing (no such payment method) or invalid_authentication_session */
+            /** @description invalid_json: the body is not JSON; invalid_request: not a JSON object, a field invalid or unknown, or a bad Merchant-Account or Idempotency-Key; invalid_wallet_token, token_already_used, unsupported_card_network, resource_missing (no such payment method) or invalid_authentication_session */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceRefund"];
                 };
             };
-            /** @description invalid_request, or amount_too_large: more than is left of the captured amount */
+            /** @description invalid_json: the body is not JSON; invalid_request: not a JSON object, a field invalid or unknown, or a bad Merchant-Account or Idempotency-Key; amount_too_large: more than is left of the captured amount */
             400: {
                 headers: {
                     [name: string]: unknown;
