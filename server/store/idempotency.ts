@@ -46,6 +46,20 @@ export async function claimIdempotencyKey<DB extends IdempotencyDatabase>(
   db: Db<DB>,
   claim: { scope: string; key: string; fingerprint: string; now: number; abandonedAfterMs?: number },
 ): Promise<IdempotencyClaim> {
+  // The holder can free the key (releaseIdempotencyKey) between our insert's conflict and our read: the key is then free
+  // to claim again. A second vanishing is a burst of claims and frees, which the caller meets as a request in progress.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const claimed = await tryClaimIdempotencyKey(db, claim);
+    if (claimed) return claimed;
+  }
+  return { kind: 'in_progress' };
+}
+
+/** One claim: undefined when the key that refused our insert was freed before it could be read. */
+async function tryClaimIdempotencyKey<DB extends IdempotencyDatabase>(
+  db: Db<DB>,
+  claim: { scope: string; key: string; fingerprint: string; now: number; abandonedAfterMs?: number },
+): Promise<IdempotencyClaim | undefined> {
   const keys = keysOf(db);
   const inserted = await keys
     .insertInto('idempotency_keys')
@@ -54,7 +68,8 @@ export async function claimIdempotencyKey<DB extends IdempotencyDatabase>(
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'claimed' };
 
-  const existing = await keys.selectFrom('idempotency_keys').selectAll().where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirstOrThrow();
+  const existing = await keys.selectFrom('idempotency_keys').selectAll().where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirst();
+  if (!existing) return undefined;
   if (existing.fingerprint !== claim.fingerprint) return { kind: 'mismatch' };
   if (existing.status_code === null || existing.response_body === null) {
     const abandoned = claim.abandonedAfterMs !== undefined && existing.created <= claim.now - claim.abandonedAfterMs;
