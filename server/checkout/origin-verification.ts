@@ -11,8 +11,6 @@
  * checks a given origin, by a compare-and-set); ORIGIN_VERIFICATION_LAPSE_AFTER
  * failed checks in a row lapse a verified origin.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import ipaddr from 'ipaddr.js';
 import type { App } from '../apps';
 import { isWebOrigin, ORIGIN_VERIFICATION_LAPSE_AFTER, ORIGIN_VERIFICATION_PATH, type OriginVerification, type OriginVerificationList, type OriginVerificationStatus, signsFor } from '../contracts';
@@ -29,8 +27,8 @@ import {
   recordOriginCheck,
   syncOriginVerifications,
 } from '../store/origin-verifications';
-import { checkedLookup, checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from '../webhooks/address-policy';
-import { describeError } from '../webhooks/delivery';
+import { checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from '../webhooks/address-policy';
+import { type OutboundOptions, requestOutbound } from '../webhooks/outbound';
 
 export interface OriginVerificationConfig {
   /** `public` (NODE_ENV=production): the file is fetched over https from public addresses only, as webhooks are sent. */
@@ -101,47 +99,34 @@ export async function originMaySign(deps: OriginVerificationDependencies, app: A
   return signsFor(statusOf(await originVerificationOf(deps.store, app.id, origin), origin, deps.config));
 }
 
-type Fetched = { body: string } | { error: string };
-
 /** GETs the file: no redirect followed, no more than MAX_VERIFICATION_FILE_BYTES read, all within `timeoutMs`. */
-function getFile(url: URL, options: { addressPolicy: WebhookAddressPolicy; timeoutMs: number; resolve: Resolve }): Promise<Fetched> {
-  return new Promise((resolve) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    let settled = false;
-    const settle = (result: Fetched) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.destroy();
-      resolve(result);
-    };
-    const tooLarge = { error: `the file is larger than ${MAX_VERIFICATION_FILE_BYTES} bytes` };
-    const request = send(url, {
+const getFile = (url: URL, options: OutboundOptions) => {
+  const tooLarge = { error: `the file is larger than ${MAX_VERIFICATION_FILE_BYTES} bytes` };
+  return requestOutbound<{ body: string }>(
+    url,
+    {
       method: 'GET',
       headers: { accept: 'text/plain', 'user-agent': USER_AGENT },
-      agent: false,
-      ...(options.addressPolicy === 'public' ? { lookup: checkedLookup(options.resolve) } : {}),
-    });
-    const timer = setTimeout(() => settle({ error: `no complete reply within ${options.timeoutMs} ms` }), options.timeoutMs);
-    request.on('response', (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) return settle({ error: `the origin answered a redirect (HTTP ${status}), which is not followed: serve the file at this address itself` });
-      if (status !== 200) return settle({ error: `the origin answered HTTP ${status}` });
-      if (Number(response.headers['content-length']) > MAX_VERIFICATION_FILE_BYTES) return settle(tooLarge);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_VERIFICATION_FILE_BYTES) return settle(tooLarge);
-        chunks.push(chunk);
-      });
-      response.on('end', () => settle({ body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', () => settle({ error: 'the reply was cut off' }));
-    });
-    request.on('error', (error: NodeJS.ErrnoException) => settle({ error: describeError(error) }));
-    request.end();
-  });
-}
+      timeoutError: `no complete reply within ${options.timeoutMs} ms`,
+      onResponse(response, settle) {
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400) return settle({ error: `the origin answered a redirect (HTTP ${status}), which is not followed: serve the file at this address itself` });
+        if (status !== 200) return settle({ error: `the origin answered HTTP ${status}` });
+        if (Number(response.headers['content-length']) > MAX_VERIFICATION_FILE_BYTES) return settle(tooLarge);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_VERIFICATION_FILE_BYTES) return settle(tooLarge);
+          chunks.push(chunk);
+        });
+        response.on('end', () => settle({ body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', () => settle({ error: 'the reply was cut off' }));
+      },
+    },
+    options,
+  );
+};
 
 /**
  * Fetches the origin's verification file and looks for `token` among its lines

@@ -5,15 +5,14 @@
  * at a time; a lease that lapses (the instance was killed mid-send) makes it
  * due again. Delivery is therefore at least once: receivers dedupe on event.id.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { DataCipher } from '../lib/data-cipher';
 import { openEventBody } from '../store/events';
 import type { Logger } from '../logging';
 import { repeatLimiter } from '../logging/repeats';
 import type { Store } from '../store';
 import { type DeliveryOutcome, type DueDelivery, dueDeliveries, leaseDelivery, recordAttempt } from '../store/webhooks';
-import { checkedLookup, checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from './address-policy';
+import { checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from './address-policy';
+import { type OutboundOptions, requestOutbound } from './outbound';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 
 export interface RetrySchedule {
@@ -58,53 +57,22 @@ export function retryDelay(schedule: RetrySchedule, attempt: number, random = Ma
   return Math.floor(random() * Math.min(schedule.maxMs, schedule.baseMs * 2 ** Math.max(0, attempt - 1)));
 }
 
-type SendResult = { statusCode: number } | { error: string };
-
-/** POSTs `body` as it is, following no redirect; settles on the reply's status line, never reading its body. */
-function post(url: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; addressPolicy: WebhookAddressPolicy; resolve: Resolve }): Promise<SendResult> {
-  return new Promise((resolve) => {
-    const target = new URL(url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    let settled = false;
-    const settle = (result: SendResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.destroy();
-      resolve(result);
-    };
-    const request = send(target, {
+/** POSTs `body` as it is; settles on the reply's status line, never reading its body. */
+const post = (url: string, body: string, headers: Record<string, string>, options: OutboundOptions) =>
+  requestOutbound<{ statusCode: number }>(
+    new URL(url),
+    {
       method: 'POST',
       headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      agent: false,
-      ...(options.addressPolicy === 'public' ? { lookup: checkedLookup(options.resolve) } : {}),
-    });
-    const timer = setTimeout(() => settle({ error: `no reply within ${options.timeoutMs} ms` }), options.timeoutMs);
-    request.on('response', (response: IncomingMessage) => {
-      response.resume();
-      settle({ statusCode: response.statusCode ?? 0 });
-    });
-    request.on('error', (error: NodeJS.ErrnoException) => settle({ error: describeError(error) }));
-    request.end(body);
-  });
-}
-
-/** What went wrong, for last_error: the kind of failure, never anything the receiver sent. */
-export function describeError(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `DNS: the host does not resolve (${error.code})`;
-    case 'ADDRESS_NOT_ALLOWED':
-      return `refused: ${error.message}`;
-    case 'ECONNRESET':
-      return 'connection reset';
-    default:
-      return error.code ? `network error (${error.code})` : 'network error';
-  }
-}
+      body,
+      timeoutError: `no reply within ${options.timeoutMs} ms`,
+      onResponse(response, settle) {
+        response.resume();
+        settle({ statusCode: response.statusCode ?? 0 });
+      },
+    },
+    options,
+  );
 
 export function startDeliveryWorker(deps: DeliveryDependencies, options: DeliveryWorkerOptions): DeliveryWorker {
   const resolve = deps.resolve ?? systemResolve;
