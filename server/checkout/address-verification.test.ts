@@ -1,5 +1,5 @@
 /**
- * The card issuer's address verification over real HTTP (issue 33, item 7):
+ * The card issuer's address verification over real HTTP:
  * the payment service answers it with the charge, and the merchant reads it
  * beside the billing address check, on the session, the list and the events,
  * never on what the client secret reads. Unlike the check against the address

@@ -5,7 +5,7 @@
  * `paymentMethodData.info`), so the shopper's browser supplies it and can
  * rewrite it: the check compares two addresses, it proves nothing about the
  * card. What the card's issuer says of the address is the address
- * verification (issue 33), which the payment service answers with the charge.
+ * verification (docs/api.md), which the payment service answers with the charge.
  * The addresses are personal data (sealed at rest, erased after the retention
  * period); the check and the verification are not, and stay.
  */

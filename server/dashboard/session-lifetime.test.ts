@@ -1,5 +1,5 @@
 /**
- * What ends a dashboard session besides idle and age (issue 33, item 3): the
+ * What ends a dashboard session besides idle and age: the
  * key that opened it stopping (a roll with 0 through the API, the dashboard or
  * the operator's command, or the end of a roll's overlap, with no sweep), and
  * "sign out everywhere"; the key roll's re-authentication; and the merchant's

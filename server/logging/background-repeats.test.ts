@@ -1,5 +1,5 @@
 /**
- * The background loops while the store is down (issue 33, item 10): the
+ * The background loops while the store is down: the
  * webhook worker (a poll every 250 ms), reconciliation with its expiry sweep,
  * and the heartbeat each log the error once, then a count per interval
  * (logging/repeats.ts), not a line with its stack at every pass. The store here

@@ -1,5 +1,5 @@
 /**
- * The sandbox service's own address verification (issue 33, item 7): the issuer
+ * The sandbox service's own address verification: the issuer
  * compares the billing address a charge request sends with the cardholder's
  * address it has on record, which the test card decides, and answers for the
  * first line and the postal code on the charge (docs/service-conventions.md#address-verification,

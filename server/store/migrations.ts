@@ -341,8 +341,9 @@ export const backendMigrations: Record<string, Migration> = {
     },
   },
   '0020_dashboard_session_key': {
-    // A dashboard session is tied to the secret key that opened it and ends when that key stops working (issue 33,
-    // docs/dashboard.md): `key_hash` is the key's digest, read with the session in the statement that checks it. A
+    // A dashboard session is tied to the secret key that opened it and ends when that key stops working: a leaked key
+    // rolled with no overlap locks its holder out of the dashboard too (docs/dashboard.md). `key_hash` is the key's
+    // digest, read with the session in the statement that checks it. A
     // session open before this one was tied to no key: the table is made again, empty, so those sign in again (12
     // hours at most of sessions lost, once). `app_id` is indexed for "sign out everywhere".
     async up(db: Kysely<unknown>) {
