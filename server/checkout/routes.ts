@@ -218,7 +218,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.get('/api/sessions', merchantCalls, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
-    // As a JSON body is (jsonBody): text the store cannot hold is refused before it reaches a query.
+    // As a body is at the edge (server/http/body.ts): text the store cannot hold is refused before it reaches a query.
     const unstorable = unstorableTextPath(req.query);
     if (unstorable) return sendError(res, unstorableText(unstorable));
     const listed = await listAppSessions(store, options.cipher, app, req.query);

@@ -191,16 +191,13 @@ export const noBody: RequestHandler = (req, res, next) => (carriesBody(req) ? re
 export function bodyEdge(rules: BodyRules): RequestHandler {
   const edge = express.Router();
   const leave = (_req: Request, _res: Response, next: NextFunction) => next('router');
-  for (const [route, rule] of Object.entries(rules) as [string, BodyRule][]) {
-    const [method, path] = route.split(' ') as [string, string];
-    edge[method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete'](path, bodyReader(rule), leave);
-  }
+  for (const { method, path, rule } of routesOf(rules)) edge[method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete'](path, bodyReader(rule), leave);
   edge.use(noBody);
   // A preflight is not routed here: a router answers OPTIONS itself for the paths it has routes for.
   return (req, res, next) => (req.method === 'OPTIONS' ? noBody(req, res, next) : edge(req, res, next));
 }
 
-/** The rules' routes, for the OpenAPI document's agreement test and the per-route tests. */
+/** The rules' routes: the edge's, the OpenAPI document's agreement test's and the per-route tests'. */
 export const routesOf = (rules: BodyRules): { method: string; path: string; rule: BodyRule }[] =>
   (Object.entries(rules) as [string, BodyRule][]).map(([route, rule]) => {
     const [method, path] = route.split(' ') as [string, string];
