@@ -7,8 +7,6 @@ const ENGINE_FLOWS = 'engines/**/*.flows.ts';
 
 export default defineConfig<{ engine: Engine }>({
   testDir: 'e2e',
-  // The QA kit's example runs as a merchant runs it, copied out of the repo (qa-kit-standalone.spec.ts).
-  testIgnore: 'qa-kit/**',
   // Only Chromium takes screenshots: its baselines keep the names they had before there were projects.
   snapshotPathTemplate: '{snapshotDir}/{testFileDir}/{testFileName}-snapshots/{arg}{-snapshotSuffix}{ext}',
   timeout: 30_000,

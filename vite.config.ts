@@ -32,7 +32,7 @@ const bundles: Record<string, { entry: string; format: LibraryFormats; fileName:
   checkout: { entry: 'web/checkout/script-tag.ts', format: 'iife', fileName: 'checkout.js' },
   checkout_esm: { entry: 'web/checkout/index.ts', format: 'es', fileName: 'checkout.mjs' },
   checkout_frame: { entry: 'web/checkout/frame.ts', format: 'iife', fileName: 'checkout-frame.js' },
-  sandbox_wallet: { entry: 'web/sandbox-wallet/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
+  sandbox_wallet: { entry: 'sandbox/pay-js/index.ts', format: 'iife', fileName: 'sandbox-wallet.js' },
   dashboard: { entry: 'web/dashboard/main.tsx', format: 'iife', fileName: 'dashboard.js' },
 };
 
@@ -179,7 +179,7 @@ async function publish(): Promise<void> {
 /**
  * `<file>.br` and `<file>.gz` beside each script, at the highest levels: compressed once at build,
  * so the backend sends a browser the bytes it accepts without compressing on any request
- * (server/http/static.ts). SRI hashes are of the scripts themselves, which is what browsers check.
+ * (common/http/static.ts). SRI hashes are of the scripts themselves, which is what browsers check.
  */
 async function precompress(files: string[]): Promise<void> {
   for (const file of files) {
@@ -253,11 +253,11 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'packages/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['{contracts,common,server,sandbox,web,demo,testing,packages,scripts}/**/*.test.{ts,tsx}'],
     // A throwaway PostgreSQL for the store's tests on PostgreSQL (skipped, with a notice, where none is installed).
-    globalSetup: ['server/testing/postgres-global-setup.ts'],
-    // Every reply a test receives from our servers is held against the OpenAPI document (server/testing/api-contract.ts).
-    setupFiles: ['server/testing/api-contract-setup.ts'],
+    globalSetup: ['testing/postgres-global-setup.ts'],
+    // Every reply a test receives from our servers is held against the OpenAPI document (testing/api-contract.ts).
+    setupFiles: ['testing/api-contract-setup.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },

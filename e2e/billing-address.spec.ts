@@ -5,7 +5,7 @@
  * shows the address the shopper chose and the mismatch. The page, which holds
  * only the client secret, never sees either.
  */
-import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
+import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
 import { expect, test } from './support/fixtures';
 
 test('a shopper picks a billing address other than the one on file: paid, and the merchant sees the mismatch', async ({ page, shop }) => {

@@ -3,7 +3,7 @@
  * merchant and the payment service see afterwards. Gateway mode (the default):
  * the backend forwards the wallet's token as a `walletpay` charge.
  */
-import type { BillingDetails, WalletAddress } from '../server/contracts';
+import type { BillingDetails, WalletAddress } from '../contracts';
 import { expect, test } from './support/fixtures';
 
 /** Sandbox wallet cards (docs/test-cards.md): their outcome is the card table's, not ours. */

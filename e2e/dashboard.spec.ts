@@ -7,12 +7,12 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import type { CreatedSession } from '../server/contracts';
-import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
-import { ORIGIN_VERIFICATION_PATH } from '../server/contracts/origin-verification-rules';
-import { startTestServer, type TestServer } from '../server/testing/harness';
-import { listen } from '../server/testing/listen';
-import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../server/testing/webhook-receiver';
+import type { CreatedSession } from '../contracts';
+import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
+import { ORIGIN_VERIFICATION_PATH } from '../contracts/origin-verification-rules';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { listen } from '../testing/listen';
+import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 
 let server: TestServer;
 let receiver: WebhookReceiver;

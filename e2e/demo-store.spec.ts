@@ -31,7 +31,7 @@ test('the order shows as confirmed once the webhook reaches the store, a hold as
     const checkout = await shop.openDemo(path);
     await checkout.payWith(sandboxWallet.card('visa-success-3ds').id);
     const order = checkout.page.locator('#order-status');
-    // Set only by what the store's server learnt from its webhook (server/demo), never by the widget's event.
+    // Set only by what the store's server learnt from its webhook (demo), never by the widget's event.
     await expect(order).toHaveAttribute('data-order-status', status);
     await expect(order).toHaveText(text);
   }

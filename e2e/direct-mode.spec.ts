@@ -5,8 +5,8 @@
  * `network_token`, with the card's auth method carried through. Then a
  * direct-mode app's key rotation, as a shopper lives through it.
  */
-import type { DecryptionMode } from '../server/contracts';
-import type { PaymentDataRequest } from '../server/contracts';
+import type { DecryptionMode } from '../contracts';
+import type { PaymentDataRequest } from '../contracts';
 import { expect, test } from './support/fixtures';
 
 const modes: readonly { mode: DecryptionMode; sourceType: 'walletpay' | 'network_token' }[] = [

@@ -8,8 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exponentOf } from '../server/contracts/currency';
-import { formatAmount } from '../server/contracts/money';
+import { exponentOf } from '../contracts/currency';
+import { formatAmount } from '../contracts/money';
 import type { Messages } from '../web/checkout/locales';
 import { CheckoutPage } from './support/checkout-page';
 import { expect, test } from './support/merchant-site';

@@ -6,10 +6,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DecryptionMode } from '../server/contracts';
-import { TYPICAL_ADDRESS_ON_FILE } from '../server/sandbox/billing-addresses';
-import { testCards } from '../server/sandbox/test-cards';
-import { findWhole } from '../server/testing/find-text';
+import type { DecryptionMode } from '../contracts';
+import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
+import { testCards } from '../sandbox/test-cards';
+import { findWhole } from '../testing/find-text';
 import { expect, test } from './support/fixtures';
 import { type PaymentSecrets, panPatterns, paymentSecrets } from './support/payment-secrets';
 

@@ -8,9 +8,9 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { SignJWT } from 'jose';
-import type { PublicSession } from '../server/contracts';
-import { escapeHtml } from '../server/lib/html';
-import type { TestServer } from '../server/testing/harness';
+import type { PublicSession } from '../contracts';
+import { escapeHtml } from '../common/html';
+import type { TestServer } from '../testing/harness';
 import { CheckoutPage } from './support/checkout-page';
 import { expect, type MerchantSite, test } from './support/merchant-site';
 

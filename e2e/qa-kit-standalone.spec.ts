@@ -1,5 +1,5 @@
 /**
- * The QA kit as a merchant gets it: e2e/qa-kit copied into a directory outside
+ * The QA kit as a merchant gets it: packages/qa-kit copied into a directory outside
  * this repository, where only @playwright/test can be resolved, running its
  * example against the demo store of a real backend. An import of anything of
  * ours (a relative path into the repo, or a package only the repo installs)
@@ -13,9 +13,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import ts from 'typescript';
-import { type TestServer, startTestServer } from '../server/testing/harness';
+import { type TestServer, startTestServer } from '../testing/harness';
 import type { CheckoutState } from '../web/checkout/types';
-import type { CheckoutState as KitCheckoutState } from './qa-kit';
+import type { CheckoutState as KitCheckoutState } from '../packages/qa-kit';
 import { chromiumLaunchOptions } from './support/chromium';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ const run = promisify(execFile);
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const kitStatesMatchTheWidget: Same<KitCheckoutState, CheckoutState> = true;
 
-const kitDir = resolve('e2e/qa-kit');
+const kitDir = resolve('packages/qa-kit');
 
 /** The kit needs @playwright/test alone; its example also checks the merchant's server side with the Node library. */
 const allowedImports = (file: string) => (file === 'example.spec.ts' ? ['@playwright/test', '@wallet-checkout/node'] : ['@playwright/test']);

@@ -6,7 +6,7 @@
  */
 import { CheckoutPage, recordCheckoutEvents } from './support/checkout-page';
 import { expect, test } from './support/merchant-site';
-import { escapeHtml } from '../server/lib/html';
+import { escapeHtml } from '../common/html';
 
 const shopPage = (checkoutSrc: string, clientSecret: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>My shop</title></head><body><div id="pay"></div>` +

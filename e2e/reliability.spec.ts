@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 import { sql } from 'kysely';
 import { en } from '../web/checkout/locales/en';
-import type { TestServer } from '../server/testing/harness';
+import type { TestServer } from '../testing/harness';
 import { CheckoutPage, recordCheckoutEvents } from './support/checkout-page';
 import { expect, test } from './support/fixtures';
 

@@ -4,8 +4,8 @@
  * cannot change what is charged, and a stale view gives way to the backend's.
  */
 import type { Page, Route } from '@playwright/test';
-import type { CreatedSession } from '../server/contracts';
-import type { TestServer } from '../server/testing/harness';
+import type { CreatedSession } from '../contracts';
+import type { TestServer } from '../testing/harness';
 import { CheckoutPage } from './support/checkout-page';
 import { expect, type MerchantSite, scriptTag, shopPage, test } from './support/merchant-site';
 

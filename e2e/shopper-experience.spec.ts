@@ -2,18 +2,18 @@
  * What a shopper meets: every state, in light and dark, pixel-checked against
  * committed baselines and checked by axe; the widget in the page's language
  * (right to left for Arabic); and a payment made with the keyboard alone, its
- * steps announced. The states come from the demo's gallery (server/demo/gallery.ts):
+ * steps announced. The states come from the demo's gallery (demo/server/gallery.ts):
  * the real bundle against a fake API frozen in each state.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import express from 'express';
 import { loadConfig } from '../server/config';
-import { builtLanguages, GALLERY_STATES, galleryRoutes } from '../server/demo/gallery';
+import { builtLanguages, GALLERY_STATES, galleryRoutes } from '../demo/server/gallery';
 import { ar } from '../web/checkout/locales/ar';
 import { fr } from '../web/checkout/locales/fr';
 import { CheckoutPage } from './support/checkout-page';
-import { listen } from '../server/testing/listen';
+import { listen } from '../testing/listen';
 import { expect, test } from './support/merchant-site';
 
 /** Every state the gallery shows: all of the widget's but the 3-D Secure dialog (holds-and-3ds.spec.ts). */

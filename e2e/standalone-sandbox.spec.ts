@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { startTestServer, type TestServer } from '../server/testing/harness';
-import { type StandaloneSandbox, startStandaloneSandbox } from '../server/testing/sandbox';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { type StandaloneSandbox, startStandaloneSandbox } from '../testing/sandbox';
 import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './support/checkout-page';
 
 let sandbox: StandaloneSandbox;

@@ -8,32 +8,25 @@
  *
  * Every output sits directly in dist/server/, two levels below the root like
  * the sources in server/<folder>/: the paths the server builds from
- * `import.meta.url` (`../../dist/web/`, `../../web/demo/`, docs/operations.md
+ * `import.meta.url` (`../../dist/web/`, `../../demo/pages/`, docs/operations.md
  * "Production build") then resolve the same in the bundle as under tsx.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import type { NodeLaunch } from '../server/ops/node-process';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** dist/server/<name>.js from server/<source>: the server and the operator's commands (README, docs/operations.md). */
 export const serverEntries: Readonly<Record<string, string>> = {
   main: 'server/main.ts',
-  sandbox: 'server/sandbox/main.ts',
+  sandbox: 'sandbox/main.ts',
   'app-create': 'server/apps/cli.ts',
   'app-update': 'server/apps/update-cli.ts',
   'app-roll-key': 'server/apps/roll-key-cli.ts',
-  'direct-keys': 'server/direct/cli.ts',
+  'direct-keys': 'server/direct-mode/cli.ts',
 };
-
-/** Node's arguments for the compiled server, from the root: what `npm run start:prod` runs. */
-export const compiledServerArgs: readonly string[] = ['--enable-source-maps', 'dist/server/main.js'];
-/** And for the compiled standalone sandbox: what `npm run sandbox` runs. */
-export const compiledSandboxArgs: readonly string[] = ['--enable-source-maps', 'dist/server/sandbox.js'];
 
 /** `express` from `express`, `@types/x` from `@types/x/y`: the package an import names. */
 const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
@@ -71,19 +64,10 @@ export async function buildServer(outDir = join(repoRoot, 'dist/server')): Promi
   if (missing.length > 0) throw new Error(`the server imports ${missing.join(', ')}, which package.json lists only under devDependencies: a production install lacks them`);
 }
 
-/**
- * How the fleet (`npm run fleet`, the fleet soak, the bench) launches the
- * compiled backend and sandbox from this repository's dist/, running `npm run
- * build` first when dist/ lacks the server or the widget, or when `rebuild`.
- */
-export function compiledLaunch({ rebuild = false } = {}): { instance: NodeLaunch; sandbox: NodeLaunch } {
-  const built = ['dist/server/main.js', 'dist/server/sandbox.js', 'dist/web/manifest.json'].every((file) => existsSync(join(repoRoot, file)));
-  if (rebuild || !built) execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
-  return { instance: { args: compiledServerArgs, cwd: repoRoot }, sandbox: { args: compiledSandboxArgs, cwd: repoRoot } };
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  await buildServer();
-  console.log(`dist/server/: ${Object.keys(serverEntries).map((name) => `${name}.js`).join(', ')} (${Date.now() - started} ms)`);
+  // An output directory other than dist/server/ (the staged production host of testing/compiled-server.ts).
+  const outDir = process.argv[2];
+  await buildServer(outDir);
+  console.log(`${outDir ?? 'dist/server/'}: ${Object.keys(serverEntries).map((name) => `${name}.js`).join(', ')} (${Date.now() - started} ms)`);
 }

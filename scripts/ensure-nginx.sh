@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reference deployment puts Debian's nginx in front of the instances
-# (docs/operations.md, "The reference deployment: nginx in front"); its smoke test (server/ops/nginx.test.ts)
+# (docs/operations.md, "The reference deployment: nginx in front"); its smoke test (testing/fleet/nginx.test.ts)
 # runs nginx as the current user on a config of its own. Install it when it is
 # missing and we are allowed to (root + apt); otherwise that test is skipped with a notice.
 set -euo pipefail

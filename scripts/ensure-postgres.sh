@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The store's tests run on PostgreSQL too: vitest's global setup starts a
-# throwaway cluster from the installed binaries (server/testing/postgres-global-setup.ts).
+# throwaway cluster from the installed binaries (testing/postgres-global-setup.ts).
 # Install them when they are missing and we are allowed to (root + apt); otherwise
 # those tests are skipped with a notice.
 set -euo pipefail

@@ -15,10 +15,10 @@
  * one temporary directory, removed when it stops.
  */
 import { parseArgs } from 'node:util';
-import { startFleet } from '../server/ops/fleet';
-import { findNginx } from '../server/ops/nginx';
-import { findPostgresBinaries } from '../server/ops/postgres-cluster';
-import { compiledLaunch } from './build-server';
+import { startFleet } from '../testing/fleet/fleet';
+import { findNginx } from '../testing/fleet/nginx';
+import { findPostgresBinaries } from '../testing/fleet/postgres-cluster';
+import { compiledLaunch } from '../testing/fleet/node-process';
 
 const { values: flags } = parseArgs({
   options: {

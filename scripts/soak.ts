@@ -3,7 +3,7 @@
  * server, run as its own process, while the sandbox service fails a stated
  * share of charge requests; optionally the server is killed (kill -9) and
  * restarted, and optionally its PostgreSQL store is taken away during the run
- * (server/testing/soak.ts). Then the service's ledger is audited against the
+ * (testing/soak.ts). Then the service's ledger is audited against the
  * store. Bounded in time; a short run with one outage is in the unit suite.
  *
  *   npm run soak -- [--shoppers 20] [--seconds 60] [--fault-rate 0.2] [--crash] [--crashes 3]
@@ -12,7 +12,7 @@
  *
  * --fleet N runs the shoppers through nginx at N compiled instances on a
  * throwaway PostgreSQL cluster with the standalone sandbox (`npm run fleet`,
- * server/ops/fleet.ts); --crash then kill -9s a random instance (never the
+ * testing/fleet/fleet.ts); --crash then kill -9s a random instance (never the
  * sandbox or the database) and restarts it. It prints how many requests nginx
  * sent on to another instance, or could not place, from its access log. Not
  * with --db-outage. --rolling-restart restarts every instance gracefully,
@@ -34,12 +34,12 @@
  */
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { faultKinds } from '../server/sandbox';
-import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../server/ops/postgres-cluster';
-import { startFleet } from '../server/ops/fleet';
-import { findNginx } from '../server/ops/nginx';
-import { runFleetSoak, runSoak, SOAK_INSTANCE_ENV, type SoakOutcome, soakProblems } from '../server/testing/soak';
-import { compiledLaunch } from './build-server';
+import { faultKinds } from '../sandbox';
+import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/fleet/postgres-cluster';
+import { startFleet } from '../testing/fleet/fleet';
+import { findNginx } from '../testing/fleet/nginx';
+import { runFleetSoak, runSoak, SOAK_INSTANCE_ENV, type SoakOutcome, soakProblems } from '../testing/soak';
+import { compiledLaunch } from '../testing/fleet/node-process';
 
 const { values: flags } = parseArgs({
   options: {

@@ -5,30 +5,29 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import { type AppLookupOptions, appLookupRoutes } from './app-lookup';
+import { type AppLookupOptions, appLookupRoutes } from './apps-api';
 import type { App } from './apps';
-import type { WalletEnvironment } from './contracts';
+import type { WalletEnvironment } from '../contracts';
 import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutBodies, checkoutRoutes, merchantLimiter, type RateLimits } from './checkout/routes';
 import type { OriginVerificationDependencies } from './checkout/origin-verification';
 import type { PlatformSigner } from './checkout/platform';
-import type { DirectDecryption } from './checkout/source';
+import type { DirectDecryption } from './checkout/charge-source';
 import type { DataCipher } from './lib/data-cipher';
-import type { Failure, Result } from './lib/result';
-import { randomBytesFromPool } from './lib/secrets';
+import type { Failure, Result } from '../common/result';
+import { randomBytesFromPool } from '../common/secrets';
 import { dashboardBodies, dashboardRoutes } from './dashboard/routes';
-import { demoBodies, demoRoutes, type DemoMerchant } from './demo';
-import { galleryBodies, galleryRoutes } from './demo/gallery';
-import { bodyEdge } from './http/body';
-import { clientErrors, sendFailure } from './http/errors';
-import { type Logger, loggedError, requestLog, requestLogger } from './logging';
-import { repeatLimiter } from './logging/repeats';
+import { demoBodies, demoRoutes, type DemoMerchant, galleryBodies, galleryRoutes } from '../demo/server';
+import { bodyEdge } from '../common/http/body';
+import { clientErrors, sendFailure } from '../common/http/errors';
+import { type Logger, loggedError, requestLog, requestLogger } from '../common/logging';
+import { repeatLimiter } from '../common/logging/repeats';
 import type { Metrics } from './metrics';
 import { openApiRoutes } from './openapi';
-import { healthRoutes, type ReadinessOptions } from './ops';
+import { healthRoutes, type ReadinessOptions } from './lifecycle';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
-import { staticRoutes } from './http/static';
+import { staticRoutes } from '../common/http/static';
 import type { WebhookAddressPolicy } from './webhooks/address-policy';
 import { webhookBodies, webhookRoutes } from './webhooks/routes';
 
@@ -77,7 +76,7 @@ export function createApp(deps: AppDependencies): express.Express {
   // The apps API checks its own requests (no body) and answers in Google's shape; the sandbox's routers read their own bodies.
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
-  // Every other body is read here, before any route (server/http/body.ts): a route without a rule takes none.
+  // Every other body is read here, before any route (common/http/body.ts): a route without a rule takes none.
   app.use(bodyEdge({ ...checkoutBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
 
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));

@@ -9,8 +9,8 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { OriginVerificationConfig } from './checkout/origin-verification';
 import type { RateLimits } from './checkout/routes';
-import { DecryptionMode, GoogleMerchantId, SandboxServiceKey, WalletEnvironment } from './contracts';
-import { defaultStoreLimits, type StoreLimits } from './store/limits';
+import { DecryptionMode, GoogleMerchantId, SandboxServiceKey, WalletEnvironment } from '../contracts';
+import { defaultStoreLimits, type StoreLimits } from '../common/store/limits';
 import type { WebhookAddressPolicy } from './webhooks/address-policy';
 import type { RetrySchedule } from './webhooks/delivery';
 

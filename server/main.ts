@@ -1,5 +1,5 @@
 import { loadConfig } from './config';
-import { shutdownOnSignal } from './ops';
+import { shutdownOnSignal } from './lifecycle';
 import { StartupRefused, startServer } from './server';
 
 const loaded = loadConfig();

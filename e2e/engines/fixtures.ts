@@ -7,7 +7,7 @@
 import type { Browser } from 'puppeteer-core';
 import { CHECKOUT_EVENT_NAMES, merchantView } from '../support/checkout-page';
 import { scriptTag, shopPage, test as base } from '../support/merchant-site';
-import type { Session } from '../../server/contracts';
+import type { Session } from '../../contracts';
 import { type Engine, type EngineDriver } from './driver';
 import { firefoxDriver, firefoxInstalled, launchFirefox } from './firefox-driver';
 import { playwrightDriver } from './playwright-driver';

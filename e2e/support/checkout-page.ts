@@ -5,8 +5,8 @@
  */
 import { type FrameLocator, type Locator, type Page, expect } from '@playwright/test';
 import type { CheckoutEventDetails, CheckoutEventName, CheckoutState } from '../../web/checkout/types';
-import type { PaymentData, PaymentDataRequest, Session } from '../../server/contracts';
-import type { TestServer } from '../../server/testing/harness';
+import type { PaymentData, PaymentDataRequest, Session } from '../../contracts';
+import type { TestServer } from '../../testing/harness';
 
 /** A record rather than a list: the compiler insists every event the widget declares is recorded. */
 const recorded: Record<CheckoutEventName, true> = {

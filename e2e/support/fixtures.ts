@@ -9,14 +9,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Response, test as base } from '@playwright/test';
 import type { NewApp } from '../../server/apps';
-import type { CreatedSession, WalletAddress, WalletCard, WalletCardsReply } from '../../server/contracts';
-import type { LedgerEntry } from '../../server/sandbox';
-import { contractViolations } from '../../server/testing/api-contract';
-import type { RecordedReply } from '../../server/testing/contract-recorder';
-import { type TestServer, startTestServer } from '../../server/testing/harness';
+import type { CreatedSession, WalletAddress, WalletCard, WalletCardsReply } from '../../contracts';
+import type { LedgerEntry } from '../../sandbox';
+import { contractViolations } from '../../testing/api-contract';
+import type { RecordedReply } from '../../testing/contract-recorder';
+import { type TestServer, startTestServer } from '../../testing/harness';
 import type { CheckoutState } from '../../web/checkout/types';
 import { CheckoutPage, checkoutEvents, recordCheckoutEvents } from './checkout-page';
-import { escapeHtml } from '../../server/lib/html';
+import { escapeHtml } from '../../common/html';
 
 export { expect };
 
@@ -141,7 +141,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   // Every reply the page gets from our API (the widget's calls, the sandbox wallet's) is held against the OpenAPI
-  // document once the test is over, as the unit tests' are (server/testing/api-contract.ts): a status or body the
+  // document once the test is over, as the unit tests' are (testing/api-contract.ts): a status or body the
   // document does not describe fails the test.
   page: async ({ page }, use) => {
     await recordCheckoutEvents(page);
@@ -185,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // The demo's server created the session: the widget's ready event names it.
         await expect.poll(async () => (await checkoutEvents(page, 'checkout:ready')).length).toBe(1);
         const [ready] = await checkoutEvents(page, 'checkout:ready');
-        // The demo merchant keeps its secret key in a file of its own (server/demo).
+        // The demo merchant keeps its secret key in a file of its own (demo).
         const { secret_key } = JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string };
         const checkout = new CheckoutPage(page, server, { sessionId: ready?.sessionId ?? '', secretKey: secret_key });
         await checkout.expectState('ready');

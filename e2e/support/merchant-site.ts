@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { escapeHtml } from '../../server/lib/html';
-import type { CreatedSession } from '../../server/contracts';
-import type { TestServer } from '../../server/testing/harness';
-import { listen } from '../../server/testing/listen';
+import { escapeHtml } from '../../common/html';
+import type { CreatedSession } from '../../contracts';
+import type { TestServer } from '../../testing/harness';
+import { listen } from '../../testing/listen';
 import { test as base } from './fixtures';
 
 export interface MerchantSite {

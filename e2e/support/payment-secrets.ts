@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import { getApp } from '../../server/apps';
-import { EcV2Token, SignedMessage } from '../../server/contracts';
-import { loadOrCreateKeys } from '../../server/sandbox/keys';
-import { openToken } from '../../server/wallet';
-import type { TestServer } from '../../server/testing/harness';
+import { EcV2Token, SignedMessage } from '../../contracts';
+import { loadOrCreateKeys } from '../../sandbox/keys';
+import { openToken } from '../../common/ecv2';
+import type { TestServer } from '../../testing/harness';
 import type { WalletPayment } from './checkout-page';
 
 export interface PaymentSecrets {
@@ -25,7 +25,7 @@ async function recipientOf(server: TestServer, payment: WalletPayment, appId: st
   if (!method) throw new Error('the payment request has no payment method');
   const spec = method.tokenizationSpecification;
   if (spec.type === 'PAYMENT_GATEWAY') {
-    // Where the embedded sandbox keeps its keys (server/sandbox/index.ts); it exists once the server has started.
+    // Where the embedded sandbox keeps its keys (sandbox/index.ts); it exists once the server has started.
     const keys = loadOrCreateKeys(join(server.dataDir, 'sandbox', 'keys.json'));
     return { recipientId: `gateway:${spec.parameters.gateway}`, privateKeys: [keys.gatewayPrivateKey] };
   }

@@ -1,6 +1,6 @@
 /**
  * Builds @wallet-checkout/node into packages/node/dist/ (`npm run build:node-package`, part of
- * `npm run build`): the library bundled with what it uses of server/contracts (esbuild), as an
+ * `npm run build`): the library bundled with what it uses of contracts (esbuild), as an
  * ES module and as CommonJS, and one declaration file for both (dts-bundle-generator) in which
  * the contracts' schemas are inlined, so the package needs nothing of this repository.
  *

@@ -21,9 +21,9 @@ import { isUtf8 } from 'node:buffer';
 import { request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { unstorableTextPath } from '../../server/contracts';
-import { JSON_SHAPE_LIMITS, jsonShapeProblem } from '../../server/http/json-shape';
-import { startTestServer } from '../../server/testing/harness';
+import { unstorableTextPath } from '../../contracts';
+import { JSON_SHAPE_LIMITS, jsonShapeProblem } from '../../common/http/json-shape';
+import { startTestServer } from '../../testing/harness';
 
 const MIB = 1024 * 1024;
 
@@ -46,7 +46,7 @@ const shapes: Record<string, () => string> = {
 };
 
 
-/** The edge's synchronous work on `bytes` (server/http/body.ts, parseJson and the text check, step for step): what it decided. */
+/** The edge's synchronous work on `bytes` (common/http/body.ts, parseJson and the text check, step for step): what it decided. */
 function edgeWork(bytes: Buffer): string {
   const problem = jsonShapeProblem(bytes, JSON_SHAPE_LIMITS);
   if (problem) return `400: ${problem}`;

@@ -14,12 +14,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
-import type { CreatedSession, PublicSession } from '../../server/contracts';
-import { startTestServer } from '../../server/testing/harness';
+import type { CreatedSession, PublicSession } from '../../contracts';
+import { startTestServer } from '../../testing/harness';
 import { repoRoot } from './children';
 import { interleaved, median } from './stats';
-import { escapeHtml } from '../../server/lib/html';
-import { type Listening, listen } from '../../server/testing/listen';
+import { escapeHtml } from '../../common/html';
+import { type Listening, listen } from '../../testing/listen';
 import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 
 export interface LoadFigures {
@@ -157,7 +157,7 @@ export async function benchBrowser(options: { loads: number; payments: number; e
   const serveShop = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/element.js') {
-      // The headers and the compression our backend serves checkout.js with (server/http/static.ts), so the two scripts load alike.
+      // The headers and the compression our backend serves checkout.js with (common/http/static.ts), so the two scripts load alike.
       const accepted = String(req.headers['accept-encoding'] ?? '');
       const encoding = (['br', 'gzip'] as const).find((name) => accepted.includes(name));
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', vary: 'Accept-Encoding', ...(encoding && { 'content-encoding': encoding }) });

@@ -5,8 +5,8 @@
  *   npm run bench:ecv2
  */
 import { createCipheriv, createDecipheriv, createHmac, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, sign, verify } from 'node:crypto';
-import type { DecryptedMessage } from '../../server/contracts';
-import { createIntermediateSigningKey, generateRecipientKeyPair, generateSigningKey, openToken, rootKeyEntry, sealToken } from '../../server/wallet';
+import type { DecryptedMessage } from '../../contracts';
+import { createIntermediateSigningKey, generateRecipientKeyPair, generateSigningKey, openToken, rootKeyEntry, sealToken } from '../../common/ecv2';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 400);

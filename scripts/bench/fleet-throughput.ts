@@ -1,6 +1,6 @@
 /**
  * Figure 8: throughput through nginx at 1 and at 3 compiled instances on
- * PostgreSQL (the reference deployment, server/ops/fleet.ts), and the ratio.
+ * PostgreSQL (the reference deployment, testing/fleet/fleet.ts), and the ratio.
  * The request is the merchant's session creation (POST /api/sessions): an
  * authenticated write to the shared store, with its rate-limit window and no
  * call to the service, so the figure is the instances' and the database's, not
@@ -11,11 +11,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
-import { startFleet } from '../../server/ops/fleet';
-import { findNginx } from '../../server/ops/nginx';
-import { findPostgresBinaries } from '../../server/ops/postgres-cluster';
-import { SOAK_INSTANCE_ENV } from '../../server/testing/soak';
-import { compiledLaunch } from '../build-server';
+import { startFleet } from '../../testing/fleet/fleet';
+import { findNginx } from '../../testing/fleet/nginx';
+import { findPostgresBinaries } from '../../testing/fleet/postgres-cluster';
+import { SOAK_INSTANCE_ENV } from '../../testing/soak';
+import { compiledLaunch } from '../../testing/fleet/node-process';
 import { median } from './stats';
 
 export interface FleetThroughputOptions {

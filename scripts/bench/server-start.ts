@@ -10,8 +10,8 @@
  */
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ChildServer, shopClient, startChildServer } from '../../server/testing/child-server';
-import { compiledServerArgs } from '../build-server';
+import { type ChildServer, shopClient, startChildServer } from '../../testing/child-server';
+import { compiledServerArgs } from '../../testing/fleet/node-process';
 import { memoryBytes, repoRoot } from './children';
 import { interleaved, median, round } from './stats';
 

@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import { type App, createApp } from '../../server/apps';
 import { listAppSessions, type SessionRow } from '../../server/checkout/sessions';
 import { createDataCipher } from '../../server/lib/data-cipher';
-import { findPostgresBinaries, startPostgresCluster } from '../../server/ops/postgres-cluster';
+import { findPostgresBinaries, startPostgresCluster } from '../../testing/fleet/postgres-cluster';
 import { openStore, type Store } from '../../server/store';
 import { median, percentile } from './stats';
 

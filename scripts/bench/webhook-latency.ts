@@ -8,8 +8,8 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Event } from '../../server/contracts';
-import { shopClient, startChildServer } from '../../server/testing/child-server';
+import type { Event } from '../../contracts';
+import { shopClient, startChildServer } from '../../testing/child-server';
 import { percentile } from './stats';
 
 export interface WebhookLatencyResult {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store';
-import { startTestServer } from '../testing/harness';
-import { createTestDatabase, testDatabaseServer } from '../testing/postgres';
+import { startTestServer } from '../../testing/harness';
+import { createTestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { findAppBySecretKey } from './registry';
 
 const run = promisify(execFile);

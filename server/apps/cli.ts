@@ -8,7 +8,7 @@
 import { type CommandLine, commandLine } from '../lib/command-line';
 import { describeStoreLocation, openStore } from '../store';
 import { HEARTBEAT_STALE_AFTER_MS, liveServerUrls } from '../store/heartbeats';
-import { describeIssues } from '../http/errors';
+import { describeIssues } from '../../common/http/errors';
 import { createApp, NewApp } from './registry';
 
 const usage =

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, openStore } from '../store';
 import { backendMigrations } from '../store/migrations';
-import { startTestServer } from '../testing/harness';
+import { startTestServer } from '../../testing/harness';
 import { getApp, NewApp } from './registry';
 
 const base = { name: 'Shop', merchant_id: 'svc_1', allowed_origins: ['https://shop.example'] };

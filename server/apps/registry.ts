@@ -4,12 +4,12 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../contracts';
+import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../../contracts';
 
 export { ThreeDsPolicy };
-import { describeIssues } from '../http/errors';
-import { type Result, ok, err, type Failure } from '../lib/result';
-import { hashSecret, randomId } from '../lib/secrets';
+import { describeIssues } from '../../common/http/errors';
+import { type Result, ok, err, type Failure } from '../../common/result';
+import { hashSecret, randomId } from '../../common/secrets';
 import type { Store } from '../store';
 import type { AppsTable } from '../store/schema';
 import { moveDashboardSessionToKey } from '../store/dashboard-sessions';

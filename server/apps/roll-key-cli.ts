@@ -5,8 +5,8 @@
  *   npm run app:roll-key -- --app app_... [--expire-current-in-seconds 0]
  */
 import { type CommandLine, commandLine } from '../lib/command-line';
-import { DEFAULT_KEY_OVERLAP_SECONDS, KeyOverlapSeconds } from '../contracts';
-import { describeIssues } from '../http/errors';
+import { DEFAULT_KEY_OVERLAP_SECONDS, KeyOverlapSeconds } from '../../contracts';
+import { describeIssues } from '../../common/http/errors';
 import { describeStoreLocation, openStore } from '../store';
 import { getApp, rollSecretKey } from './registry';
 

@@ -8,8 +8,8 @@
  *   npm run app:update -- --app app_... --google-merchant-id BCR2DN4T... --origin https://shop.example
  *   npm run app:update -- --app app_... --verify-origins
  */
-import { signsFor, type OriginVerification, type OriginVerificationList } from '../contracts';
-import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../contracts/origin-verification-rules';
+import { signsFor, type OriginVerification, type OriginVerificationList } from '../../contracts';
+import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../contracts/origin-verification-rules';
 import { originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { type CommandLine, commandLine } from '../lib/command-line';
 import { describeStoreLocation, openStore } from '../store';

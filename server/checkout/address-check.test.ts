@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BillingDetails } from '../contracts';
+import type { BillingDetails } from '../../contracts';
 import { checkBillingAddress, normalizeLine, normalizePostalCode, normalizeText, STREET_ABBREVIATIONS, verdictOf } from './address-check';
 
 const address = (fields: Partial<BillingDetails['address']>): BillingDetails => ({ address: { country: 'US', ...fields } });

@@ -7,7 +7,7 @@
  * same compares equal; the rules are listed in docs/api.md#the-billing-address-check.
  * It never blocks a payment: the merchant decides what a mismatch means.
  */
-import type { AddressFieldCheck, AddressVerdict, BillingAddressCheck, BillingDetails } from '../contracts';
+import type { AddressFieldCheck, AddressVerdict, BillingAddressCheck, BillingDetails } from '../../contracts';
 
 /** Letters NFD does not decompose into a base letter and a mark, spelt as their languages write them without it. */
 const UNDECOMPOSABLE: Readonly<Record<string, string>> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };

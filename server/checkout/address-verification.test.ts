@@ -7,9 +7,9 @@
  * compares that address with the cardholder's at the issuer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressVerification, CreatedSession, EventList, EventType, PayReply, Session, SessionList } from '../contracts';
-import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { AddressVerification, CreatedSession, EventList, EventType, PayReply, Session, SessionList } from '../../contracts';
+import { TYPICAL_ADDRESS_ON_FILE } from '../../sandbox/billing-addresses';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 let secretKey: string;

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentData } from '../contracts';
+import type { PaymentData } from '../../contracts';
 import { createApp } from '../apps';
-import { registeredDirectKey } from '../testing/direct-keys';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { registeredDirectKey } from '../../testing/direct-keys';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 let secretKey: string;

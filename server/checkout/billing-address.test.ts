@@ -5,10 +5,10 @@
  * store; erased after the retention period (the clock moved, never waited for).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CreatedSession, EventList, PayReply, Session, SessionList } from '../contracts';
-import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
-import { findWhole } from '../testing/find-text';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { CreatedSession, EventList, PayReply, Session, SessionList } from '../../contracts';
+import { TYPICAL_ADDRESS_ON_FILE } from '../../sandbox/billing-addresses';
+import { findWhole } from '../../testing/find-text';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 let secretKey: string;

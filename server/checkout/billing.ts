@@ -1,4 +1,4 @@
-import type { BillingDetails, WalletAddress } from '../contracts';
+import type { BillingDetails, WalletAddress } from '../../contracts';
 
 /**
  * The wallet's billing address fills the charge's billing fields (rule 2 of the charge API's document).

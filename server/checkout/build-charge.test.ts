@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ChargeRequest, type EcV2Token, PaymentDataRequest } from '../contracts';
+import { ChargeRequest, type EcV2Token, PaymentDataRequest } from '../../contracts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge } from './build-charge';
 import { buildPaymentDataRequest } from './payment-request';
-import { testApp } from '../testing/apps';
+import { testApp } from '../../testing/apps';
 
 const app = testApp({ googleMerchantId: undefined });
 

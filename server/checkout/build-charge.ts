@@ -3,7 +3,7 @@
  * currency (never the browser's), the wallet's token and its billing address;
  * a hold for a session with intent `hold`.
  */
-import type { BillingDetails, ChargeRequest, SourceData } from '../contracts';
+import type { BillingDetails, ChargeRequest, SourceData } from '../../contracts';
 
 export interface ChargeSession {
   id: string;

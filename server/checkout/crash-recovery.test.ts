@@ -9,9 +9,9 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession } from '../contracts';
-import type { FaultPlanInput } from '../sandbox';
-import { auditLedger, type ChildServer, readLedger, settledSessions, type ShopClient, shopClient, startChildServer } from '../testing/child-server';
+import type { CreatedSession } from '../../contracts';
+import type { FaultPlanInput } from '../../sandbox';
+import { auditLedger, type ChildServer, readLedger, settledSessions, type ShopClient, shopClient, startChildServer } from '../../testing/child-server';
 
 const SESSIONS_PER_ROUND = 20;
 /** A round settles in about a second; one that does not within this fails. */

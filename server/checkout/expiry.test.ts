@@ -5,8 +5,8 @@
  * expires_at is moved into the past in the store, as the clock would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, Event, type PayReply, SESSION_LIFETIME } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { type CreatedSession, Event, type PayReply, SESSION_LIFETIME } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
 import { expirePastDueSessions } from './expiry';
 import { moveSession } from './states';
 import { openEventBody } from '../store/events';

@@ -10,8 +10,8 @@
  * card may have been charged. Its attempt settles first; if it comes back
  * unpaid, the next sweep expires it.
  */
-import { SessionStatus } from '../contracts';
-import type { Failure } from '../lib/result';
+import { SessionStatus } from '../../contracts';
+import type { Failure } from '../../common/result';
 import { pastDueSessionIds } from '../store/session-expiry';
 import { findSession, type SessionRow } from './sessions';
 import { moveSession, type SessionStore, statusesLeadingTo } from './states';

@@ -1,20 +1,20 @@
 /**
  * Every request the server builds is one Google would take: for every currency a session accepts,
  * at several amounts, in every mode, each built request passes the sandbox wallet's Google rules
- * (server/contracts/google-pay-rules.ts, the checks the sandbox wallet runs before opening its sheet).
+ * (contracts/google-pay-rules.ts, the checks the sandbox wallet runs before opening its sheet).
  * Before amounts were held to Google's two decimals, every KWD (BHD, IQD, ... UYW) request failed here.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../apps';
-import type { ApiErrorBody, CreatedSession, PayReply, WalletEnvironment } from '../contracts';
-import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from '../contracts/currency';
-import { paymentDataRequestProblem } from '../contracts/google-pay-rules';
-import { startTestServer } from '../testing/harness';
+import type { ApiErrorBody, CreatedSession, PayReply, WalletEnvironment } from '../../contracts';
+import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from '../../contracts/currency';
+import { paymentDataRequestProblem } from '../../contracts/google-pay-rules';
+import { startTestServer } from '../../testing/harness';
 import { buildPaymentDataRequest, googlePayAmountRefusal } from './payment-request';
 import { createPlatformSigner } from './platform';
-import { testApp } from '../testing/apps';
+import { testApp } from '../../testing/apps';
 
 const app = testApp();
 /** What the widget hands the wallet: the sandbox's client runs as TEST; it answers onPaymentAuthorized. */

@@ -4,8 +4,8 @@
  * each once, whatever the retries; the sandbox ledger shows each operation once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, HOLD_LIFETIME_MS, type PayReply, type Session } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { type CreatedSession, HOLD_LIFETIME_MS, type PayReply, type Session } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
 import { createServiceClient } from '../service-client';
 import { releaseLapsedHolds } from './holds';
 import { openEventBody } from '../store/events';

@@ -7,14 +7,14 @@
  */
 import { type App, getApp } from '../apps';
 import type { z } from 'zod';
-import { CaptureSessionBody, type Charge, EmptyBody, HOLD_LIFETIME_MS, SessionStatus } from '../contracts';
-import { errorBody, invalidRequest, statusFor } from '../http/errors';
+import { CaptureSessionBody, type Charge, EmptyBody, HOLD_LIFETIME_MS, SessionStatus } from '../../contracts';
+import { errorBody, invalidRequest, statusFor } from '../../common/http/errors';
 import type { HandlerReply } from '../http/idempotency';
-import { type Failure, type Result, err, ok } from '../lib/result';
+import { type Failure, type Result, err, ok } from '../../common/result';
 import type { DataCipher } from '../lib/data-cipher';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
-import { claimIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
+import { claimIdempotencyKey, releaseIdempotencyKey } from '../../common/store/idempotency';
 import { lapsedHoldIds } from '../store/session-expiry';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
 import { canTransition, moveSession } from './states';

@@ -8,9 +8,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiErrorBody, ChargeRequest, CreateSessionBody, PayBody, type CreatedSession, type PaymentData, type PaymentDataRequest } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { parseWalletToken } from './source';
+import { ApiErrorBody, ChargeRequest, CreateSessionBody, PayBody, type CreatedSession, type PaymentData, type PaymentDataRequest } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { parseWalletToken } from './charge-source';
 
 const MERCHANT_ID = 'hostile_shop';
 const ALLOWED_ORIGIN = 'https://shop.example';

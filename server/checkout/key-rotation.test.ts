@@ -3,9 +3,9 @@
  * alive until it expires. Time is moved with a fake clock (Date only), never waited for.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RolledSecretKey } from '../contracts';
-import { hashSecret } from '../lib/secrets';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { RolledSecretKey } from '../../contracts';
+import { hashSecret } from '../../common/secrets';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -18,11 +18,11 @@ import { jwtVerify } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeCheckoutSettings, createApp } from '../apps';
-import { type CreatedSession, type DashboardSignedIn, ORIGIN_VERIFICATION_PATH, type OriginVerification, type OriginVerificationList, type PublicSession } from '../contracts';
+import { type CreatedSession, type DashboardSignedIn, ORIGIN_VERIFICATION_PATH, type OriginVerification, type OriginVerificationList, type PublicSession } from '../../contracts';
 import { openStore } from '../store';
 import { originVerificationsOf } from '../store/origin-verifications';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { type Listening, listen } from '../testing/listen';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { type Listening, listen } from '../../testing/listen';
 import { fetchVerificationFile, isLoopbackOrigin, MAX_VERIFICATION_FILE_BYTES, sweepOriginVerifications } from './origin-verification';
 
 const keys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });

@@ -13,9 +13,9 @@
  */
 import ipaddr from 'ipaddr.js';
 import type { App } from '../apps';
-import { isWebOrigin, ORIGIN_VERIFICATION_LAPSE_AFTER, ORIGIN_VERIFICATION_PATH, type OriginVerification, type OriginVerificationList, type OriginVerificationStatus, signsFor } from '../contracts';
-import { type Failure, type Result, err, ok } from '../lib/result';
-import type { Logger } from '../logging';
+import { isWebOrigin, ORIGIN_VERIFICATION_LAPSE_AFTER, ORIGIN_VERIFICATION_PATH, type OriginVerification, type OriginVerificationList, type OriginVerificationStatus, signsFor } from '../../contracts';
+import { type Failure, type Result, err, ok } from '../../common/result';
+import type { Logger } from '../../common/logging';
 import type { Store } from '../store';
 import {
   claimOriginVerification,

@@ -3,8 +3,8 @@
  * event in the change's own transaction; the steps in between write none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Event } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { Event } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
 import { moveSession } from './states';
 import { openEventBody } from '../store/events';
 

@@ -6,10 +6,10 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AddressVerification, type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../contracts';
-import { invalidRequest } from '../http/errors';
-import { type Failure, type Result, err, ok } from '../lib/result';
-import { randomId } from '../lib/secrets';
+import { type AddressVerification, type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../../contracts';
+import { invalidRequest } from '../../common/http/errors';
+import { type Failure, type Result, err, ok } from '../../common/result';
+import { randomId } from '../../common/secrets';
 import type { DataCipher } from '../lib/data-cipher';
 import { addressVerificationOf, type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
@@ -18,7 +18,7 @@ import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
 import { sessionExpired } from './expiry';
 import { findSession, outcomeOf, type SessionRow } from './sessions';
-import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './source';
+import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
 import { walletAddressColumns } from './personal-data';
 import { moveSession, type SessionChanges, type SessionStore } from './states';
 

@@ -6,10 +6,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { PaymentDataRequest, type WalletEnvironment } from '../contracts';
+import { PaymentDataRequest, type WalletEnvironment } from '../../contracts';
 import { buildPaymentDataRequest } from './payment-request';
 import { AUTH_JWT_LIFETIME_SECONDS, createPlatformSigner, merchantOriginOf } from './platform';
-import { testApp } from '../testing/apps';
+import { testApp } from '../../testing/apps';
 
 const app = testApp({ cardNetworks: ['VISA', 'MASTERCARD'] });
 const session = { id: 'cs_abc', amount: 2400, currency: 'USD', countryCode: 'US' };

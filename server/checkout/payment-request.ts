@@ -1,9 +1,9 @@
-import { amountToDecimal, exponentOf, googlePayPriceOf } from '../contracts/currency';
-import { type CardPaymentMethod, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../contracts';
-import { googlePayStep } from '../contracts/money';
-import type { GoogleMerchantInfo, GooglePaymentDataRequest } from '../contracts/google-pay-types';
+import { amountToDecimal, exponentOf, googlePayPriceOf } from '../../contracts/currency';
+import { type CardPaymentMethod, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from '../../contracts';
+import { googlePayStep } from '../../contracts/money';
+import type { GoogleMerchantInfo, GooglePaymentDataRequest } from '../../contracts/google-pay-types';
 import type { App } from '../apps';
-import type { Failure } from '../lib/result';
+import type { Failure } from '../../common/result';
 import type { PlatformAuthorization } from './platform';
 
 export interface PaymentRequestContext {

@@ -6,12 +6,12 @@
  * (then `{erased: true}`) and in the events that carried them. The check
  * (`billing_address_check`) is not personal data and stays.
  */
-import { BillingDetails, type ErasedAddress, type Event, type StoredAddress } from '../contracts';
+import { BillingDetails, type ErasedAddress, type Event, type StoredAddress } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
-import type { Logger } from '../logging';
+import type { Logger } from '../../common/logging';
 import type { Store } from '../store';
 import { openEventBody } from '../store/events';
-import { purgeIdempotencyKeys } from '../store/idempotency';
+import { purgeIdempotencyKeys } from '../../common/store/idempotency';
 import { ERASED, eraseSessionAddresses, eventsWithPersonalData, replaceEventBody, sessionsWithPersonalData } from '../store/personal-data';
 import { checkBillingAddress } from './address-check';
 import { billingAddressParameters } from './payment-request';

@@ -2,8 +2,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../testing/harness';
-import { markOriginsVerified } from '../testing/origin-verification';
+import { startTestServer } from '../../testing/harness';
+import { markOriginsVerified } from '../../testing/origin-verification';
 
 const keys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const platform = await startTestServer({ PLATFORM_GOOGLE_MERCHANT_ID: 'BCR2DN4TPLATFORM', PLATFORM_SIGNING_KEY: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });

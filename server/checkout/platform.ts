@@ -5,7 +5,7 @@
  * registered with Google. See docs/platform.md.
  */
 import { SignJWT } from 'jose';
-import type { PlatformAuthClaims } from '../contracts';
+import type { PlatformAuthClaims } from '../../contracts';
 import type { PlatformConfig } from '../config';
 
 /**

@@ -10,8 +10,8 @@
  * billing addresses older than PERSONAL_DATA_RETENTION_DAYS (personal-data.ts).
  */
 import { getApp } from '../apps';
-import type { Logger } from '../logging';
-import { repeatLimiter } from '../logging/repeats';
+import type { Logger } from '../../common/logging';
+import { repeatLimiter } from '../../common/logging/repeats';
 import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { liveInstanceIds } from '../store/heartbeats';

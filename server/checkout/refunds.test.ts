@@ -5,9 +5,9 @@
  * writing its event.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CreatedSession, Event, type Refund, type Session } from '../contracts';
-import type { FaultKind } from '../sandbox';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { type CreatedSession, Event, type Refund, type Session } from '../../contracts';
+import type { FaultKind } from '../../sandbox';
+import { startTestServer, type TestServer } from '../../testing/harness';
 import { openEventBody } from '../store/events';
 
 let server: TestServer;

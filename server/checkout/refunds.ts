@@ -9,11 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { App } from '../apps';
-import { CreateRefundBody, type Refund, RefundReason, type ServiceRefund, type SessionStatus } from '../contracts';
-import { invalidRequest } from '../http/errors';
-import { type Failure, type Result, err, ok } from '../lib/result';
-import { randomId } from '../lib/secrets';
-import type { Logger } from '../logging';
+import { CreateRefundBody, type Refund, RefundReason, type ServiceRefund, type SessionStatus } from '../../contracts';
+import { invalidRequest } from '../../common/http/errors';
+import { type Failure, type Result, err, ok } from '../../common/result';
+import { randomId } from '../../common/secrets';
+import type { Logger } from '../../common/logging';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
 import { recordEvent } from '../store/events';

@@ -4,9 +4,9 @@
  * reconciliation (replaying the attempt with its own key), never by a guess.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CreatedSession } from '../contracts';
-import type { FaultKind } from '../sandbox';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { CreatedSession } from '../../contracts';
+import type { FaultKind } from '../../sandbox';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 let secretKey: string;

@@ -6,20 +6,20 @@ import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../contracts';
-import { exponentOf } from '../contracts/currency';
-import { formatAmount, shownAmount } from '../contracts/money';
-import { EMBEDDER_ORIGIN_HEADER } from '../contracts/embedder';
-import { isWebOrigin } from '../contracts/urls';
-import { bearerCredential } from '../http/auth';
+import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
+import { exponentOf } from '../../contracts/currency';
+import { formatAmount, shownAmount } from '../../contracts/money';
+import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
+import { isWebOrigin } from '../../contracts/urls';
+import { bearerCredential } from '../../common/http/auth';
 import { authenticatedMerchant } from '../http/merchant-auth';
-import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
-import { type BodyRules, KB } from '../http/body';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers, sendError, sendFailure, unstorableText } from '../../common/http/errors';
+import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { DatabaseRateLimitStore } from '../http/rate-limit-store';
-import { type Failure, type Result, err, ok } from '../lib/result';
-import type { Logger } from '../logging';
-import { repeatLimiter } from '../logging/repeats';
+import { type Failure, type Result, err, ok } from '../../common/result';
+import type { Logger } from '../../common/logging';
+import { repeatLimiter } from '../../common/logging/repeats';
 import type { Store } from '../store';
 import { holdReply, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
@@ -126,7 +126,7 @@ const WIDGET_CALL = [
 
 /**
  * What each route answers besides its success, by operationId: each code's
- * status is in server/http/errors.ts, and the OpenAPI document's error
+ * status is in common/http/errors.ts, and the OpenAPI document's error
  * responses are built from these (server/openapi).
  */
 export const checkoutAnswers = {
@@ -145,7 +145,7 @@ export const checkoutAnswers = {
 } as const satisfies Record<string, RouteAnswers>;
 
 /**
- * The bodies these routes take (server/http/body.ts reads them at the edge, before anything
+ * The bodies these routes take (common/http/body.ts reads them at the edge, before anything
  * else runs); every other route of this router takes none. Optional: no body is `{}`.
  */
 export const checkoutBodies = {
@@ -218,7 +218,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.get('/api/sessions', merchantCalls, async (req, res) => {
     const app = await merchantApp(req, res);
     if (!app) return;
-    // As a body is at the edge (server/http/body.ts): text the store cannot hold is refused before it reaches a query.
+    // As a body is at the edge (common/http/body.ts): text the store cannot hold is refused before it reaches a query.
     const unstorable = unstorableTextPath(req.query);
     if (unstorable) return sendError(res, unstorableText(unstorable));
     const listed = await listAppSessions(store, options.cipher, app, req.query);

@@ -3,8 +3,8 @@
  * a time, with filters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession, SessionList } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { CreatedSession, SessionList } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 let secretKey: string;

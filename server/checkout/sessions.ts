@@ -4,11 +4,11 @@
  */
 import type { Selectable, Transaction } from 'kysely';
 import type { App } from '../apps';
-import { AddressVerification, BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../contracts';
-import { invalidRequest } from '../http/errors';
+import { AddressVerification, BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
+import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
-import { type Failure, type Result, err, ok } from '../lib/result';
-import { hashSecret, randomId, secretMatches } from '../lib/secrets';
+import { type Failure, type Result, err, ok } from '../../common/result';
+import { hashSecret, randomId, secretMatches } from '../../common/secrets';
 import type { Store } from '../store';
 import { refundsOfSessions } from '../store/refunds';
 import type { BackendDatabase, SessionsTable } from '../store/schema';

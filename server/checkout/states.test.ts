@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionStatus } from '../contracts';
+import { SessionStatus } from '../../contracts';
 import { REFUNDABLE_FROM } from './refunds';
 import { canTransition, statusesLeadingTo } from './states';
 

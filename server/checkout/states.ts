@@ -4,8 +4,8 @@
  * does not allow (its table is contracts/session-states.ts). docs/holds-and-3ds.md draws it.
  */
 import type { UpdateObject } from 'kysely';
-import { type EventType, SessionStatus } from '../contracts';
-import { sessionTransitions } from '../contracts/session-states';
+import { type EventType, SessionStatus } from '../../contracts';
+import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { recordEvent, type StoreTransaction } from '../store/events';

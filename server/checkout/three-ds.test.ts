@@ -7,8 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession, PaymentOutcome, PayReply } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { CreatedSession, PaymentOutcome, PayReply } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 const SHOP = 'https://shop.example';
 let server: TestServer;

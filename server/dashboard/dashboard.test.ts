@@ -5,10 +5,10 @@
  * merchant API's own functions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type Refund } from '../contracts';
-import { hashSecret } from '../lib/secrets';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
+import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type Refund } from '../../contracts';
+import { hashSecret } from '../../common/secrets';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { TYPICAL_ADDRESS_ON_FILE } from '../../sandbox/billing-addresses';
 import { CSRF_HEADER, DASHBOARD_IDLE_MS, DASHBOARD_MAX_AGE_MS } from './session';
 
 let server: TestServer;

@@ -7,14 +7,14 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../contracts';
-import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../http/errors';
-import { type BodyRules, KB } from '../http/body';
+import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
+import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
+import { type BodyRules, KB } from '../../common/http/body';
 import { replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
-import { escapeHtml } from '../lib/html';
-import { bundleRoutes, readManifest } from '../http/static';
-import { ok } from '../lib/result';
+import { escapeHtml } from '../../common/html';
+import { bundleRoutes, readManifest } from '../../common/http/static';
+import { ok } from '../../common/result';
 import type { ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';

@@ -9,9 +9,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DashboardSignedIn, RolledSecretKey } from '../contracts';
-import { hashSecret } from '../lib/secrets';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { DashboardSignedIn, RolledSecretKey } from '../../contracts';
+import { hashSecret } from '../../common/secrets';
+import { startTestServer, type TestServer } from '../../testing/harness';
 import { CSRF_HEADER } from './session';
 
 let server: TestServer;

@@ -13,8 +13,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, Response } from 'express';
 import { type App, findAppBySecretKey, getApp } from '../apps';
-import { sendFailure } from '../http/errors';
-import { hashSecret, randomId } from '../lib/secrets';
+import { sendFailure } from '../../common/http/errors';
+import { hashSecret, randomId } from '../../common/secrets';
 import type { Store } from '../store';
 import { deleteAppDashboardSessions, deleteDashboardSession, deleteDeadDashboardSessions, insertDashboardSession, type LiveSince, touchDashboardSession } from '../store/dashboard-sessions';
 

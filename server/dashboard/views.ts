@@ -3,9 +3,9 @@
  * stores: a payment with its card cut down to network and last four, its
  * timeline, and an endpoint with its recent deliveries.
  */
-import type { DashboardEndpoint, DashboardPayment, DeliveryView, Session, TimelineEntry } from '../contracts';
-import { EventType, PaymentOutcome } from '../contracts';
-import { exponentOf } from '../contracts/currency';
+import type { DashboardEndpoint, DashboardPayment, DeliveryView, Session, TimelineEntry } from '../../contracts';
+import { EventType, PaymentOutcome } from '../../contracts';
+import { exponentOf } from '../../contracts/currency';
 import type { Store } from '../store';
 import { attemptsOfSession, type DeliveryRow, deliveriesOfEvents, eventsOfSession, recentDeliveries } from '../store/dashboard';
 import type { WebhookEndpointRow } from '../store/webhooks';

@@ -8,15 +8,15 @@ import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutBodies } from '../checkout/routes';
-import type { CreatedSession, Session } from '../contracts';
+import type { CreatedSession, Session } from '../../contracts';
 import { dashboardBodies } from '../dashboard/routes';
 import { openApiDocument } from '../openapi';
-import { serviceBodies } from '../sandbox/service-api';
-import { walletBodies } from '../sandbox/wallet-api';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../testing/postgres';
+import { serviceBodies } from '../../sandbox/service-api';
+import { walletBodies } from '../../sandbox/wallet-api';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { webhookBodies } from '../webhooks/routes';
-import { type BodyRules, routesOf } from './body';
+import { type BodyRules, routesOf } from '../../common/http/body';
 
 const ALLOWED_ORIGIN = 'https://shop.example';
 

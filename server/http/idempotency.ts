@@ -7,11 +7,11 @@ import {
   type IdempotencyDatabase,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   releaseIdempotencyKey,
-} from '../store/idempotency';
+} from '../../common/store/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
-import type { Failure, Result } from '../lib/result';
-import { errorBody, httpError, sendError, sendFailure, statusFor } from './errors';
-import { rawBodyOf } from './body';
+import type { Failure, Result } from '../../common/result';
+import { errorBody, httpError, sendError, sendFailure, statusFor } from '../../common/http/errors';
+import { rawBodyOf } from '../../common/http/body';
 
 export interface HandlerReply {
   status: number;

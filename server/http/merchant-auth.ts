@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { type App, findAppBySecretKey } from '../apps';
 import type { Store } from '../store';
-import { bearerCredential } from './auth';
-import { sendFailure } from './errors';
+import { bearerCredential } from '../../common/http/auth';
+import { sendFailure } from '../../common/http/errors';
 
 /** The app whose live secret key the request carries; otherwise the 401 is sent and undefined returned. */
 export async function authenticatedMerchant(store: Store, req: Request, res: Response): Promise<App | undefined> {

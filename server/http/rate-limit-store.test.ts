@@ -10,8 +10,8 @@ import pino from 'pino';
 import { afterAll, expect, it } from 'vitest';
 import { limiter } from '../checkout/routes';
 import type { BackendDatabase } from '../store';
-import { freePort } from '../ops/free-port';
-import { listen } from '../testing/listen';
+import { freePort } from '../../testing/free-port';
+import { listen } from '../../testing/listen';
 
 const unreachable = new Kysely<BackendDatabase>({
   dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: `postgres://nobody@127.0.0.1:${await freePort()}/none`, connectionTimeoutMillis: 500 }) }),

@@ -4,8 +4,8 @@
  */
 import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession, PayReply } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { CreatedSession, PayReply } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 /** A GET with `headers` as they are, its reply's status and headers. */
 const revalidate = (url: string, headers: Record<string, string>) =>

@@ -8,9 +8,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { privateDirectory } from './private-files';
-import { randomBytesFromPool } from './secrets';
-import { type Failure, type Result, err, ok } from './result';
+import { privateDirectory } from '../../common/private-files';
+import { randomBytesFromPool } from '../../common/secrets';
+import { type Failure, type Result, err, ok } from '../../common/result';
 
 export interface DataCipher {
   seal(plaintext: string): string;

@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ServiceClient } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
-import type { StoreErrorListener } from '../store/failures';
+import type { StoreErrorListener } from '../../common/store/failures';
 
 export interface Metrics {
   registry: Registry;

@@ -1,11 +1,11 @@
 /**
- * The contract fuzz in `npm test` (server/testing/fuzz/run.ts; docs/testing.md, "The contract
+ * The contract fuzz in `npm test` (testing/fuzz/run.ts; docs/testing.md, "The contract
  * fuzz"): every operation of /openapi.json, valid requests and invalid variants of each, against
  * the real server in a process of its own. Seeded and bounded; `npm run fuzz -- --runs 5000` runs
  * longer, `--seed N --op ID --path P` replays a failure.
  */
 import { expect, it } from 'vitest';
-import { DEFAULT_RUNS, DEFAULT_SEED, HEAP_GROWTH_BOUND_BYTES, formatFindings, runContractFuzz } from '../testing/fuzz/run';
+import { DEFAULT_RUNS, DEFAULT_SEED, HEAP_GROWTH_BOUND_BYTES, formatFindings, runContractFuzz } from '../../testing/fuzz/run';
 
 const seed = Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const runs = Number(process.env.FUZZ_RUNS ?? DEFAULT_RUNS);

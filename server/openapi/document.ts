@@ -1,26 +1,26 @@
 /**
  * The OpenAPI 3.1 document of every public endpoint, generated from the zod
- * schemas that validate requests and type replies (server/contracts and the
+ * schemas that validate requests and type replies (contracts and the
  * apps API's records), and each route's error responses from the codes it
  * declares next to its handler and the status the server sends for each
- * (server/http/errors.ts), so the document cannot drift from the code.
- * Shared schemas are components (their `id` in server/contracts), referenced by `$ref`.
+ * (common/http/errors.ts), so the document cannot drift from the code.
+ * Shared schemas are components (their `id` in contracts), referenced by `$ref`.
  */
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
-import { AppRecordReply } from '../app-lookup/app-record';
-import { GoogleErrorBody } from '../app-lookup/google-errors';
+import { AppRecordReply } from '../apps-api/app-record';
+import { GoogleErrorBody } from '../apps-api/google-errors';
 import { checkoutAnswers, checkoutBodies } from '../checkout/routes';
-import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, OriginVerification, OriginVerificationList, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, VerifyOriginBody, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../contracts';
-import { type BodyRule, KB } from '../http/body';
-import { JSON_BODY, NO_BODY, type RouteAnswers } from '../http/errors';
+import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, OriginVerification, OriginVerificationList, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, VerifyOriginBody, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../../contracts';
+import { type BodyRule, KB } from '../../common/http/body';
+import { JSON_BODY, NO_BODY, type RouteAnswers } from '../../common/http/errors';
 import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './parts';
 import { webhookEvents, webhookPaths } from './webhooks';
 
 /**
- * What the sandbox wallet's routes (server/sandbox/wallet-api.ts) answer besides their success, by
+ * What the sandbox wallet's routes (sandbox/wallet-api.ts) answer besides their success, by
  * operationId, as checkoutAnswers does for the checkout's: declared here because nothing but the
- * composition root imports the sandbox (server/ops/import-rules.test.ts). `not_found`: a server
+ * composition root imports the sandbox (testing/import-rules.test.ts). `not_found`: a server
  * without the embedded sandbox has no such route.
  */
 export const sandboxWalletAnswers = {
@@ -78,7 +78,7 @@ function holdOperation(operation: 'capture' | 'release', summary: string, descri
 /**
  * The sandbox service's 400s for a body it cannot read, on both documented routes, before their own
  * codes (docs/service-conventions.md, "Errors"): the contract check holds each refusal to the codes
- * its response's description names (server/testing/api-contract.ts).
+ * its response's description names (testing/api-contract.ts).
  */
 const SANDBOX_SERVICE_BODY_REFUSALS = 'invalid_json: the body is not JSON; invalid_request: not a JSON object, a field invalid or unknown, or a bad Merchant-Account or Idempotency-Key';
 
@@ -245,7 +245,7 @@ const paths: ZodOpenApiObject['paths'] = {
       operationId: 'getApp',
       tags: ['Apps API'],
       summary: 'Read an application record',
-      description: 'One application record, as the apps API serves it (also under each of APPS_API_BASE_PATHS, e.g. /drive/v3/apps/{appId}); errors are in Google\'s shape (docs/app-lookup.md).',
+      description: 'One application record, as the apps API serves it (also under each of APPS_API_BASE_PATHS, e.g. /drive/v3/apps/{appId}); errors are in Google\'s shape (docs/apps-api.md).',
       security: [{ oauth2AccessToken: [] }],
       requestParams: {
         path: z.object({ appId: z.string().meta({ description: 'The application id' }) }),
@@ -351,7 +351,7 @@ const tags = [
   { name: 'Origin verification', description: "Platform mode: each allowed origin's proof that the application controls it, before authJwts are signed for it (secret key; docs/platform.md)" },
   { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
   { name: 'Events', description: 'What happened to the application\'s sessions and refunds, as delivered to webhook endpoints (secret key)' },
-  { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/app-lookup.md)' },
+  { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/apps-api.md)' },
   { name: 'Sandbox wallet', description: "A stand-in for Google Pay's wallet, for tests and QA: present only with the embedded sandbox" },
   { name: 'Sandbox service', description: 'A stand-in for the payment service: present only when no real service is configured' },
 ];

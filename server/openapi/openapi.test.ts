@@ -3,15 +3,15 @@
  * shaped for client generators, checked with ajv (JSON Schema 2020-12, OpenAPI
  * 3.1's dialect) against real replies of a running server for each status
  * these tests provoke (every other test's replies are held against it too:
- * server/testing/api-contract.ts).
+ * testing/api-contract.ts).
  */
 import { validate } from '@hyperjump/json-schema/openapi-3-1';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDevIssuer } from '../app-lookup/dev-issuer';
-import { type CreatedSession, EventType } from '../contracts';
-import { scopeUrl } from '../app-lookup/scopes';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { loadDevIssuer } from '../apps-api/dev-issuer';
+import { type CreatedSession, EventType } from '../../contracts';
+import { scopeUrl } from '../apps-api/scopes';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
 let secretKey: string;

@@ -1,16 +1,16 @@
 /** The building blocks of the OpenAPI document's paths, shared by its parts (document.ts, webhooks.ts). */
 import { z } from 'zod';
 import type { ZodOpenApiResponsesObject } from 'zod-openapi';
-import { ApiErrorBody } from '../contracts';
-import { type BodyRule, KB } from '../http/body';
-import { ERROR_CODES, type RouteAnswers } from '../http/errors';
-import { JSON_SHAPE_LIMITS } from '../http/json-shape';
+import { ApiErrorBody } from '../../contracts';
+import { type BodyRule, KB } from '../../common/http/body';
+import { ERROR_CODES, type RouteAnswers } from '../../common/http/errors';
+import { JSON_SHAPE_LIMITS } from '../../common/http/json-shape';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 export const reply = <T extends z.ZodType>(description: string, schema: T) => ({ description, ...json(schema) });
 
 /**
- * An operation's request body, from the rule the edge reads it by (server/http/body.ts): required or
+ * An operation's request body, from the rule the edge reads it by (common/http/body.ts): required or
  * not, and its limits in its description. `application/json` is its only content: anything else,
  * and any charset but utf-8, is answered 415 (declared with the route's other answers).
  */

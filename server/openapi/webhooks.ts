@@ -1,7 +1,7 @@
 /** The webhook API's part of the OpenAPI document (docs/webhooks.md). */
 import { z } from 'zod';
 import type { ZodOpenApiObject } from 'zod-openapi';
-import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, EmptyBody, Event, EventList, EventRedelivery, EventType, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList } from '../contracts';
+import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, EmptyBody, Event, EventList, EventRedelivery, EventType, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList } from '../../contracts';
 import { webhookAnswers, webhookBodies } from '../webhooks/routes';
 import { SIGNATURE_HEADER } from '../webhooks/signature';
 import { errorResponses, idempotencyKey, reply, requestBody } from './parts';
@@ -116,7 +116,7 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
  * SIGNATURE_HEADER header (docs/webhooks.md, "Verifying a delivery"). A 2xx within the timeout is
  * delivered; anything else is retried with backoff until the retry window closes.
  */
-/** Event's component id (server/contracts/events.ts), rendered once by the events API's replies. */
+/** Event's component id (contracts/events.ts), rendered once by the events API's replies. */
 const EVENT_COMPONENT = 'Event';
 
 export const webhookEvents: ZodOpenApiObject['webhooks'] = Object.fromEntries(

@@ -17,8 +17,8 @@ import {
   type CreateAuthenticationSession,
   ServiceRefund,
   type ServiceRefundRequest,
-} from '../contracts';
-import { type Failure, type Result, err, ok } from '../lib/result';
+} from '../../contracts';
+import { type Failure, type Result, err, ok } from '../../common/result';
 
 export interface RetryPolicy {
   /** Tries in all, the first included. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Charge, ChargeRequest } from '../contracts';
-import { type Listening, listen } from '../testing/listen';
+import type { Charge, ChargeRequest } from '../../contracts';
+import { type Listening, listen } from '../../testing/listen';
 import { addressVerificationOf, createServiceClient, serializeCharge } from '.';
 
 /** A payment service that answers each try as the test scripted it, and remembers what it was sent. */

@@ -4,9 +4,9 @@
  * so no event is lost and none is sent for a change that rolled back.
  */
 import type { Transaction } from 'kysely';
-import type { Event, EventType } from '../contracts';
+import type { Event, EventType } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
-import { randomId } from '../lib/secrets';
+import { randomId } from '../../common/secrets';
 import type { BackendDatabase } from './schema';
 
 export type StoreTransaction = Transaction<BackendDatabase>;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey, releaseIdempotencyKey } from './idempotency';
+import { claimIdempotencyKey, releaseIdempotencyKey } from '../../common/store/idempotency';
 import { backendMigrations } from './migrations';
 import { type BackendDatabase, openDatabase, sqliteFile, type Store } from '.';
 

@@ -6,19 +6,19 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { privateDirectory } from '../lib/private-files';
-import { openDatabase } from './database';
-import { type StoreErrorListener, storeFailureOf } from './failures';
-import { defaultStoreLimits, type StoreLimits } from './limits';
+import { privateDirectory } from '../../common/private-files';
+import { openDatabase } from '../../common/store/database';
+import { type StoreErrorListener, storeFailureOf } from '../../common/store/failures';
+import { defaultStoreLimits, type StoreLimits } from '../../common/store/limits';
 import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
 import type { BackendDatabase } from './schema';
 
 export type Store = Kysely<BackendDatabase>;
 export type { BackendDatabase } from './schema';
-export { openDatabase } from './database';
-export { type StoreFailure, storeFailureOf } from './failures';
-export { defaultStoreLimits, type StoreLimits } from './limits';
+export { openDatabase } from '../../common/store/database';
+export { type StoreFailure, storeFailureOf } from '../../common/store/failures';
+export { defaultStoreLimits, type StoreLimits } from '../../common/store/limits';
 
 /** The absolute path of the SQLite file the store keeps in `dataDir`. */
 export const sqliteFile = (dataDir: string): string => resolve(dataDir, 'checkout.db');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { createIdempotencyKeysTable } from './idempotency';
+import { createIdempotencyKeysTable } from '../../common/store/idempotency';
 
 /**
  * Append only: a migration that has run on some machine is never edited.

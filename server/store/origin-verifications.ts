@@ -6,7 +6,7 @@
  * database one checks an origin at a time).
  */
 import { type Selectable, sql } from 'kysely';
-import { randomId } from '../lib/secrets';
+import { randomId } from '../../common/secrets';
 import type { OriginVerificationsTable } from './schema';
 import type { Store } from '.';
 

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSession } from '../checkout/sessions';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../testing/postgres';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 
 describe.skipIf(testDatabaseServer === undefined)('two instances on one PostgreSQL database', () => {
   let database: TestDatabase;

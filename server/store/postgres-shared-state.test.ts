@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CreatedSession, PaymentData, Refund } from '../contracts';
+import type { CreatedSession, PaymentData, Refund } from '../../contracts';
 import { findSession, outcomeOf } from '../checkout/sessions';
-import { mintPaymentData } from '../testing/sandbox';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { listen, type Listening } from '../testing/listen';
-import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../testing/postgres';
+import { mintPaymentData } from '../../testing/sandbox';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { listen, type Listening } from '../../testing/listen';
+import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 
 describe.skipIf(testDatabaseServer === undefined)('rate limits of two instances on one PostgreSQL database', () => {
   let database: TestDatabase;

@@ -1,7 +1,7 @@
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
-import { logStoreErrors, observedDialect, type StoreErrorListener, storeFailureOf } from './failures';
-import type { StoreLimits } from './limits';
+import { logStoreErrors, observedDialect, type StoreErrorListener, storeFailureOf } from '../../common/store/failures';
+import type { StoreLimits } from '../../common/store/limits';
 
 /**
  * int8 (bigint) columns hold ms timestamps and amounts, which Postgres'

@@ -7,7 +7,7 @@
  * taken, however many run at once.
  */
 import { sql, type Selectable, type Transaction } from 'kysely';
-import { type Refund, RefundReason, RefundStatus } from '../contracts';
+import { type Refund, RefundReason, RefundStatus } from '../../contracts';
 import type { BackendDatabase, RefundsTable } from './schema';
 import type { Store } from '.';
 

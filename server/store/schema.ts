@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ServerHeartbeatsTable } from './heartbeats';
-import type { IdempotencyKeysTable } from './idempotency';
+import type { IdempotencyKeysTable } from '../../common/store/idempotency';
 
 /** The backend's tables. JSON columns hold text; the modules that own them parse it. */
 export interface AppsTable {
@@ -130,7 +130,7 @@ export interface RateLimitWindowsTable {
   /** When the window ends (ms); a hit after it starts a new one. */
   reset_at: number;
 }
-/** A direct-mode app's Google Pay recipient keys (server/direct/keys.ts). */
+/** A direct-mode app's Google Pay recipient keys (server/direct-mode/keys.ts). */
 export interface DirectKeysTable {
   id: string;
   app_id: string;

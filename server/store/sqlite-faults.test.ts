@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findSession } from '../checkout/sessions';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness';
 
 async function integrity(server: TestServer): Promise<string> {
   const { rows } = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(server.store);

@@ -11,11 +11,11 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { startLookupServer } from '../testing/app-lookup';
-import { startTestServer } from '../testing/harness';
-import { type ChildServer, startChildServer } from '../testing/child-server';
-import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../ops/postgres-cluster';
-import { runSoak, soakProblems } from '../testing/soak';
+import { startLookupServer } from '../../testing/apps-api';
+import { startTestServer } from '../../testing/harness';
+import { type ChildServer, startChildServer } from '../../testing/child-server';
+import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../../testing/fleet/postgres-cluster';
+import { runSoak, soakProblems } from '../../testing/soak';
 
 const bin = process.env.TEST_DATABASE_URL ? undefined : findPostgresBinaries();
 if (!bin) console.warn('\n[postgres] No PostgreSQL binaries of our own to stop: the store outage test is SKIPPED.\n');

@@ -4,7 +4,7 @@
  * several instances on one database one sends a delivery at a time).
  */
 import type { Selectable } from 'kysely';
-import type { EventType } from '../contracts';
+import type { EventType } from '../../contracts';
 import { endpointListensTo, pendingDelivery } from './events';
 import type { WebhookEndpointsTable } from './schema';
 import type { Store } from '.';

@@ -6,8 +6,8 @@
 import { request } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { checkedLookup, checkEndpointUrl, isPublicAddress, type Resolve } from './address-policy';
 
 const resolvesTo =

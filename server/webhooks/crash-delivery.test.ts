@@ -6,9 +6,9 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession, CreatedWebhookEndpoint } from '../contracts';
-import { type ChildServer, shopClient, startChildServer } from '../testing/child-server';
-import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import type { CreatedSession, CreatedWebhookEndpoint } from '../../contracts';
+import { type ChildServer, shopClient, startChildServer } from '../../testing/child-server';
+import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 
 let server: ChildServer;
 let receiver: WebhookReceiver;

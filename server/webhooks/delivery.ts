@@ -7,8 +7,8 @@
  */
 import type { DataCipher } from '../lib/data-cipher';
 import { openEventBody } from '../store/events';
-import type { Logger } from '../logging';
-import { repeatLimiter } from '../logging/repeats';
+import type { Logger } from '../../common/logging';
+import { repeatLimiter } from '../../common/logging/repeats';
 import type { Store } from '../store';
 import { type DeliveryOutcome, type DueDelivery, dueDeliveries, leaseDelivery, recordAttempt } from '../store/webhooks';
 import { checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from './address-policy';

@@ -4,11 +4,11 @@
  * database alone cannot forge deliveries).
  */
 import type { App } from '../apps';
-import { type CreatedWebhookEndpoint, CreateWebhookEndpointBody, EventType, MAX_WEBHOOK_ENDPOINTS_PER_APP, type RolledWebhookSecret, type WebhookEndpoint } from '../contracts';
-import { invalidRequest } from '../http/errors';
+import { type CreatedWebhookEndpoint, CreateWebhookEndpointBody, EventType, MAX_WEBHOOK_ENDPOINTS_PER_APP, type RolledWebhookSecret, type WebhookEndpoint } from '../../contracts';
+import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
-import { type Failure, type Result, err, ok } from '../lib/result';
-import { randomId } from '../lib/secrets';
+import { type Failure, type Result, err, ok } from '../../common/result';
+import { randomId } from '../../common/secrets';
 import type { Store } from '../store';
 import { countLiveEndpoints, insertEndpoint, replaceEndpointSecret, type WebhookEndpointRow } from '../store/webhooks';
 import { checkEndpointUrl, type Resolve, type WebhookAddressPolicy } from './address-policy';

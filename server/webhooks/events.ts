@@ -3,9 +3,9 @@
  * newest first, and their redelivery.
  */
 import type { App } from '../apps';
-import { type Event, type EventList, type EventRedelivery, EventType, ListEventsQuery } from '../contracts';
-import { invalidRequest } from '../http/errors';
-import { type Failure, type Result, err, ok } from '../lib/result';
+import { type Event, type EventList, type EventRedelivery, EventType, ListEventsQuery } from '../../contracts';
+import { invalidRequest } from '../../common/http/errors';
+import { type Failure, type Result, err, ok } from '../../common/result';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { openEventBody } from '../store/events';

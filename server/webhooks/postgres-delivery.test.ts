@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedWebhookEndpoint } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../testing/postgres';
-import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import type { CreatedWebhookEndpoint } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
+import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 
 describe.skipIf(testDatabaseServer === undefined)('webhooks from two instances on one PostgreSQL database', () => {
   let database: TestDatabase;

@@ -4,9 +4,9 @@
  * payment's state.
  */
 import express, { type RequestHandler } from 'express';
-import { EmptyBody, EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../contracts';
-import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../http/errors';
-import { type BodyRules, KB } from '../http/body';
+import { EmptyBody, EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../../contracts';
+import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../../common/http/errors';
+import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';

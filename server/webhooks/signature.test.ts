@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { retryDelay } from './delivery';
-import { checkSignature } from '../contracts/webhook-signature';
+import { checkSignature } from '../../contracts/webhook-signature';
 import { signatureHeader } from './signature';
 
 const body = '{"id":"evt_1","object":"event"}';

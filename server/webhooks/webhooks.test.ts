@@ -6,9 +6,9 @@
  * deletion do what they say. Retries are fast here (WEBHOOK_RETRY_BASE_MS).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedSession, CreatedWebhookEndpoint, Event, EventType, Session } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import type { CreatedSession, CreatedWebhookEndpoint, Event, EventType, Session } from '../../contracts';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 
 let server: TestServer;
 const receivers: WebhookReceiver[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { withPagePrototypes } from '../../server/testing/page-prototypes';
+import { withPagePrototypes } from '../../testing/page-prototypes';
 import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, postAuthentication, postPayment, resolveScriptUrl } from './api';
 
 /**

@@ -1,7 +1,7 @@
 /** The widget's calls to our backend. Types only from the contracts: no zod in the bundle. */
-import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
-import { EMBEDDER_ORIGIN_HEADER } from '../../server/contracts/embedder';
-import { builtinFetch, BuiltinPromise, toJson } from '../shared/builtins';
+import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../contracts';
+import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
+import { builtinFetch, BuiltinPromise, toJson } from '../../common/browser/builtins';
 import type { CheckoutErrorCode } from './types';
 
 export class CheckoutApiError extends Error {
@@ -62,7 +62,7 @@ export const isApiError = (err: unknown): err is CheckoutApiError => (err as Err
 async function call<T>(url: string, clientSecret: string, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
-    // The page's fetch and JSON are not asked (web/shared/builtins.ts); the response is parsed by the engine's own JSON.
+    // The page's fetch and JSON are not asked (common/browser/builtins.ts); the response is parsed by the engine's own JSON.
     res = await builtinFetch(url, {
       ...init,
       signal,

@@ -6,7 +6,7 @@
  * dropped for the default, with a console warning naming it, rather than
  * handed to pay.js, which would draw an off-brand or broken button.
  */
-import { BUTTON_LOCALES } from '../../server/contracts/google-button';
+import { BUTTON_LOCALES } from '../../contracts/google-button';
 import type { ButtonColor, ButtonSizeMode, ButtonType, MountOptions } from './types';
 
 export const BUTTON_TYPES: readonly ButtonType[] = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'];

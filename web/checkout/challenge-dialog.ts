@@ -18,7 +18,7 @@
  * No timer: the bank's page owes us no "I'm here" message, and a slow bank is
  * not a blocked one.
  */
-import type { ChallengeMessage } from '../../server/contracts';
+import type { ChallengeMessage } from '../../contracts';
 import type { Messages } from './locales';
 
 /** The contract's message type, checked by the compiler without importing the contracts' code. */

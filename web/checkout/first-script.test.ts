@@ -11,7 +11,7 @@ import { firstScriptModules } from '../../scripts/bench/bundle-modules';
 test('the first script carries no framework, no button element and not the session table, but the wallet button and the view', async () => {
   const modules = Object.keys((await firstScriptModules()).modules);
   expect(modules.filter((module) => module.includes('node_modules/preact') || module.includes('node_modules/@google-pay'))).toEqual([]);
-  expect(modules).not.toContain('server/contracts/session-states.ts');
+  expect(modules).not.toContain('contracts/session-states.ts');
   // What it is for, so that a broken graph cannot pass by carrying nothing.
   expect(modules).toEqual(expect.arrayContaining(['web/checkout/wallet-button.ts', 'web/checkout/view.ts']));
 });

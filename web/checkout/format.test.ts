@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicSession } from '../../server/contracts';
+import type { PublicSession } from '../../contracts';
 import { amountText, describeCard } from './format';
 
 describe('describeCard', () => {

@@ -1,6 +1,6 @@
 /** Pure helpers for showing a session's amount and cards. No DOM, safe to unit-test in Node. */
-import type { PublicSession } from '../../server/contracts';
-import { formatAmount, shownAmount } from '../../server/contracts/money';
+import type { PublicSession } from '../../contracts';
+import { formatAmount, shownAmount } from '../../contracts/money';
 
 const NETWORK_NAMES: Record<string, string> = {
   AMEX: 'American Express',

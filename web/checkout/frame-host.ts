@@ -7,7 +7,7 @@
  * which are dispatched on the mount element as the inline widget would, and
  * its layout, which sizes the frame.
  */
-import { BuiltinCustomEvent, detach } from '../shared/builtins';
+import { BuiltinCustomEvent, detach } from '../../common/browser/builtins';
 import { type FrameOptions, frameMessageOf, type HostMessage } from './frame-messages';
 import type { CheckoutHandle, MountOptions } from './types';
 

@@ -6,8 +6,8 @@
  * the browser, so a page cannot forge them; the data itself is checked field by
  * field, since whoever holds that window may post anything.
  */
-import { isWebOrigin } from '../../server/contracts/urls';
-import { hasOwn, isArray } from '../shared/builtins';
+import { isWebOrigin } from '../../contracts/urls';
+import { hasOwn, isArray } from '../../common/browser/builtins';
 import type { CheckoutEventDetails, CheckoutEventName, MountOptions } from './types';
 
 /** What the frame mounts with: the merchant's options but where the backend is (the frame's own origin), and the locale the host resolved. */

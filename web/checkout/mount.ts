@@ -1,5 +1,5 @@
 /** mount(): one widget in a shadow root inside the merchant's element, or (iframe mode) a frame that holds it. */
-import { BuiltinCustomEvent, detach } from '../shared/builtins';
+import { BuiltinCustomEvent, detach } from '../../common/browser/builtins';
 import { normalizeApiBase, parseClientSecret } from './api';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';

@@ -11,9 +11,9 @@
  * Its backend calls are this chunk's copy of api.ts, told the embedding page's origin in iframe
  * mode (FlowHost.embedderOrigin), which only the bundle's copy learnt from the frame's init message.
  */
-import type { PaymentData, PaymentOutcome, PublicSession } from '../../server/contracts';
-import { isFrameableUrl } from '../../server/contracts/urls';
-import { detach } from '../shared/builtins';
+import type { PaymentData, PaymentOutcome, PublicSession } from '../../contracts';
+import { isFrameableUrl } from '../../contracts/urls';
+import { detach } from '../../common/browser/builtins';
 import afterClickCss from './after-click.css?inline';
 import { CheckoutApiError, errorCodeOf, fetchPublicSession, isApiError, type PayResponse, postAuthentication, postPayment, setEmbedderOrigin, shopperPageOrigin } from './api';
 import type { openChallenge } from './challenge-dialog';

@@ -4,8 +4,8 @@
  * has a card in it. Google answers that in PRODUCTION only (TEST always says yes), and the sandbox
  * wallet as Google would; elsewhere the answer is null, "not known".
  */
-import type { PaymentDataRequest } from '../../server/contracts';
-import type { GooglePaymentsClient, GooglePaymentsClientConstructor } from '../../server/contracts/google-pay-types';
+import type { PaymentDataRequest } from '../../contracts';
+import type { GooglePaymentsClient, GooglePaymentsClientConstructor } from '../../contracts/google-pay-types';
 
 export interface PaymentsApi {
   PaymentsClient?: GooglePaymentsClientConstructor;

@@ -10,7 +10,7 @@
  * (data-session-view: the creation reply's `public_view`, as JSON, so no request precedes the button.)
  * apiBase is the origin of the tag's src; the tag's CSP nonce goes to everything the widget injects.
  */
-import { parseJson } from '../shared/builtins';
+import { parseJson } from '../../common/browser/builtins';
 import { setChunkBase } from './chunks';
 import { mount, setEntryDefaults } from './mount';
 import type { Mount, MountOptions } from './types';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PaymentOutcome } from '../../server/contracts';
-import { SESSION_STATUSES } from '../../server/contracts/session-states';
+import type { PaymentOutcome } from '../../contracts';
+import { SESSION_STATUSES } from '../../contracts/session-states';
 import { en, enFirstPaint } from './locales/en';
 import { canMove, isPaidStatus, move, WIDGET_STATES, type WidgetState } from './states';
 

@@ -4,7 +4,7 @@
  * shows in it, and which DOM event entering it dispatches. widget.ts moves
  * only through `move`, which refuses what the table does not allow, and
  * renders from the row; the public `CheckoutState` type, the gallery's
- * scenarios (server/demo/gallery.ts) and the QA kit's copy follow from the
+ * scenarios (demo/server/gallery.ts) and the QA kit's copy follow from the
  * keys. A new state is its row here, its words in each locale file, and its
  * gallery scenario (the compiler asks for the last two). docs/shopper-experience.md draws it.
  *
@@ -12,8 +12,8 @@
  * readiness, which a reloaded declined session also reports, and a closed
  * sheet), so widget.ts dispatches those itself.
  */
-import type { PaymentOutcome, SessionStatus } from '../../server/contracts';
-import { PAID_STATUSES } from '../../server/contracts/session-states';
+import type { PaymentOutcome, SessionStatus } from '../../contracts';
+import { PAID_STATUSES } from '../../contracts/session-states';
 import { declineMessage, type Words } from './locales';
 import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName } from './types';
 

@@ -7,7 +7,7 @@
  * button is never moved or re-created by a change of state, and the status line, a live
  * region, is rewritten only when its words change.
  */
-import type { PublicSession } from '../../server/contracts';
+import type { PublicSession } from '../../contracts';
 import { amountText, describeCard } from './format';
 import type { Words } from './locales';
 import { type View, WIDGET_STATES } from './states';

@@ -6,9 +6,9 @@
  * place once and hides it while the widget shows other states; a change of options draws a new
  * button in the same box only when one of the button's own options changed.
  */
-import type { PaymentData, PaymentDataRequest } from '../../server/contracts';
-import type { GooglePaymentsClient } from '../../server/contracts/google-pay-types';
-import { toJson } from '../shared/builtins';
+import type { PaymentData, PaymentDataRequest } from '../../contracts';
+import type { GooglePaymentsClient } from '../../contracts/google-pay-types';
+import { toJson } from '../../common/browser/builtins';
 import { loadScriptOnce } from './api';
 import { googleButtonLanguage, googleButtonOptions } from './button-options';
 import { paymentsApi, readiness } from './readiness';

@@ -7,9 +7,9 @@
  * click (the payment, 3-D Secure, polling while confirming, hold checks, focus after a result) is
  * payment-flow.ts, a chunk prefetched once the button is up.
  */
-import type { PaymentData, PublicSession } from '../../server/contracts';
-import { formatAmount } from '../../server/contracts/money';
-import { BuiltinCustomEvent, BuiltinPromise } from '../shared/builtins';
+import type { PaymentData, PublicSession } from '../../contracts';
+import { formatAmount } from '../../contracts/money';
+import { BuiltinCustomEvent, BuiltinPromise } from '../../common/browser/builtins';
 import { carriedView, embedderOriginOf, fetchPublicSession, isApiError, loadScriptOnce, resolveScriptUrl } from './api';
 import { loadChunk, prefetchChunk, whenIdle } from './chunks';
 import { directionOf, languageOf } from './locales';

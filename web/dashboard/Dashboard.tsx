@@ -5,7 +5,7 @@
  * serves one page and a reload stays where the merchant was.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { DashboardSignedIn } from '../../server/contracts';
+import type { DashboardSignedIn } from '../../contracts';
 import { api, DashboardError } from './api';
 import { type DashboardMessages, fill } from './locales';
 import { Developers } from './Developers';

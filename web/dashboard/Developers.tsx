@@ -1,7 +1,7 @@
 /** Developers: webhook endpoints and their deliveries, the secret key, the checkout configuration, and (platform mode) the origins' verification. */
 import { useEffect, useState } from 'preact/hooks';
-import type { DashboardEndpoint, DashboardSettings, DeliveryView, OriginVerification, OriginVerificationList, ThreeDsPolicy } from '../../server/contracts';
-import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../server/contracts/origin-verification-rules';
+import type { DashboardEndpoint, DashboardSettings, DeliveryView, OriginVerification, OriginVerificationList, ThreeDsPolicy } from '../../contracts';
+import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../contracts/origin-verification-rules';
 import { api, DashboardError } from './api';
 import type { PageProps } from './Dashboard';
 import { type DashboardMessages, fill } from './locales';

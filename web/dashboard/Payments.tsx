@@ -1,7 +1,7 @@
 /** Payments: the list with its filters and cursor paging, and a payment's page with its timeline and actions. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, StoredAddress, TimelineEntry } from '../../server/contracts';
-import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../server/contracts/money';
+import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, StoredAddress, TimelineEntry } from '../../contracts';
+import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../contracts/money';
 import { describeCard } from '../checkout/format';
 import { api, type PaymentFilter } from './api';
 import type { PageProps } from './Dashboard';

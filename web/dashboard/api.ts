@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, Refund, RolledSecretKey, RolledWebhookSecret } from '../../server/contracts';
+import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
 
 export class DashboardError extends Error {
   constructor(

@@ -1,25 +1,25 @@
 /**
  * The library's types, each taken from the zod contract the server validates with
- * (server/contracts/): z.input for what a call sends, z.output (the contracts' own types) for
+ * (contracts/): z.input for what a call sends, z.output (the contracts' own types) for
  * what the API answers. Nothing here is written out by hand; a field added to a contract reaches
  * the library's types with the next build.
  */
 import type { z } from 'zod';
-import type { CaptureSessionBody, CreateSessionBody, ListSessionsQuery } from '../../../server/contracts/sessions';
-import type { CreateRefundBody } from '../../../server/contracts/refunds';
-import type { CreateWebhookEndpointBody, ListEventsQuery } from '../../../server/contracts/webhooks';
-import type { RollSecretKeyBody } from '../../../server/contracts/keys';
-import type { VerifyOriginBody } from '../../../server/contracts/origin-verification';
+import type { CaptureSessionBody, CreateSessionBody, ListSessionsQuery } from '../../../contracts/sessions';
+import type { CreateRefundBody } from '../../../contracts/refunds';
+import type { CreateWebhookEndpointBody, ListEventsQuery } from '../../../contracts/webhooks';
+import type { RollSecretKeyBody } from '../../../contracts/keys';
+import type { VerifyOriginBody } from '../../../contracts/origin-verification';
 
 /** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
-export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../server/contracts/sessions';
-export type { Refund, RefundReason, RefundStatus } from '../../../server/contracts/refunds';
-export type { Event, EventType } from '../../../server/contracts/events';
+export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../contracts/sessions';
+export type { Refund, RefundReason, RefundStatus } from '../../../contracts/refunds';
+export type { Event, EventType } from '../../../contracts/events';
 /** CreatedWebhookEndpoint and RolledWebhookSecret carry a signing secret, shown only in that reply. */
-export type { CreatedWebhookEndpoint, DeletedWebhookEndpoint, EventList, EventRedelivery, RolledWebhookSecret, WebhookEndpoint, WebhookEndpointList } from '../../../server/contracts/webhooks';
-export type { RolledSecretKey } from '../../../server/contracts/keys';
+export type { CreatedWebhookEndpoint, DeletedWebhookEndpoint, EventList, EventRedelivery, RolledWebhookSecret, WebhookEndpoint, WebhookEndpointList } from '../../../contracts/webhooks';
+export type { RolledSecretKey } from '../../../contracts/keys';
 /** Platform mode: each allowed origin's proof of control, before authJwts are signed for it (docs/platform.md). */
-export type { OriginVerification, OriginVerificationList, OriginVerificationStatus } from '../../../server/contracts/origin-verification';
+export type { OriginVerification, OriginVerificationList, OriginVerificationStatus } from '../../../contracts/origin-verification';
 
 export type SessionCreateParams = z.input<typeof CreateSessionBody>;
 /** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */

@@ -1,8 +1,8 @@
 /**
  * Checking a webhook delivery, with the very recipe the server signs with
- * (server/contracts/webhook-signature.ts, bundled into this package).
+ * (contracts/webhook-signature.ts, bundled into this package).
  */
-import { checkSignature, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from '../../../server/contracts/webhook-signature';
+import { checkSignature, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from '../../../contracts/webhook-signature';
 import { WebhookVerificationError } from './errors';
 import type { Event } from './types';
 

@@ -1,5 +1,5 @@
 /**
- * The Node library against a real backend (server/testing/harness.ts, on a free port): a
+ * The Node library against a real backend (testing/harness.ts, on a free port): a
  * merchant's day through it (sessions, paging, a payment through the sandbox wallet, holds,
  * refunds, webhook endpoints, events, a key roll), its retries proven by a proxy that breaks
  * requests on purpose (each retry carries the same idempotency key, so money moves once), its
@@ -8,9 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../server/testing/harness';
-import { listen, type Listening } from '../../../server/testing/listen';
-import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../../server/testing/webhook-receiver';
+import { startTestServer, type TestServer } from '../../../testing/harness';
+import { listen, type Listening } from '../../../testing/listen';
+import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../../testing/webhook-receiver';
 import { type CreatedSession, SIGNATURE_HEADER, WalletCheckout, WalletCheckoutApiError, WalletCheckoutConnectionError, WebhookVerificationError, webhooks } from '../src';
 
 let server: TestServer;

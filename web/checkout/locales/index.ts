@@ -8,7 +8,7 @@
  * (load.ts).
  */
 import spokenTags, { rightToLeft } from 'wallet-checkout:languages';
-import { usableLocale } from '../../../server/contracts/locale';
+import { usableLocale } from '../../../contracts/locale';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
 
 /** The dictionaries' tags (the files in this folder), known before any of their words arrive. */

@@ -4,7 +4,7 @@
  * fails the typecheck. All are in the dashboard's bundle: a merchant's page,
  * not a shopper's, where a few kilobytes do not matter.
  */
-import type { AddressFieldCheck, AddressVerdict, EventType, OriginVerificationStatus, SessionStatus, ThreeDsPolicy } from '../../../server/contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, OriginVerificationStatus, SessionStatus, ThreeDsPolicy } from '../../../contracts';
 import { ar } from './ar';
 import { de } from './de';
 import { en } from './en';

@@ -1,0 +1,58 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
+import { privateFiles } from '../private-files';
+import { logStoreErrors, observedDialect, type StoreErrorListener } from './failures';
+import { defaultStoreLimits } from './limits';
+
+/**
+ * Opens (creating if needed) a SQLite database and brings its schema up to
+ * date. Each owner of data (the backend, the sandbox service) passes its own
+ * migrations, so the two never share tables, as two real services would not.
+ */
+export async function openDatabase<DB>(
+  file: string,
+  migrations: Record<string, Migration>,
+  options: { busyTimeoutMs?: number; onError?: StoreErrorListener } = {},
+): Promise<Kysely<DB>> {
+  // SQLite creates its -wal and -shm files with the database file's permissions: 0600 for all three.
+  privateFiles(file, `${file}-wal`, `${file}-shm`);
+  const sqlite = new Database(file);
+  // WAL lets readers proceed while a payment is being written; the busy
+  // timeout makes a second writer wait instead of failing, for a bounded time.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? defaultStoreLimits.statementTimeoutMs}`);
+  sqlite.pragma('foreign_keys = ON');
+  const onError = options.onError ?? (() => undefined);
+  const db = new Kysely<DB>({
+    dialect: observedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), onError, () => sqlite.inTransaction),
+    log: logStoreErrors(onError),
+  });
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return db;
+}
+
+/** More distinct query texts than the app has (`IN` lists of every length add some); past it, statements are compiled each time. */
+const MAX_CACHED_STATEMENTS = 500;
+
+/**
+ * Kysely's SQLite driver prepares (compiles) a statement for every query; the
+ * app runs a few dozen fixed texts, so each is compiled once and kept. A kept
+ * statement stays valid across schema changes: SQLite recompiles it itself.
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const kept = statements.get(sql);
+      if (kept) return kept;
+      const statement = sqlite.prepare(sql);
+      if (statements.size < MAX_CACHED_STATEMENTS) statements.set(sql, statement);
+      return statement;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * Checkout sessions: what the merchant's server creates and reads, and the
+ * public view the widget reads with the client secret.
+ */
+import { z } from 'zod';
+import { listOf, pageLimit, QueryInteger, startingAfter } from './paging';
+import { ChallengeUrl } from './authentication';
+import { AddressVerification, BillingAddressCheck, StoredAddress } from './billing-address';
+import { BillingDetails, CaptureRequest, CardSummary } from './charges';
+import { CountryCode } from './country';
+import { isPaymentCurrency } from './currency';
+import { usableLocale } from './locale';
+import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
+import { Refund } from './refunds';
+import { SESSION_STATUSES } from './session-states';
+
+/**
+ * `cs_` and 16 random bytes in base64url (server/checkout/sessions.ts makes
+ * them): a path id of any other shape names no session, so it is answered
+ * without reading the store.
+ */
+export const SessionId = z.string().regex(/^cs_[A-Za-z0-9_-]{22}$/, 'a checkout session id (cs_...)');
+
+/** How long a session takes payments: 24 hours unless the merchant says otherwise, from 30 minutes to 7 days. */
+export const SESSION_LIFETIME = { defaultMs: 24 * 60 * 60 * 1000, minMs: 30 * 60 * 1000, maxMs: 7 * 24 * 60 * 60 * 1000 } as const;
+
+export const CreateSessionBody = z.strictObject({
+  amount: z.number().int().positive().max(99_999_999_999),
+  /** An active ISO 4217 currency (contracts/currency.ts), any case; stored upper case. */
+  currency: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .refine(isPaymentCurrency, 'currency must be an active ISO 4217 currency (not a fund, metal or test code)'),
+  country_code: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .pipe(CountryCode),
+  description: z.string().max(500).optional(),
+  reference: z.string().max(200).optional(),
+  intent: z.enum(['charge', 'hold']).default('charge'),
+  /**
+   * When the session stops taking payments (ms since the epoch): from
+   * SESSION_LIFETIME.minMs to SESSION_LIFETIME.maxMs after its creation
+   * (checked against the clock when it is created), SESSION_LIFETIME.defaultMs when absent.
+   */
+  expires_at: z.number().int().positive().optional().meta({ description: 'ms since the epoch, 30 minutes to 7 days from now; 24 hours from now when absent' }),
+  /**
+   * The address the merchant already has for this customer, in the charge's billing details shape: the
+   * wallet's billing address is checked against it (`billing_address_check`). Sealed at rest, erased after
+   * PERSONAL_DATA_RETENTION_DAYS (docs/api.md#the-billing-address-check).
+   */
+  billing_address_on_file: BillingDetails.optional(),
+  /**
+   * The shopper's language as the merchant's page shows it (BCP 47, "fr-CA"): the reply's
+   * `public_view` then carries the amount formatted for it (`amount_display`), so that a widget in
+   * that locale draws its first paint without formatting a number. Not stored: it shapes this reply only.
+   */
+  locale: z
+    .string()
+    .max(64)
+    .transform((tag, ctx) => {
+      const usable = usableLocale(tag);
+      if (usable === undefined) ctx.addIssue({ code: 'custom', message: 'locale must be a BCP 47 language tag, such as en or fr-CA' });
+      return usable ?? z.NEVER;
+    })
+    .optional(),
+}).meta({ id: 'CreateSessionBody' });
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+/**
+ * open: waiting for the shopper; processing: a payment attempt is with the
+ * service; requires_authentication: the card needs a 3-D Secure challenge;
+ * succeeded / declined / failed: the last attempt's outcome (declined and
+ * failed sessions may be paid again); authorized: a hold was placed (intent
+ * `hold`), then captured or released by the merchant; pending: the outcome of
+ * an attempt is unknown and is being confirmed; expired: `expires_at`
+ * passed before it was paid (final). The transitions between them
+ * are session-states.ts, enforced by server/checkout/states.ts (docs/holds-and-3ds.md).
+ */
+export const SessionStatus = z.enum(SESSION_STATUSES).meta({ id: 'SessionStatus' });
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** What one payment attempt came to; a capture or release later changes the session's status, not this. */
+export const PaymentOutcomeStatus = z.enum(['succeeded', 'authorized', 'requires_authentication', 'declined', 'failed', 'pending']).meta({ id: 'PaymentOutcomeStatus' });
+export type PaymentOutcomeStatus = z.infer<typeof PaymentOutcomeStatus>;
+
+export const PaymentOutcome = z.object({
+  status: PaymentOutcomeStatus,
+  charge_id: z.string().nullable(),
+  card: CardSummary.nullable(),
+  failure_code: z.string().nullable(),
+  failure_message: z.string().nullable(),
+  /** requires_authentication: the 3-D Secure challenge page to show the shopper in a frame. */
+  challenge_url: ChallengeUrl.optional(),
+  /**
+   * What Google Pay verified about the card, as its `assuranceDetails` said
+   * (absent when the wallet said nothing): `card_holder_authenticated` true
+   * means the wallet already authenticated the holder (docs/holds-and-3ds.md).
+   */
+  assurance_details: z.object({ account_verified: z.boolean().nullable(), card_holder_authenticated: z.boolean().nullable() }).optional(),
+}).meta({ id: 'PaymentOutcome' });
+export type PaymentOutcome = z.infer<typeof PaymentOutcome>;
+
+/** The merchant's view (secret key): everything but payment data. */
+export const Session = z.object({
+  id: z.string(),
+  object: z.literal('checkout_session'),
+  app_id: z.string(),
+  status: SessionStatus,
+  amount: z.number().int(),
+  currency: z.string(),
+  country_code: z.string(),
+  description: z.string().nullable(),
+  reference: z.string().nullable(),
+  intent: z.enum(['charge', 'hold']),
+  attempts: z.number().int(),
+  outcome: PaymentOutcome.nullable(),
+  /** captured: how much of the hold was taken (the rest was released); null otherwise. */
+  amount_captured: z.number().int().nullable(),
+  /** The sum of the refunds that succeeded or are pending: never more than what was taken (amount, or amount_captured). */
+  amount_refunded: z.number().int(),
+  /** Oldest first. */
+  refunds: z.array(Refund),
+  created: z.number().int(),
+  updated: z.number().int(),
+  /** When the session stops taking payments (ms since the epoch); an unpaid session then becomes `expired`. */
+  expires_at: z.number().int(),
+  /** What the merchant passed at creation; null when none; `{erased: true}` after the retention period. */
+  billing_address_on_file: StoredAddress.nullable(),
+  /**
+   * The billing address the wallet returned with the latest payment, as it returned it (the phone only
+   * if the request asked for it); null before a payment or when the wallet gave none; `{erased: true}` after the retention period.
+   */
+  billing_address: StoredAddress.nullable(),
+  /** The wallet's billing address against the one on file (docs/api.md#the-billing-address-check); null before a payment. Kept after erasure. */
+  billing_address_check: BillingAddressCheck.nullable().meta({
+    description:
+      "A comparison of the billing address the shopper's wallet gave (`billing_address`) with the one on file (`billing_address_on_file`): " +
+      "postal code, first line and country, and a verdict. The wallet's address is supplied by the shopper's browser, outside the encrypted " +
+      "payment token, so the browser can rewrite it: this comparison is not proof. The card issuer's own verification is `address_verification`. " +
+      'Null before a payment; kept after the addresses are erased.',
+  }),
+  /** The card issuer's address verification, from the latest attempt's charge (docs/api.md#the-card-issuers-address-verification); null until a charge answers it. Kept after erasure. */
+  address_verification: AddressVerification.nullable().meta({
+    description:
+      "The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address " +
+      "the charge sent against the cardholder's address at the card issuer, for the first line and the postal code, each `match`, `mismatch` " +
+      'or `unavailable` (not verified: the issuer does not take part, or the wallet gave no such field). Null before a payment, and while no ' +
+      'charge has answered the latest attempt (refused by the service, outcome being confirmed); kept after the addresses are erased.',
+  }),
+}).meta({ id: 'Session' });
+export type Session = z.infer<typeof Session>;
+
+
+/**
+ * GET /api/sessions: the app's sessions, newest first (by `created`, then
+ * `id`), filters combined. `created_gte` / `created_lt` are ms since the epoch
+ * like `created`; `starting_after` is the last session of the previous page
+ * (exclusive). Unknown parameters are refused, so a misspelt filter is never
+ * silently ignored.
+ */
+export const ListSessionsQuery = z.strictObject({
+  status: SessionStatus.optional().meta({ description: 'Only sessions in this status' }),
+  reference: z.string().min(1).max(200).optional().meta({ description: 'Only sessions created with this reference' }),
+  created_gte: QueryInteger.optional().meta({ description: 'Only sessions created at or after this time (ms since the epoch)' }),
+  created_lt: QueryInteger.optional().meta({ description: 'Only sessions created before this time (ms since the epoch)' }),
+  limit: pageLimit('Sessions'),
+  starting_after: startingAfter(SessionId, 'session'),
+});
+export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
+
+/** The reply to GET /api/sessions: one page; `has_more` says whether a next one (starting after the last) has any session. */
+export const SessionList = listOf(Session).meta({ id: 'SessionList' });
+export type SessionList = z.infer<typeof SessionList>;
+
+/** The widget's view (client secret): enough to show and pay, nothing more. */
+export const PublicSession = z.object({
+  id: z.string(),
+  status: SessionStatus,
+  amount: z.number().int(),
+  currency: z.string(),
+  /** ISO 4217 minor-unit digits of `currency` (JPY 0, USD 2, IQD 3): `amount` shown is amount / 10^exponent. */
+  currency_exponent: z.number().int().min(0).max(4),
+  /** captured: how much of the hold was taken, which the widget shows in place of `amount`; null otherwise. */
+  amount_captured: z.number().int().nullable(),
+  /**
+   * The amount the widget shows (`amount_captured`, else `amount`) as the server formats it for
+   * `locale`: in the creation reply's view when the merchant named the shopper's `locale`, null
+   * otherwise. A widget whose locale is `locale` shows `text` as it is; any other formats the amount itself.
+   */
+  amount_display: z.object({ locale: z.string(), text: z.string() }).nullable(),
+  description: z.string().nullable(),
+  merchant_name: z.string(),
+  wallet: z.object({
+    environment: WalletEnvironment,
+    /** Where the sandbox wallet script lives, when environment is SANDBOX. */
+    sandbox_script: z.string().nullable(),
+  }),
+  payment_data_request: PaymentDataRequest,
+  outcome: PaymentOutcome.nullable(),
+  /** When the session stops taking payments (ms since the epoch); past it, this view answers 410 `session_expired`. */
+  expires_at: z.number().int(),
+}).meta({ id: 'PublicSession' });
+export type PublicSession = z.infer<typeof PublicSession>;
+
+/**
+ * The reply to POST /api/sessions: the only time the client secret is shown. `public_view`: the
+ * widget's view of the new session, for the merchant's page to hand to the widget (`data-session-view`,
+ * docs/embedding.md) so that no request precedes the button; null for a platform-mode app (its
+ * view carries a token signed for the page's origin, which the widget asks for) or an app that cannot
+ * be paid yet (a direct-mode app without a key: the widget's own request says why).
+ */
+export const CreatedSession = Session.extend({ client_secret: z.string(), public_view: PublicSession.nullable() }).meta({ id: 'CreatedSession' });
+export type CreatedSession = z.infer<typeof CreatedSession>;
+
+/** POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. */
+export const PayBody = z.strictObject({ payment_data: PaymentData }).meta({ id: 'PayBody' });
+export type PayBody = z.infer<typeof PayBody>;
+
+/** The reply to POST /api/sessions/{id}/pay: the attempt's outcome and the session as the widget now sees it. */
+export const PayReply = z.object({ outcome: PaymentOutcome, session: PublicSession }).meta({ id: 'PayReply' });
+export type PayReply = z.infer<typeof PayReply>;
+
+/**
+ * POST /api/sessions/{id}/authenticate (client secret): the challenge is
+ * over, go on with the payment; `cancel: true`, the shopper closed it. The
+ * reply is a PayReply.
+ */
+export const AuthenticateBody = z.strictObject({ cancel: z.literal(true).optional() }).meta({ id: 'AuthenticateBody' });
+export type AuthenticateBody = z.infer<typeof AuthenticateBody>;
+
+/**
+ * The body of an operation with nothing to say (release, redeliver): none, or `{}`; a field is
+ * refused (a release with an `amount` is not a partial capture).
+ */
+export const EmptyBody = z.strictObject({}).meta({ id: 'EmptyBody', description: 'No fields: send `{}` or no body at all' });
+export type EmptyBody = z.infer<typeof EmptyBody>;
+
+/** POST /api/sessions/{id}/capture (secret key): the service's capture body, all of the hold by default; what is left is released. */
+export const CaptureSessionBody = CaptureRequest;
+export type CaptureSessionBody = CaptureRequest;

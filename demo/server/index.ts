@@ -1,0 +1,280 @@
+/**
+ * The demo store: a small merchant site served at `/`. Its "server side" does
+ * what any merchant's server does, with the Node library (packages/node) and
+ * its secret key: create a checkout session, embed the widget with a script
+ * tag, and confirm the outcome from the signed webhooks it receives instead of
+ * trusting the browser or polling the API.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { z } from 'zod';
+import { createApp, getApp, reconfigureApp, walletEnvironmentOf } from '../../server/apps';
+import type { DirectKeys } from '../../server/direct-mode';
+import type { Logger } from '../../common/logging';
+import type { DecryptionMode, Session, WalletEnvironment } from '../../contracts';
+import { type BodyRules, KB, rawBodyOf } from '../../common/http/body';
+import { sendFailure } from '../../common/http/errors';
+import type { DataCipher } from '../../server/lib/data-cipher';
+import type { Store } from '../../server/store';
+import { liveEndpoints } from '../../server/store/webhooks';
+import type { WebhookAddressPolicy } from '../../server/webhooks/address-policy';
+import { createEndpoint } from '../../server/webhooks/endpoints';
+import { SIGNATURE_HEADER, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
+import { escapeHtml } from '../../common/html';
+import { exponentOf } from '../../contracts/currency';
+import { formatAmount } from '../../contracts/money';
+
+export interface DemoMerchant {
+  apiBase: string;
+  secretKey: string;
+  /** The signing secret of the demo's webhook endpoint (/demo/webhooks). */
+  webhookSecret: string;
+}
+
+/** What the demo needs to register its webhook endpoint. */
+export interface DemoWebhooks {
+  cipher: DataCipher;
+  addressPolicy: WebhookAddressPolicy;
+}
+
+/** The demo's own route that receives its webhooks. */
+const WEBHOOK_PATH = '/demo/webhooks';
+
+/** The bodies the demo store's routes take, read at the edge (common/http/body.ts): its webhook receiver's events. */
+export const demoBodies = {
+  [`POST ${WEBHOOK_PATH}`]: { body: 'required', limit: 256 * KB },
+} as const satisfies BodyRules;
+
+const template = readFileSync(fileURLToPath(new URL('../../demo/pages/store.html', import.meta.url)), 'utf8');
+
+/** The demo's Google merchant id: the sandbox wallet's stand-in, in the 20-digit form of the ids in Google's TEST examples. */
+const DEMO_GOOGLE_MERCHANT_ID = '12345678901234567890';
+
+/** What the demo needs to give its application a key in direct mode. */
+export interface DemoDirectMode {
+  keys: DirectKeys;
+  walletEnvironment: WalletEnvironment;
+  logger: Logger;
+}
+
+const DemoCredentials = z.object({
+  app_id: z.string(),
+  secret_key: z.string(),
+  /** The demo's endpoint and its signing secret, shown once at creation and kept here like the secret key. */
+  webhook: z.object({ endpoint_id: z.string(), url: z.string(), secret: z.string() }).optional(),
+});
+
+/**
+ * The demo application, created on first start. Its secret key is the demo
+ * merchant's own to keep, so it lives in a file of its own, not in our store.
+ */
+export async function ensureDemoMerchant(
+  store: Store,
+  dataDir: string,
+  origin: string,
+  decryptionMode: DecryptionMode,
+  direct: DemoDirectMode,
+  webhooks: DemoWebhooks,
+): Promise<DemoMerchant> {
+  const file = join(dataDir, 'demo-merchant.json');
+  let credentials = (() => {
+    try {
+      return DemoCredentials.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!credentials || !(await getApp(store, credentials.app_id))) {
+    const created = await createApp(store, { name: 'Demo Coffee Roasters', merchant_id: 'demo', google_merchant_id: DEMO_GOOGLE_MERCHANT_ID, allowed_origins: [origin] });
+    if (!created.ok) throw new Error(created.error.message);
+    credentials = { app_id: created.value.app.id, secret_key: created.value.secretKey };
+    writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  }
+  // The origin follows the port the server listens on this time, the mode follows DECRYPTION_MODE.
+  await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode, googleMerchantId: DEMO_GOOGLE_MERCHANT_ID });
+  if (decryptionMode === 'direct') await ensureDemoDirectKey(store, credentials.app_id, direct);
+  credentials.webhook = await ensureDemoWebhook(store, credentials, `${origin}${WEBHOOK_PATH}`, webhooks);
+  writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return { apiBase: origin, secretKey: credentials.secret_key, webhookSecret: credentials.webhook.secret };
+}
+
+/**
+ * The demo's webhook endpoint on its own route, registered once: kept while
+ * it is live at this origin (the port can change between starts), else made
+ * anew. A merchant's own endpoints on the demo application are left alone.
+ */
+async function ensureDemoWebhook(store: Store, credentials: z.infer<typeof DemoCredentials>, url: string, webhooks: DemoWebhooks): Promise<NonNullable<z.infer<typeof DemoCredentials>['webhook']>> {
+  const live = await liveEndpoints(store, credentials.app_id);
+  const kept = credentials.webhook;
+  if (kept && kept.url === url && live.some((endpoint) => endpoint.id === kept.endpoint_id)) return kept;
+  const app = await getApp(store, credentials.app_id);
+  if (!app) throw new Error('the demo application is gone');
+  // A demo endpoint left from a start on another port would only meet a refused connection: it goes.
+  for (const stale of live.filter((endpoint) => new URL(endpoint.url).pathname === WEBHOOK_PATH)) {
+    await store.updateTable('webhook_endpoints').set({ deleted: Date.now() }).where('id', '=', stale.id).execute();
+  }
+  const created = await createEndpoint({ store, ...webhooks }, app, { url });
+  if (!created.ok) throw new Error(`the demo's webhook endpoint: ${created.error.message}`);
+  return { endpoint_id: created.value.id, url, secret: created.value.secret };
+}
+
+/**
+ * Direct mode needs a registered recipient key, which the server never makes
+ * on its own. For the demo paying through the sandbox wallet (no Google
+ * console to register with) the demo set-up provisions and registers one,
+ * and says so; with Google's wallet the operator does it (docs/direct-mode.md).
+ */
+async function ensureDemoDirectKey(store: Store, appId: string, direct: DemoDirectMode): Promise<void> {
+  const app = await getApp(store, appId);
+  if (!app || (await direct.keys.publicKeyFor(app)).ok) return;
+  if (walletEnvironmentOf(app, direct.walletEnvironment) !== 'SANDBOX') {
+    direct.logger.warn({ app_id: appId }, `demo: the demo application has no registered direct-mode key; run npm run direct-keys -- create --app ${appId}, register its public key with Google, then npm run direct-keys -- register --app ${appId} --key KEY_ID`);
+    return;
+  }
+  const key = await direct.keys.create(appId);
+  await direct.keys.register(appId, key.id);
+  direct.logger.info({ app_id: appId, key_id: key.id }, 'demo: provisioned and registered a direct-mode key for the sandbox wallet (a real application registers its key with Google: npm run direct-keys)');
+}
+
+const DemoOrder = z.object({
+  currency: z.enum(['USD', 'EUR', 'JPY', 'KWD']).default('USD'),
+  amount: z.coerce.number().int().positive().max(1_000_000).default(2400),
+  /** `hold`: "Reserve (hold)", captured later from the page's back-office panel. */
+  intent: z.enum(['charge', 'hold']).default('charge'),
+});
+
+/** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
+/** A price as the page shows it: the widget's formatting, the currency's ISO 4217 exponent, in English like the page. */
+const priceOf = (amount: number, currency: string) => formatAmount(amount, currency, exponentOf(currency), 'en');
+
+const orderOf = (session: Session) => ({
+  id: session.id,
+  status: session.status,
+  reference: session.reference,
+  amount: session.amount,
+  currency: session.currency,
+  amount_captured: session.amount_captured,
+  /** The amounts formatted for the page, so that it never shows minor units. */
+  price: priceOf(session.amount, session.currency),
+  price_captured: session.amount_captured === null ? null : priceOf(session.amount_captured, session.currency),
+  card: session.outcome?.card ?? null,
+});
+
+/**
+ * The back office's capture spends the merchant's secret key on the caller's
+ * behalf, so a page on another site must not be able to trigger it (CSRF): a
+ * browser says where a request comes from with Sec-Fetch-Site, or else with
+ * Origin. A request with neither is not a browser's cross-site one.
+ */
+function sameOriginPost(req: express.Request, ownOrigin: string): boolean {
+  const site = req.get('sec-fetch-site');
+  if (site !== undefined) return site === 'same-origin';
+  const origin = req.get('origin');
+  return origin === undefined || origin === ownOrigin;
+}
+
+/** The demo's orders, as its server knows them: made when the page is served, confirmed by webhooks. In memory: a demo. */
+const MAX_ORDERS = 10_000;
+
+export function demoRoutes(merchant: DemoMerchant): express.Router {
+  const router = express.Router();
+  const orders = new Map<string, Session>();
+  const remember = (session: Session) => {
+    orders.delete(session.id);
+    orders.set(session.id, session);
+    if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
+  };
+  const walletCheckout = new WalletCheckout(merchant.secretKey, { baseUrl: merchant.apiBase });
+
+  router.get('/', async (req, res) => {
+    const order = DemoOrder.safeParse(req.query);
+    if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
+    // The store's own order number: short enough to read to support over the phone, unlike the session id.
+    const reference = randomBytes(4).toString('hex').toUpperCase();
+    const created = await walletCheckout.sessions
+      .create({
+        amount: order.data.amount,
+        currency: order.data.currency,
+        country_code: 'US',
+        description: 'Pour-over coffee kit',
+        reference,
+        intent: order.data.intent,
+        // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
+        locale: 'en',
+      })
+      // The API's refusal, passed on as it came (a KWD amount Google Pay cannot show: amount_exceeds_google_pay_precision).
+      .catch((error: unknown) => (error instanceof WalletCheckoutApiError ? error : Promise.reject(error)));
+    if (created instanceof WalletCheckoutApiError) return res.status(created.status).json({ error: { code: created.code, message: created.message } });
+    const { client_secret, public_view, ...session } = created;
+    // The order as the store keeps it: the session without its client secret.
+    remember(session);
+    // The price is the session's, formatted as the widget formats it (the page is in English).
+    const placeholders: Record<string, string> = {
+      CLIENT_SECRET: escapeHtml(client_secret),
+      // The widget's view of the new session, so that no request precedes the button (docs/embedding.md).
+      SESSION_VIEW: escapeHtml(JSON.stringify(public_view)),
+      PRICE: escapeHtml(priceOf(session.amount, session.currency)),
+      ORDER_REFERENCE: escapeHtml(session.reference ?? ''),
+      CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,
+      NONCE: String(res.locals.cspNonce),
+      INTENT: order.data.intent,
+    };
+    // The page carries the session's client secret: no cache keeps it.
+    res.set('Cache-Control', 'no-store').type('html').send(template.replace(/\{\{([A-Z_]+)\}\}/g, (placeholder, name: string) => placeholders[name] ?? placeholder));
+  });
+
+  /**
+   * The store's webhook receiver: a delivery whose signature does not verify
+   * is refused; a verified one updates the order, unless the store already
+   * knows a later state of it (deliveries may come out of order, or twice).
+   */
+  router.post(WEBHOOK_PATH, (req, res) => {
+    let event;
+    try {
+      // The signature is over the bytes as they came, which the edge keeps.
+      event = walletCheckout.webhooks.verify(rawBodyOf(req)?.toString('utf8') ?? '', req.get(SIGNATURE_HEADER), merchant.webhookSecret);
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return sendFailure(res, { code: 'unauthenticated', message: `The signature does not verify (${error.code})` });
+      throw error;
+    }
+    // Acknowledged but not kept: an event the store has no use for (a refund's) is not worth a retry.
+    if (event.data.object.object !== 'checkout_session') return res.status(204).end();
+    const session = event.data.object;
+    const known = orders.get(session.id);
+    if (!known || session.updated >= known.updated) remember(session);
+    res.status(204).end();
+  });
+
+  /** The store's own view of an order, as its webhooks told it: the browser is never trusted for the outcome. */
+  router.get('/demo/orders/:id', (req, res) => {
+    const order = orders.get(req.params.id);
+    if (!order) return sendFailure(res, { code: 'not_found', message: 'No such order' });
+    res.set('Cache-Control', 'no-store').json(orderOf(order));
+  });
+
+  /**
+   * The store's back office capturing a hold, with its secret key as any
+   * merchant's server would. One idempotency key per order, so a double-click
+   * or a retry captures once.
+   */
+  router.post('/demo/orders/:id/capture', async (req, res) => {
+    if (!sameOriginPost(req, merchant.apiBase)) return sendFailure(res, { code: 'origin_not_allowed', message: 'The back office captures only from its own pages' });
+    let captured: Session;
+    try {
+      captured = await walletCheckout.sessions.capture(req.params.id, {}, { idempotencyKey: `demo-capture-${req.params.id}` });
+    } catch (error) {
+      // The API's refusal, passed on as it came (an order not authorized yet: invalid_state).
+      if (error instanceof WalletCheckoutApiError) return res.status(error.status).json({ error: { code: error.code, message: error.message } });
+      throw error;
+    }
+    remember(captured);
+    res.set('Cache-Control', 'no-store').json(orderOf(captured));
+  });
+
+  return router;
+}
+
+export { galleryBodies, galleryRoutes } from './gallery';

@@ -1,0 +1,172 @@
+/**
+ * The sandbox wallet refuses what Google refuses: one case per rule of docs/google-pay-rules.md,
+ * each a request (or button option, or callback reply) the server's own builds would never make,
+ * failed the way Google's client fails, `{statusCode: 'DEVELOPER_ERROR', statusMessage}` naming the
+ * field and the rule. The wallet runs here as it does on a page, its globals stood in for: every
+ * refusal comes before it touches the DOM or the network.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { authorizationResultProblem, paymentDataRequestProblem } from '../../contracts/google-pay-rules';
+import { paymentDataRequest } from '../../testing/sandbox';
+
+/** A request as a test breaks it: any field, any value. */
+type Loose = any;
+interface Client {
+  isReadyToPay(request: unknown): Promise<unknown>;
+  loadPaymentData(request: unknown): Promise<unknown>;
+  createButton(options: unknown): HTMLElement;
+}
+type ClientClass = new (options: Record<string, unknown>) => Client;
+
+let PaymentsClient: ClientClass;
+beforeAll(async () => {
+  vi.stubGlobal('document', { currentScript: null });
+  vi.stubGlobal('location', { origin: 'https://sandbox.example' });
+  vi.stubGlobal('window', globalThis);
+  await import('./index');
+  PaymentsClient = (globalThis as Loose).google.payments.api.PaymentsClient;
+});
+
+const onPaymentAuthorized = () => ({ transactionState: 'SUCCESS' });
+const client = (options: Record<string, unknown> = {}) => new PaymentsClient({ environment: 'TEST', paymentDataCallbacks: { onPaymentAuthorized }, ...options });
+const request = (): Loose => structuredClone(paymentDataRequest());
+const changed = (change: (r: Loose) => void): Loose => {
+  const r = request();
+  change(r);
+  return r;
+};
+const card = (r: Loose) => r.allowedPaymentMethods[0];
+const readiness = (r: Loose) => ({ apiVersion: r.apiVersion, apiVersionMinor: r.apiVersionMinor, allowedPaymentMethods: r.allowedPaymentMethods });
+
+const refusal = (rule: string) => ({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringContaining(`[${rule}]`) });
+
+/** [rule, what is wrong, the request loadPaymentData is given, the client's options]. */
+const loadCases: [string, string, Loose, Record<string, unknown>?][] = [
+  ['GP1', 'apiVersion 1', changed((r) => (r.apiVersion = 1))],
+  ['GP1', 'apiVersionMinor 1', changed((r) => (r.apiVersionMinor = 1))],
+  ['GP2', 'no merchantInfo', changed((r) => delete r.merchantInfo)],
+  ['GP2', 'an authJwt without merchantOrigin', changed((r) => (r.merchantInfo.authJwt = 'e30.e30.sig'))],
+  ['GP3', 'a merchantId Google would not issue', changed((r) => (r.merchantInfo.merchantId = 'mrchnt_4242'))],
+  ['GP3', 'no merchantId in PRODUCTION', changed((r) => delete r.merchantInfo.merchantId), { environment: 'PRODUCTION' }],
+  ['GP4', 'no payment method', changed((r) => (r.allowedPaymentMethods = []))],
+  ['GP4', 'a payment method of another type', changed((r) => (card(r).type = 'PAYPAL'))],
+  ['GP5', 'no auth method', changed((r) => (card(r).parameters.allowedAuthMethods = []))],
+  ['GP5', 'an auth method Google does not know', changed((r) => (card(r).parameters.allowedAuthMethods = ['PIN']))],
+  ['GP6', 'a card network Google does not know', changed((r) => (card(r).parameters.allowedCardNetworks = ['DINERS']))],
+  ['GP7', 'ELO outside Brazil', changed((r) => (card(r).parameters.allowedCardNetworks = ['ELO']))],
+  ['GP7', 'MAESTRO without MASTERCARD', changed((r) => ((card(r).parameters.allowedCardNetworks = ['MAESTRO', 'VISA']), (r.transactionInfo.countryCode = 'BR')))],
+  ['GP8', 'a flag that is not a boolean', changed((r) => (card(r).parameters.billingAddressRequired = 'yes'))],
+  ['GP9', 'a billing address format Google does not know', changed((r) => (card(r).parameters.billingAddressParameters = { format: 'SHORT' }))],
+  ['GP10', 'issuer countries allowed and blocked at once', changed((r) => Object.assign(card(r).parameters, { allowedIssuerCountryCodes: ['US'], blockedIssuerCountryCodes: ['FR'] }))],
+  ['GP10', 'an issuer country that is no alpha-2 code', changed((r) => (card(r).parameters.allowedIssuerCountryCodes = ['USA']))],
+  ['GP11', 'network parameters for a network without any', changed((r) => (card(r).parameters.cardNetworkParameters = [{ cardNetwork: 'AMEX' }]))],
+  ['GP12', 'no tokenization specification', changed((r) => delete card(r).tokenizationSpecification)],
+  ['GP12', 'a tokenization type Google does not know', changed((r) => (card(r).tokenizationSpecification.type = 'NETWORK_TOKEN'))],
+  ['GP13', 'gateway tokenization without its gateway', changed((r) => delete card(r).tokenizationSpecification.parameters.gateway)],
+  ['GP13', 'a gateway parameter that is not a string', changed((r) => (card(r).tokenizationSpecification.parameters.gatewayMerchantId = 4242))],
+  ['GP13', 'DIRECT tokenization in another protocol', changed((r) => (card(r).tokenizationSpecification = { type: 'DIRECT', parameters: { protocolVersion: 'ECv1', publicKey: 'BPUB' } }))],
+  ['GP13', 'DIRECT tokenization without a merchantId', changed((r) => ((card(r).tokenizationSpecification = { type: 'DIRECT', parameters: { protocolVersion: 'ECv2', publicKey: 'BPUB' } }), delete r.merchantInfo.merchantId))],
+  ['GP14', 'a total with a third decimal (KWD 1.234)', changed((r) => Object.assign(r.transactionInfo, { totalPrice: '1.234', currencyCode: 'KWD' }))],
+  ['GP14', 'a total with one decimal', changed((r) => (r.transactionInfo.totalPrice = '1.5'))],
+  ['GP14', 'a negative total', changed((r) => (r.transactionInfo.totalPrice = '-1.00'))],
+  ['GP14', 'an ESTIMATED total without its price', changed((r) => ((r.transactionInfo.totalPriceStatus = 'ESTIMATED'), delete r.transactionInfo.totalPrice, delete r.transactionInfo.checkoutOption))],
+  ['GP14', 'a line item with a third decimal', changed((r) => (r.transactionInfo.displayItems = [{ label: 'Coffee', type: 'LINE_ITEM', price: '1.234' }]))],
+  ['GP15', 'a currency code in lower case', changed((r) => (r.transactionInfo.currencyCode = 'usd'))],
+  ['GP15', 'a country code of three letters', changed((r) => (r.transactionInfo.countryCode = 'USA'))],
+  ['GP15', 'no transaction at all', changed((r) => delete r.transactionInfo)],
+  ['GP15', 'two kinds of transaction at once', changed((r) => (r.recurringTransactionInfo = {}))],
+  ['GP16', 'a line item of a type Google does not know', changed((r) => (r.transactionInfo.displayItems = [{ label: 'Fee', type: 'FEE', price: '1.00' }]))],
+  ['GP16', 'a line item without a label', changed((r) => (r.transactionInfo.displayItems = [{ label: '', type: 'LINE_ITEM', price: '1.00' }]))],
+  ['GP17', 'a price status Google does not know', changed((r) => (r.transactionInfo.totalPriceStatus = 'KNOWN'))],
+  ['GP18', 'a checkout option Google does not know', changed((r) => (r.transactionInfo.checkoutOption = 'BUY_NOW'))],
+  ['GP18', 'COMPLETE_IMMEDIATE_PURCHASE on an estimated total', changed((r) => (r.transactionInfo.totalPriceStatus = 'ESTIMATED'))],
+  ['GP19', 'emailRequired as a string', changed((r) => (r.emailRequired = 'true'))],
+  ['GP19', 'a shipping address format of billing addresses only', changed((r) => Object.assign(r, { shippingAddressRequired: true, shippingAddressParameters: { format: 'MIN' } }))],
+  ['GP20', 'an intent Google does not know', changed((r) => (r.callbackIntents = ['ADDRESS']))],
+  ['GP20', 'PAYMENT_AUTHORIZATION without onPaymentAuthorized', request(), { paymentDataCallbacks: {} }],
+  ['GP20', 'SHIPPING_ADDRESS without onPaymentDataChanged', changed((r) => Object.assign(r, { shippingAddressRequired: true, callbackIntents: ['SHIPPING_ADDRESS'] }))],
+  ['GP20', 'SHIPPING_OPTION without shippingOptionRequired', changed((r) => (r.callbackIntents = ['SHIPPING_OPTION'])), { paymentDataCallbacks: { onPaymentDataChanged: () => ({}) } }],
+  ['GP21', 'shipping options without shippingOptionRequired', changed((r) => (r.shippingOptionParameters = { shippingOptions: [{ id: 'std', label: 'Standard' }] }))],
+  ['GP21', 'a default shipping option that is not one of them', changed((r) => Object.assign(r, { shippingOptionRequired: true, shippingOptionParameters: { shippingOptions: [{ id: 'std', label: 'Standard' }], defaultSelectedOptionId: 'fast' } }))],
+  ['GP21', 'two shipping options of one id', changed((r) => Object.assign(r, { shippingOptionRequired: true, shippingOptionParameters: { shippingOptions: [{ id: 'std', label: 'A' }, { id: 'std', label: 'B' }] } }))],
+  ['GP22', 'an offer described in 60 characters or more', changed((r) => (r.offerInfo = { offers: [{ redemptionCode: 'TEN', description: 'x'.repeat(60) }] }))],
+];
+
+describe("loadPaymentData refuses, as Google's client does", () => {
+  it('nothing in the request the server builds, which every case below breaks in one place', () => {
+    expect(paymentDataRequestProblem(request(), { environment: 'TEST', callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } })).toBeUndefined();
+  });
+
+  it.each(loadCases)('%s: %s', async (rule, _what, broken, options) => {
+    await expect(client(options).loadPaymentData(broken)).rejects.toEqual(refusal(rule));
+  });
+});
+
+describe("isReadyToPay refuses, as Google's client does", () => {
+  it('takes the request the widget asks, with or without existingPaymentMethodRequired', async () => {
+    await expect(client().isReadyToPay(readiness(request()))).resolves.toEqual({ result: true });
+    await expect(client().isReadyToPay({ ...readiness(request()), existingPaymentMethodRequired: true })).resolves.toEqual({ result: true, paymentMethodPresent: true });
+  });
+
+  it('answers not ready, with no refusal, for a valid request of networks the sandbox holds no card of', async () => {
+    const jcbOnly = readiness(changed((r) => (card(r).parameters.allowedCardNetworks = ['JCB'])));
+    await expect(client().isReadyToPay(jcbOnly)).resolves.toEqual({ result: false });
+    await expect(client().isReadyToPay({ ...jcbOnly, existingPaymentMethodRequired: true })).resolves.toEqual({ result: false, paymentMethodPresent: false });
+  });
+
+  it.each<[string, string, Loose]>([
+    ['GP1', 'apiVersion 3', { ...readiness(request()), apiVersion: 3 }],
+    ['GP4', 'no payment method', { ...readiness(request()), allowedPaymentMethods: [] }],
+    ['GP6', 'a card network Google does not know', readiness(changed((r) => (card(r).parameters.allowedCardNetworks = ['VISA', 'DINERS'])))],
+    ['GP23', 'existingPaymentMethodRequired as a string', { ...readiness(request()), existingPaymentMethodRequired: 'yes' }],
+  ])('%s: %s', async (rule, _what, broken) => {
+    await expect(client().isReadyToPay(broken)).rejects.toEqual(refusal(rule));
+  });
+});
+
+describe("createButton throws, as Google's client does", () => {
+  it.each<[string, string, Loose]>([
+    ['GP24', 'no onClick', { buttonType: 'pay' }],
+    ['GP24', 'a color Google does not draw', { onClick: () => {}, buttonColor: 'red' }],
+    ['GP24', 'a type Google does not draw', { onClick: () => {}, buttonType: 'purchase' }],
+    ['GP24', 'a negative radius', { onClick: () => {}, buttonRadius: -1 }],
+    ['GP24', 'a size mode Google does not know', { onClick: () => {}, buttonSizeMode: 'large' }],
+    ['GP24', 'a language Google does not translate into', { onClick: () => {}, buttonLocale: 'he' }],
+    ['GP24', 'a border type Google does not know', { onClick: () => {}, buttonBorderType: 'thick' }],
+    ['GP6', 'filtering methods with an unknown network', { onClick: () => {}, allowedPaymentMethods: readiness(changed((r) => (card(r).parameters.allowedCardNetworks = ['DINERS']))).allowedPaymentMethods }],
+  ])('%s: %s', (rule, _what, options) => {
+    expect(() => client().createButton(options)).toThrow(expect.objectContaining(refusal(rule)));
+  });
+});
+
+describe("onPaymentAuthorized's reply is held to Google's PaymentAuthorizationResult", () => {
+  const declared = { callbackIntents: ['PAYMENT_AUTHORIZATION'] };
+  it('takes what the widget answers: SUCCESS, or ERROR with a reason and a message for the sheet', () => {
+    expect(authorizationResultProblem({ transactionState: 'SUCCESS' }, declared)).toBeUndefined();
+    expect(authorizationResultProblem({ transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID', intent: 'PAYMENT_AUTHORIZATION', message: 'Declined' } }, declared)).toBeUndefined();
+  });
+
+  it.each<[string, string, unknown]>([
+    ['GP25', 'no result at all', undefined],
+    ['GP25', 'a state Google does not know', { transactionState: 'DECLINED' }],
+    ['GP25', 'an error of a reason Google does not know', { transactionState: 'ERROR', error: { reason: 'DECLINED', intent: 'PAYMENT_AUTHORIZATION', message: 'No' } }],
+    ['GP25', 'an error without a message for the shopper', { transactionState: 'ERROR', error: { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: '' } }],
+    ['GP25', "an error for an intent the request did not declare", { transactionState: 'ERROR', error: { reason: 'SHIPPING_OPTION_INVALID', intent: 'SHIPPING_OPTION', message: 'No' } }],
+  ])('%s: %s', (rule, _what, result) => {
+    expect(authorizationResultProblem(result, declared)).toContain(`[${rule}]`);
+  });
+});
+
+describe('docs/google-pay-rules.md', () => {
+  const ids = (text: string) => [...new Set([...text.matchAll(/\bGP\d+\b/g)].map(([id]) => id))].sort();
+  const table = ids(readFileSync(new URL('../../docs/google-pay-rules.md', import.meta.url), 'utf8'));
+
+  it('lists every rule the code cites, and the code cites every rule it lists', () => {
+    expect(ids(readFileSync(new URL('../../contracts/google-pay-rules.ts', import.meta.url), 'utf8'))).toEqual(table);
+  });
+
+  it('has a case here for every rule', () => {
+    expect(ids(readFileSync(new URL(import.meta.url), 'utf8').split("describe('docs/google-pay-rules.md'")[0] ?? '')).toEqual(table);
+  });
+});

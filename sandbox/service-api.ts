@@ -1,0 +1,522 @@
+/**
+ * The sandbox payment service's API: create, read and list charges, capture
+ * and release holds, refund captured charges, 3-D Secure Authentication Sessions and their challenge
+ * page, plus the gateway's public key. Conventions (auth, Merchant-Account,
+ * idempotency, errors) are documented in docs/service-conventions.md.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import express from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, ServiceRefundRequest } from '../contracts';
+import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
+import { err, ok } from '../common/result';
+import type { Result } from '../common/result';
+import { openToken, publicKeyToUncompressedBase64 } from '../common/ecv2';
+import { bearerCredential } from '../common/http/auth';
+import { hashSecret, secretMatches } from '../common/secrets';
+import { clientErrors, describeIssues, errorBody, httpError, sendError } from '../common/http/errors';
+import { bodyEdge, type BodyRules, KB, rawBodyOf } from '../common/http/body';
+import type { HttpError } from '../common/http/errors';
+import { FaultPlan } from './faults';
+import type { FaultKind, Faults } from './faults';
+import type { SandboxKeys } from './keys';
+import { claimIdempotencyKey, completeIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, releaseIdempotencyKey, type StoredReply } from '../common/store/idempotency';
+import { challengeRoutes } from './challenge';
+import {
+  allLedgerEntries,
+  consumeWalletMessage,
+  findAuthenticationSession,
+  findCharge,
+  findPaymentMethod,
+  findRefund,
+  insertAuthenticationSession,
+  insertCharge,
+  insertPaymentMethod,
+  insertRefund,
+  listCharges,
+  refundableAmount,
+  updateCharge,
+  useAuthentication,
+} from './store';
+import type { PaymentMethod, SandboxDatabase, SandboxDb, StoredAuthenticationSession } from './store';
+import type { Transaction } from 'kysely';
+import { authenticationFlowOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
+import { verifyAddress } from './address-verification';
+
+export interface ServiceApiContext {
+  db: SandboxDb;
+  keys: SandboxKeys;
+  gatewayName: string;
+  rootKeys: RootSigningKey[];
+  now: () => number;
+  faults: Faults;
+  /** How long a 3-D Secure challenge stays open. */
+  authenticationTtlMs: number;
+}
+
+const MERCHANT_ACCOUNT = /^[A-Za-z0-9._:-]{1,255}$/;
+const DEFAULT_LIST_LIMIT = 10;
+const MAX_LIST_LIMIT = 100;
+
+/** Set by `requireMerchantAccount` for the handlers after it. */
+const merchantOf = (res: Response): string => String(res.locals['merchantAccount']);
+
+function authenticate(serviceSecretKey: string): RequestHandler {
+  const expected = hashSecret(serviceSecretKey);
+  return (req, res, next) => {
+    const presented = bearerCredential(req);
+    if (presented === undefined || !secretMatches(presented, expected)) {
+      res.set('WWW-Authenticate', 'Bearer realm="sandbox"');
+      return sendError(res, httpError(401, 'unauthorized', 'a valid service secret key is required as a Bearer token'));
+    }
+    next();
+  };
+}
+
+/** After `authenticate` on the merchant-scoped calls; the fault plan is the service's own and names no merchant. */
+const requireMerchantAccount: RequestHandler = (req, res, next) => {
+  const merchantAccount = req.get('merchant-account');
+  if (merchantAccount === undefined || !MERCHANT_ACCOUNT.test(merchantAccount)) {
+    return sendError(res, httpError(400, 'invalid_request', 'the Merchant-Account header is required (1-255 of A-Z a-z 0-9 . _ : -)'));
+  }
+  res.locals['merchantAccount'] = merchantAccount;
+  next();
+};
+
+/** A wallet card, held only for the request's lifetime. */
+interface WalletCard {
+  pan: string;
+  expMonth: number;
+  expYear: number;
+  authMethod: AuthMethod;
+  /** Wallet messages are single use; network tokens carry no message. */
+  messageId?: string;
+}
+
+function openWalletSource(ctx: ServiceApiContext, merchantAccount: string, source: Exclude<ChargeRequest['source_data'], { type: 'payment_method' }>): Result<WalletCard, HttpError> {
+  if (source.type === 'network_token') {
+    const token = source.network_token;
+    return ok({
+      pan: token.token,
+      expMonth: Number(token.expiry_month),
+      expYear: Number(token.expiry_year),
+      authMethod: token.three_ds ? 'CRYPTOGRAM_3DS' : 'PAN_ONLY',
+    });
+  }
+  const opened = openToken(source.walletpay, {
+    recipientId: `gateway:${ctx.gatewayName}`,
+    privateKeys: [ctx.keys.gatewayPrivateKey],
+    rootKeys: ctx.rootKeys,
+    now: ctx.now,
+  });
+  if (!opened.ok) {
+    return err(httpError(400, 'invalid_wallet_token', `wallet token failed the ${opened.error.code} check: ${opened.error.message}`));
+  }
+  const message = opened.value;
+  if (message.gatewayMerchantId !== gatewayMerchantId(merchantAccount)) {
+    return err(httpError(403, 'gateway_merchant_mismatch', 'the wallet token was issued for another gatewayMerchantId than mrchnt_<Merchant-Account>'));
+  }
+  const details = message.paymentMethodDetails;
+  return ok({
+    pan: details.pan,
+    expMonth: details.expirationMonth,
+    expYear: details.expirationYear,
+    authMethod: details.authMethod,
+    messageId: message.messageId,
+  });
+}
+
+/** The payment method a charge is made on: an existing one, or one made now from the wallet card (its number is dropped here). */
+interface ResolvedSource {
+  method: PaymentMethod;
+  isNew: boolean;
+  messageId: string | undefined;
+}
+
+async function resolveSource(ctx: ServiceApiContext, merchantAccount: string, request: ChargeRequest): Promise<Result<ResolvedSource, HttpError>> {
+  const source = request.source_data;
+  if (source.type === 'payment_method') {
+    const method = await findPaymentMethod(ctx.db, merchantAccount, source.payment_method);
+    return method ? ok({ method, isNew: false, messageId: undefined }) : err(httpError(400, 'resource_missing', 'source_data.payment_method: no such payment method for this merchant'));
+  }
+  const opened = openWalletSource(ctx, merchantAccount, source);
+  if (!opened.ok) return opened;
+  const card = opened.value;
+  const network = cardNetworkOf(card.pan);
+  if (!network) return err(httpError(400, 'unsupported_card_network', 'the card number belongs to none of AMEX, DISCOVER, MASTERCARD, VISA'));
+  const summary: CardSummary = { network, last4: card.pan.slice(-4), auth_method: card.authMethod, exp_month: card.expMonth, exp_year: card.expYear };
+  const method: PaymentMethod = { id: `pm_${randomBytes(12).toString('hex')}`, card: summary, issuer: issuerProfile(card.pan), billingDetails: request.billing_details ?? null };
+  return ok({ method, isNew: true, messageId: card.messageId });
+}
+
+/** The Authentication Session a payment_method charge names must be authenticated, for this card, amount and currency. */
+async function checkAuthentication(ctx: ServiceApiContext, merchantAccount: string, request: ChargeRequest): Promise<Result<StoredAuthenticationSession | undefined, HttpError>> {
+  if (request.authentication_session === undefined) return ok(undefined);
+  const invalid = (why: string) => err(httpError(400, 'invalid_authentication_session', `authentication_session: ${why}`));
+  if (request.source_data.type !== 'payment_method') return invalid('only a payment_method source is charged with an authentication session');
+  const session = await findAuthenticationSession(ctx.db, request.authentication_session, ctx.now(), merchantAccount);
+  if (!session) return invalid('no such authentication session for this merchant');
+  if (session.status !== 'authenticated') return invalid(`it is ${session.status}, not authenticated`);
+  if (session.payment_method !== request.source_data.payment_method) return invalid('it authenticated another payment method');
+  if (session.amount !== request.amount || session.currency !== request.currency) return invalid('it authenticated another amount or currency');
+  return ok(session);
+}
+
+const errorReply = (error: HttpError): StoredReply => ({ status: error.status, body: JSON.stringify(errorBody(error)) });
+
+/** Keeps a reply against its Idempotency-Key (in the caller's transaction, with the work), for retries to replay. */
+async function keepReply(db: SandboxDb | Transaction<SandboxDatabase>, merchantAccount: string, idempotencyKey: string | undefined, reply: StoredReply): Promise<StoredReply> {
+  if (idempotencyKey !== undefined) await completeIdempotencyKey(db, merchantAccount, idempotencyKey, reply);
+  return reply;
+}
+
+async function prepareCharge(
+  ctx: ServiceApiContext,
+  merchantAccount: string,
+  request: ChargeRequest,
+): Promise<Result<ResolvedSource & { authentication: StoredAuthenticationSession | undefined }, HttpError>> {
+  const resolved = await resolveSource(ctx, merchantAccount, request);
+  if (!resolved.ok) return resolved;
+  const authentication = await checkAuthentication(ctx, merchantAccount, request);
+  if (!authentication.ok) return authentication;
+  return ok({ ...resolved.value, authentication: authentication.value });
+}
+
+/**
+ * Everything after validation and the idempotency claim. Its reply is what an
+ * idempotent retry replays, errors included, so it is stored in the same
+ * transaction that creates the charge.
+ */
+async function processCharge(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: ChargeRequest): Promise<StoredReply> {
+  const now = ctx.now();
+  const prepared = await prepareCharge(ctx, merchantAccount, request);
+  if (!prepared.ok) {
+    return keepReply(ctx.db, merchantAccount, idempotencyKey, errorReply(prepared.error));
+  }
+  const { method, isNew, messageId, authentication } = prepared.value;
+  const decision = decide(method.issuer, { expMonth: method.card.exp_month, expYear: method.card.exp_year }, now, {
+    authMethod: method.card.auth_method,
+    authenticationRequested: request.authentication === 'required',
+    authenticated: authentication !== undefined,
+  });
+  const status = decision.status === 'failed' ? 'failed' : request.capture === false ? 'held' : 'succeeded';
+  // A payment_method charge that sends no billing details carries, and is verified against, those its payment method was made with.
+  const billingDetails = request.billing_details ?? (request.source_data.type === 'payment_method' ? method.billingDetails : null);
+  const charge: Charge = {
+    id: `ch_${randomBytes(12).toString('hex')}`,
+    object: 'charge',
+    status,
+    amount: request.amount,
+    currency: request.currency,
+    source_type: request.source_data.type,
+    amount_captured: status === 'succeeded' ? request.amount : 0,
+    card: method.card,
+    payment_method: method.id,
+    billing_details: billingDetails,
+    ...verifyAddress(method.issuer.address, billingDetails),
+    failure_code: decision.status === 'failed' ? decision.code : null,
+    failure_message: decision.status === 'failed' ? decision.message : null,
+    created: Math.floor(now / 1000),
+  };
+  return ctx.db.transaction().execute(async (trx) => {
+    let reply: StoredReply;
+    if (messageId !== undefined && !(await consumeWalletMessage(trx, messageId, charge.id, now))) {
+      reply = errorReply(httpError(400, 'token_already_used', 'this wallet token has already been used for a charge'));
+    } else if (authentication && !(await useAuthentication(trx, authentication.id, charge.id))) {
+      reply = errorReply(httpError(400, 'invalid_authentication_session', 'authentication_session: it was already used by another charge'));
+    } else {
+      if (isNew) await insertPaymentMethod(trx, merchantAccount, method, now);
+      await insertCharge(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge });
+      reply = { status: 201, body: JSON.stringify(charge) };
+    }
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
+  });
+}
+
+/**
+ * Capture (all or part) or release a held charge; anything but `held` is
+ * refused with invalid_state, and a capture once the hold has lapsed
+ * (HOLD_LIFETIME_MS after it was placed) with hold_expired.
+ */
+async function processHoldOperation(
+  ctx: ServiceApiContext,
+  merchantAccount: string,
+  idempotencyKey: string | undefined,
+  chargeId: string,
+  operation: { kind: 'capture'; amount: number | undefined } | { kind: 'release' },
+): Promise<StoredReply> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const charge = await findCharge(trx, merchantAccount, chargeId);
+    let reply: StoredReply;
+    if (!charge) reply = errorReply(httpError(404, 'resource_missing', 'no such charge for this merchant'));
+    else if (charge.status !== 'held') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a held charge can be ${operation.kind}d`));
+    else if (operation.kind === 'capture' && charge.created * 1000 + HOLD_LIFETIME_MS <= ctx.now()) reply = errorReply(httpError(409, 'hold_expired', 'the hold lapsed 7 days after it was placed: it can no longer be captured, only released'));
+    else if (operation.kind === 'capture' && (operation.amount ?? 0) > charge.amount) reply = errorReply(httpError(400, 'invalid_request', 'amount: more than the held amount'));
+    else {
+      const updated: Charge =
+        operation.kind === 'capture' ? { ...charge, status: 'succeeded', amount_captured: operation.amount ?? charge.amount } : { ...charge, status: 'released' };
+      await updateCharge(trx, operation.kind, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge: updated });
+      reply = { status: 200, body: JSON.stringify(updated) };
+    }
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
+  });
+}
+
+/**
+ * Refunds part or all of what a charge captured. A hold is released, not
+ * refunded; what is asked must fit in what is left of the capture (the
+ * charge's row is read in the transaction that writes the refund, which the
+ * sandbox's single SQLite writer serializes).
+ */
+async function processRefund(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: ServiceRefundRequest): Promise<StoredReply> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const charge = await findCharge(trx, merchantAccount, request.charge);
+    let reply: StoredReply;
+    if (!charge) reply = errorReply(httpError(404, 'resource_missing', 'no such charge for this merchant'));
+    else if (charge.status === 'held') reply = errorReply(httpError(409, 'invalid_state', 'the charge is an uncaptured hold: release it instead of refunding it'));
+    else if (charge.status !== 'succeeded') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a captured charge can be refunded`));
+    else if (request.amount > (await refundableAmount(trx, charge.id))) reply = errorReply(httpError(400, 'amount_too_large', 'amount: more than is left to refund of the captured amount'));
+    else {
+      const refund: ServiceRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        charge: charge.id,
+        amount: request.amount,
+        currency: charge.currency,
+        status: 'succeeded',
+        failure_code: null,
+        created: Math.floor(ctx.now() / 1000),
+      };
+      await insertRefund(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge, refund });
+      reply = { status: 201, body: JSON.stringify(refund) };
+    }
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
+  });
+}
+
+/** Frictionless cards are authenticated at once; the others wait for the shopper at the challenge page. */
+async function processAuthenticationSession(
+  ctx: ServiceApiContext,
+  merchantAccount: string,
+  idempotencyKey: string | undefined,
+  request: CreateAuthenticationSession,
+  serviceBaseUrl: string,
+): Promise<StoredReply> {
+  const method = await findPaymentMethod(ctx.db, merchantAccount, request.payment_method);
+  let reply: StoredReply;
+  if (!method) reply = errorReply(httpError(400, 'resource_missing', 'payment_method: no such payment method for this merchant'));
+  else if (method.card.auth_method !== 'PAN_ONLY') reply = errorReply(httpError(400, 'invalid_request', 'payment_method: a CRYPTOGRAM_3DS card is authenticated by its cryptogram and needs no session'));
+  else {
+    const now = ctx.now();
+    const id = `as_${randomBytes(12).toString('hex')}`;
+    const frictionless = authenticationFlowOf(method.issuer) === 'frictionless';
+    const session: StoredAuthenticationSession = {
+      id,
+      object: 'authentication_session',
+      status: frictionless ? 'authenticated' : 'challenge_required',
+      payment_method: method.id,
+      amount: request.amount,
+      currency: request.currency,
+      challenge_url: frictionless ? null : `${serviceBaseUrl}/challenge/${id}`,
+      expires_at: now + ctx.authenticationTtlMs,
+      created: Math.floor(now / 1000),
+      merchant_account: merchantAccount,
+      return_origin: request.return_origin,
+      ancestor_origins: request.ancestor_origins ?? [],
+      charge_id: null,
+    };
+    await insertAuthenticationSession(ctx.db, session);
+    reply = { status: 201, body: JSON.stringify(publicAuthenticationSession(session)) };
+  }
+  return keepReply(ctx.db, merchantAccount, idempotencyKey, reply);
+}
+
+/** What the API shows of a session: not whose it is, whom the challenge reports to, nor which charge used it. */
+const publicAuthenticationSession = ({ merchant_account: _merchant, return_origin: _origin, ancestor_origins: _ancestors, charge_id: _charge, ...session }: StoredAuthenticationSession): AuthenticationSession => session;
+
+const sendReply = (res: Response, reply: StoredReply) => res.status(reply.status).type('application/json').send(reply.body);
+
+/** A lost reply: whatever was done stays done, but the client hears only a dropped connection. */
+const deliver = (req: Request, res: Response, reply: StoredReply, fault: FaultKind | undefined) =>
+  fault === 'lost_reply' ? req.socket.destroy() : sendReply(res, reply);
+
+/** Set by `idempotencyKeyHeader` for the handlers after it. */
+const idempotencyKeyOf = (res: Response): string | undefined => res.locals['idempotencyKey'] as string | undefined;
+
+/** Checked before the body, so a bad key is refused whatever else is wrong. */
+const idempotencyKeyHeader: RequestHandler = (req, res, next) => {
+  const key = req.get('idempotency-key');
+  if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    return sendError(res, httpError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`));
+  }
+  res.locals['idempotencyKey'] = key;
+  next();
+};
+
+/**
+ * Runs `process` once per Idempotency-Key (when one was sent) and replays its
+ * stored reply to every retry. A key is bound to the method, the path and the
+ * exact body bytes. `process` stores its reply against the key itself, in the
+ * transaction that does the work.
+ */
+async function respondOnce(ctx: ServiceApiContext, req: Request, res: Response, fault: FaultKind | undefined, process: (key: string | undefined) => Promise<StoredReply>): Promise<void> {
+  const merchantAccount = merchantOf(res);
+  const key = idempotencyKeyOf(res);
+  if (key !== undefined) {
+    const fingerprint = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n`).update(rawBodyOf(req) ?? Buffer.alloc(0)).digest('hex');
+    const claim = await claimIdempotencyKey(ctx.db, { scope: merchantAccount, key, fingerprint, now: ctx.now() });
+    if (claim.kind === 'mismatch') {
+      return sendError(res, httpError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request'));
+    }
+    if (claim.kind === 'in_progress') {
+      return sendError(res, httpError(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry later'));
+    }
+    if (claim.kind === 'replay') {
+      deliver(req, res.set('Idempotent-Replayed', 'true'), claim.reply, fault);
+      return;
+    }
+  }
+  try {
+    // Held after the claim, as a slow service holds a request it has accepted: a retry meanwhile
+    // meets idempotency_key_in_use, and the work is committed even if the client gave up.
+    const reply = await ctx.faults.delayed(fault, () => process(key));
+    deliver(req, res, reply, fault);
+  } catch (error) {
+    if (key !== undefined) await releaseIdempotencyKey(ctx.db, merchantAccount, key);
+    throw error;
+  }
+}
+
+/** A JSON body, parsed by `schema`; requests that fail validation never ran, so (as at Stripe) they are not recorded against the key. */
+function parseBody<T>(req: Request, res: Response, schema: z.ZodType<T>): T | undefined {
+  if (req.body === undefined || rawBodyOf(req) === undefined) {
+    sendError(res, httpError(400, 'invalid_request', 'the request body must be JSON (Content-Type: application/json)'));
+    return undefined;
+  }
+  const parsed = schema.safeParse(req.body);
+  if (!parsed.success) {
+    sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
+    return undefined;
+  }
+  return parsed.data;
+}
+
+/** A POST that moves money (a charge, a refund): validated, then met by the fault plan, then run once per Idempotency-Key. */
+function faultedHandler<T>(ctx: ServiceApiContext, schema: z.ZodType<T>, process: (merchantAccount: string, key: string | undefined, request: T) => Promise<StoredReply>) {
+  return async (req: Request, res: Response) => {
+    const request = parseBody(req, res, schema);
+    if (request === undefined) return;
+    const fault = ctx.faults.pick(req);
+    if (!fault.ok) return sendError(res, fault.error);
+    // Before the idempotency claim: nothing was processed, so a retry with the key runs once.
+    if (fault.value === 'error') return sendError(res, httpError(500, 'service_error', 'injected fault: the service failed before processing the request'));
+    if (fault.value === 'reset') return void req.socket.destroy();
+    await respondOnce(ctx, req, res, fault.value, (key) => process(merchantOf(res), key, request));
+  };
+}
+
+/**
+ * The bodies the service's routes take, read at the edge of its router before its key is checked
+ * (common/http/body.ts); every other route takes none.
+ */
+export const serviceBodies = {
+  'POST /api/v1/charges': { body: 'required', limit: 64 * KB },
+  'POST /api/v1/refunds': { body: 'required', limit: 4 * KB },
+  'POST /api/v1/charges/:id/capture': { body: 'required', limit: 4 * KB },
+  // No fields: no body (as the backend sends it) or `{}`.
+  'POST /api/v1/charges/:id/release': { body: 'optional', limit: 4 * KB },
+  'POST /api/v1/authentication_sessions': { body: 'required', limit: 4 * KB },
+  'PUT /faults': { body: 'required', limit: 4 * KB },
+  // The 3-D Secure page's own form (challenge.ts), as a bank's page posts it.
+  'POST /challenge/:id': { body: 'form', limit: 1 * KB },
+} as const satisfies BodyRules;
+
+export function serviceRouter(ctx: ServiceApiContext): Router {
+  const router = express.Router();
+  router.use(bodyEdge(serviceBodies));
+  const auth = authenticate(ctx.keys.serviceSecretKey);
+
+  router.get('/keys', (_req, res) => {
+    res.json({
+      gateway: ctx.gatewayName,
+      recipient_id: `gateway:${ctx.gatewayName}`,
+      protocol_version: 'ECv2',
+      public_key: publicKeyToUncompressedBase64(ctx.keys.gatewayPublicKey),
+    });
+  });
+
+  const merchantCall = [auth, requireMerchantAccount];
+  router.post('/api/v1/charges', ...merchantCall, idempotencyKeyHeader, faultedHandler(ctx, ChargeRequest, (merchant, key, request) => processCharge(ctx, merchant, key, request)));
+  router.post('/api/v1/refunds', ...merchantCall, idempotencyKeyHeader, faultedHandler(ctx, ServiceRefundRequest, (merchant, key, request) => processRefund(ctx, merchant, key, request)));
+
+  router.get('/api/v1/refunds/:id', ...merchantCall, async (req, res) => {
+    const refund = await findRefund(ctx.db, merchantOf(res), String(req.params.id));
+    if (!refund) return sendError(res, httpError(404, 'resource_missing', 'no such refund for this merchant'));
+    res.json(refund);
+  });
+
+  router.post('/api/v1/charges/:id/capture', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    const request = parseBody(req, res, CaptureRequest);
+    if (request === undefined) return;
+    await respondOnce(ctx, req, res, undefined, (key) => processHoldOperation(ctx, merchantOf(res), key, String(req.params.id), { kind: 'capture', amount: request.amount }));
+  });
+
+  router.post('/api/v1/charges/:id/release', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    if (req.body !== undefined && parseBody(req, res, EmptyBody) === undefined) return;
+    await respondOnce(ctx, req, res, undefined, (key) => processHoldOperation(ctx, merchantOf(res), key, String(req.params.id), { kind: 'release' }));
+  });
+
+  router.post('/api/v1/authentication_sessions', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    const request = parseBody(req, res, CreateAuthenticationSession);
+    if (request === undefined) return;
+    // The challenge page is served next to the API, at the address the caller reached the service at.
+    const serviceBaseUrl = `${req.protocol}://${req.get('host')}${req.baseUrl}`;
+    await respondOnce(ctx, req, res, undefined, (key) => processAuthenticationSession(ctx, merchantOf(res), key, request, serviceBaseUrl));
+  });
+
+  router.get('/api/v1/authentication_sessions/:id', ...merchantCall, async (req, res) => {
+    const session = await findAuthenticationSession(ctx.db, String(req.params.id), ctx.now(), merchantOf(res));
+    if (!session) return sendError(res, httpError(404, 'resource_missing', 'no such authentication session for this merchant'));
+    res.json(publicAuthenticationSession(session));
+  });
+
+  router.use(challengeRoutes(ctx));
+
+  router.get('/faults', auth, (_req, res) => {
+    res.json(ctx.faults.plan());
+  });
+
+  router.put('/faults', auth, (req, res) => {
+    const parsed = FaultPlan.safeParse(req.body);
+    if (!parsed.success) return sendError(res, httpError(400, 'invalid_request', describeIssues(parsed.error)));
+    ctx.faults.setPlan(parsed.data);
+    res.json(ctx.faults.plan());
+  });
+
+  // The audit's view (the soak, the tests): every operation on money, across merchants, so under the service key alone.
+  router.get('/ledger', auth, async (_req, res) => {
+    res.json({ entries: await allLedgerEntries(ctx.db) });
+  });
+
+  router.get('/api/v1/charges/:id', ...merchantCall, async (req, res) => {
+    const charge = await findCharge(ctx.db, merchantOf(res), String(req.params.id));
+    if (!charge) return sendError(res, httpError(404, 'resource_missing', 'no such charge for this merchant'));
+    res.json(charge);
+  });
+
+  router.get('/api/v1/charges', ...merchantCall, async (req, res) => {
+    const limitParam = req.query['limit'];
+    let limit = DEFAULT_LIST_LIMIT;
+    if (limitParam !== undefined) {
+      limit = typeof limitParam === 'string' && /^\d{1,3}$/.test(limitParam) ? Number(limitParam) : 0;
+      if (limit < 1 || limit > MAX_LIST_LIMIT) {
+        return sendError(res, httpError(400, 'invalid_request', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`));
+      }
+    }
+    res.json({ object: 'list', ...(await listCharges(ctx.db, merchantOf(res), limit)) });
+  });
+
+  router.use(clientErrors);
+  return router;
+}

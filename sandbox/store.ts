@@ -1,0 +1,498 @@
+/**
+ * The sandbox service's own database: its charges and their ledger of
+ * operations, payment methods, authentication sessions, idempotency records
+ * and the wallet message ids it has consumed. Never shared with the backend's
+ * store, as a real payment service's would not be. No card number, token or
+ * cryptogram is ever written here.
+ */
+import { sql, type Generated, type Kysely, type Migration, type Transaction } from 'kysely';
+import type { AuthenticationSession, AuthenticationStatus, BillingDetails, CardSummary, Charge, ServiceRefund } from '../contracts';
+import { openDatabase } from '../common/store/database';
+import { SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
+import type { IssuerProfile } from './test-cards';
+import { createIdempotencyKeysTable, type IdempotencyKeysTable } from '../common/store/idempotency';
+
+interface ChargesTable {
+  /** Insertion order: `created` has one-second resolution and cannot order a burst. */
+  seq: Generated<number>;
+  id: string;
+  merchant_account: string;
+  idempotency_key: string | null;
+  source_type: string;
+  status: string;
+  amount: number;
+  currency: string;
+  card: string;
+  billing_details: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created: number;
+  amount_captured: number;
+  payment_method: string | null;
+  /** What its refunds gave back: never more than amount_captured. */
+  amount_refunded: Generated<number>;
+  /** The issuer's address verification (`match`, `mismatch`, `unavailable`; null: not sent, or a charge made before 0005). */
+  address_line1_check: Generated<string | null>;
+  address_postal_code_check: Generated<string | null>;
+}
+
+/** A card the service keeps for later charges: its summary and what the issuer knows of it (IssuerProfile), never its number. */
+interface PaymentMethodsTable {
+  id: string;
+  merchant_account: string;
+  card: string;
+  issuer: string;
+  /** BillingDetails JSON of the charge that made it: a payment_method charge that sends none is verified against these. */
+  billing_details: Generated<string | null>;
+  created: number;
+}
+
+interface AuthenticationSessionsTable {
+  id: string;
+  merchant_account: string;
+  payment_method: string;
+  amount: number;
+  currency: string;
+  return_origin: string;
+  /** Space-separated: `ancestor_origins` of the request. */
+  ancestor_origins: string;
+  /** As stored: a challenge past `expires_at` is reported `expired` without a write. */
+  status: string;
+  challenge_url: string | null;
+  /** The charge that used this authentication: each one pays once. */
+  charge_id: string | null;
+  expires_at: number;
+  created: number;
+}
+
+export type LedgerOperation = 'charge' | 'capture' | 'release' | 'refund';
+
+/** The ledger: one row per operation on money, with the charge as that operation left it. */
+interface OperationsTable {
+  seq: Generated<number>;
+  operation: LedgerOperation;
+  charge_id: string;
+  merchant_account: string;
+  idempotency_key: string | null;
+  charge: string;
+  /** A refund operation's refund object. */
+  refund: string | null;
+  created: number;
+}
+
+interface RefundsTable {
+  id: string;
+  merchant_account: string;
+  charge_id: string;
+  idempotency_key: string | null;
+  amount: number;
+  currency: string;
+  status: string;
+  failure_code: string | null;
+  created: number;
+}
+
+interface WalletMessagesTable {
+  message_id: string;
+  charge_id: string;
+  created: number;
+}
+
+export interface SandboxDatabase {
+  charges: ChargesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  wallet_messages: WalletMessagesTable;
+  payment_methods: PaymentMethodsTable;
+  authentication_sessions: AuthenticationSessionsTable;
+  operations: OperationsTable;
+  refunds: RefundsTable;
+}
+
+export type SandboxDb = Kysely<SandboxDatabase>;
+
+/** Append only: a migration that has run on some machine is never edited. */
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('charges')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('source_type', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('card', 'text', (c) => c.notNull())
+        .addColumn('billing_details', 'text')
+        .addColumn('failure_code', 'text')
+        .addColumn('failure_message', 'text')
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('charges_merchant_seq').on('charges').columns(['merchant_account', 'seq']).execute();
+      await createIdempotencyKeysTable(db);
+      await db.schema
+        .createTable('wallet_messages')
+        .addColumn('message_id', 'text', (c) => c.primaryKey())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0002_holds_and_authentication': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('charges').addColumn('amount_captured', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('charges').addColumn('payment_method', 'text').execute();
+      await sql`UPDATE charges SET amount_captured = amount WHERE status = 'succeeded'`.execute(db);
+      await db.schema
+        .createTable('payment_methods')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('card', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('authentication_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('payment_method', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('return_origin', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('challenge_url', 'text')
+        .addColumn('charge_id', 'text', (c) => c.unique())
+        .addColumn('expires_at', 'integer', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('operations')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('charge', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      // Charges made before the ledger had operations become its first entries, in their order.
+      await sql`INSERT INTO operations (operation, charge_id, merchant_account, idempotency_key, charge, created)
+        SELECT 'charge', id, merchant_account, idempotency_key,
+          json_object('id', id, 'object', 'charge', 'status', status, 'amount', amount, 'currency', currency, 'source_type', source_type,
+            'amount_captured', amount_captured, 'card', json(card), 'payment_method', NULL,
+            'billing_details', json(billing_details), 'failure_code', failure_code, 'failure_message', failure_message, 'created', created),
+          created
+        FROM charges ORDER BY seq`.execute(db);
+    },
+  },
+  '0003_challenge_ancestor_origins': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('authentication_sessions').addColumn('ancestor_origins', 'text', (c) => c.notNull().defaultTo('')).execute();
+    },
+  },
+  '0004_refunds': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('charges').addColumn('amount_refunded', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('operations').addColumn('refund', 'text').execute();
+      await db.schema
+        .createTable('refunds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('failure_code', 'text')
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0005_address_verification': {
+    // The issuer's address verification of each charge (address-verification.ts), and the billing details a payment
+    // method was made with, which a payment_method charge (after 3-D Secure) is verified against when it sends none.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('charges').addColumn('address_line1_check', 'text').execute();
+      await db.schema.alterTable('charges').addColumn('address_postal_code_check', 'text').execute();
+      await db.schema.alterTable('payment_methods').addColumn('billing_details', 'text').execute();
+    },
+  },
+};
+
+export const openSandboxDb = (file: string) => openDatabase<SandboxDatabase>(file, migrations);
+
+export interface LedgerEntry {
+  operation: LedgerOperation;
+  merchant_account: string;
+  idempotency_key: string | null;
+  charge: Charge;
+  /** The refund a `refund` operation made. */
+  refund?: ServiceRefund;
+}
+
+type ChargeRow = Omit<ChargesTable, 'seq' | 'amount_refunded' | 'address_line1_check' | 'address_postal_code_check'> & {
+  seq: number;
+  address_line1_check: string | null;
+  address_postal_code_check: string | null;
+};
+
+function toCharge(row: ChargeRow): Charge {
+  return {
+    id: row.id,
+    object: 'charge',
+    status: row.status as Charge['status'],
+    amount: row.amount,
+    currency: row.currency,
+    source_type: row.source_type as Charge['source_type'],
+    card: JSON.parse(row.card) as Charge['card'],
+    billing_details: row.billing_details === null ? null : (JSON.parse(row.billing_details) as Charge['billing_details']),
+    address_line1_check: row.address_line1_check as Charge['address_line1_check'],
+    address_postal_code_check: row.address_postal_code_check as Charge['address_postal_code_check'],
+    failure_code: row.failure_code,
+    failure_message: row.failure_message,
+    created: row.created,
+    amount_captured: row.amount_captured,
+    payment_method: row.payment_method,
+  };
+}
+
+type Db = SandboxDb | Transaction<SandboxDatabase>;
+
+async function appendOperation(db: Db, operation: LedgerOperation, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+  const { charge, refund } = entry;
+  await db
+    .insertInto('operations')
+    .values({
+      operation,
+      charge_id: charge.id,
+      merchant_account: entry.merchant_account,
+      idempotency_key: entry.idempotency_key,
+      charge: JSON.stringify(charge),
+      refund: refund ? JSON.stringify(refund) : null,
+      created: refund?.created ?? charge.created,
+    })
+    .execute();
+}
+
+export async function insertCharge(db: Transaction<SandboxDatabase>, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+  const { charge } = entry;
+  await appendOperation(db, 'charge', entry);
+  await db
+    .insertInto('charges')
+    .values({
+      id: charge.id,
+      merchant_account: entry.merchant_account,
+      idempotency_key: entry.idempotency_key,
+      source_type: charge.source_type,
+      status: charge.status,
+      amount: charge.amount,
+      currency: charge.currency,
+      card: JSON.stringify(charge.card),
+      billing_details: charge.billing_details === null ? null : JSON.stringify(charge.billing_details),
+      address_line1_check: charge.address_line1_check ?? null,
+      address_postal_code_check: charge.address_postal_code_check ?? null,
+      failure_code: charge.failure_code,
+      failure_message: charge.failure_message,
+      created: charge.created,
+      amount_captured: charge.amount_captured,
+      payment_method: charge.payment_method,
+    })
+    .execute();
+}
+
+/** A capture or release: the charge's new state, and its ledger entry. */
+export async function updateCharge(db: Transaction<SandboxDatabase>, operation: Exclude<LedgerOperation, 'charge'>, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+  const { charge } = entry;
+  await db.updateTable('charges').set({ status: charge.status, amount_captured: charge.amount_captured }).where('id', '=', charge.id).execute();
+  await appendOperation(db, operation, entry);
+}
+
+export async function findCharge(db: Db, merchantAccount: string, id: string): Promise<Charge | undefined> {
+  const row = await db
+    .selectFrom('charges')
+    .selectAll()
+    .where('merchant_account', '=', merchantAccount)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toCharge(row);
+}
+
+/** Newest first; one extra row tells whether there are more. */
+export async function listCharges(db: SandboxDb, merchantAccount: string, limit: number): Promise<{ data: Charge[]; has_more: boolean }> {
+  const rows = await db
+    .selectFrom('charges')
+    .selectAll()
+    .where('merchant_account', '=', merchantAccount)
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return { data: rows.slice(0, limit).map(toCharge), has_more: rows.length > limit };
+}
+
+export async function allLedgerEntries(db: SandboxDb): Promise<LedgerEntry[]> {
+  const rows = await db.selectFrom('operations').selectAll().orderBy('seq', 'asc').execute();
+  return rows.map((row) => ({
+    operation: row.operation,
+    merchant_account: row.merchant_account,
+    idempotency_key: row.idempotency_key,
+    charge: JSON.parse(row.charge) as Charge,
+    ...(row.refund !== null && { refund: JSON.parse(row.refund) as ServiceRefund }),
+  }));
+}
+
+/** What is left to refund of a charge: its captured amount less its refunds so far. */
+export async function refundableAmount(db: Transaction<SandboxDatabase>, chargeId: string): Promise<number> {
+  const row = await db.selectFrom('charges').select(['amount_captured', 'amount_refunded']).where('id', '=', chargeId).executeTakeFirstOrThrow();
+  return row.amount_captured - row.amount_refunded;
+}
+
+/** A refund of a charge, what it leaves refunded on the charge, and its ledger entry, in the caller's transaction. */
+export async function insertRefund(db: Transaction<SandboxDatabase>, entry: Omit<LedgerEntry, 'operation' | 'refund'> & { refund: ServiceRefund }): Promise<void> {
+  const { refund } = entry;
+  await db
+    .insertInto('refunds')
+    .values({
+      id: refund.id,
+      merchant_account: entry.merchant_account,
+      charge_id: refund.charge,
+      idempotency_key: entry.idempotency_key,
+      amount: refund.amount,
+      currency: refund.currency,
+      status: refund.status,
+      failure_code: refund.failure_code,
+      created: refund.created,
+    })
+    .execute();
+  if (refund.status === 'succeeded') {
+    await db.updateTable('charges').set((eb) => ({ amount_refunded: eb('amount_refunded', '+', refund.amount) })).where('id', '=', refund.charge).execute();
+  }
+  await appendOperation(db, 'refund', entry);
+}
+
+export async function findRefund(db: Db, merchantAccount: string, id: string): Promise<ServiceRefund | undefined> {
+  const row = await db.selectFrom('refunds').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      object: 'refund',
+      charge: row.charge_id,
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status as ServiceRefund['status'],
+      failure_code: row.failure_code,
+      created: row.created,
+    }
+  );
+}
+
+export interface PaymentMethod {
+  id: string;
+  card: CardSummary;
+  issuer: IssuerProfile;
+  /** The billing details of the charge that made it, if it sent any. */
+  billingDetails: BillingDetails | null;
+}
+
+export async function insertPaymentMethod(db: Transaction<SandboxDatabase>, merchantAccount: string, method: PaymentMethod, now: number): Promise<void> {
+  await db
+    .insertInto('payment_methods')
+    .values({
+      id: method.id,
+      merchant_account: merchantAccount,
+      card: JSON.stringify(method.card),
+      issuer: JSON.stringify(method.issuer),
+      billing_details: method.billingDetails === null ? null : JSON.stringify(method.billingDetails),
+      created: now,
+    })
+    .execute();
+}
+
+export async function findPaymentMethod(db: Db, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
+  const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  // A payment method kept before 0005 has no address in its profile: its issuer has the sandbox cardholder's, as every card's then.
+  const issuer: IssuerProfile = { address: SANDBOX_CARDHOLDER_ADDRESS, ...(JSON.parse(row.issuer) as Omit<IssuerProfile, 'address'>) };
+  const billingDetails = row.billing_details === null ? null : (JSON.parse(row.billing_details) as BillingDetails);
+  return { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer, billingDetails };
+}
+
+export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; ancestor_origins: string[]; charge_id: string | null };
+
+export async function insertAuthenticationSession(db: Db, session: StoredAuthenticationSession): Promise<void> {
+  await db
+    .insertInto('authentication_sessions')
+    .values({
+      id: session.id,
+      merchant_account: session.merchant_account,
+      payment_method: session.payment_method,
+      amount: session.amount,
+      currency: session.currency,
+      return_origin: session.return_origin,
+      ancestor_origins: session.ancestor_origins.join(' '),
+      status: session.status,
+      challenge_url: session.challenge_url,
+      charge_id: null,
+      expires_at: session.expires_at,
+      created: session.created,
+    })
+    .execute();
+}
+
+/** By id alone for the challenge page (its URL is the capability), or scoped to the merchant for the API. */
+export async function findAuthenticationSession(db: Db, id: string, now: number, merchantAccount?: string): Promise<StoredAuthenticationSession | undefined> {
+  let query = db.selectFrom('authentication_sessions').selectAll().where('id', '=', id);
+  if (merchantAccount !== undefined) query = query.where('merchant_account', '=', merchantAccount);
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  const expired = row.status === 'challenge_required' && now >= row.expires_at;
+  return {
+    id: row.id,
+    object: 'authentication_session',
+    status: expired ? 'expired' : (row.status as AuthenticationStatus),
+    payment_method: row.payment_method,
+    amount: row.amount,
+    currency: row.currency,
+    challenge_url: expired ? null : row.challenge_url,
+    expires_at: row.expires_at,
+    created: row.created,
+    merchant_account: row.merchant_account,
+    return_origin: row.return_origin,
+    ancestor_origins: row.ancestor_origins.split(' ').filter(Boolean),
+    charge_id: row.charge_id,
+  };
+}
+
+/** The shopper's answer to a challenge; false when it was no longer open (decided, or expired). */
+export async function decideChallenge(db: SandboxDb, id: string, status: 'authenticated' | 'failed', now: number): Promise<boolean> {
+  const updated = await db
+    .updateTable('authentication_sessions')
+    .set({ status, challenge_url: null })
+    .where('id', '=', id)
+    .where('status', '=', 'challenge_required')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Spends an authentication on a charge; false when another charge already used it. */
+export async function useAuthentication(db: Transaction<SandboxDatabase>, id: string, chargeId: string): Promise<boolean> {
+  const updated = await db.updateTable('authentication_sessions').set({ charge_id: chargeId }).where('id', '=', id).where('charge_id', 'is', null).executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Records a wallet message as spent; false when it already was. */
+export async function consumeWalletMessage(
+  db: Transaction<SandboxDatabase>,
+  messageId: string,
+  chargeId: string,
+  now: number,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('wallet_messages')
+    .values({ message_id: messageId, charge_id: chargeId, created: now })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}
