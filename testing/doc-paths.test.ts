@@ -33,7 +33,8 @@ const documents = [
 function expandBraces(word: string): string[] {
   const match = /\{([^{}]*,[^{}]*)\}/.exec(word);
   if (!match) return [word];
-  return match[1].split(',').flatMap((part) => expandBraces(word.slice(0, match.index) + part + word.slice(match.index + match[0].length)));
+  const [whole, parts = ''] = match;
+  return parts.split(',').flatMap((part) => expandBraces(word.slice(0, match.index) + part + word.slice(match.index + whole.length)));
 }
 
 /** The part of a word that must exist: up to a placeholder, without a line number or a trailing punctuation mark. */
@@ -45,15 +46,15 @@ function checkedPart(word: string): string {
 
 /** The words of a document's code spans and fenced blocks. */
 function codeWords(text: string): string[] {
-  const fenced = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((match) => match[1]);
-  const inline = [...text.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '').matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+  const fenced = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((match) => match[1] ?? '');
+  const inline = [...text.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '').matchAll(/`([^`\n]+)`/g)].map((match) => match[1] ?? '');
   return [...fenced, ...inline].flatMap((code) => code.split(/[\s'"=]+/)).map((word) => word.replace(/^[([]+/, ''));
 }
 
 /** Relative link targets, without their anchor. */
 function linkTargets(text: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
-    .map((match) => match[1].replace(/#.*$/, ''))
+    .map((match) => (match[1] ?? '').replace(/#.*$/, ''))
     .filter((target) => target !== '' && !/^[a-z]+:/i.test(target) && !target.startsWith('/'));
 }
 
@@ -72,18 +73,19 @@ const git = (...args: string[]) => spawnSync('git', args, { cwd: root, stdio: 'i
 /** Whether `path` was in the tree of `commit`; true where the clone lacks that commit (a shallow one). */
 const existedAt = (commit: string, path: string) => !git('cat-file', '-e', `${commit}^{commit}`) || git('cat-file', '-e', `${commit}:${path.replace(/\/$/, '')}`);
 
-const startsAtTopLevel = (path: string) => TOP_LEVEL.includes(path.split('/')[0]) && path.includes('/');
+const firstSegment = (path: string) => path.split('/')[0] ?? '';
+const startsAtTopLevel = (path: string) => TOP_LEVEL.includes(firstSegment(path)) && path.includes('/');
 const isBuilt = (path: string) => path.split('/').includes('dist') || path.split('/').includes('node_modules');
 
 /** The paths a document names that do not exist, each as `document: path`. */
-function missingPaths(document: string): string[] {
-  const text = readFileSync(join(root, document), 'utf8');
+function missingPaths(document: string, text = readFileSync(join(root, document), 'utf8')): string[] {
   const folder = dirname(document);
   const missing = new Set<string>();
   for (const word of codeWords(text).flatMap(expandBraces)) {
     const past = /^([0-9a-f]{7,40}):(.+)$/.exec(word);
     if (past) {
-      if (!existedAt(past[1], checkedPart(past[2]))) missing.add(word);
+      const [, commit = '', pastPath = ''] = past;
+      if (!existedAt(commit, checkedPart(pastPath))) missing.add(word);
       continue;
     }
     const path = checkedPart(word);
@@ -92,9 +94,9 @@ function missingPaths(document: string): string[] {
     const candidates = [
       ...(startsAtTopLevel(path) ? [path] : []),
       // A folder's README may name paths from its own folder.
-      ...(folder !== '.' && folder !== 'docs' && path.includes('/') && existsSync(join(root, folder, path.split('/')[0])) ? [join(folder, path)] : []),
+      ...(folder !== '.' && folder !== 'docs' && path.includes('/') && existsSync(join(root, folder, firstSegment(path))) ? [join(folder, path)] : []),
     ];
-    if (candidates.length > 0 && !candidates.some((candidate) => existsSync(join(root, candidate)))) missing.add(candidates[0]);
+    if (candidates.length > 0 && !candidates.some((candidate) => existsSync(join(root, candidate)))) missing.add(candidates.join(' or '));
     if (/^[\w-][\w.-]*\.(tsx?|md|sh|css|html)$/.test(path) && !fileNames.has(path) && !BUILT_FILES.includes(path)) missing.add(path);
   }
   for (const target of linkTargets(text)) {
@@ -111,7 +113,21 @@ describe('document paths', () => {
     expect(documents.length).toBeGreaterThan(25);
   });
 
+  it('tells a moved file from one that is there, now or at a commit', () => {
+    const text = [
+      '`server/checkout/pay.ts`, `server/contracts/money.ts`, `5e0fee6:server/contracts/money.ts`, `5e0fee6:server/nowhere.ts`,',
+      '`checkout/locales/<tag>.ts`, `/demo/gallery`, `dist/web/checkout.js`, `View.tsx`, [api](api.md), [gone](gone.md#part)',
+    ].join('\n');
+    expect(missingPaths('docs/example.md', text)).toEqual([
+      'docs/example.md: server/contracts/money.ts',
+      'docs/example.md: 5e0fee6:server/nowhere.ts',
+      'docs/example.md: View.tsx',
+      'docs/example.md: docs/gone.md',
+    ]);
+    expect(missingPaths('web/README.md', '`checkout/locales/`, `checkout/nowhere/`')).toEqual(['web/README.md: web/checkout/nowhere/']);
+  });
+
   it('every repository path a document names exists', () => {
-    expect(documents.flatMap(missingPaths)).toEqual([]);
+    expect(documents.flatMap((document) => missingPaths(document))).toEqual([]);
   });
 });
