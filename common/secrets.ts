@@ -8,8 +8,7 @@ let drawn = 0;
 /**
  * `size` bytes from the CSPRNG, drawn from a pool refilled 4 KiB at a time,
  * as Node does for randomUUID: a pay takes half a dozen small draws (ids, IVs,
- * the CSP nonce), and each randomBytes call is a native job of its own (issue
- * 16). Every byte is handed out once, as a copy, and zeroed in the pool.
+ * the CSP nonce), and each randomBytes call is a native job of its own. Every byte is handed out once, as a copy, and zeroed in the pool.
  */
 export function randomBytesFromPool(size: number): Buffer {
   if (size > POOL_BYTES) return randomBytes(size);

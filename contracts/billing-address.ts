@@ -1,5 +1,5 @@
 /**
- * The billing address check (issue 19): the address the merchant has on file
+ * The billing address check: the address the merchant has on file
  * for the customer, the one the wallet returned, and how they compare. The
  * wallet's address travels outside the encrypted token (Google Pay's
  * `paymentMethodData.info`), so the shopper's browser supplies it and can

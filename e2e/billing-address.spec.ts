@@ -1,5 +1,5 @@
 /**
- * The billing address check in the browser (issue 19): the shopper picks a
+ * The billing address check in the browser: the shopper picks a
  * billing address in the sandbox wallet's sheet other than the one the
  * merchant has on file; the payment goes through, and the merchant's view
  * shows the address the shopper chose and the mismatch. The page, which holds

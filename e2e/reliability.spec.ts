@@ -1,5 +1,5 @@
 /**
- * Issue 4 in the browser: whatever the shopper does (two tabs, a reload
+ * No double charge and no guessed outcome, in the browser: whatever the shopper does (two tabs, a reload
  * mid-payment) and however the payment service fails, a session is charged at
  * most once and the widget ends telling the truth: paid, or "confirming"
  * until the outcome is known, never a guess.

@@ -1,5 +1,5 @@
 /**
- * Soak test (issues 4 and 21): concurrent shoppers pay against the real
+ * Soak test (crash recovery and store outages under load): concurrent shoppers pay against the real
  * server, run as its own process, while the sandbox service fails a stated
  * share of charge requests; optionally the server is killed (kill -9) and
  * restarted, and optionally its PostgreSQL store is taken away during the run

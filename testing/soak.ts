@@ -1,5 +1,5 @@
 /**
- * The soak (issues 4 and 21): concurrent shoppers pay against the real
+ * The soak (crash recovery and store outages under load): concurrent shoppers pay against the real
  * server, run as its own process, while the sandbox service fails a stated
  * share of charge requests; optionally the process is killed (kill -9) and
  * restarted, and the PostgreSQL store is taken away (backends terminated, the

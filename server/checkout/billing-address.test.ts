@@ -1,5 +1,5 @@
 /**
- * The billing address check over real HTTP (issue 19): the address on file at
+ * The billing address check over real HTTP: the address on file at
  * creation, the wallet's address and its check on the merchant's view, its
  * list and its events, never on what the client secret reads; sealed in the
  * store; erased after the retention period (the clock moved, never waited for).

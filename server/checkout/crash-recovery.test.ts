@@ -1,5 +1,5 @@
 /**
- * Issue 4: a backend killed at any point (kill -9) and started again loses no
+ * Crash recovery: a backend killed at any point (kill -9) and started again loses no
  * payment and charges none twice. The real server runs as its own process;
  * each round cuts twenty payments at another point of their life, and once
  * reconciliation has settled them the service's ledger must agree with the

@@ -61,7 +61,7 @@ describe('a dashboard session ends with the key that opened it', () => {
     const refused = await attacker.call('GET', '/dashboard/api/payments');
     expect(refused.status).toBe(401);
     expect(refused.headers.get('set-cookie')).toMatch(/^wc_dashboard=;.*Max-Age=0/);
-    // The lock-out the issue showed: the old session rolling the key again, with the leaked key as its proof.
+    // The lock-out to prevent: the old session rolling the key again, with the leaked key as its proof.
     expect((await attacker.call('POST', '/dashboard/api/keys/roll', { expire_current_in_seconds: 0, secret_key: leaked })).status).toBe(401);
     expect(await apiStatus(fresh)).toBe(200);
     expect(await payments(await signIn(fresh))).toBe(200);

@@ -145,8 +145,8 @@ const paths = {
 /**
  * Aborts a try after `ms` with a TimeoutError, as AbortSignal.timeout does, but its timer is cleared
  * when the try ends: AbortSignal.timeout's stays armed for the whole timeout after every call, with
- * its signal (made transferable, the costly kind), a weak reference and a finalizer (issue 16:
- * each pay paid for them, and the collector for the thousands left pending under load).
+ * its signal (made transferable, the costly kind), a weak reference and a finalizer: each pay
+ * paid for them, and the collector for the thousands left pending under load.
  */
 function tryDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
   const controller = new AbortController();

@@ -1,5 +1,5 @@
 /**
- * Issue 15: what instances on one PostgreSQL database share. A client's rate
+ * Several instances: what instances on one PostgreSQL database share. A client's rate
  * limit is one budget whichever instance serves it; two instances reconciling
  * at once call the payment service once per attempt and once per refund; an
  * instance that starts leaves another live instance's payment in flight to it.

@@ -1,5 +1,5 @@
 /**
- * Issue 21 on SQLite: a store that cannot be written (a read-only data
+ * Store failures on SQLite: a store that cannot be written (a read-only data
  * directory, a full disk) answers 503 store_unavailable with Retry-After,
  * charges nothing, corrupts nothing, and works again once the fault is gone.
  * Read-only is the store's own fault (`PRAGMA query_only`, SQLITE_READONLY),

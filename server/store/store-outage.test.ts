@@ -1,5 +1,5 @@
 /**
- * Issue 21: the PostgreSQL store taken away while payments, reconciliation
+ * A store outage: the PostgreSQL store taken away while payments, reconciliation
  * and reads are in flight: its backends terminated (connections lost mid-work,
  * checked out and idle), then the cluster stopped hard and started again
  * seconds later. The server process stays up, answers 503 store_unavailable

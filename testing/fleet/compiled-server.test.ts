@@ -1,5 +1,5 @@
 /**
- * Issue 15, the production build: what `npm run build` compiles runs on plain
+ * The production build: what `npm run build` compiles runs on plain
  * node, from a directory holding only what docs/operations.md says a
  * production host needs (testing/compiled-server.ts), with no
  * TypeScript tooling installed there: it serves, finds every file it reads at

@@ -1,5 +1,5 @@
 /**
- * Issue 22's trial on the real server as its own process: 8 shoppers paying
+ * A graceful shutdown under load, on the real server as its own process: 8 shoppers paying
  * in a loop on kept-alive connections, then SIGTERM. During the drain delay
  * nothing fails and /readyz says draining while /healthz stays up; the only
  * failures afterwards are refused connections (the instance stopped

@@ -1,5 +1,5 @@
 /**
- * Issues 15 and 22: the reference deployment, short, so that the topology
+ * The reference deployment (several instances, rolling restarts), short, so that the topology
  * cannot rot between full runs of `npm run soak -- --fleet 3 --crash` and
  * `--rolling-restart`: nginx in front of three compiled instances on a
  * throwaway PostgreSQL cluster, the standalone sandbox faulting a share of

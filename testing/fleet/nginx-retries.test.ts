@@ -1,5 +1,5 @@
 /**
- * Issue 22: how nginx treats an instance during a rolling restart, on two
+ * Rolling restarts: how nginx treats an instance during a rolling restart, on two
  * plain HTTP servers standing for instances (what matters is nginx's
  * behaviour, not the app's). Which writes it replays on another instance
  * after one was sent and cut (docs/operations.md, "Which requests nginx
