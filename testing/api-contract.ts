@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { BASIC } from '@hyperjump/json-schema/experimental';
 import { type Validator, validate } from '@hyperjump/json-schema/openapi-3-1';
 import { checkoutAnswers } from '../server/checkout/routes';
-import { ERROR_CODES, isErrorCode, type RouteAnswers } from '../common/http/errors';
+import { ERROR_CODES, isErrorCode, type RouteAnswers } from '../contracts/error-codes';
 import { openApiDocument } from '../server/openapi';
 import { sandboxWalletAnswers } from '../server/openapi/document';
 import { webhookAnswers } from '../server/webhooks/routes';

@@ -13,7 +13,7 @@ import { GoogleErrorBody } from '../apps-api/google-errors';
 import { checkoutAnswers, checkoutBodies } from '../checkout/routes';
 import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, OriginVerification, OriginVerificationList, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, VerifyOriginBody, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../../contracts';
 import { type BodyRule, KB } from '../../common/http/body';
-import { JSON_BODY, NO_BODY, type RouteAnswers } from '../../common/http/errors';
+import { JSON_BODY, NO_BODY, type RouteAnswers } from '../../contracts/error-codes';
 import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './parts';
 import { webhookEvents, webhookPaths } from './webhooks';
 

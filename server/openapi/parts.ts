@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ApiErrorBody } from '../../contracts';
 import { type BodyRule, KB } from '../../common/http/body';
-import { ERROR_CODES, type RouteAnswers } from '../../common/http/errors';
+import { ERROR_CODES, type RouteAnswers } from '../../contracts/error-codes';
 import { JSON_SHAPE_LIMITS } from '../../common/http/json-shape';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });

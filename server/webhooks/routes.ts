@@ -5,7 +5,8 @@
  */
 import express, { type RequestHandler } from 'express';
 import { EmptyBody, EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../../contracts';
-import { IDEMPOTENT, invalidRequest, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, pathIdParam, type RouteAnswers, sendError, sendFailure, unstorableText } from '../../common/http/errors';
+import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
+import { IDEMPOTENT, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers } from '../../contracts/error-codes';
 import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import { authenticatedMerchant } from '../http/merchant-auth';
