@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import ts from 'typescript';
 import type { LibraryFormats, Plugin } from 'vite';
+import { repoProgram, stringUnion } from './scripts/string-union';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -173,7 +174,7 @@ async function publish(): Promise<void> {
   // The states are the keys of the widget's table; a published file cannot import it, so the compiler spells them out.
   const stateType = /export type CheckoutState = [^;]+;/;
   if (!stateType.test(outputText)) throw new Error('web/checkout/types.ts no longer declares CheckoutState as checkout.d.ts expects');
-  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${checkoutStates(typesFile)};`)}export declare const mount: Mount;\n`);
+  await writeFile(join(outDir, 'checkout.d.ts'), `${outputText.replace(stateType, `export type CheckoutState = ${stringUnion(repoProgram([typesFile]), typesFile, 'CheckoutState')};`)}export declare const mount: Mount;\n`);
 }
 
 /**
@@ -187,18 +188,6 @@ async function precompress(files: string[]): Promise<void> {
     await writeFile(join(outDir, `${file}.br`), brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
     await writeFile(join(outDir, `${file}.gz`), gzipSync(bytes, { level: 9 }));
   }
-}
-
-/** The union `CheckoutState` of types.ts stands for, as the compiler resolves it: `'loading' | 'ready' | ...`. */
-function checkoutStates(typesFile: string): string {
-  const { options } = ts.parseJsonConfigFileContent(ts.readConfigFile(fileURLToPath(new URL('./tsconfig.json', import.meta.url)), ts.sys.readFile).config, ts.sys, fileURLToPath(new URL('.', import.meta.url)));
-  const program = ts.createProgram([typesFile], { ...options, noEmit: true });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(typesFile);
-  const alias = source && checker.getSymbolAtLocation(source)?.exports?.get(ts.escapeLeadingUnderscores('CheckoutState'));
-  const union = alias && checker.getDeclaredTypeOfSymbol(alias);
-  if (!union?.isUnion() || !union.types.every((type) => type.isStringLiteral())) throw new Error('CheckoutState is no longer a union of string literals');
-  return union.types.map((type) => `'${(type as ts.StringLiteralType).value}'`).join(' | ');
 }
 
 /** How every bundle is built; the benchmarks build their floor bundle the same way (scripts/bench/bundle.ts). */

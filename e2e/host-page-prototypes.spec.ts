@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { mergeTests, type Page } from '@playwright/test';
 import type { CreatedSession } from '../contracts';
 import type { TestServer } from '../testing/harness';
-import { test as kitTest } from '../packages/qa-kit';
+import { test as kitTest } from '../packages/qa-kit/src';
 import { CheckoutPage, checkoutEvents } from './support/checkout-page';
 import { expect, type MerchantSite, scriptTag, shopPage, test as siteTest } from './support/merchant-site';
 

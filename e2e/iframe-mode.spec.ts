@@ -7,7 +7,7 @@
  * the app does not allow gets the frame's refusal.
  */
 import { type Page, mergeTests } from '@playwright/test';
-import { test as kitTest } from '../packages/qa-kit';
+import { test as kitTest } from '../packages/qa-kit/src';
 import { checkoutEvents } from './support/checkout-page';
 import { en } from '../web/checkout/locales/en';
 import { CheckoutPage } from './support/checkout-page';

@@ -3,13 +3,13 @@
  * Hebrew, CJK, Thai): their browser prefers it (navigator.languages, the page says nothing), the
  * widget, the 3-D Secure dialog and the wallet's button speak it, right to left where it is
  * written so. The dialog is pixel-checked right to left and in CJK (the ready and declined states
- * are, in the gallery: shopper-experience.spec.ts). A dictionary is written on a branch of its own
- * (docs/embedding.md, "Adding a language"): its language's test waits for its file.
+ * are, in the gallery: shopper-experience.spec.ts). Each language here is one docs/embedding.md
+ * promises, so a missing dictionary fails its test (and web/checkout/locales/promised.test.ts).
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { exponentOf } from '../contracts/currency';
 import { formatAmount } from '../contracts/money';
+import { promisedLanguages } from '../testing/promised-languages';
 import type { Messages } from '../web/checkout/locales';
 import { CheckoutPage } from './support/checkout-page';
 import { expect, test } from './support/merchant-site';
@@ -36,7 +36,7 @@ for (const language of LANGUAGES) {
     test.use({ locale: language.browser[0], extraHTTPHeaders: { 'Accept-Language': language.browser.join(',') } });
 
     test(`a shopper whose browser prefers ${language.browser.join(', ')} pays in ${language.tag}, through the 3-D Secure dialog`, async ({ page, server, site }) => {
-      test.skip(!existsSync(dictionaryFile(language.tag)), `web/checkout/locales/${language.tag}.ts is not on this branch yet`);
+      expect(promisedLanguages().map(({ tag }) => tag)).toContain(language.tag);
       const t = ((await import(dictionaryFile(language.tag))) as Record<string, Messages>)[language.tag.replace(/-/g, '')];
       if (!t) throw new Error(`${language.tag}.ts exports no ${language.tag.replace(/-/g, '')}`);
       // navigator.languages in order, as the browser has them (Playwright's locale sets the first alone).

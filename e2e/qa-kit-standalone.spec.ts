@@ -1,62 +1,60 @@
 /**
- * The QA kit as a merchant gets it: packages/qa-kit copied into a directory outside
- * this repository, where only @playwright/test can be resolved, running its
+ * The QA kit as a merchant gets it: the built package (packages/qa-kit, `npm run build`)
+ * packed by npm and unpacked into the node_modules of a directory outside this
+ * repository, where only @playwright/test is installed beside it, running its
  * example against the demo store of a real backend. An import of anything of
  * ours (a relative path into the repo, or a package only the repo installs)
- * fails to load there, and so fails this test; a type-only import, which
- * Playwright erases before running, is caught by reading the kit's imports.
+ * fails to load there, and so fails this test; the declarations, which
+ * Playwright never loads, are checked by reading their imports.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import ts from 'typescript';
 import { type TestServer, startTestServer } from '../testing/harness';
-import type { CheckoutState } from '../web/checkout/types';
-import type { CheckoutState as KitCheckoutState } from '../packages/qa-kit';
 import { chromiumLaunchOptions } from './support/chromium';
 
 const run = promisify(execFile);
 
-// The kit declares CheckoutState itself so it needs no download: this stops compiling if the two part ways.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const kitStatesMatchTheWidget: Same<KitCheckoutState, CheckoutState> = true;
-
 const kitDir = resolve('packages/qa-kit');
+const importsOf = (file: string) => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
 
-/** The kit needs @playwright/test alone; its example also checks the merchant's server side with the Node library. */
-const allowedImports = (file: string) => (file === 'example.spec.ts' ? ['@playwright/test', '@wallet-checkout/node'] : ['@playwright/test']);
-
-test('the kit imports @playwright/test and its own files, nothing else (types included); its example adds the Node library', () => {
-  const outside = readdirSync(kitDir)
-    .filter((file) => file.endsWith('.ts'))
-    .flatMap((file) =>
-      ts
-        .preProcessFile(readFileSync(join(kitDir, file), 'utf8'), true, true)
-        .importedFiles.map((imported) => imported.fileName)
-        .filter((name) => !allowedImports(file).includes(name) && !(name.startsWith('.') && !relative(kitDir, resolve(dirname(join(kitDir, file)), name)).startsWith('..')))
-        .map((name) => `${file}: ${name}`),
-    );
-  expect(outside).toEqual([]);
+test.beforeAll(() => {
+  if (!existsSync(join(kitDir, 'dist/index.js'))) throw new Error('packages/qa-kit/dist is missing: run npm run build first');
 });
 
-test.describe('copied out of the repository', () => {
+test('the built kit imports @playwright/test alone (types included); its example and config add the kit and the Node library', () => {
+  const kitFiles = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts'];
+  expect(Object.fromEntries(kitFiles.map((file) => [file, [...new Set(importsOf(join(kitDir, 'dist', file)))]]))).toEqual(Object.fromEntries(kitFiles.map((file) => [file, ['@playwright/test']])));
+  const exampleImports = ['example.spec.ts', 'playwright.config.ts'].flatMap((file) => importsOf(join(kitDir, file)));
+  expect([...new Set(exampleImports)].sort()).toEqual(['@playwright/test', '@wallet-checkout/node', '@wallet-checkout/qa-kit']);
+});
+
+test.describe('installed outside the repository', () => {
   let server: TestServer;
   let project: string;
 
   test.beforeAll(async () => {
     server = await startTestServer({ DEMO: 'on' });
     project = mkdtempSync(join(tmpdir(), 'qa-kit-'));
-    cpSync(kitDir, join(project, 'qa-kit'), { recursive: true });
-    // What the README says to install, and nothing more; its own dependencies resolve from where it really lives.
+    // What the README says to install: @playwright/test, resolved from where it really lives...
     mkdirSync(join(project, 'node_modules', '@playwright'), { recursive: true });
     symlinkSync(resolve('node_modules/@playwright/test'), join(project, 'node_modules', '@playwright', 'test'), 'dir');
+    // ...and the kit's tarball, unpacked where npm installs it: only the files the package ships.
+    const kit = join(project, 'node_modules', '@wallet-checkout', 'qa-kit');
+    mkdirSync(kit, { recursive: true });
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: kitDir });
+    const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+    await run('tar', ['-xzf', join(project, filename), '-C', kit, '--strip-components=1']);
     // The Node library as npm would install it: the built package folder (npm run build), nothing of the repository's sources.
     if (!existsSync(resolve('packages/node/dist/index.cjs'))) throw new Error('packages/node/dist is missing: run npm run build first');
-    mkdirSync(join(project, 'node_modules', '@wallet-checkout'), { recursive: true });
     symlinkSync(resolve('packages/node'), join(project, 'node_modules', '@wallet-checkout', 'node'), 'dir');
+    // The example and its config, copied from the installed package into the merchant's tests.
+    mkdirSync(join(project, 'tests'));
+    for (const file of ['example.spec.ts', 'playwright.config.ts']) cpSync(join(kit, file), join(project, 'tests', file));
   });
 
   test.afterAll(async () => {
@@ -64,12 +62,11 @@ test.describe('copied out of the repository', () => {
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
-  test('the kit, copied out of the repository with only @playwright/test installed, runs its example against the demo store', async () => {
+  test('the kit, installed from its tarball outside the repository beside @playwright/test alone, runs its example against the demo store', async () => {
     test.setTimeout(180_000);
-    expect(kitStatesMatchTheWidget).toBe(true);
     const playwrightCli = join(project, 'node_modules', '@playwright', 'test', 'cli.js');
     // Chromium only: Playwright's own Firefox and WebKit builds cannot be downloaded here (docs/testing.md, "Every engine").
-    const result = await run(process.execPath, [playwrightCli, 'test', '--config', 'qa-kit/playwright.config.ts', '--project', 'chromium', '--workers', '1', '--reporter', 'line'], {
+    const result = await run(process.execPath, [playwrightCli, 'test', '--config', 'tests/playwright.config.ts', '--project', 'chromium', '--workers', '1', '--reporter', 'line'], {
       cwd: project,
       // A clean environment: nothing of this run (its worker, its config) leaks into the merchant's.
       env: {

@@ -1,5 +1,5 @@
 /**
- * What a merchant's QA suite looks like with the kit: only `./index` (the kit),
+ * What a merchant's QA suite looks like with the kit: only the kit (`@wallet-checkout/qa-kit`),
  * `@playwright/test`, two URLs, and (to check what your server sees) the Node
  * library `@wallet-checkout/node` with your staging secret key. Point it at your
  * staging environment:
@@ -12,7 +12,7 @@
  * without the key it checks the page alone.
  */
 import { WalletCheckout } from '@wallet-checkout/node';
-import { expect, test } from './index';
+import { expect, test } from '@wallet-checkout/qa-kit';
 
 const checkoutUrl = process.env.CHECKOUT_URL ?? 'http://127.0.0.1:3000';
 const shopUrl = process.env.SHOP_URL ?? `${checkoutUrl}/`;

@@ -1,16 +1,18 @@
 /**
- * npm run lint:openapi: writes the OpenAPI document to the file named, for
- * the linters (redocly.yaml, .spectral.yaml) to read as a merchant's tools would.
+ * Writes the OpenAPI document, by default to dist/openapi/openapi.json, for the linters
+ * (redocly.yaml, .spectral.yaml, `npm run lint:openapi`) to read as a merchant's tools would, and
+ * beside it api-types.ts, the client types generated from it (client-types.ts), which
+ * generated-client.test.ts types its flow with: `npm run typecheck` writes them first, so a fresh
+ * clone type-checks without a build.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { clientTypes } from './client-types';
 import { openApiDocument } from './document';
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: tsx server/openapi/cli.ts <file.json>');
-  process.exit(2);
-}
+const file = process.argv[2] ?? 'dist/openapi/openapi.json';
 mkdirSync(dirname(file), { recursive: true });
 // The server's own origin is known only where it runs: a reserved name (RFC 2606) stands in.
-writeFileSync(file, `${JSON.stringify(openApiDocument('https://wallet-checkout.invalid'), null, 2)}\n`);
+const document = openApiDocument('https://wallet-checkout.invalid');
+writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+writeFileSync(join(dirname(file), 'api-types.ts'), await clientTypes(document));

@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
+import { promisedLanguages } from '../../../testing/promised-languages';
 import { googleButtonLanguage } from '../button-options';
 import { declineMessage, directionOf, LANGUAGES, languageOf, type Messages, negotiateLocale } from '.';
 import { en } from './en';
@@ -14,7 +15,7 @@ const dictionaries: Record<string, Messages> = Object.fromEntries(
 );
 
 /** The widget's languages as docs/embedding.md lists them, for the cases below whatever dictionaries this tree holds. */
-const LISTED = ['ar', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'he', 'hr', 'hu', 'id', 'it', 'ja', 'ko', 'ms', 'nl', 'no', 'pl', 'pt', 'pt-PT', 'ro', 'ru', 'sk', 'sl', 'sr', 'sr-Latn', 'sv', 'th', 'tr', 'uk', 'vi', 'zh', 'zh-Hant'];
+const LISTED = promisedLanguages().map(({ tag }) => tag);
 
 /** What may read the same in every language: brand names, the wallet's and the bank's own terms, digits. */
 const SAME_IN_EVERY_LANGUAGE = /Google Pay|3-D Secure|\d/g;

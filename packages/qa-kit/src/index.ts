@@ -4,10 +4,11 @@
  * wallet and the sandbox 3-D Secure challenge, so a merchant's suite can pay
  * with test cards and never reach Google or a bank.
  *
- * Self-contained: it needs `@playwright/test` and nothing else, so it can be
- * copied into any project (README.md in this folder).
+ * Built into the package `@wallet-checkout/qa-kit` (scripts/build-qa-kit.ts): its
+ * code needs `@playwright/test` and nothing else, and its declarations spell out
+ * the widget's states, so a merchant installs it with no file of this repository.
  *
- *   import { expect, test } from './qa-kit';
+ *   import { expect, test } from '@wallet-checkout/qa-kit';
  *   test('pays', async ({ page, walletCheckout }) => {
  *     await walletCheckout.install(page, { checkoutOrigin: 'https://checkout.staging.example' });
  *     await page.goto('https://shop.staging.example/cart');
@@ -15,17 +16,28 @@
  *     await walletCheckout.expectOutcome(page, 'paid');
  *   });
  */
-import { type FrameLocator, type Locator, type Page, test as base, expect } from '@playwright/test';
+import {
+  type FrameLocator,
+  type Locator,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestType,
+  test as base,
+  expect,
+} from '@playwright/test';
+import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
 
 export { expect };
 
 /**
- * What the widget shows, as its `data-checkout-state` attribute: the
- * `CheckoutState` of the published types (https://CHECKOUT_HOST/checkout.d.ts),
- * declared here so the kit needs no download. The checkout's own suite checks
- * the two stay the same.
+ * What the widget shows, as its `data-checkout-state` attribute: the widget's own
+ * `CheckoutState` (the keys of its state table), which the build spells out in
+ * the package's declarations.
  */
-export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'confirming' | 'expired';
+export type CheckoutState = WidgetCheckoutState;
 
 /** How the shopper answers the bank's 3-D Secure challenge. */
 export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
@@ -150,7 +162,10 @@ const kit: WalletCheckoutKit = {
   },
 };
 
-export const test = base.extend<{ walletCheckout: WalletCheckoutKit }>({
+/** Playwright's `test` with the `walletCheckout` fixture; typed by hand, so the declarations name only `@playwright/test`. */
+export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & { walletCheckout: WalletCheckoutKit }, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = base.extend<{
+  walletCheckout: WalletCheckoutKit;
+}>({
   // Playwright requires a fixture's first argument to be a destructuring pattern.
   walletCheckout: async ({}, use) => use(kit),
 });
