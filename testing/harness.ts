@@ -13,8 +13,7 @@ import { createLogger } from '../common/logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 import { type RunningServer, startServer } from '../server/server';
-import type { WebhookAddressPolicy } from '../server/webhooks/address-policy';
-import type { OriginVerificationConfig } from '../server/checkout/origin-verification';
+import type { OriginVerificationConfig, WebhookAddressPolicy } from '../server/config';
 import { coverByContract } from './contract-recorder';
 import { registeredDirectKey } from './direct-keys';
 

@@ -91,4 +91,53 @@ describe('import rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('no module reaches itself through its imports: every arrow points one way', () => {
+    const cycles = importCycles(modules);
+    const known = cycles.filter((cycle) => KNOWN_CYCLES.some((members) => sameMembers(members, cycle)));
+    expect(cycles.filter((cycle) => !known.includes(cycle))).toEqual([]);
+    // A known cycle that was taken apart comes off the list.
+    expect(known).toHaveLength(KNOWN_CYCLES.length);
+  });
+
+  it('the configuration is read by the features and reads none of them', () => {
+    const features = localImports('server/config.ts').filter((imported) => !['contracts/', 'common/'].some((folder) => imported.startsWith(folder)));
+    expect(features).toEqual([]);
+  });
 });
+
+/**
+ * The cycles that are known and not yet taken apart, each as its members. The
+ * widget's types.ts names its state type from states.ts, whose words come from
+ * locales/, which take the error codes from types.ts: web/checkout/ is being
+ * reworked on another branch, which takes this one apart.
+ */
+const KNOWN_CYCLES: readonly (readonly string[])[] = [['web/checkout/types.ts', 'web/checkout/states.ts', 'web/checkout/locales/index.ts']];
+
+const sameMembers = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((member) => b.includes(member));
+
+/**
+ * The strongly connected groups of the import graph among `modules` that are
+ * cycles (more than one member, or a module importing itself), by Tarjan's
+ * algorithm: every module in a group reaches every other.
+ */
+function importCycles(modules: readonly string[]): string[][] {
+  const imports = new Map(modules.map((file) => [file, localImports(file).filter((imported) => modules.includes(imported))]));
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file)!);
+    stack.push(file);
+    for (const imported of imports.get(file)!) {
+      if (!order.has(imported)) visit(imported);
+      if (stack.includes(imported)) lowest.set(file, Math.min(lowest.get(file)!, lowest.get(imported)!));
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1 || imports.get(file)!.includes(file)) cycles.push(group);
+  };
+  for (const file of modules) if (!order.has(file)) visit(file);
+  return cycles;
+}

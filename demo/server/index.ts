@@ -20,7 +20,7 @@ import { sendFailure } from '../../common/http/errors';
 import type { DataCipher } from '../../server/lib/data-cipher';
 import type { Store } from '../../server/store';
 import { liveEndpoints } from '../../server/store/webhooks';
-import type { WebhookAddressPolicy } from '../../server/webhooks/address-policy';
+import type { WebhookAddressPolicy } from '../../server/config';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { SIGNATURE_HEADER, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
 import { escapeHtml } from '../../common/html';

@@ -20,6 +20,7 @@ import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import type { Logger } from '../../common/logging';
 import { repeatLimiter } from '../../common/logging/repeats';
+import type { RateLimits } from '../config';
 import type { Store } from '../store';
 import { holdReply, type HoldOperation } from './holds';
 import { expiredIfPastDue, sessionExpired } from './expiry';
@@ -51,13 +52,6 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   merchantCalls: RequestHandler;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
   longestRequestMs: number;
-}
-
-export interface RateLimits {
-  payPerMinute: number;
-  readsPerMinute: number;
-  /** Every secret-key route: create, list, read, capture, release, refund, roll the key. */
-  merchantPerMinute: number;
 }
 
 /**

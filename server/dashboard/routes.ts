@@ -23,7 +23,7 @@ import { holdReply, type HoldOperation } from '../checkout/holds';
 import { type OriginVerificationDependencies, originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { createRefund } from '../checkout/refunds';
 import { findSession, listAppSessions, sessionView } from '../checkout/sessions';
-import type { WebhookAddressPolicy } from '../webhooks/address-policy';
+import type { WebhookAddressPolicy } from '../config';
 import { createEndpoint, rollEndpointSecret } from '../webhooks/endpoints';
 import { redeliver } from '../webhooks/events';
 import { dashboardSessions, signedInOf } from './session';
