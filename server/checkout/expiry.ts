@@ -13,7 +13,7 @@
 import { SessionStatus } from '../../contracts';
 import type { Failure } from '../../common/result';
 import { pastDueSessionIds } from '../store/session-expiry';
-import { findSession, type SessionRow } from './sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 import { moveSession, type SessionStore, statusesLeadingTo } from './states';
 
 /** The statuses a session expires from: unpaid, nothing in flight. */

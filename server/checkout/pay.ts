@@ -17,10 +17,11 @@ import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutc
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
 import { sessionExpired } from './expiry';
-import { findSession, outcomeOf, type SessionRow } from './sessions';
+import { outcomeOf } from './sessions';
+import { findSession, type SessionChanges, type SessionRow } from '../store/sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
 import { walletAddressColumns } from './personal-data';
-import { moveSession, type SessionChanges, type SessionStore } from './states';
+import { moveSession, type SessionStore } from './states';
 
 export interface PayDependencies {
   store: Store;

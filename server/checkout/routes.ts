@@ -29,7 +29,8 @@ import { originMaySign, type OriginVerificationDependencies, originVerifications
 import { buildPaymentDataRequest, googlePayAmountRefusal, type PaymentRequestContext } from './payment-request';
 import type { PlatformAuthorization, PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, createSession, findSession, listAppSessions, outcomeOf, type SessionRow, sessionView } from './sessions';
+import { clientSecretOpens, createSession, listAppSessions, outcomeOf, sessionView } from './sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
