@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import type { App } from '../server/apps';
-import { buildPaymentDataRequest } from '../server/checkout/payment-request';
+import { buildPaymentDataRequest } from '../contracts/payment-data-request';
 import type { NetworkToken, PaymentData, PaymentDataRequest, PublicSession } from '../contracts';
 import { listen } from './listen';
 import { createSandboxService } from '../sandbox';
