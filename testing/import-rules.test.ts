@@ -56,7 +56,7 @@ const KINDS: readonly { folder: string; mayImport: readonly string[] }[] = [
   // The composition root: the files directly in server/ start the backend, and embed the sandbox and the demo store through their entries.
   { folder: 'server/*', mayImport: ['contracts/', 'common/', 'server/', 'sandbox/index.ts', 'demo/server/index.ts'] },
   { folder: 'server/', mayImport: ['contracts/', 'common/'] },
-  { folder: 'demo/', mayImport: ['contracts/', 'common/', 'server/', 'packages/node/src/', 'web/checkout/types.ts'] },
+  { folder: 'demo/', mayImport: ['contracts/', 'common/', 'packages/node/src/', 'web/checkout/types.ts'] },
   { folder: 'packages/node/', mayImport: ['contracts/'] },
   { folder: 'packages/qa-kit/', mayImport: ['contracts/', 'web/checkout/types.ts'] },
   { folder: 'testing/', mayImport: ['contracts/', 'common/', 'server/', 'sandbox/', 'demo/', 'web/', 'packages/'] },
@@ -99,11 +99,48 @@ describe('import rules', () => {
     expect(known).toHaveLength(KNOWN_CYCLES.length);
   });
 
+  it('only the store layers build queries: no other module of the product imports kysely or starts a query', () => {
+    const product = modules.filter((file) => !TOOLS.some((folder) => file.startsWith(folder)));
+    const offenders = product
+      .filter((file) => !STORE_LAYERS.some((layer) => file.startsWith(layer)))
+      .flatMap((file) => [
+        ...(packageImports(file).includes('kysely') ? [`${file} imports kysely`] : []),
+        ...queryStarts(file).map((call) => `${file} calls ${call}`),
+      ]);
+    expect(offenders).toEqual([]);
+  });
+
   it('the configuration is read by the features and reads none of them', () => {
     const features = localImports('server/config.ts').filter((imported) => !['contracts/', 'common/'].some((folder) => imported.startsWith(folder)));
     expect(features).toEqual([]);
   });
 });
+
+/** Where queries are built: the backend's store, the ground floor's (database, idempotency keys), the sandbox's own. */
+const STORE_LAYERS = ['server/store/', 'common/store/', 'sandbox/store.ts'];
+/** Tests' helpers, browser tests and scripts (the benchmarks seed their stores) are tools around the product, like tests. */
+const TOOLS = ['testing/', 'e2e/', 'scripts/'];
+/** The query builder's entry points (Kysely's and its raw `sql` template, which needs its import). */
+const QUERY_METHODS = new Set(['selectFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto']);
+
+/** The packages `file` imports, as the pre-processor reads them (comments and strings left out). */
+function packageImports(file: string): string[] {
+  return ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true).importedFiles.map(({ fileName }) => fileName).filter((specifier) => !specifier.startsWith('.'));
+}
+
+/** The calls `x.selectFrom(...)` and the like in `file`, read from its syntax tree: a comment or a string naming one is no call. */
+function queryStarts(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && QUERY_METHODS.has(node.expression.name.text)) {
+      found.push(`.${node.expression.name.text}( at line ${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
 
 /**
  * The cycles that are known and not yet taken apart, each as its members. The
