@@ -38,7 +38,7 @@ export async function startSandbox(options: { dataDir?: string; now?: () => numb
   };
 }
 
-/** A request as the backend builds it (payment-request.ts) for a test merchant, with the parts a test varies. */
+/** A request as the backend builds it (contracts/payment-data-request.ts) for a test merchant, with the parts a test varies. */
 export function paymentDataRequest(overrides: {
   merchantId?: string;
   gateway?: string;
