@@ -8,10 +8,9 @@ import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { recordEvent, type StoreTransaction } from '../store/events';
-import { type SessionChanges, setSessionStatus } from '../store/sessions';
+import { type SessionChanges, type SessionRow, setSessionStatus } from '../store/sessions';
 import { carriesPersonalData } from './personal-data';
 import { merchantView } from './sessions';
-import { type SessionRow } from '../store/sessions';
 
 /** Where sessions move: the store, and the cipher that opens their billing addresses for the events of the moves. */
 export interface SessionStore {

@@ -27,7 +27,7 @@ describe('a TypeScript client generated from /openapi.json', () => {
   it('is the committed one', async () => {
     const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as ReturnType<typeof openApiDocument>;
     const generated = astToString(await openapiTS(document as Parameters<typeof openapiTS>[0]));
-    await expect(GENERATED_HEADER + generated).toMatchFileSnapshot('../testing/generated-api-types.ts');
+    await expect(GENERATED_HEADER + generated).toMatchFileSnapshot('../../testing/generated-api-types.ts');
   });
 
   it("runs the merchant's flow: create, read, pay through the sandbox wallet's steps, capture, release, a typed error", async () => {
