@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { buildPaymentDataRequest } from '../server/checkout/payment-request';
+import { buildPaymentDataRequest } from './payment-data-request';
 import type { App } from '../server/apps';
 import { ChargeRequest, CreateSessionBody } from '.';
 import { amountToDecimal, currencyExponent, isPaymentCurrency, paymentCurrencyCodes } from './currency';

@@ -2,8 +2,8 @@
 /**
  * Google's own TypeScript definitions of the objects we exchange with its client, from the
  * maintained `@types/googlepay` package (a devDependency: declarations only, nothing at run time;
- * referenced here because tsconfig's `types` names only node). The server's request builder
- * (checkout/payment-request.ts), the widget's calls to `google.payments.api` (web/checkout) and the
+ * referenced here because tsconfig's `types` names only node). The request builder
+ * (payment-data-request.ts), the widget's calls to `google.payments.api` (web/checkout) and the
  * sandbox's PaymentData (sandbox/wallet-api.ts) are checked against them at compile time, beside
  * the zod contracts of google-pay.ts: a field or a value Google does not define fails the typecheck.
  *

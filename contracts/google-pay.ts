@@ -1,6 +1,6 @@
 /**
  * The Google Pay API objects we exchange with the wallet, as zod schemas.
- * The request is built on the server (see checkout/payment-request.ts); the
+ * The request is built on the server (contracts/payment-data-request.ts); the
  * PaymentData is what the wallet returns and the widget posts to /pay.
  * Reference: https://developers.google.com/pay/api/web/reference/request-objects
  */

@@ -203,6 +203,9 @@ export const PublicSession = z.object({
 }).meta({ id: 'PublicSession' });
 export type PublicSession = z.infer<typeof PublicSession>;
 
+/** What the widget's calls answer for an expired session (410: it will not take a payment again); the demo's gallery answers it too. */
+export const sessionExpired = { code: 'session_expired', message: 'This checkout has expired; go back to the store to start again' } as const;
+
 /**
  * The reply to POST /api/sessions: the only time the client secret is shown. `public_view`: the
  * widget's view of the new session, for the merchant's page to hand to the widget (`data-session-view`,

@@ -39,8 +39,7 @@ import {
   updateCharge,
   useAuthentication,
 } from './store';
-import type { PaymentMethod, SandboxDatabase, SandboxDb, StoredAuthenticationSession } from './store';
-import type { Transaction } from 'kysely';
+import type { PaymentMethod, SandboxDb, SandboxDbOrTransaction, StoredAuthenticationSession } from './store';
 import { authenticationFlowOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
 import { verifyAddress } from './address-verification';
 
@@ -166,7 +165,7 @@ async function checkAuthentication(ctx: ServiceApiContext, merchantAccount: stri
 const errorReply = (error: HttpError): StoredReply => ({ status: error.status, body: JSON.stringify(errorBody(error)) });
 
 /** Keeps a reply against its Idempotency-Key (in the caller's transaction, with the work), for retries to replay. */
-async function keepReply(db: SandboxDb | Transaction<SandboxDatabase>, merchantAccount: string, idempotencyKey: string | undefined, reply: StoredReply): Promise<StoredReply> {
+async function keepReply(db: SandboxDbOrTransaction, merchantAccount: string, idempotencyKey: string | undefined, reply: StoredReply): Promise<StoredReply> {
   if (idempotencyKey !== undefined) await completeIdempotencyKey(db, merchantAccount, idempotencyKey, reply);
   return reply;
 }

@@ -258,9 +258,10 @@ function toCharge(row: ChargeRow): Charge {
   };
 }
 
-type Db = SandboxDb | Transaction<SandboxDatabase>;
+/** The sandbox's database, or a transaction on it. */
+export type SandboxDbOrTransaction = SandboxDb | Transaction<SandboxDatabase>;
 
-async function appendOperation(db: Db, operation: LedgerOperation, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+async function appendOperation(db: SandboxDbOrTransaction, operation: LedgerOperation, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
   const { charge, refund } = entry;
   await db
     .insertInto('operations')
@@ -309,7 +310,7 @@ export async function updateCharge(db: Transaction<SandboxDatabase>, operation: 
   await appendOperation(db, operation, entry);
 }
 
-export async function findCharge(db: Db, merchantAccount: string, id: string): Promise<Charge | undefined> {
+export async function findCharge(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<Charge | undefined> {
   const row = await db
     .selectFrom('charges')
     .selectAll()
@@ -371,7 +372,7 @@ export async function insertRefund(db: Transaction<SandboxDatabase>, entry: Omit
   await appendOperation(db, 'refund', entry);
 }
 
-export async function findRefund(db: Db, merchantAccount: string, id: string): Promise<ServiceRefund | undefined> {
+export async function findRefund(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<ServiceRefund | undefined> {
   const row = await db.selectFrom('refunds').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
   return (
     row && {
@@ -409,7 +410,7 @@ export async function insertPaymentMethod(db: Transaction<SandboxDatabase>, merc
     .execute();
 }
 
-export async function findPaymentMethod(db: Db, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
+export async function findPaymentMethod(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
   const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   // A payment method kept before 0005 has no address in its profile: its issuer has the sandbox cardholder's, as every card's then.
@@ -420,7 +421,7 @@ export async function findPaymentMethod(db: Db, merchantAccount: string, id: str
 
 export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; ancestor_origins: string[]; charge_id: string | null };
 
-export async function insertAuthenticationSession(db: Db, session: StoredAuthenticationSession): Promise<void> {
+export async function insertAuthenticationSession(db: SandboxDbOrTransaction, session: StoredAuthenticationSession): Promise<void> {
   await db
     .insertInto('authentication_sessions')
     .values({
@@ -441,7 +442,7 @@ export async function insertAuthenticationSession(db: Db, session: StoredAuthent
 }
 
 /** By id alone for the challenge page (its URL is the capability), or scoped to the merchant for the API. */
-export async function findAuthenticationSession(db: Db, id: string, now: number, merchantAccount?: string): Promise<StoredAuthenticationSession | undefined> {
+export async function findAuthenticationSession(db: SandboxDbOrTransaction, id: string, now: number, merchantAccount?: string): Promise<StoredAuthenticationSession | undefined> {
   let query = db.selectFrom('authentication_sessions').selectAll().where('id', '=', id);
   if (merchantAccount !== undefined) query = query.where('merchant_account', '=', merchantAccount);
   const row = await query.executeTakeFirst();

@@ -9,10 +9,11 @@ import { type AppLookupOptions, appLookupRoutes } from './apps-api';
 import type { App } from './apps';
 import type { WalletEnvironment } from '../contracts';
 import type { AbandonedAttempts } from './checkout/pay';
-import { checkoutBodies, checkoutRoutes, merchantLimiter, type RateLimits } from './checkout/routes';
+import { checkoutBodies, checkoutRoutes, merchantLimiter } from './checkout/routes';
 import type { OriginVerificationDependencies } from './checkout/origin-verification';
 import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/charge-source';
+import type { RateLimits, WebhookAddressPolicy } from './config';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from '../common/result';
 import { randomBytesFromPool } from '../common/secrets';
@@ -28,7 +29,6 @@ import { healthRoutes, type ReadinessOptions } from './lifecycle';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
 import { staticRoutes } from '../common/http/static';
-import type { WebhookAddressPolicy } from './webhooks/address-policy';
 import { webhookBodies, webhookRoutes } from './webhooks/routes';
 
 export interface AppDependencies {

@@ -7,12 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import type { OriginVerificationConfig } from './checkout/origin-verification';
-import type { RateLimits } from './checkout/routes';
 import { DecryptionMode, GoogleMerchantId, SandboxServiceKey, WalletEnvironment } from '../contracts';
 import { defaultStoreLimits, type StoreLimits } from '../common/store/limits';
-import type { WebhookAddressPolicy } from './webhooks/address-policy';
-import type { RetrySchedule } from './webhooks/delivery';
 
 const optionalString = z.string().trim().min(1).optional();
 
@@ -302,6 +298,43 @@ export interface PlatformConfig {
   googleMerchantId: string;
   /** Signs each session's authJwt (ES256). */
   signingKey: KeyObject;
+}
+
+/** `public`: https to global unicast addresses only (webhooks/address-policy.ts; NODE_ENV=production); `any`: development and tests. */
+export type WebhookAddressPolicy = 'public' | 'any';
+
+/** A webhook delivery's retries (webhooks/delivery.ts). */
+export interface RetrySchedule {
+  /** The first retry comes within this; each next one within twice the last, up to maxMs (full jitter). */
+  baseMs: number;
+  maxMs: number;
+  /** From the event (or from a redelivery): after this the delivery is `failed`. */
+  windowMs: number;
+}
+
+/** Platform mode's proof of each origin it signs for (checkout/origin-verification.ts). */
+export interface OriginVerificationConfig {
+  /** `public` (NODE_ENV=production): the file is fetched over https from public addresses only, as webhooks are sent. */
+  addressPolicy: WebhookAddressPolicy;
+  /** Development and tests: a loopback origin (127.0.0.0/8, ::1, localhost) is accepted without a fetch. Never in production. */
+  loopbackWithoutFetch: boolean;
+  /** ORIGIN_VERIFICATION_INTERVAL_MS: how long after a check an origin is checked again. */
+  intervalMs: number;
+  /** ORIGIN_VERIFICATION_TIMEOUT_MS: the whole fetch, from connecting to the last byte. */
+  timeoutMs: number;
+  /**
+   * "Verify now" fetches an origin at most once in this time (10 s; a sooner one answers the last
+   * check's result): a merchant's requests must not make us a way to hammer a site it listed.
+   */
+  verifyNowSpacingMs: number;
+}
+
+/** Per client address and minute (checkout/routes.ts's limiters). */
+export interface RateLimits {
+  payPerMinute: number;
+  readsPerMinute: number;
+  /** Every secret-key route: create, list, read, capture, release, refund, roll the key. */
+  merchantPerMinute: number;
 }
 
 export interface Config {

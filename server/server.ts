@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from './app';
 import type { Config } from './config';
-import { ensureDemoMerchant } from '../demo/server';
+import { DEMO_WEBHOOK_PATH, type DemoMerchant } from '../demo/server';
+import { provisionDemoMerchant } from './apps/demo-merchant';
 import { createDirectKeys, createDirectMode, type DirectKeys } from './direct-mode';
 import { createLogger, type Logger } from '../common/logging';
 import { createMetrics } from './metrics';
@@ -120,7 +121,22 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
     onRootKeysRefreshFailed: (failure) => logger.warn({ code: failure.code }, `${failure.message}; the cached keys serve until they expire`),
   });
-  const demo = config.demo ? await ensureDemoMerchant(store, config.dataDir, origin, config.decryptionMode, { keys: directKeys, walletEnvironment: config.walletEnvironment, logger }, { cipher, addressPolicy: config.webhooks.addressPolicy }) : undefined;
+  // The demo store is a merchant's site: provisioned here as an operator would, then handed its credentials.
+  const demo: DemoMerchant | undefined = config.demo
+    ? {
+        apiBase: origin,
+        ...(await provisionDemoMerchant({
+          store,
+          dataDir: config.dataDir,
+          origin,
+          webhookUrl: `${origin}${DEMO_WEBHOOK_PATH}`,
+          decryptionMode: config.decryptionMode,
+          webhooks: { cipher, addressPolicy: config.webhooks.addressPolicy },
+          direct: { keys: directKeys, walletEnvironment: config.walletEnvironment },
+          logger,
+        })),
+      }
+    : undefined;
 
   // What a request's service calls can take with every retry: reconciliation and idempotency keys wait this long for it.
   const longestRequestMs = config.serviceTimeoutMs * defaultRetryPolicy.maxTries + 5000;

@@ -8,13 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { type NewApp, createApp } from '../server/apps';
-import { loadConfig } from '../server/config';
+import { loadConfig, type OriginVerificationConfig, type WebhookAddressPolicy } from '../server/config';
 import { createLogger } from '../common/logging';
 import type { CreatedSession, PaymentData, PublicSession } from '../contracts';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 import { type RunningServer, startServer } from '../server/server';
-import type { WebhookAddressPolicy } from '../server/webhooks/address-policy';
-import type { OriginVerificationConfig } from '../server/checkout/origin-verification';
 import { coverByContract } from './contract-recorder';
 import { registeredDirectKey } from './direct-keys';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import type { App } from '../server/apps';
-import { buildPaymentDataRequest } from '../server/checkout/payment-request';
+import { buildPaymentDataRequest } from '../contracts/payment-data-request';
 import type { NetworkToken, PaymentData, PaymentDataRequest, PublicSession } from '../contracts';
 import { listen } from './listen';
 import { createSandboxService } from '../sandbox';
@@ -38,7 +38,7 @@ export async function startSandbox(options: { dataDir?: string; now?: () => numb
   };
 }
 
-/** A request as the backend builds it (payment-request.ts) for a test merchant, with the parts a test varies. */
+/** A request as the backend builds it (contracts/payment-data-request.ts) for a test merchant, with the parts a test varies. */
 export function paymentDataRequest(overrides: {
   merchantId?: string;
   gateway?: string;

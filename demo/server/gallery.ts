@@ -11,14 +11,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import type { App } from '../../server/apps';
-import { sessionExpired } from '../../server/checkout/expiry';
-import { buildPaymentDataRequest } from '../../server/checkout/payment-request';
 import { type BodyRules, KB } from '../../common/http/body';
 import { errorBody, statusFor } from '../../common/http/errors';
 import { readManifest } from '../../common/http/static';
-import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, type SessionStatus } from '../../contracts';
+import { type PaymentOutcome, type PublicSession, SESSION_LIFETIME, sessionExpired, type SessionStatus } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
+import { buildPaymentDataRequest, type PaymentRequestApp } from '../../contracts/payment-data-request';
 import type { CheckoutState } from '../../web/checkout/types';
 
 const template = readFileSync(fileURLToPath(new URL('../../demo/pages/gallery.html', import.meta.url)), 'utf8');
@@ -86,11 +84,11 @@ const SETTLED_HOLDS: readonly GalleryState[] = ['captured', 'released'];
 /** Every state the gallery shows, in its order on the page. */
 export const GALLERY_STATES = Object.keys(SCENARIOS) as GalleryState[];
 
-/** The gallery has no stored app: these are the fields a payment request is built from (payment-request.ts). */
-const galleryApp = {
-  name: 'Demo Coffee Roasters', merchantId: 'gallery', environment: 'SANDBOX', decryptionMode: 'gateway',
+/** The gallery has no stored app: the fields a payment request is built from, built as the backend builds a real session's. */
+const galleryApp: PaymentRequestApp = {
+  id: 'app_gallery', name: 'Demo Coffee Roasters', merchantId: 'gallery', googleMerchantId: undefined, decryptionMode: 'gateway', googlePayMode: 'merchant',
   authMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], cardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'],
-} as App;
+};
 
 /** The gallery's stand-in for the pay route takes the widget's PaymentData (and reads none of it). */
 export const galleryBodies = {

@@ -6,138 +6,40 @@
  * trusting the browser or polling the API.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { z } from 'zod';
-import { createApp, getApp, reconfigureApp, walletEnvironmentOf } from '../../server/apps';
-import type { DirectKeys } from '../../server/direct-mode';
-import type { Logger } from '../../common/logging';
-import type { DecryptionMode, Session, WalletEnvironment } from '../../contracts';
+import type { Session } from '../../contracts';
 import { type BodyRules, KB, rawBodyOf } from '../../common/http/body';
 import { sendFailure } from '../../common/http/errors';
-import type { DataCipher } from '../../server/lib/data-cipher';
-import type { Store } from '../../server/store';
-import { liveEndpoints } from '../../server/store/webhooks';
-import type { WebhookAddressPolicy } from '../../server/webhooks/address-policy';
-import { createEndpoint } from '../../server/webhooks/endpoints';
 import { SIGNATURE_HEADER, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
 import { escapeHtml } from '../../common/html';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount } from '../../contracts/money';
 
+/**
+ * What the demo merchant's server is given, as any merchant's server is: the
+ * API's origin and its credentials. The backend provisions the demo
+ * application, and its webhook endpoint at DEMO_WEBHOOK_PATH, at start
+ * (server/apps/demo-merchant.ts), as an operator provisions a merchant's.
+ */
 export interface DemoMerchant {
   apiBase: string;
   secretKey: string;
-  /** The signing secret of the demo's webhook endpoint (/demo/webhooks). */
+  /** The signing secret of the demo's webhook endpoint (DEMO_WEBHOOK_PATH). */
   webhookSecret: string;
 }
 
-/** What the demo needs to register its webhook endpoint. */
-export interface DemoWebhooks {
-  cipher: DataCipher;
-  addressPolicy: WebhookAddressPolicy;
-}
-
 /** The demo's own route that receives its webhooks. */
-const WEBHOOK_PATH = '/demo/webhooks';
+export const DEMO_WEBHOOK_PATH = '/demo/webhooks';
 
 /** The bodies the demo store's routes take, read at the edge (common/http/body.ts): its webhook receiver's events. */
 export const demoBodies = {
-  [`POST ${WEBHOOK_PATH}`]: { body: 'required', limit: 256 * KB },
+  [`POST ${DEMO_WEBHOOK_PATH}`]: { body: 'required', limit: 256 * KB },
 } as const satisfies BodyRules;
 
 const template = readFileSync(fileURLToPath(new URL('../../demo/pages/store.html', import.meta.url)), 'utf8');
-
-/** The demo's Google merchant id: the sandbox wallet's stand-in, in the 20-digit form of the ids in Google's TEST examples. */
-const DEMO_GOOGLE_MERCHANT_ID = '12345678901234567890';
-
-/** What the demo needs to give its application a key in direct mode. */
-export interface DemoDirectMode {
-  keys: DirectKeys;
-  walletEnvironment: WalletEnvironment;
-  logger: Logger;
-}
-
-const DemoCredentials = z.object({
-  app_id: z.string(),
-  secret_key: z.string(),
-  /** The demo's endpoint and its signing secret, shown once at creation and kept here like the secret key. */
-  webhook: z.object({ endpoint_id: z.string(), url: z.string(), secret: z.string() }).optional(),
-});
-
-/**
- * The demo application, created on first start. Its secret key is the demo
- * merchant's own to keep, so it lives in a file of its own, not in our store.
- */
-export async function ensureDemoMerchant(
-  store: Store,
-  dataDir: string,
-  origin: string,
-  decryptionMode: DecryptionMode,
-  direct: DemoDirectMode,
-  webhooks: DemoWebhooks,
-): Promise<DemoMerchant> {
-  const file = join(dataDir, 'demo-merchant.json');
-  let credentials = (() => {
-    try {
-      return DemoCredentials.parse(JSON.parse(readFileSync(file, 'utf8')));
-    } catch {
-      return undefined;
-    }
-  })();
-  if (!credentials || !(await getApp(store, credentials.app_id))) {
-    const created = await createApp(store, { name: 'Demo Coffee Roasters', merchant_id: 'demo', google_merchant_id: DEMO_GOOGLE_MERCHANT_ID, allowed_origins: [origin] });
-    if (!created.ok) throw new Error(created.error.message);
-    credentials = { app_id: created.value.app.id, secret_key: created.value.secretKey };
-    writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
-  }
-  // The origin follows the port the server listens on this time, the mode follows DECRYPTION_MODE.
-  await reconfigureApp(store, credentials.app_id, { allowedOrigins: [origin], decryptionMode, googleMerchantId: DEMO_GOOGLE_MERCHANT_ID });
-  if (decryptionMode === 'direct') await ensureDemoDirectKey(store, credentials.app_id, direct);
-  credentials.webhook = await ensureDemoWebhook(store, credentials, `${origin}${WEBHOOK_PATH}`, webhooks);
-  writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
-  return { apiBase: origin, secretKey: credentials.secret_key, webhookSecret: credentials.webhook.secret };
-}
-
-/**
- * The demo's webhook endpoint on its own route, registered once: kept while
- * it is live at this origin (the port can change between starts), else made
- * anew. A merchant's own endpoints on the demo application are left alone.
- */
-async function ensureDemoWebhook(store: Store, credentials: z.infer<typeof DemoCredentials>, url: string, webhooks: DemoWebhooks): Promise<NonNullable<z.infer<typeof DemoCredentials>['webhook']>> {
-  const live = await liveEndpoints(store, credentials.app_id);
-  const kept = credentials.webhook;
-  if (kept && kept.url === url && live.some((endpoint) => endpoint.id === kept.endpoint_id)) return kept;
-  const app = await getApp(store, credentials.app_id);
-  if (!app) throw new Error('the demo application is gone');
-  // A demo endpoint left from a start on another port would only meet a refused connection: it goes.
-  for (const stale of live.filter((endpoint) => new URL(endpoint.url).pathname === WEBHOOK_PATH)) {
-    await store.updateTable('webhook_endpoints').set({ deleted: Date.now() }).where('id', '=', stale.id).execute();
-  }
-  const created = await createEndpoint({ store, ...webhooks }, app, { url });
-  if (!created.ok) throw new Error(`the demo's webhook endpoint: ${created.error.message}`);
-  return { endpoint_id: created.value.id, url, secret: created.value.secret };
-}
-
-/**
- * Direct mode needs a registered recipient key, which the server never makes
- * on its own. For the demo paying through the sandbox wallet (no Google
- * console to register with) the demo set-up provisions and registers one,
- * and says so; with Google's wallet the operator does it (docs/direct-mode.md).
- */
-async function ensureDemoDirectKey(store: Store, appId: string, direct: DemoDirectMode): Promise<void> {
-  const app = await getApp(store, appId);
-  if (!app || (await direct.keys.publicKeyFor(app)).ok) return;
-  if (walletEnvironmentOf(app, direct.walletEnvironment) !== 'SANDBOX') {
-    direct.logger.warn({ app_id: appId }, `demo: the demo application has no registered direct-mode key; run npm run direct-keys -- create --app ${appId}, register its public key with Google, then npm run direct-keys -- register --app ${appId} --key KEY_ID`);
-    return;
-  }
-  const key = await direct.keys.create(appId);
-  await direct.keys.register(appId, key.id);
-  direct.logger.info({ app_id: appId, key_id: key.id }, 'demo: provisioned and registered a direct-mode key for the sandbox wallet (a real application registers its key with Google: npm run direct-keys)');
-}
 
 const DemoOrder = z.object({
   currency: z.enum(['USD', 'EUR', 'JPY', 'KWD']).default('USD'),
@@ -146,10 +48,10 @@ const DemoOrder = z.object({
   intent: z.enum(['charge', 'hold']).default('charge'),
 });
 
-/** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
 /** A price as the page shows it: the widget's formatting, the currency's ISO 4217 exponent, in English like the page. */
 const priceOf = (amount: number, currency: string) => formatAmount(amount, currency, exponentOf(currency), 'en');
 
+/** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
 const orderOf = (session: Session) => ({
   id: session.id,
   status: session.status,
@@ -231,7 +133,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
    * is refused; a verified one updates the order, unless the store already
    * knows a later state of it (deliveries may come out of order, or twice).
    */
-  router.post(WEBHOOK_PATH, (req, res) => {
+  router.post(DEMO_WEBHOOK_PATH, (req, res) => {
     let event;
     try {
       // The signature is over the bytes as they came, which the edge keeps.

@@ -6,6 +6,7 @@
  *   npm run app:create -- --name "My shop" --merchant-id 4242 --origin https://shop.example
  */
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { loadConfig } from '../config';
 import { describeStoreLocation, openStore } from '../store';
 import { HEARTBEAT_STALE_AFTER_MS, liveServerUrls } from '../store/heartbeats';
 import { describeIssues } from '../../common/http/errors';
@@ -30,7 +31,7 @@ const { values } = command.parse({
     help: { type: 'boolean', short: 'h' },
   },
 });
-const config = command.config();
+const config = command.validConfig(loadConfig());
 const input = NewApp.safeParse({
   name: values.name,
   merchant_id: values['merchant-id'],

@@ -2,7 +2,6 @@
  * Applications: each merchant site that embeds the widget. The secret key is
  * shown once at creation and only its digest is kept.
  */
-import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../../contracts';
 
@@ -11,9 +10,8 @@ import { describeIssues } from '../../common/http/errors';
 import { type Result, ok, err, type Failure } from '../../common/result';
 import { hashSecret, randomId } from '../../common/secrets';
 import type { Store } from '../store';
-import type { AppsTable } from '../store/schema';
+import { type AppRow, appRowsWithoutGoogleMerchantId, findAppRow, insertApp, setAllowedOrigins, setNewestSecretKey } from '../store/apps';
 import { moveDashboardSessionToKey } from '../store/dashboard-sessions';
-import { syncOriginVerifications } from '../store/origin-verifications';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
 
@@ -114,9 +112,6 @@ export interface AppProfile {
   securityAssessmentPassed: boolean;
 }
 
-type AppRow = Selectable<AppsTable>;
-const selectApps = (store: Store) => store.selectFrom('apps').selectAll();
-
 // Built once: a zod schema costs some 60 µs to build and 3 µs to run, and every widget call reads its app.
 const StoredOrigins = z.array(z.string());
 const AuthMethods = z.array(AuthMethod);
@@ -155,7 +150,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
   if (!parsed.success) return err({ code: 'invalid_app', message: describeIssues(parsed.error) });
   const a = parsed.data;
   const secretKey = newSecretKey(a.environment);
-  const row = {
+  const row: AppRow = {
     id: `app_${randomId(12)}`,
     name: a.name,
     merchant_id: a.merchant_id,
@@ -175,11 +170,7 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
     icons: JSON.stringify(a.icons),
     security_assessment_passed: a.security_assessment_passed ? 1 : 0,
   };
-  await store.transaction().execute(async (trx) => {
-    await trx.insertInto('apps').values(row).execute();
-    await insertSecretKey(trx, { hash: row.secret_key_hash, app_id: row.id, created: row.created, expires: null });
-    await syncOriginVerifications(trx, row.id, JSON.parse(row.allowed_origins) as string[], row.created);
-  });
+  await store.transaction().execute((trx) => insertApp(trx, row));
   return ok({ app: toApp(row), secretKey });
 }
 
@@ -187,12 +178,12 @@ export async function createApp(store: Store, input: NewApp): Promise<Result<{ a
 const newSecretKey = (environment: WalletEnvironment): string => `sk_${environment === 'PRODUCTION' ? 'live' : 'test'}_${randomId(24)}`;
 
 export async function getApp(store: Store, id: string): Promise<App | undefined> {
-  const row = await selectApps(store).where('id', '=', id).executeTakeFirst();
+  const row = await findAppRow(store, id);
   return row && toApp(row);
 }
 
 export async function getAppProfile(store: Store, id: string): Promise<{ app: App; profile: AppProfile } | undefined> {
-  const row = await selectApps(store).where('id', '=', id).executeTakeFirst();
+  const row = await findAppRow(store, id);
   return row && { app: toApp(row), profile: toProfile(row) };
 }
 
@@ -222,7 +213,7 @@ export async function rollSecretKey(store: Store, app: App, roll: { expireCurren
   const expires = await store.transaction().execute(async (trx) => {
     const previous = await expireSecretKeys(trx, { appId: app.id, hash: roll.rolledKey && hashSecret(roll.rolledKey), now, expires: now + roll.expireCurrentInSeconds * 1000 });
     await insertSecretKey(trx, { hash, app_id: app.id, created: now, expires: null });
-    await trx.updateTable('apps').set({ secret_key_hash: hash }).where('id', '=', app.id).execute();
+    await setNewestSecretKey(trx, app.id, hash);
     if (roll.dashboardSession !== undefined) await moveDashboardSessionToKey(trx, { tokenHash: roll.dashboardSession, appId: app.id, keyHash: hash });
     return previous;
   });
@@ -230,27 +221,14 @@ export async function rollSecretKey(store: Store, app: App, roll: { expireCurren
   return { object: 'secret_key', secret, created: now, previous_key_expires: Math.max(now, ...expires) };
 }
 
-/**
- * Every write of an app's allowed origins goes through here, so that each
- * origin has its verification row and a removed one loses its own
- * (store/origin-verifications.ts): written in one transaction with the list.
- */
-async function setAllowedOrigins(store: Store, id: string, origins: string[], changes: Partial<AppRow>): Promise<void> {
-  const unique = [...new Set(origins)];
-  await store.transaction().execute(async (trx) => {
-    await trx.updateTable('apps').set({ ...changes, allowed_origins: JSON.stringify(unique) }).where('id', '=', id).execute();
-    await syncOriginVerifications(trx, id, unique, Date.now());
-  });
-}
-
 /** Changes an app's origins and integration mode (the demo app follows its server's settings). */
 export async function reconfigureApp(store: Store, id: string, changes: { allowedOrigins: string[]; decryptionMode: DecryptionMode; googleMerchantId: string }): Promise<void> {
-  await setAllowedOrigins(store, id, changes.allowedOrigins, { decryption_mode: changes.decryptionMode, google_merchant_id: changes.googleMerchantId });
+  await store.transaction().execute((trx) => setAllowedOrigins(trx, id, changes.allowedOrigins, { decryption_mode: changes.decryptionMode, google_merchant_id: changes.googleMerchantId }));
 }
 
 /** The part of the checkout configuration the dashboard may change (docs/dashboard.md): the origins replace the app's. */
 export async function changeCheckoutSettings(store: Store, id: string, settings: CheckoutSettings): Promise<void> {
-  await setAllowedOrigins(store, id, settings.allowed_origins, { three_ds: settings.three_ds });
+  await store.transaction().execute((trx) => setAllowedOrigins(trx, id, settings.allowed_origins, { three_ds: settings.three_ds }));
 }
 
 /** What `npm run app:update` may change on an existing app. */
@@ -270,16 +248,7 @@ export async function updateApp(store: Store, id: string, input: AppChanges): Pr
   return store.transaction().execute(async (trx) => {
     const app = await getApp(trx, id);
     if (!app) return err({ code: 'not_found', message: `No application ${id}` });
-    const origins = [...new Set([...app.allowedOrigins, ...changes.add_origins])];
-    await trx
-      .updateTable('apps')
-      .set({
-        allowed_origins: JSON.stringify(origins),
-        ...(changes.google_merchant_id && { google_merchant_id: changes.google_merchant_id }),
-      })
-      .where('id', '=', id)
-      .execute();
-    await syncOriginVerifications(trx, id, origins, Date.now());
+    await setAllowedOrigins(trx, id, [...app.allowedOrigins, ...changes.add_origins], changes.google_merchant_id ? { google_merchant_id: changes.google_merchant_id } : {});
     return ok((await getApp(trx, id))!);
   });
 }
@@ -290,10 +259,7 @@ export async function updateApp(store: Store, id: string, input: AppChanges): Pr
  * were apart). The server refuses to start while there are any.
  */
 export async function appsLackingGoogleMerchantId(store: Store): Promise<{ app: App; need: string }[]> {
-  const rows = await selectApps(store)
-    .where('google_merchant_id', 'is', null)
-    .where((eb) => eb.or([eb('environment', '=', 'PRODUCTION'), eb('decryption_mode', '=', 'direct')]))
-    .execute();
+  const rows = await appRowsWithoutGoogleMerchantId(store);
   return rows.map(toApp).flatMap((app) => {
     const need = googleMerchantIdNeed(app);
     return need ? [{ app, need }] : [];

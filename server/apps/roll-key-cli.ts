@@ -5,6 +5,7 @@
  *   npm run app:roll-key -- --app app_... [--expire-current-in-seconds 0]
  */
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { loadConfig } from '../config';
 import { DEFAULT_KEY_OVERLAP_SECONDS, KeyOverlapSeconds } from '../../contracts';
 import { describeIssues } from '../../common/http/errors';
 import { describeStoreLocation, openStore } from '../store';
@@ -18,7 +19,7 @@ if (!values.app) command.fail('--app is required.');
 const given = values['expire-current-in-seconds'];
 const overlap = KeyOverlapSeconds.safeParse(given === undefined ? DEFAULT_KEY_OVERLAP_SECONDS : /^\d+$/.test(given) ? Number(given) : given);
 if (!overlap.success) command.fail(`--expire-current-in-seconds: ${describeIssues(overlap.error, 'a whole number of seconds')}`);
-const config = command.config();
+const config = command.validConfig(loadConfig());
 const { dataDir, databaseUrl } = config;
 const store = await openStore(dataDir, databaseUrl, { limits: config.storeLimits });
 const app = await getApp(store, values.app);

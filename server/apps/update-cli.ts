@@ -12,6 +12,7 @@ import { signsFor, type OriginVerification, type OriginVerificationList } from '
 import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../contracts/origin-verification-rules';
 import { originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { loadConfig } from '../config';
 import { describeStoreLocation, openStore } from '../store';
 import { type App, getApp, updateApp } from './registry';
 
@@ -35,7 +36,7 @@ if (!values.app) command.fail('--app is required.');
 const changing = values['google-merchant-id'] !== undefined || (values.origin?.length ?? 0) > 0;
 const showing = values['show-origins'] === true || values['verify-origins'] === true;
 if (!changing && !showing) command.fail('nothing to change: give a Google merchant id or an origin (or --show-origins, --verify-origins)');
-const config = command.config();
+const config = command.validConfig(loadConfig());
 const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits });
 
 async function appToShow(): Promise<App> {

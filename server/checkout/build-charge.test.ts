@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChargeRequest, type EcV2Token, PaymentDataRequest } from '../../contracts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge } from './build-charge';
-import { buildPaymentDataRequest } from './payment-request';
+import { buildPaymentDataRequest } from '../../contracts/payment-data-request';
 import { testApp } from '../../testing/apps';
 
 const app = testApp({ googleMerchantId: undefined });
@@ -37,7 +37,7 @@ describe('the Google Pay request built for a session', () => {
 
   it('follows the app: configured auth methods and networks, and its Google merchant id (not the service\'s) in merchantInfo', () => {
     const production = buildPaymentDataRequest(
-      { ...app, environment: 'PRODUCTION', googleMerchantId: 'BCR2DN4TWXYZ1234', authMethods: ['CRYPTOGRAM_3DS'], cardNetworks: ['VISA'] },
+      { ...app, googleMerchantId: 'BCR2DN4TWXYZ1234', authMethods: ['CRYPTOGRAM_3DS'], cardNetworks: ['VISA'] },
       { id: 'cs_1', amount: 1, currency: 'EUR', countryCode: 'FR' },
       { gatewayName: 'g' },
     );

@@ -11,16 +11,12 @@
  * unpaid, the next sweep expires it.
  */
 import { SessionStatus } from '../../contracts';
-import type { Failure } from '../../common/result';
 import { pastDueSessionIds } from '../store/session-expiry';
-import { findSession, type SessionRow } from './sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 import { moveSession, type SessionStore, statusesLeadingTo } from './states';
 
 /** The statuses a session expires from: unpaid, nothing in flight. */
 const EXPIRABLE = statusesLeadingTo('expired');
-
-/** What the widget's calls answer for an expired session (410: it will not take a payment again). */
-export const sessionExpired: Failure = { code: 'session_expired', message: 'This checkout has expired; go back to the store to start again' };
 
 const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
 

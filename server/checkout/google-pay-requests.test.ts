@@ -12,7 +12,8 @@ import type { ApiErrorBody, CreatedSession, PayReply, WalletEnvironment } from '
 import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from '../../contracts/currency';
 import { paymentDataRequestProblem } from '../../contracts/google-pay-rules';
 import { startTestServer } from '../../testing/harness';
-import { buildPaymentDataRequest, googlePayAmountRefusal } from './payment-request';
+import { googlePayAmountRefusal } from './payment-request';
+import { buildPaymentDataRequest } from '../../contracts/payment-data-request';
 import { createPlatformSigner } from './platform';
 import { testApp } from '../../testing/apps';
 
@@ -41,7 +42,7 @@ describe('every request the builder makes', () => {
           // A session in an amount Google cannot show is refused at creation: no request is built for it.
           if (googlePayAmountRefusal(amount, currency)) continue;
           built += 1;
-          const request = buildPaymentDataRequest({ ...variant, environment }, { id: 'cs_1', amount, currency, countryCode: 'US' }, { gatewayName: 'walletcheckout', ...context });
+          const request = buildPaymentDataRequest(variant, { id: 'cs_1', amount, currency, countryCode: 'US' }, { gatewayName: 'walletcheckout', ...context });
           const problem = paymentDataRequestProblem(request, clientOf(environment));
           if (problem) refused.push(`${environment} ${currency} ${amount}: ${problem}`);
         }

@@ -16,7 +16,8 @@ import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../../common/store/idempotency';
 import { lapsedHoldIds } from '../store/session-expiry';
-import { findSession, outcomeOf, type SessionRow } from './sessions';
+import { outcomeOf } from './sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 import { canTransition, moveSession } from './states';
 
 export interface HoldDependencies {

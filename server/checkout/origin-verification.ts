@@ -27,24 +27,9 @@ import {
   recordOriginCheck,
   syncOriginVerifications,
 } from '../store/origin-verifications';
-import { checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from '../webhooks/address-policy';
+import type { OriginVerificationConfig, WebhookAddressPolicy } from '../config';
+import { checkEndpointUrl, type Resolve, systemResolve } from '../webhooks/address-policy';
 import { type OutboundOptions, requestOutbound } from '../webhooks/outbound';
-
-export interface OriginVerificationConfig {
-  /** `public` (NODE_ENV=production): the file is fetched over https from public addresses only, as webhooks are sent. */
-  addressPolicy: WebhookAddressPolicy;
-  /** Development and tests: a loopback origin (127.0.0.0/8, ::1, localhost) is accepted without a fetch. Never in production. */
-  loopbackWithoutFetch: boolean;
-  /** ORIGIN_VERIFICATION_INTERVAL_MS: how long after a check an origin is checked again. */
-  intervalMs: number;
-  /** ORIGIN_VERIFICATION_TIMEOUT_MS: the whole fetch, from connecting to the last byte. */
-  timeoutMs: number;
-  /**
-   * "Verify now" fetches an origin at most once in this time (10 s; a sooner one answers the last
-   * check's result): a merchant's requests must not make us a way to hammer a site it listed.
-   */
-  verifyNowSpacingMs: number;
-}
 
 export interface OriginVerificationDependencies {
   store: Store;

@@ -6,7 +6,7 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AddressVerification, type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, SessionStatus } from '../../contracts';
+import { type AddressVerification, type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, sessionExpired, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
@@ -16,11 +16,11 @@ import { type Store, storeFailureOf } from '../store';
 import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
-import { sessionExpired } from './expiry';
-import { findSession, outcomeOf, type SessionRow } from './sessions';
+import { outcomeOf } from './sessions';
+import { findSession, type SessionChanges, type SessionRow } from '../store/sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
 import { walletAddressColumns } from './personal-data';
-import { moveSession, type SessionChanges, type SessionStore } from './states';
+import { moveSession, type SessionStore } from './states';
 
 export interface PayDependencies {
   store: Store;

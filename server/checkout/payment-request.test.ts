@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { PaymentDataRequest, type WalletEnvironment } from '../../contracts';
-import { buildPaymentDataRequest } from './payment-request';
+import { buildPaymentDataRequest } from '../../contracts/payment-data-request';
 import { AUTH_JWT_LIFETIME_SECONDS, createPlatformSigner, merchantOriginOf } from './platform';
 import { testApp } from '../../testing/apps';
 

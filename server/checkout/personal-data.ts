@@ -14,7 +14,7 @@ import { openEventBody } from '../store/events';
 import { purgeIdempotencyKeys } from '../../common/store/idempotency';
 import { ERASED, eraseSessionAddresses, eventsWithPersonalData, replaceEventBody, sessionsWithPersonalData } from '../store/personal-data';
 import { checkBillingAddress } from './address-check';
-import { billingAddressParameters } from './payment-request';
+import { billingAddressParameters } from '../../contracts/payment-data-request';
 
 export const sealAddress = (cipher: DataCipher, address: BillingDetails): string => cipher.seal(JSON.stringify(address));
 

@@ -6,6 +6,7 @@
  */
 import { SignJWT } from 'jose';
 import type { PlatformAuthClaims } from '../../contracts';
+import type { PlatformAuthorization } from '../../contracts/payment-data-request';
 import type { PlatformConfig } from '../config';
 
 /**
@@ -14,13 +15,6 @@ import type { PlatformConfig } from '../config';
  * open longer gets a fresh one from "Try again" (docs/platform.md).
  */
 export const AUTH_JWT_LIFETIME_SECONDS = 30 * 60;
-
-/** The MerchantInfo fields a platform adds to a request. */
-export interface PlatformAuthorization {
-  merchantId: string;
-  merchantOrigin: string;
-  authJwt: string;
-}
 
 /**
  * Google's merchantOrigin is the site's fully qualified domain name, without a

@@ -19,7 +19,8 @@ import type { Store } from '../store';
 import { recordEvent } from '../store/events';
 import { releaseReplayLease, takeReplayLease } from '../store/reconciliation';
 import { findRefund, pendingRefunds, type RefundRow, type RefundSettlement, reserveRefund, settleRefund, toRefund } from '../store/refunds';
-import { findSession, outcomeOf, type SessionRow } from './sessions';
+import { outcomeOf } from './sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 
 export interface RefundDependencies {
   store: Store;

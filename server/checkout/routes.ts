@@ -6,7 +6,7 @@ import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
+import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount, shownAmount } from '../../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
@@ -21,15 +21,18 @@ import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import type { Logger } from '../../common/logging';
 import { repeatLimiter } from '../../common/logging/repeats';
+import type { RateLimits } from '../config';
 import type { Store } from '../store';
 import { holdReply, type HoldOperation } from './holds';
-import { expiredIfPastDue, sessionExpired } from './expiry';
+import { expiredIfPastDue } from './expiry';
 import { authenticate, type Paid, type PayDependencies, pay } from './pay';
 import { originMaySign, type OriginVerificationDependencies, originVerifications, verificationFileUrl, verifyOrigin } from './origin-verification';
-import { buildPaymentDataRequest, googlePayAmountRefusal, type PaymentRequestContext } from './payment-request';
-import type { PlatformAuthorization, PlatformSigner } from './platform';
+import { googlePayAmountRefusal } from './payment-request';
+import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAuthorization } from '../../contracts/payment-data-request';
+import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, createSession, findSession, listAppSessions, outcomeOf, type SessionRow, sessionView } from './sessions';
+import { clientSecretOpens, createSession, listAppSessions, outcomeOf, sessionView } from './sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -52,13 +55,6 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   merchantCalls: RequestHandler;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
   longestRequestMs: number;
-}
-
-export interface RateLimits {
-  payPerMinute: number;
-  readsPerMinute: number;
-  /** Every secret-key route: create, list, read, capture, release, refund, roll the key. */
-  merchantPerMinute: number;
 }
 
 /**

@@ -2,7 +2,6 @@
  * Checkout sessions: created by the merchant's server, read by it with the
  * secret key and by the widget with the client secret.
  */
-import type { Selectable, Transaction } from 'kysely';
 import type { App } from '../apps';
 import { AddressVerification, BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
@@ -10,13 +9,12 @@ import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { hashSecret, randomId, secretMatches } from '../../common/secrets';
 import type { Store } from '../store';
+import type { StoreTransaction } from '../store/events';
 import { refundsOfSessions } from '../store/refunds';
-import type { BackendDatabase, SessionsTable } from '../store/schema';
 import { listSessions } from '../store/session-list';
+import { findSession, insertSession, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
 import { sealAddress, storedAddress } from './personal-data';
-
-export type SessionRow = Selectable<SessionsTable>;
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
@@ -66,15 +64,9 @@ export async function createSession(
     address_verification: null,
     personal_data_erased: null,
   };
-  // The address verification is left to the column's default (null) until a charge answers it: a session is created
-  // the same way on a store whose schema predates the column (the migration tests build such stores).
-  const { address_verification: _unanswered, ...values } = row;
-  await store.insertInto('sessions').values(values).execute();
+  await insertSession(store, row);
   return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
 }
-
-export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
-  store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
 /**
  * GET /api/sessions: a page of the app's sessions. `starting_after` must be
@@ -101,7 +93,7 @@ export function clientSecretOpens(session: SessionRow, clientSecret: string): bo
 export const outcomeOf = (row: SessionRow): PaymentOutcome | null => (row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null);
 
 /** The merchant's view of a session, its refunds read from `db` (which may be the transaction that just changed it). */
-export async function sessionView(db: Store | Transaction<BackendDatabase>, cipher: DataCipher, row: SessionRow): Promise<Session> {
+export async function sessionView(db: Store | StoreTransaction, cipher: DataCipher, row: SessionRow): Promise<Session> {
   return merchantView(row, (await refundsOfSessions(db, [row.id])).get(row.id) ?? [], cipher);
 }
 

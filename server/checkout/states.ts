@@ -3,24 +3,20 @@
  * session's status goes through `moveSession`, which refuses what this table
  * does not allow (its table is contracts/session-states.ts). docs/holds-and-3ds.md draws it.
  */
-import type { UpdateObject } from 'kysely';
 import { type EventType, SessionStatus } from '../../contracts';
 import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { recordEvent, type StoreTransaction } from '../store/events';
-import type { BackendDatabase } from '../store/schema';
+import { type SessionChanges, type SessionRow, setSessionStatus } from '../store/sessions';
 import { carriesPersonalData } from './personal-data';
-import { merchantView, type SessionRow } from './sessions';
+import { merchantView } from './sessions';
 
 /** Where sessions move: the store, and the cipher that opens their billing addresses for the events of the moves. */
 export interface SessionStore {
   store: Store;
   cipher: DataCipher;
 }
-
-/** What a move may change besides the status (and `updated`, which it sets). */
-export type SessionChanges = Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'>;
 
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
@@ -64,14 +60,8 @@ export async function moveSession(
 ): Promise<SessionRow | undefined> {
   const allowed = from.filter((status) => canTransition(status, to));
   if (allowed.length === 0) return undefined;
-  // The row as moved comes back with the move (both engines have RETURNING): the event needs no second read.
-  const moved = await trx
-    .updateTable('sessions')
-    .set({ ...changes, status: to, updated: Date.now() })
-    .where('id', '=', sessionId)
-    .where('status', 'in', allowed)
-    .returningAll()
-    .executeTakeFirst();
+  // The row as moved comes back with the move: the event needs no second read.
+  const moved = await setSessionStatus(trx, sessionId, allowed, to, changes);
   if (!moved) return undefined;
   const type = eventOnEntering[to];
   if (!type) return moved;

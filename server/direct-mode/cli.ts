@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { getApp } from '../apps';
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { loadConfig } from '../config';
 import { createDataCipher, loadDataKey } from '../lib/data-cipher';
 import { openStore } from '../store';
 import { createDirectKeys, type DirectKey } from '.';
@@ -32,7 +33,7 @@ if (!commands.includes(command as Command) || extra.length > 0) cli.fail(command
 if (!values.app) cli.fail('--app is required');
 if ((command === 'register' || command === 'retire') && !values.key) cli.fail(`${command} needs --key KEY_ID (npm run direct-keys -- list --app ${values.app})`);
 
-const config = cli.config();
+const config = cli.validConfig(loadConfig());
 const store = await openStore(config.dataDir, config.databaseUrl, { limits: config.storeLimits });
 // The same key as the server's: every instance must be able to open what this seals.
 const keys = createDirectKeys(store, createDataCipher(loadDataKey(config.dataEncryptionKey, join(config.dataDir, 'secrets', 'data.key'))));

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Kysely } from 'kysely';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
-  type IdempotencyDatabase,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   releaseIdempotencyKey,
 } from '../../common/store/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
+import type { Store } from '../store';
 import type { Failure, Result } from '../../common/result';
 import { errorBody, httpError, sendError, sendFailure, statusFor } from '../../common/http/errors';
 import { rawBodyOf } from '../../common/http/body';
@@ -36,8 +35,8 @@ export const refusal = (failure: Failure): HandlerReply => ({ status: statusFor(
  * one: runs `handle` once per key and replays its reply to every retry. Replies
  * can hold secrets (a session's client secret), so they are kept sealed.
  */
-export async function respondIdempotently<DB extends IdempotencyDatabase>(
-  store: { db: Kysely<DB>; cipher: DataCipher; abandonedAfterMs?: number },
+export async function respondIdempotently(
+  store: { db: Store; cipher: DataCipher; abandonedAfterMs?: number },
   scope: string,
   req: Request,
   res: Response,

@@ -2,19 +2,19 @@
  * What the operator's commands (app:create, app:update, app:roll-key,
  * direct-keys) do alike with their command line: answer --help with the usage,
  * refuse a mistake with what is wrong and the usage, exiting 2 (parseArgs names
- * the option it did not understand; a stack trace would only hide it), and load
- * the configuration the server would, or say why it cannot.
+ * the option it did not understand; a stack trace would only hide it), and
+ * refuse an invalid configuration (which each command loads as the server
+ * would) with what is wrong in it.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { type Config, loadConfig } from '../config';
 
 export interface CommandLine {
   /** Says what is wrong, then the usage, and exits 2. */
   fail(message: string): never;
   /** The parsed command line; `--help` (which `config.options` must declare) prints the usage and exits 0. */
   parse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>>;
-  /** The configuration, from the environment and ./.env as the server reads it; exits 2 if it is invalid. */
-  config(): Config;
+  /** The configuration the command loaded; if it is invalid, says each problem and exits 2. */
+  validConfig<T>(loaded: { ok: true; config: T } | { ok: false; problems: string[] }): T;
 }
 
 export function commandLine(usage: string): CommandLine {
@@ -37,8 +37,7 @@ export function commandLine(usage: string): CommandLine {
       }
       return parsed;
     },
-    config() {
-      const loaded = loadConfig();
+    validConfig(loaded) {
       if (loaded.ok) return loaded.config;
       console.error(`Configuration is invalid:\n  ${loaded.problems.join('\n  ')}`);
       process.exit(2);

@@ -5,9 +5,8 @@
  * send it traffic only if so).
  */
 import express from 'express';
-import { sql } from 'kysely';
 import { type Result, err, ok } from '../../common/result';
-import type { Store } from '../store';
+import { pingStore, type Store } from '../store';
 
 export interface ReadinessOptions {
   store: Store;
@@ -37,7 +36,7 @@ async function within(ms: number, work: Promise<Check>): Promise<Check> {
 /** The reason is generic: the body is public, and a driver's message names the database's address. */
 async function storeCheck(store: Store): Promise<Check> {
   try {
-    await sql`select 1`.execute(store);
+    await pingStore(store);
     return ok(undefined);
   } catch {
     return err('unavailable');

@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ServiceClient } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
+import { countAttemptsByStatus } from '../store/attempts';
 import type { StoreErrorListener } from '../../common/store/failures';
 
 export interface Metrics {
@@ -85,13 +86,8 @@ export function createMetrics(): Metrics {
         async collect() {
           try {
             // Read from the store so that every instance sharing it reports the same, true count.
-            const rows = await store
-              .selectFrom('charge_attempts')
-              .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-              .where('status', 'in', UNSETTLED)
-              .groupBy('status')
-              .execute();
-            for (const status of UNSETTLED) this.set({ status }, Number(rows.find((row) => row.status === status)?.count ?? 0));
+            const counts = await countAttemptsByStatus(store, UNSETTLED);
+            for (const status of UNSETTLED) this.set({ status }, counts.get(status) ?? 0);
           } catch (error) {
             // The rest of the metrics, store errors first, matter most while the store is down.
             if (!storeFailureOf(error)) throw error;

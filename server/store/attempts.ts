@@ -56,3 +56,14 @@ export async function recordAttemptOutcome(
     .where('id', '=', attemptId)
     .execute();
 }
+
+/** How many attempts are in each of `statuses` (a status with none is absent), counted over the whole store: every instance sharing it reads the same. */
+export async function countAttemptsByStatus(store: Store, statuses: readonly string[]): Promise<Map<string, number>> {
+  const rows = await store
+    .selectFrom('charge_attempts')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('status', 'in', statuses)
+    .groupBy('status')
+    .execute();
+  return new Map(rows.map((row) => [row.status, Number(row.count)]));
+}

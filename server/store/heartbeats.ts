@@ -7,15 +7,6 @@
  */
 import type { Store } from '.';
 
-export interface ServerHeartbeatsTable {
-  /** One per running process: random, chosen at start. */
-  instance_id: string;
-  /** The origin browsers reach that server at (PUBLIC_URL, or its listening address). */
-  public_url: string;
-  started: number;
-  seen: number;
-}
-
 export const HEARTBEAT_INTERVAL_MS = 10_000;
 /** Three missed beats: a server that is only slow (a long vacuum, a busy SQLite writer) still counts. */
 export const HEARTBEAT_STALE_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { privateDirectory } from '../../common/private-files';
 import { openDatabase } from '../../common/store/database';
 import { type StoreErrorListener, storeFailureOf } from '../../common/store/failures';
@@ -19,6 +19,11 @@ export type { BackendDatabase } from './schema';
 export { openDatabase } from '../../common/store/database';
 export { type StoreFailure, storeFailureOf } from '../../common/store/failures';
 export { defaultStoreLimits, type StoreLimits } from '../../common/store/limits';
+
+/** Resolves once the store answers a query: readiness (/readyz) asks it. */
+export async function pingStore(store: Store): Promise<void> {
+  await sql`select 1`.execute(store);
+}
 
 /** The absolute path of the SQLite file the store keeps in `dataDir`. */
 export const sqliteFile = (dataDir: string): string => resolve(dataDir, 'checkout.db');

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSession } from '../checkout/sessions';
+import { findSession } from './sessions';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 

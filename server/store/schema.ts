@@ -1,5 +1,4 @@
 import type { Generated } from 'kysely';
-import type { ServerHeartbeatsTable } from './heartbeats';
 import type { IdempotencyKeysTable } from '../../common/store/idempotency';
 
 /** The backend's tables. JSON columns hold text; the modules that own them parse it. */
@@ -241,6 +240,16 @@ export interface OriginVerificationsTable {
   failures: number;
   /** When the periodic re-check is due; the sweep claims a row by moving it (a compare-and-set). */
   next_check: number;
+}
+
+/** Which servers are using this store right now (store/heartbeats.ts). */
+export interface ServerHeartbeatsTable {
+  /** One per running process: random, chosen at start. */
+  instance_id: string;
+  /** The origin browsers reach that server at (PUBLIC_URL, or its listening address). */
+  public_url: string;
+  started: number;
+  seen: number;
 }
 
 export interface BackendDatabase {

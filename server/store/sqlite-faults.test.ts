@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findSession } from '../checkout/sessions';
+import { findSession } from './sessions';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 async function integrity(server: TestServer): Promise<string> {

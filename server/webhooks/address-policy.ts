@@ -13,9 +13,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { type Failure, type Result, err, ok } from '../../common/result';
-
-/** `public`: https to global unicast addresses only (isPublicAddress; NODE_ENV=production); `any`: development and tests. */
-export type WebhookAddressPolicy = 'public' | 'any';
+import type { WebhookAddressPolicy } from '../config';
 
 export type UrlRefusal = Failure<'url_not_allowed'>;
 

@@ -11,17 +11,10 @@ import type { Logger } from '../../common/logging';
 import { repeatLimiter } from '../../common/logging/repeats';
 import type { Store } from '../store';
 import { type DeliveryOutcome, type DueDelivery, dueDeliveries, leaseDelivery, recordAttempt } from '../store/webhooks';
-import { checkEndpointUrl, type Resolve, systemResolve, type WebhookAddressPolicy } from './address-policy';
+import type { RetrySchedule, WebhookAddressPolicy } from '../config';
+import { checkEndpointUrl, type Resolve, systemResolve } from './address-policy';
 import { type OutboundOptions, requestOutbound } from './outbound';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
-
-export interface RetrySchedule {
-  /** The first retry comes within this; each next one within twice the last, up to maxMs (full jitter). */
-  baseMs: number;
-  maxMs: number;
-  /** From the event (or from a redelivery): after this the delivery is `failed`. */
-  windowMs: number;
-}
 
 export interface DeliveryWorkerOptions {
   /** How often due deliveries are looked for: the latency of a delivery that does not wait for a retry. */

@@ -11,7 +11,8 @@ import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
 import type { Store } from '../store';
 import { countLiveEndpoints, insertEndpoint, replaceEndpointSecret, type WebhookEndpointRow } from '../store/webhooks';
-import { checkEndpointUrl, type Resolve, type WebhookAddressPolicy } from './address-policy';
+import type { WebhookAddressPolicy } from '../config';
+import { checkEndpointUrl, type Resolve } from './address-policy';
 import { newWebhookSecret } from './signature';
 
 export interface EndpointDependencies {

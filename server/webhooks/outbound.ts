@@ -7,7 +7,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { checkedLookup, type Resolve, type WebhookAddressPolicy } from './address-policy';
+import type { WebhookAddressPolicy } from '../config';
+import { checkedLookup, type Resolve } from './address-policy';
 
 export type OutboundError = { error: string };
 

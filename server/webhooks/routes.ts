@@ -13,7 +13,8 @@ import { authenticatedMerchant } from '../http/merchant-auth';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { deleteEndpoint, findLiveEndpoint, liveEndpoints } from '../store/webhooks';
-import type { Resolve, WebhookAddressPolicy } from './address-policy';
+import type { WebhookAddressPolicy } from '../config';
+import type { Resolve } from './address-policy';
 import { createEndpoint, endpointView, rollEndpointSecret } from './endpoints';
 import { getEvent, listEvents, redeliver } from './events';
 

@@ -9,6 +9,7 @@ import type { DashboardSignedIn } from '../../contracts';
 import { api, DashboardError } from './api';
 import { type DashboardMessages, fill } from './locales';
 import { Developers } from './Developers';
+import type { PageProps } from './page';
 import { PaymentPage, Payments } from './Payments';
 
 type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'developers' };
@@ -17,15 +18,6 @@ function routeOf(hash: string): Route {
   const payment = /^#\/payments\/([\w-]+)$/.exec(hash);
   if (payment) return { page: 'payment', id: payment[1]! };
   return hash === '#/developers' ? { page: 'developers' } : { page: 'payments' };
-}
-
-export interface PageProps {
-  t: DashboardMessages;
-  locale: string;
-  /** Shows an error of the dashboard API to the merchant; a lost session sends them back to sign in. */
-  fail(error: unknown): void;
-  /** The session was ended from the page (sign out everywhere): back to the sign-in. */
-  signedOut(): void;
 }
 
 export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string }) {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DashboardEndpoint, DashboardSettings, DeliveryView, OriginVerification, OriginVerificationList, ThreeDsPolicy } from '../../contracts';
 import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../contracts/origin-verification-rules';
 import { api, DashboardError } from './api';
-import type { PageProps } from './Dashboard';
+import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
 /** The overlaps the page offers for a key roll, in seconds (the API takes 0 to 7 days). */

@@ -4,7 +4,7 @@ import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, Sess
 import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../contracts/money';
 import { describeCard } from '../checkout/format';
 import { api, type PaymentFilter } from './api';
-import type { PageProps } from './Dashboard';
+import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
 const amountOf = (payment: DashboardPayment, amount: number, locale: string) => formatAmount(amount, payment.currency, payment.currency_exponent, locale);

@@ -1,4 +1,4 @@
-import type { DashboardMessages } from '.';
+import type { DashboardMessages } from './messages';
 
 export const en: DashboardMessages = {
   title: 'Dashboard',

@@ -1,0 +1,121 @@
+/**
+ * The Google Pay PaymentDataRequest of a session, built from its application's
+ * configuration and its amount: by the backend for every real session, and by
+ * whoever shows the widget with a session of its own making (the demo's widget
+ * gallery, the tests' sandbox wallet), so the two cannot drift apart.
+ */
+import { googlePayPriceOf } from './currency';
+import { type AuthMethod, type CardNetwork, type CardPaymentMethod, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
+import type { GoogleMerchantInfo, GooglePaymentDataRequest } from './google-pay-types';
+
+/** What of an application the request is built from (the backend's App has these and more). */
+export interface PaymentRequestApp {
+  id: string;
+  name: string;
+  /** The payment service's merchant id. */
+  merchantId: string;
+  /** The merchant id Google issued, if any. */
+  googleMerchantId: string | undefined;
+  authMethods: AuthMethod[];
+  cardNetworks: CardNetwork[];
+  decryptionMode: DecryptionMode;
+  /** Whose Google merchant account asks: the merchant's own, or the platform's (docs/platform.md). */
+  googlePayMode: 'merchant' | 'platform';
+}
+
+/** The MerchantInfo fields a platform adds to a request (Google Pay for platforms: our Google merchant id, the authJwt vouching for the page's site). */
+export interface PlatformAuthorization {
+  merchantId: string;
+  merchantOrigin: string;
+  authJwt: string;
+}
+
+export interface PaymentRequestContext {
+  gatewayName: string;
+  /** For direct-mode apps: the merchant's ECv2 public key, as Google's DIRECT tokenization wants it. */
+  directPublicKey?: string;
+  /** For platform-mode apps: our Google merchant id and the authJwt vouching for the page's site. */
+  platform?: PlatformAuthorization;
+}
+
+export interface SessionAmount {
+  /** The checkout session's id: Google's transactionId. */
+  id: string;
+  amount: number;
+  currency: string;
+  countryCode: string;
+}
+
+function tokenization(app: PaymentRequestApp, context: PaymentRequestContext): TokenizationSpecification {
+  if (app.decryptionMode === 'direct' && context.directPublicKey) {
+    return { type: 'DIRECT', parameters: { protocolVersion: 'ECv2' as const, publicKey: context.directPublicKey } } satisfies google.payments.api.DirectTokenizationSpecification;
+  }
+  return {
+    type: 'PAYMENT_GATEWAY',
+    parameters: { gateway: context.gatewayName, gatewayMerchantId: gatewayMerchantId(app.merchantId) },
+  } satisfies google.payments.api.PaymentGatewayTokenizationSpecification;
+}
+
+/** The billing address every request asks for: FULL (the first line is what the address check compares), no phone. */
+export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters']['billingAddressParameters']> = { format: 'FULL' };
+
+/**
+ * The complete Google Pay PaymentDataRequest for one session, built on the
+ * server from the app's configuration and the session's amount so that the
+ * page cannot choose what the wallet is asked for. Its fields and values are
+ * held to Google's own definitions at compile time (contracts/google-pay-types.ts)
+ * and to Google's rules by the sandbox wallet (contracts/google-pay-rules.ts).
+ */
+export function buildPaymentDataRequest(app: PaymentRequestApp, session: SessionAmount, context: PaymentRequestContext): PaymentDataRequest {
+  return {
+    // Google types these as any number or string: `as const` keeps the contract's literals.
+    apiVersion: 2 as const,
+    apiVersionMinor: 0 as const,
+    allowedPaymentMethods: [
+      {
+        type: 'CARD',
+        parameters: {
+          allowedAuthMethods: app.authMethods,
+          allowedCardNetworks: app.cardNetworks,
+          billingAddressRequired: true,
+          billingAddressParameters,
+          assuranceDetailsRequired: true,
+        },
+        tokenizationSpecification: tokenization(app, context),
+      },
+    ],
+    merchantInfo: merchantInfo(app, context),
+    transactionInfo: {
+      totalPriceStatus: 'FINAL',
+      totalPrice: totalPrice(session),
+      currencyCode: session.currency,
+      countryCode: session.countryCode,
+      transactionId: session.id,
+      // The widget charges as soon as the sheet returns: nothing is left to confirm on the page.
+      checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE',
+    },
+    // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
+    callbackIntents: ['PAYMENT_AUTHORIZATION'],
+  } satisfies GooglePaymentDataRequest;
+}
+
+/** Google's price for the session's amount; sessions it cannot show are refused before any request is built (googlePayAmountRefusal, server/checkout/payment-request.ts). */
+function totalPrice(session: SessionAmount): string {
+  const price = googlePayPriceOf(session.amount, session.currency);
+  if (price === undefined) throw new Error(`session ${session.id}: ${session.amount} ${session.currency} is no Google Pay price; googlePayAmountRefusal must refuse it first`);
+  return price;
+}
+
+function merchantInfo(app: PaymentRequestApp, context: PaymentRequestContext): PaymentDataRequest['merchantInfo'] {
+  if (app.googlePayMode === 'platform') {
+    // The route refuses a platform app's session before this when no platform is configured.
+    if (!context.platform) throw new Error(`app ${app.id} is in platform mode but no platform authorization was given`);
+    const { merchantId, merchantOrigin, authJwt } = context.platform;
+    return { merchantName: app.name, merchantId, merchantOrigin, authJwt } satisfies GoogleMerchantInfo;
+  }
+  return {
+    merchantName: app.name,
+    // Google's id, never the payment service's: required in PRODUCTION and for DIRECT tokens (the backend's NewApp checks it).
+    ...(app.googleMerchantId && { merchantId: app.googleMerchantId }),
+  } satisfies GoogleMerchantInfo;
+}

@@ -1,0 +1,129 @@
+/** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
+import type { AddressFieldCheck, AddressVerdict, EventType, OriginVerificationStatus, SessionStatus, ThreeDsPolicy } from '../../../contracts';
+
+export interface DashboardMessages {
+  title: string;
+  signIn: { heading: string; key: string; keyHint: string; submit: string; failed: string };
+  signOut: string;
+  expired: string;
+  nav: { payments: string; developers: string };
+  payments: {
+    heading: string;
+    filters: string;
+    status: string;
+    anyStatus: string;
+    reference: string;
+    from: string;
+    to: string;
+    apply: string;
+    created: string;
+    amount: string;
+    card: string;
+    none: string;
+    next: string;
+    previous: string;
+    back: string;
+  };
+  /**
+   * The wallet's billing address against the one on file (docs/api.md, "The billing address check"), and beside it the card
+   * issuer's address verification ("The card issuer's address verification"); `note` says what each is worth.
+   */
+  billing: {
+    heading: string;
+    verdict: string;
+    verdicts: Record<AddressVerdict, string>;
+    fields: { postal_code: string; line1: string; country: string };
+    results: Record<AddressFieldCheck, string>;
+    /** The issuer's results of the first line and the postal code; `none` before a charge answered them. */
+    issuer: { line1: string; postal_code: string; none: string };
+    /** The wallet's address comes through the shopper's browser: its comparison with the address on file is no proof; the issuer's is the card's own. */
+    note: string;
+    fromWallet: string;
+    onFile: string;
+    none: string;
+    erased: string;
+  };
+  payment: {
+    captured: string;
+    refunded: string;
+    timeline: string;
+    capture: string;
+    release: string;
+    refund: string;
+    amountToCapture: string;
+    /** An amount outside what the action allows: `{min}` and `{max}` formatted. */
+    amountRange: string;
+    amountToRefund: string;
+    /** The confirmation: `{amount}` is the amount in the session's currency. */
+    confirmCapture: string;
+    confirmRelease: string;
+    confirmRefund: string;
+    confirm: string;
+    cancel: string;
+    done: string;
+  };
+  timeline: {
+    created: string;
+    attempt: string;
+    threeDs: string;
+    event: string;
+    refund: string;
+    delivery: string;
+  };
+  developers: {
+    endpoints: string;
+    url: string;
+    add: string;
+    remove: string;
+    rollSecret: string;
+    secretOnce: string;
+    deliveries: string;
+    noDeliveries: string;
+    event: string;
+    result: string;
+    redeliver: string;
+    redelivered: string;
+    keys: string;
+    overlap: string;
+    overlaps: { now: string; hour: string; day: string; week: string };
+    rollKey: string;
+    keyOnce: string;
+    /** The roll's re-authentication: the app's current secret key, asked again. */
+    currentKey: string;
+    currentKeyHint: string;
+    /** The roll refused that key (403 reauthentication_failed). */
+    reauthFailed: string;
+    sessions: string;
+    sessionsHint: string;
+    signOutEverywhere: string;
+    settings: string;
+    allowedOrigins: string;
+    allowedOriginsHint: string;
+    threeDs: string;
+    save: string;
+    saved: string;
+    readOnly: string;
+  };
+  statuses: Record<SessionStatus, string>;
+  deliveryStatuses: Record<'pending' | 'delivered' | 'failed', string>;
+  /** Platform mode's proof of each allowed origin (docs/platform.md), on the developers' page of a platform-mode app. */
+  verification: {
+    heading: string;
+    /** What to do: publish the file on each origin, its token on a line of its own. */
+    intro: string;
+    file: string;
+    token: string;
+    verifiedAt: string;
+    lastChecked: string;
+    nextCheck: string;
+    never: string;
+    lastFailure: string;
+    /** `{n}` failed checks in a row, `{max}` lapse a verified origin. */
+    failures: string;
+    verifyNow: string;
+    statuses: Record<OriginVerificationStatus, string>;
+  };
+  threeDsPolicies: Record<ThreeDsPolicy, string>;
+  events: Record<EventType, string>;
+  error: string;
+}
