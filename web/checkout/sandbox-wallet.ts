@@ -5,13 +5,21 @@ import { paymentsApi } from './readiness';
 
 export const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
 
-/** Loads it if the session needs it (`meanwhile` runs while it downloads); throws if it cannot be had. */
-export async function loadSandboxWallet(s: PublicSession, apiBase: string, nonce: string | undefined, meanwhile: () => void): Promise<void> {
-  if (s.wallet.environment !== 'SANDBOX' || hasPaymentsClient()) return;
-  if (!s.wallet.sandbox_script) throw new Error('The session names no sandbox wallet script.');
-  // Asked for before the summary is drawn, as pay.js is (wallet-button.ts): the amount's formatting runs while it downloads.
-  const walletScript = loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce);
-  meanwhile();
-  await walletScript;
-  if (!hasPaymentsClient()) throw new Error('The sandbox wallet did not define PaymentsClient.');
+/**
+ * Whether the wallet the session needs is here, loading the sandbox's if it is not (`meanwhile`
+ * runs while its script downloads): false if the session names no script, or it cannot be had
+ * or defines no PaymentsClient.
+ */
+export async function sandboxWalletReady(s: PublicSession, apiBase: string, nonce: string | undefined, meanwhile: () => void): Promise<boolean> {
+  if (s.wallet.environment !== 'SANDBOX' || hasPaymentsClient()) return true;
+  try {
+    // Asked for before the summary is drawn, as pay.js is (wallet-button.ts): the amount's formatting runs while it downloads.
+    const walletScript = s.wallet.sandbox_script && loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce);
+    if (!walletScript) return false;
+    meanwhile();
+    await walletScript;
+  } catch {
+    return false;
+  }
+  return hasPaymentsClient();
 }

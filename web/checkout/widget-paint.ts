@@ -3,29 +3,19 @@
  * the session is payable here and the wallet is loaded; the button is made once and kept.
  */
 import type { PublicSession } from '../../contracts';
-import type { MountOptions } from './types';
-import { type CheckoutViewHandlers, checkoutView } from './view';
-import { type View, WIDGET_STATES } from './states';
-import { createWalletButton, type WalletButton, type WalletButtonCallbacks } from './wallet-button';
 import type { Words } from './locales';
+import { type View, WIDGET_STATES } from './states';
+import { type CheckoutViewHandlers, checkoutView } from './view';
+import { createWalletButton, type WalletButton, type WalletButtonCallbacks } from './wallet-button';
+import type { CheckoutProps } from './widget-props';
 
-export interface Drawn {
-  view: View;
-  session: PublicSession | null;
-  walletLoaded: boolean;
-  options: MountOptions;
-  locale: string;
-  language: string;
-  dir: 'ltr' | 'rtl';
-  words: Words | undefined;
-}
-
-export function painter(container: HTMLElement, on: CheckoutViewHandlers, wallet: WalletButtonCallbacks) {
+export function painter(container: HTMLElement, on: CheckoutViewHandlers & WalletButtonCallbacks) {
   const drawn = checkoutView(container, on);
   let button: WalletButton | null = null;
   return {
     root: drawn.root,
-    paint({ view, session, walletLoaded, options, locale, language, dir, words }: Drawn) {
+    /** `words`: those at hand in `language`, the widget's (its dictionary's tag). */
+    paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string, dir: 'ltr' | 'rtl', words: Words | undefined) {
       const settings = session &&
         walletLoaded &&
         WIDGET_STATES[view.state].button !== 'removed' && {
@@ -38,7 +28,7 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers, wallet
         button?.element.remove();
         button = null;
       } else if (button) button.configure(settings);
-      else button = createWalletButton(settings, session.wallet.environment !== 'TEST', wallet);
+      else button = createWalletButton(settings, session.wallet.environment !== 'TEST', on);
       drawn.draw({ view, session, button: button?.element ?? null, words, locale, dir, fill: options.buttonSizeMode === 'fill' });
     },
     remove() {
