@@ -6,13 +6,16 @@
  */
 import { isApiError } from './api';
 import type { Checked, Decision, Effect, FlowEvent, FlowState, Watched } from './flow-events';
-import { challengeBlockedHelp, errorView, failureView, outcomeView } from './outcome-view';
+import { challengeBlockedHelp, errorView, failureView, outcomeView, type Shown } from './outcome-view';
 import { isPaidStatus, isSettledHold, type View } from './states';
 import type { CheckoutErrorCode } from './types';
 
 const PROCESSING: View = { state: 'processing' };
+const NOTHING: Decision = { effects: [] };
 const again: Decision = { effects: [{ run: 'checkAgain' }] };
-const shown = ({ view, warning }: { view: View; warning?: string }): Decision => ({ view, effects: warning ? [{ run: 'warn', message: warning }] : [] });
+/** A move to `view`, and the effects that go with it. */
+const to = (view: View, ...effects: Effect[]): Decision => ({ view, effects });
+const shown = ({ view, warning }: Shown): Decision => (warning ? to(view, { run: 'warn', message: warning }) : to(view));
 const isWatched = (what: Watched, view: View | undefined) =>
   what === 'poll' ? view?.state === 'confirming' : view?.state === 'paid' && view.outcome?.status === 'authorized';
 
@@ -21,44 +24,45 @@ export function decide(state: FlowState, event: FlowEvent): Decision {
   const failed = (error: unknown, otherwise: CheckoutErrorCode) => shown(failureView(error, otherwise, state.pageOrigin));
   switch (event.on) {
     case 'authorized':
-      return { decidedInSheet: true, ...(view.state === 'ready' || view.state === 'declined' ? { view: PROCESSING, effects: [{ run: 'pay', data: event.data }] } : { effects: [] }) };
+      return { decidedInSheet: true, ...(view.state === 'ready' || view.state === 'declined' ? to(PROCESSING, { run: 'pay', data: event.data }) : NOTHING) };
     case 'sheetReturned':
       if (state.decidedInSheet) return { decidedInSheet: false, effects: [] };
-      return view.state === 'ready' ? { view: PROCESSING, effects: [{ run: 'pay', data: event.data }] } : { effects: [] };
+      return view.state === 'ready' ? to(PROCESSING, { run: 'pay', data: event.data }) : NOTHING;
     case 'sheetCancelled':
       // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
       return view.state === 'processing'
         ? { decidedInSheet: false, view: { state: 'ready' }, effects: [{ run: 'announceCancel' }] }
         : { decidedInSheet: false, effects: [...(view.state === 'declined' ? [{ run: 'focus', selector: '.retry' } as const] : []), { run: 'announceCancel' }] };
     case 'answered':
-      return { session: event.session, view: outcomeView(event.outcome), effects: [] };
+      return { session: event.session, ...to(outcomeView(event.outcome)) };
     case 'payFailed': {
       // Another tab or click got there first (in progress, or already paid): confirming reads the session's own outcome.
       const e = event.error;
-      if (isApiError(e) && e.status === 409 && (e.code === 'payment_in_progress' || e.code === 'session_completed')) return { view: { state: 'confirming' }, effects: [] };
+      if (isApiError(e) && e.status === 409 && (e.code === 'payment_in_progress' || e.code === 'session_completed')) return to({ state: 'confirming' });
       return failed(e, 'payment_failed');
     }
     case 'callFailed':
       return failed(event.error, event.otherwise);
     case 'challengeDone':
-      return view.state === 'authenticating' ? { view: PROCESSING, effects: [{ run: 'authenticate', cancel: event.cancel }] } : { effects: [] };
+      return view.state === 'authenticating' ? to(PROCESSING, { run: 'authenticate', cancel: event.cancel }) : NOTHING;
     case 'challengeBlocked':
     case 'challengeUnavailable': {
-      if (view.state !== 'authenticating') return { effects: [] };
+      if (view.state !== 'authenticating') return NOTHING;
       // Cancelled at once rather than left to expire, so the session can be paid again and nothing is charged.
       const blocked = event.on === 'challengeBlocked';
       const then = blocked ? errorView('challenge_blocked', event.origin) : errorView('network_error', 'challenge_unavailable');
-      return { view: PROCESSING, effects: [...(blocked ? [{ run: 'warn', message: challengeBlockedHelp(event.origin) } as const] : []), { run: 'abandonChallenge', then }] };
+      const abandon: Effect = { run: 'abandonChallenge', then };
+      return blocked ? to(PROCESSING, { run: 'warn', message: challengeBlockedHelp(event.origin) }, abandon) : to(PROCESSING, abandon);
     }
     case 'checked':
       return event.what === 'poll' ? polled(event, failed) : holdChecked(event);
     case 'resumed': {
       const { status, outcome } = event.session;
-      if (status === 'processing' || status === 'pending') return { view: { state: 'confirming', outcome }, effects: [] };
+      if (status === 'processing' || status === 'pending') return to({ state: 'confirming', outcome });
       // The merchant's server settled the hold itself: nothing to announce to it.
-      if (isSettledHold(status)) return { view: { state: status, outcome }, effects: [] };
+      if (isSettledHold(status)) return to({ state: status, outcome });
       // Declined keeps "Try again"; a failed attempt leaves the session payable, with nothing to show.
-      return { ...(outcome && (status === outcome.status || isPaidStatus(status)) && status !== 'failed' && { view: outcomeView(outcome, true) }), effects: [] };
+      return outcome && (status === outcome.status || isPaidStatus(status)) && status !== 'failed' ? to(outcomeView(outcome, true)) : NOTHING;
     }
     case 'shown':
       return { effects: watchesAndFocus(event.before, view, state.decidedInSheet) };
@@ -73,16 +77,16 @@ function polled(checked: Checked, failed: (error: unknown, otherwise: CheckoutEr
   }
   const { session } = checked;
   if (session.status === 'processing' || session.status === 'pending') return { session, ...again };
-  if (session.outcome && session.outcome.status !== 'pending') return { session, view: outcomeView(session.outcome), effects: [] };
-  return { session, ...(session.status === 'open' ? { view: errorView('payment_not_completed', null), effects: [] } : again) };
+  if (session.outcome && session.outcome.status !== 'pending') return { session, ...to(outcomeView(session.outcome)) };
+  return { session, ...(session.status === 'open' ? to(errorView('payment_not_completed', null)) : again) };
 }
 
 /** A hold: shown captured or released once the merchant's server has done so. */
 function holdChecked(checked: Checked): Decision {
   // The hold stands whatever a failed check says; a session gone or refused will not come back.
-  if (!('session' in checked)) return isApiError(checked.error) && (checked.error.status === 401 || checked.error.status === 404) ? { effects: [] } : again;
+  if (!('session' in checked)) return isApiError(checked.error) && (checked.error.status === 401 || checked.error.status === 404) ? NOTHING : again;
   const { session } = checked;
-  return isSettledHold(session.status) ? { session, view: { state: session.status, outcome: session.outcome }, effects: [] } : again;
+  return isSettledHold(session.status) ? { session, ...to({ state: session.status, outcome: session.outcome }) } : again;
 }
 
 /** Polling and hold checks follow the view; keyboard users keep their place as the wallet button hides and comes back. */
