@@ -91,7 +91,21 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   }
 
   const flow = flowLoader(
-    () => ({ apiBase, sessionId: sessionId!, clientSecret, embedderOrigin: embedderOriginOf(), nonce: nonce(), view: () => view, setView, setSession: (s) => ((session = s), paint()), loadChunk: (name) => loadChunk(name, nonce()), words: () => loadedMessages(language), cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId: sessionId! } }), alive: () => alive, root: () => drawn.root }),
+    () => ({
+      apiBase,
+      sessionId: sessionId!,
+      clientSecret,
+      embedderOrigin: embedderOriginOf(),
+      nonce: nonce(),
+      view: () => view,
+      setView,
+      setSession: (s) => ((session = s), paint()),
+      loadChunk: (name) => loadChunk(name, nonce()),
+      words: () => loadedMessages(language),
+      cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId: sessionId! } }),
+      alive: () => alive,
+      root: () => drawn.root,
+    }),
     nonce,
     (created) => {
       flowHere = created;
