@@ -34,7 +34,6 @@ export type FlowEvent =
   /** The widget now shows `state.view`, having shown `before`. */
   | { on: 'shown'; before: View | undefined };
 
-
 export type Effect =
   | { run: 'pay'; data: PaymentData }
   | { run: 'authenticate'; cancel: boolean }

@@ -3,7 +3,7 @@ import type { PublicSession } from '../../contracts';
 import { loadScriptOnce, resolveScriptUrl } from './api';
 import { paymentsApi } from './readiness';
 
-export const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
+const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
 
 /**
  * Whether the wallet the session needs is here, loading the sandbox's if it is not (`meanwhile`
