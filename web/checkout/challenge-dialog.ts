@@ -1,5 +1,5 @@
 /**
- * The bank's 3-D Secure challenge (a chunk of its own, chunks.ts: payment-flow.ts opens it), in a modal dialog over the merchant's page:
+ * The bank's 3-D Secure challenge (a chunk of its own, chunks.ts: challenge-opener.ts, in the payment flow, opens it), in a modal dialog over the merchant's page:
  * the challenge page (served by the payment service) in a frame, and a Cancel
  * button. A native <dialog> opened with showModal() sits in the top layer, so
  * the widget's containment cannot clip it; it keeps focus inside while open

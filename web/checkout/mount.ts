@@ -8,7 +8,8 @@ import { enFirstPaint } from './locales/en';
 import { errorAnnouncement } from './states';
 import { CSS } from './styles';
 import type { CheckoutHandle, Mount, MountOptions } from './types';
-import { type CheckoutProps, type CheckoutWidget, startCheckout } from './widget';
+import { startCheckout } from './widget';
+import type { CheckoutProps, CheckoutWidget } from './widget-props';
 
 /** Set by each entry from how the bundle was loaded: its origin, and (script tag) its CSP nonce. */
 let entryDefaults: { apiBase?: string; nonce?: string } = {};

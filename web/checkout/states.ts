@@ -1,9 +1,10 @@
 /**
  * The widget's state machine, in one table (as server/checkout/states.ts is
  * the session's): each state's row says where it may go next, what the widget
- * shows in it, and which DOM event entering it dispatches. widget.ts moves
- * only through `move`, which refuses what the table does not allow, and
- * renders from the row; the public `CheckoutState` type, the gallery's
+ * shows in it, and which DOM event entering it dispatches. The deciders say
+ * where to go (mount-decide.ts before a click, flow-decide.ts after it, both
+ * pure) and widget.ts moves only through `move`, which refuses what the
+ * table does not allow, and renders from the row; the public `CheckoutState` type, the gallery's
  * scenarios (demo/server/gallery.ts) and the QA kit's copy follow from the
  * keys. A new state is its row here, its words in each locale file, and its
  * gallery scenario (the compiler asks for the last two). docs/shopper-experience.md draws it.
@@ -53,7 +54,7 @@ interface Row<S extends string> {
   showsCard?: true;
   /** "Try again" is offered. */
   retry?: true;
-  /** The bank's 3-D Secure challenge is open over the page (challenge-dialog.ts, opened by widget.ts). */
+  /** The bank's 3-D Secure challenge is open over the page (challenge-dialog.ts, opened by challenge-opener.ts in the box the view draws). */
   challenge?: true;
   /**
    * The event entering this state dispatches on the mount element (none when null; undefined: its

@@ -1,6 +1,6 @@
 /**
  * The widget's one view: every state drawn from its row of the state table (states.ts), with no
- * state of its own (widget.ts owns the state and draws this on every change). Plain DOM, not
+ * state of its own (widget.ts owns the state, and widget-paint.ts draws this on every change). Plain DOM, not
  * Preact: the view is a dozen elements whose places never change, so the first script need not
  * carry a framework to draw them (docs/architecture.md, "The widget: a first script, and
  * chunks"). Each element is made once and kept, and only what changed is written: the wallet's

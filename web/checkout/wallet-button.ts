@@ -1,7 +1,7 @@
 /**
  * The Google Pay button, drawn by the wallet's own `createButton` (Google's pay.js, or the sandbox
  * wallet standing in for it), as Adyen Web's Google Pay component does: no element in between
- * (docs/architecture.md, "The wallet's button"). Created by the widget (widget.ts) and kept for as
+ * (docs/architecture.md, "The wallet's button"). Created by the widget (widget-paint.ts) and kept for as
  * long as the widget shows a button: the view (view.ts) puts its box, `[data-wallet-button]`, in
  * place once and hides it while the widget shows other states; a change of options draws a new
  * button in the same box only when one of the button's own options changed.

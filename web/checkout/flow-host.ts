@@ -1,0 +1,56 @@
+/**
+ * The two sides of the after-click chunk's seam: the widget as the payment flow sees it
+ * (FlowHost, built by flow-loader.ts in the first script), and the flow as the widget drives it
+ * (PaymentFlow, payment-flow.ts). Types only, so the first script carries none of the flow.
+ */
+import type { PaymentData, PublicSession } from '../../contracts';
+import type { Messages } from './locales';
+import type { View } from './states';
+import type { CheckoutErrorCode } from './types';
+import type { SheetResult } from './wallet-button';
+
+export interface FlowHost {
+  apiBase: string;
+  sessionId: string;
+  clientSecret: string;
+  /** Iframe mode: the embedding page's origin, which every call names (api.ts). */
+  embedderOrigin: string | undefined;
+  /** The page's CSP nonce, for the after-click states' stylesheet. */
+  nonce: string | undefined;
+  view(): View;
+  /** Moves the widget, if its state table allows it (and announces the move). */
+  setView(next: View): void;
+  setSession(session: PublicSession): void;
+  /** The bundle's chunk loader (chunks.ts), which knows where the chunks are and their hashes: the 3-D Secure dialog's. */
+  loadChunk(name: string): Promise<unknown>;
+  /** The widget's language's dictionary, if it is here (English is the chunk's). */
+  words(): Messages | undefined;
+  /** `checkout:cancel`. */
+  cancelled(): void;
+  alive(): boolean;
+  /** The widget's root element, for focus, in the shadow root the styles go in. */
+  root(): HTMLElement | null;
+}
+
+export interface PaymentFlow {
+  /** A failed backend call, shown as the widget shows it; `otherwise`: what a refusal means for this call. */
+  failCall(err: unknown, otherwise: CheckoutErrorCode): void;
+  onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
+  onPaymentData(data: PaymentData): void;
+  onCancel(): void;
+  /**
+   * Opens the bank's 3-D Secure challenge of the current view in `box`, the view's place for it;
+   * returns what closes it. If the dialog's chunk cannot be had, the challenge is abandoned as a
+   * network error, and nothing is charged.
+   */
+  showChallenge(box: HTMLElement): () => void;
+  /**
+   * A session the page opens on past its start (a reload after an attempt, another tab's payment):
+   * the widget moves to where the session is, its outcome shown before the wallet can report
+   * readiness. True while the session can still be paid here (the wallet's button is wanted).
+   */
+  resume(session: PublicSession): boolean;
+  /** The widget shows `view` now: polling and hold checks start or stop, and the focus follows. */
+  sync(view: View): void;
+  stop(): void;
+}

@@ -1,0 +1,39 @@
+/**
+ * The mount's decisions before any click, each a pure function of what the widget shows and what
+ * just happened (the wallet's readiness, "Try again", the backend's answer to the view the page
+ * handed over): the view to move to, or the effect to run. widget.ts performs them; what follows
+ * a click is the payment flow's decider (flow-decide.ts, a chunk). Plain functions with plain
+ * answers rather than a reducer of events, as they ship in the first script, whose every byte is
+ * paid before the button shows.
+ */
+import type { SessionStatus } from '../../contracts';
+import { isApiError } from './api';
+import type { View } from './states';
+
+const READY: View = { state: 'ready' };
+const showsButton = ({ state }: View) => state === 'ready' || state === 'unavailable';
+
+/** The wallet's answer to isReadyToPay: the view to move to, if any (not after a reloaded decline: its "Try again" brings the button back). */
+export const readyView = (view: View, ready: boolean): View | undefined =>
+  !ready ? { state: 'unavailable' } : view.state === 'loading' || view.state === 'unavailable' ? READY : undefined;
+
+/**
+ * "Try again": back to the button after a decline or a blocked challenge (the session is payable
+ * again and the wallet still loaded); null: the session and the button are loaded again.
+ */
+export const retryView = (view: View): View | null => (view.state === 'declined' || view.code === 'challenge_blocked' ? READY : null);
+
+/**
+ * Whether to ask the backend now for the session whose view the page handed over (`carried`, its
+ * status): once the button is up, so the request never competes with it, and once (`checked`): a
+ * later return to the button (after a decline, say) finds the session changed by the shopper's own attempt.
+ */
+export const checksCarried = (view: View, carried: SessionStatus | null, checked: boolean): boolean => carried !== null && !checked && showsButton(view);
+
+/**
+ * The backend answered that check (the session's status, or what the call threw): true if the
+ * page's view was stale (paid in another tab, expired) and the backend's is to be loaded in its
+ * place. Nothing is charged on the page's word meanwhile, and a shopper who paid since needs no check.
+ */
+export const isStale = (view: View, carried: SessionStatus | null, answer: { status: SessionStatus } | { error: unknown }): boolean =>
+  showsButton(view) && ('status' in answer ? answer.status !== carried : isApiError(answer.error) && answer.error.status !== 0);

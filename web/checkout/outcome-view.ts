@@ -1,0 +1,70 @@
+/**
+ * What the shopper is shown for an answer: a payment's outcome, a failed call, the sheet's own
+ * result. Pure: the flow's decider (flow-decide.ts) asks these, the glue shows what they say.
+ */
+import type { PaymentOutcome } from '../../contracts';
+import { isFrameableUrl } from '../../contracts/urls';
+import { CheckoutApiError, errorCodeOf, isApiError } from './api';
+import { declineMessage, type Messages } from './locales';
+import { en } from './locales/en';
+import type { View } from './states';
+import type { CheckoutErrorCode } from './types';
+import type { SheetResult } from './wallet-button';
+
+/** A view, and what the merchant reads in the console about it (the shopper can do nothing about it). */
+export interface Shown {
+  view: View;
+  warning?: string;
+}
+
+export const errorView = (code: CheckoutErrorCode, reason: string | null): View => ({ state: 'error', code, reason });
+
+/** For the merchant's console: which origin was refused, and how to allow it. */
+export const originNotAllowedHelp = (origin: string) =>
+  `Wallet Checkout: this page's origin (${origin}) is not one of the allowed origins of the checkout's application, so the checkout refused it. ` +
+  `Add ${origin} to the application's allowed origins (npm run app:update -- --app APP_ID --origin ${origin}); see docs/embedding.md.`;
+
+/** For the merchant's console: the page's CSP refused the bank's challenge frame. */
+export const challengeBlockedHelp = (origin: string) =>
+  `WalletCheckout: this page's Content-Security-Policy blocked the bank's 3-D Secure challenge from ${origin}. ` +
+  `Add ${origin} to the policy's frame-src directive, or shoppers whose card needs 3-D Secure cannot pay.`;
+
+/** A payment's outcome (`reloaded`: an earlier page's attempt, found by a reload). */
+export function outcomeView(outcome: PaymentOutcome, reloaded = false): View {
+  switch (outcome.status) {
+    case 'succeeded':
+    case 'authorized':
+      return { state: 'paid', outcome };
+    case 'requires_authentication':
+      // Only a page goes in the frame on the merchant's page, never a javascript: or data: URL (the backend refuses them too).
+      if (outcome.challenge_url && !isFrameableUrl(outcome.challenge_url)) return errorView('server_error', 'challenge_url_refused');
+      // Without a challenge to show (a frictionless one was under way), confirming finds the outcome.
+      return { state: outcome.challenge_url ? 'authenticating' : 'confirming', outcome };
+    case 'declined':
+      return { state: 'declined', outcome, reloaded };
+    case 'failed':
+      return errorView('payment_failed', outcome.failure_code);
+    case 'pending':
+      return { state: 'confirming', outcome };
+  }
+}
+
+/**
+ * A failed call (anything thrown: an unreachable backend is a network error). `otherwise`: what a
+ * refusal means for this call; `pageOrigin`: the page the shopper sees, named to the merchant when refused.
+ */
+export function failureView(err: unknown, otherwise: CheckoutErrorCode, pageOrigin: string): Shown {
+  const e = isApiError(err) ? err : new CheckoutApiError(0, 'network_error', String(err));
+  // The session's time ran out unpaid: a calm final state, not an error to retry; the merchant is told as of an error.
+  if (e.code === 'session_expired') return { view: { state: 'expired' } };
+  const code = errorCodeOf(e, otherwise);
+  const view = errorView(code, e.status === 0 ? null : e.code);
+  return code === 'origin_not_allowed' ? { view, warning: originNotAllowedHelp(pageOrigin) } : { view };
+}
+
+/** What the wallet's sheet shows once the payment it asked for is answered (null: no answer, shown on the page). */
+export function sheetResult(outcome: PaymentOutcome | null, words: Messages | undefined): SheetResult {
+  if (outcome?.status !== 'declined') return { transactionState: 'SUCCESS' };
+  const message = declineMessage(words ?? en, outcome.failure_code, outcome.failure_message) ?? en.declined;
+  return { transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID', intent: 'PAYMENT_AUTHORIZATION', message } };
+}

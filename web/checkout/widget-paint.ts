@@ -1,0 +1,39 @@
+/**
+ * Draws a widget's state: its view (view.ts), and the wallet's button (wallet-button.ts) while
+ * the session is payable here and the wallet is loaded; the button is made once and kept.
+ */
+import type { PublicSession } from '../../contracts';
+import type { Words } from './locales';
+import { type View, WIDGET_STATES } from './states';
+import { type CheckoutViewHandlers, checkoutView } from './view';
+import { createWalletButton, type WalletButton, type WalletButtonCallbacks } from './wallet-button';
+import type { CheckoutProps } from './widget-props';
+
+export function painter(container: HTMLElement, on: CheckoutViewHandlers & WalletButtonCallbacks) {
+  const drawn = checkoutView(container, on);
+  let button: WalletButton | null = null;
+  return {
+    root: drawn.root,
+    /** `words`: those at hand in `language`, the widget's (its dictionary's tag). */
+    paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string, dir: 'ltr' | 'rtl', words: Words | undefined) {
+      const settings = session &&
+        walletLoaded &&
+        WIDGET_STATES[view.state].button !== 'removed' && {
+          environment: session.wallet.environment === 'SANDBOX' ? ('TEST' as const) : session.wallet.environment,
+          paymentRequest: session.payment_data_request,
+          options,
+          language,
+        };
+      if (!settings) {
+        button?.element.remove();
+        button = null;
+      } else if (button) button.configure(settings);
+      else button = createWalletButton(settings, session.wallet.environment !== 'TEST', on);
+      drawn.draw({ view, session, button: button?.element ?? null, words, locale, dir, fill: options.buttonSizeMode === 'fill' });
+    },
+    remove() {
+      button?.element.remove();
+      drawn.remove();
+    },
+  };
+}
