@@ -92,11 +92,7 @@ describe('import rules', () => {
   });
 
   it('no module reaches itself through its imports: every arrow points one way', () => {
-    const cycles = importCycles(modules);
-    const known = cycles.filter((cycle) => KNOWN_CYCLES.some((members) => sameMembers(members, cycle)));
-    expect(cycles.filter((cycle) => !known.includes(cycle))).toEqual([]);
-    // A known cycle that was taken apart comes off the list.
-    expect(known).toHaveLength(KNOWN_CYCLES.length);
+    expect(importCycles(modules)).toEqual([]);
   });
 
   it('only the store layers build queries: no other module of the product imports kysely or starts a query', () => {
@@ -142,15 +138,6 @@ function queryStarts(file: string): string[] {
   return found;
 }
 
-/**
- * The cycles that are known and not yet taken apart, each as its members. The
- * widget's types.ts names its state type from states.ts, whose words come from
- * locales/, which take the error codes from types.ts: web/checkout/ is being
- * reworked on another branch, which takes this one apart.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [['web/checkout/types.ts', 'web/checkout/states.ts', 'web/checkout/locales/index.ts']];
-
-const sameMembers = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((member) => b.includes(member));
 
 /**
  * The strongly connected groups of the import graph among `modules` that are

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentOutcome } from '../../contracts';
 import { SESSION_STATUSES } from '../../contracts/session-states';
 import { en, enFirstPaint } from './locales/en';
-import { canMove, isPaidStatus, move, WIDGET_STATES, type WidgetState } from './states';
+import { canMove, isPaidStatus, move, WIDGET_STATES } from './states';
+import type { CheckoutState } from './types';
 
 /** The widget's moves, edge by edge, as docs/shopper-experience.md draws them: everything else is refused. */
 const valid = new Set([
@@ -25,7 +26,7 @@ const valid = new Set([
   'unavailable -> loading',
 ]);
 
-const states = Object.keys(WIDGET_STATES) as WidgetState[];
+const states = Object.keys(WIDGET_STATES) as CheckoutState[];
 const pairs = states.flatMap((from) => states.map((to) => [from, to] as const));
 const paid: PaymentOutcome = { status: 'succeeded', charge_id: 'ch_1', card: { network: 'VISA', last4: '4242', auth_method: 'CRYPTOGRAM_3DS', exp_month: 12, exp_year: 2030 }, failure_code: null, failure_message: null };
 const declined: PaymentOutcome = { ...paid, status: 'declined', failure_code: 'insufficient_funds', failure_message: 'The card has insufficient funds.' };

@@ -16,7 +16,7 @@
 import type { PaymentOutcome, SessionStatus } from '../../contracts';
 import { PAID_STATUSES } from '../../contracts/session-states';
 import { declineMessage, type Words } from './locales';
-import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName } from './types';
+import type { CheckoutErrorCode, CheckoutEventDetails, CheckoutEventName, CheckoutState } from './types';
 
 /** What the widget shows: a state, and the details its row words. Codes, not words, so a change of locale re-words it. */
 export interface ViewOf<S extends string> {
@@ -63,8 +63,8 @@ interface Row<S extends string> {
   announce?(view: ViewOf<S>, context: { sessionId: string | null; t: Words; en: Words }): Announcement | null | undefined;
 }
 
-/** Keys are the states; every `to` must name one of them. */
-const table = <S extends string>(rows: { [K in S]: Row<NoInfer<S>> }) => rows;
+/** One row for each of the published states, and no other; every `to` must name one of them. */
+const table = (rows: { [K in CheckoutState]: Row<CheckoutState> }) => rows;
 
 export function errorAnnouncement(sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Words): Announcement | undefined {
   const message = t.errors[code];
@@ -135,10 +135,9 @@ export const WIDGET_STATES = table({
   },
 });
 
-export type WidgetState = keyof typeof WIDGET_STATES;
-export type View = ViewOf<WidgetState>;
+export type View = ViewOf<CheckoutState>;
 
-export const canMove = (from: WidgetState, to: WidgetState): boolean => WIDGET_STATES[from].to.includes(to);
+export const canMove = (from: CheckoutState, to: CheckoutState): boolean => WIDGET_STATES[from].to.includes(to);
 
 /** `next` if the table allows the move, else `current` unchanged. */
 export const move = (current: View, next: View): View => (canMove(current.state, next.state) ? next : current);

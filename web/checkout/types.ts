@@ -1,8 +1,7 @@
 /**
  * Public types of the Wallet Checkout widget: mount options, the handle, and the
  * DOM events it dispatches. Published as checkout.d.ts (the build derives it from
- * this file), so this file holds types only and imports nothing but the state
- * table's keys, which the build writes out.
+ * this file), so this file holds types only and imports nothing.
  */
 
 /** Google's brand guidelines' eight labels; `long` and `short` are Google's legacy names for `buy` and `plain`. */
@@ -72,13 +71,13 @@ export interface CheckoutHandle {
 export type Mount = (element: HTMLElement, options: MountOptions) => CheckoutHandle;
 
 /**
- * The widget's `data-checkout-state`: the rows of its state table (web/checkout/states.ts;
- * checkout.d.ts spells them out). `authenticating`: the bank's 3-D Secure challenge is open in
- * a dialog over the page. `captured` / `released`: a hold the shopper placed (`paid`) was since
- * captured or released by the merchant's server. `expired`: the session's time ran out unpaid
- * (final: the shopper goes back to the store to start again).
+ * The widget's `data-checkout-state`: one row each in its state table (web/checkout/states.ts,
+ * which the compiler holds to exactly these). `authenticating`: the bank's 3-D Secure challenge
+ * is open in a dialog over the page. `captured` / `released`: a hold the shopper placed (`paid`)
+ * was since captured or released by the merchant's server. `expired`: the session's time ran out
+ * unpaid (final: the shopper goes back to the store to start again).
  */
-export type CheckoutState = import('./states').WidgetState;
+export type CheckoutState = 'loading' | 'ready' | 'processing' | 'authenticating' | 'confirming' | 'paid' | 'captured' | 'released' | 'declined' | 'error' | 'unavailable' | 'expired';
 
 /**
  * `code` of `checkout:error` (docs/embedding.md lists what to do about each):
