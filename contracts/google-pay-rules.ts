@@ -293,7 +293,7 @@ export const CHANGE_INTENTS: readonly string[] = CALLBACK_INTENTS.filter((intent
 
 interface UpdatedRequest {
   callbackIntents?: readonly string[] | undefined;
-  transactionInfo?: Record<string, unknown> | undefined;
+  transactionInfo?: object | undefined;
 }
 
 /** What onPaymentDataChanged resolved to, for the request whose sheet it answers: each part for an intent the request declared. */
@@ -307,7 +307,7 @@ export function paymentDataRequestUpdateProblem(update: unknown, request: Update
   if (error && !(declared.includes(error.intent) && CHANGE_INTENTS.includes(error.intent))) {
     return `error.intent: ${error.intent} is not one of the request's callbackIntents that call onPaymentDataChanged [GP27]`;
   }
-  const original = request.transactionInfo ?? {};
+  const original: Record<string, unknown> = { ...request.transactionInfo };
   const fixed = Object.keys({ ...original, ...newTransactionInfo }).find(
     (field) => newTransactionInfo && !UPDATABLE_TRANSACTION_FIELDS.includes(field) && field in newTransactionInfo && newTransactionInfo[field] !== original[field],
   );
