@@ -15,6 +15,10 @@
  * otherwise; with the PAYMENT_AUTHORIZATION intent the client's
  * `paymentDataCallbacks.onPaymentAuthorized` decides in the sheet: SUCCESS
  * closes it, ERROR shows `error.message` and lets the shopper choose again.
+ * A request for express checkout (shipping, delivery options, offers, line
+ * items) gets Google's express sheet, which calls `onPaymentDataChanged` as
+ * Google's does (express.ts, drawn by express-view.ts); the token endpoint
+ * is also sent the shopper's choices, for the full PaymentData.
  *
  * Test hooks (for Playwright; the sheet lives in an open shadow root on <body>):
  *   [data-testid=sandbox-wallet]             the sheet (role=dialog)
@@ -23,6 +27,7 @@
  *   [data-testid=sandbox-pay]                 Pay
  *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
+ *   express checkout's hooks: web/README.md, "Sandbox wallet sheet"
  */
 import type { PaymentData, WalletCardsReply } from '../../contracts';
 import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestProblem, paymentDataRequestProblem } from '../../contracts/google-pay-rules';
