@@ -4,7 +4,8 @@
  * and answers it only when the test says, with what the merchant below makes of it, so the order of
  * calls and replies is the test's to choose.
  */
-import { expect, type Page, test } from './support/fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 
 interface Call { callbackTrigger: string; shippingAddress?: Record<string, string>; shippingOptionData?: { id: string }; offerData?: { redemptionCodes: string[] } }
 
