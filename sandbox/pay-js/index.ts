@@ -34,7 +34,8 @@ import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestPr
 import { cardNetworks } from '../../contracts/payment-methods';
 import { builtinFetch, BuiltinPromise } from '../../common/browser/builtins';
 import { el, formatAddress, formatPrice } from './dom';
-import { change, type Change, type ExpressRequest, expressChoices, expressModel, type IntermediatePaymentData, mayPay, type Reply, settle } from './express';
+import { change, type Change, type ExpressRequest, expressChoices, expressModel, type IntermediatePaymentData, mayPay, settle } from './express';
+import { askMerchant } from './merchant-call';
 import { drawExpress, isExpress } from './express-view';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
 
@@ -226,24 +227,6 @@ async function mayOpen(request: AnyRequest): Promise<void> {
   throw paymentsError('DEVELOPER_ERROR', body?.error?.message ?? `The sandbox wallet refused the merchant (${res.status})`);
 }
 
-/**
- * How long the sheet waits for onPaymentDataChanged. Google documents no limit; a merchant that never
- * answers would otherwise hold Pay disabled for good, so the sandbox shows OTHER_ERROR after this.
- */
-const CALLBACK_DEADLINE_MS = 20_000;
-
-/** The merchant's answer to a change: its update, or how it failed (threw, rejected, or let the deadline pass). */
-async function askMerchant(onChanged: NonNullable<PaymentDataCallbacks['onPaymentDataChanged']>, data: IntermediatePaymentData): Promise<Reply> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new BuiltinPromise<Reply>((resolve) => (timer = setTimeout(() => resolve({ failed: 'timed out' }), CALLBACK_DEADLINE_MS)));
-  const answer = (async (): Promise<Reply> => ({ update: await onChanged(data) }))().catch((): Reply => ({ failed: 'rejected' }));
-  try {
-    return await BuiltinPromise.race([answer, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function openSheet(request: AnyRequest, nonce: string | undefined, authorize: PaymentDataCallbacks['onPaymentAuthorized'], onChanged: PaymentDataCallbacks['onPaymentDataChanged']): Promise<PaymentData> {
   const returnFocus = deepActiveElement();
   const host = el('div', { 'data-sandbox-wallet-host': '' });
@@ -286,6 +269,8 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
     let model = expressModel(express, []);
     const refreshPay = () => {
       pay.disabled = paying || !hasCards || (expressPart !== undefined && !mayPay(model, express));
+      // The shopper's choices are the token's once Pay is pressed.
+      if (expressPart) expressPart.inert = paying;
     };
     const chosenCard = () => {
       const input = root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked');
