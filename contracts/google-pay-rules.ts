@@ -119,20 +119,31 @@ const TransactionInfo = z
     }),
   );
 
-const ShippingOptionParameters = z
-  .looseObject({
-    shippingOptions: listOf('GP21', z.looseObject({ id: filled('GP21'), label: filled('GP21'), description: z.optional(text('GP21')) }), 'shipping option'),
-    defaultSelectedOptionId: z.optional(text('GP21')),
-  })
-  .check(
-    z.superRefine((parameters, ctx) => {
-      const ids = parameters.shippingOptions.map((option) => option.id);
-      if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['shippingOptions'], message: 'ids must be unique [GP21]', input: parameters });
-      if (parameters.defaultSelectedOptionId !== undefined && !ids.includes(parameters.defaultSelectedOptionId)) {
-        ctx.addIssue({ code: 'custom', path: ['defaultSelectedOptionId'], message: 'must be the id of one of shippingOptions [GP21]', input: parameters });
-      }
-    }),
-  );
+/** GP21 in the request, GP28 in an update: the shipping options as Google lists them. */
+const shippingOptionParameters = (id: RuleId) =>
+  z
+    .looseObject({
+      shippingOptions: listOf(id, z.looseObject({ id: filled(id), label: filled(id), description: z.optional(text(id)) }), 'shipping option'),
+      defaultSelectedOptionId: z.optional(text(id)),
+    }, says(id, 'must be an object'))
+    .check(
+      z.superRefine((parameters, ctx) => {
+        const ids = parameters.shippingOptions.map((option) => option.id);
+        if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['shippingOptions'], message: `ids must be unique [${id}]`, input: parameters });
+        if (parameters.defaultSelectedOptionId !== undefined && !ids.includes(parameters.defaultSelectedOptionId)) {
+          ctx.addIssue({ code: 'custom', path: ['defaultSelectedOptionId'], message: `must be the id of one of shippingOptions [${id}]`, input: parameters });
+        }
+      }),
+    );
+
+/** GP22 in the request, GP29 in an update. */
+const offerInfo = (id: RuleId) =>
+  z.looseObject({
+    offers: z.array(
+      z.looseObject({ redemptionCode: filled(id), description: filled(id).check(z.maxLength(59, says(id, 'must be shorter than 60 characters'))) }),
+      says(id, 'must be a list'),
+    ),
+  }, says(id, 'must be an object'));
 
 const MerchantInfo = z
   .looseObject({
@@ -163,15 +174,8 @@ const PaymentDataRequest = z.looseObject({
     }),
   ),
   shippingOptionRequired: flag('GP21'),
-  shippingOptionParameters: z.optional(ShippingOptionParameters),
-  offerInfo: z.optional(
-    z.looseObject({
-      offers: z.array(
-        z.looseObject({ redemptionCode: filled('GP22'), description: filled('GP22').check(z.maxLength(59, says('GP22', 'must be shorter than 60 characters'))) }),
-        says('GP22', 'must be a list'),
-      ),
-    }),
-  ),
+  shippingOptionParameters: z.optional(shippingOptionParameters('GP21')),
+  offerInfo: z.optional(offerInfo('GP22')),
   callbackIntents: z.optional(z.array(oneOf('GP20', CALLBACK_INTENTS), says('GP20', 'must be a list'))),
 });
 
@@ -198,6 +202,17 @@ const PaymentDataError = z.looseObject({
   intent: oneOf('GP25', CALLBACK_INTENTS),
   message: filled('GP25'),
 });
+
+/** What onPaymentDataChanged resolves to: only the parts that changed, each a whole new value. */
+const PaymentDataRequestUpdate = z.looseObject(
+  {
+    newTransactionInfo: z.optional(TransactionInfo),
+    newShippingOptionParameters: z.optional(shippingOptionParameters('GP28')),
+    newOfferInfo: z.optional(offerInfo('GP29')),
+    error: z.optional(PaymentDataError),
+  },
+  says('GP26', 'onPaymentDataChanged must resolve to a PaymentDataRequestUpdate object'),
+);
 
 const PaymentAuthorizationResult = z.looseObject(
   { transactionState: oneOf('GP25', ['SUCCESS', 'ERROR']), error: z.optional(PaymentDataError) },
@@ -267,5 +282,35 @@ export function authorizationResultProblem(result: unknown, request: { callbackI
   if ('problem' in checked) return checked.problem;
   const intent = checked.value.error?.intent;
   if (intent !== undefined && !(request.callbackIntents ?? []).includes(intent)) return `error.intent: ${intent} is not one of the request's callbackIntents [GP25]`;
+  return undefined;
+}
+
+/** The parts of transactionInfo an update may change (Google's PaymentDataRequestUpdate.newTransactionInfo); the others stay the request's. */
+const UPDATABLE_TRANSACTION_FIELDS = ['totalPrice', 'totalPriceStatus', 'transactionNote', 'displayItems'];
+
+/** The intents that call onPaymentDataChanged; PAYMENT_AUTHORIZATION calls onPaymentAuthorized. */
+export const CHANGE_INTENTS: readonly string[] = CALLBACK_INTENTS.filter((intent) => intent !== 'PAYMENT_AUTHORIZATION');
+
+interface UpdatedRequest {
+  callbackIntents?: readonly string[] | undefined;
+  transactionInfo?: object | undefined;
+}
+
+/** What onPaymentDataChanged resolved to, for the request whose sheet it answers: each part for an intent the request declared. */
+export function paymentDataRequestUpdateProblem(update: unknown, request: UpdatedRequest): string | undefined {
+  const checked = read(PaymentDataRequestUpdate, update, '(update)');
+  if ('problem' in checked) return checked.problem;
+  const { newTransactionInfo, newShippingOptionParameters, newOfferInfo, error } = checked.value;
+  const declared = request.callbackIntents ?? [];
+  if (newShippingOptionParameters && !declared.includes('SHIPPING_OPTION')) return 'newShippingOptionParameters: needs SHIPPING_OPTION in callbackIntents [GP27]';
+  if (newOfferInfo && !declared.includes('OFFER')) return 'newOfferInfo: needs OFFER in callbackIntents [GP27]';
+  if (error && !(declared.includes(error.intent) && CHANGE_INTENTS.includes(error.intent))) {
+    return `error.intent: ${error.intent} is not one of the request's callbackIntents that call onPaymentDataChanged [GP27]`;
+  }
+  const original: Record<string, unknown> = { ...request.transactionInfo };
+  const fixed = Object.keys({ ...original, ...newTransactionInfo }).find(
+    (field) => newTransactionInfo && !UPDATABLE_TRANSACTION_FIELDS.includes(field) && field in newTransactionInfo && newTransactionInfo[field] !== original[field],
+  );
+  if (fixed) return `newTransactionInfo.${fixed}: only totalPrice, totalPriceStatus, transactionNote and displayItems may change [GP26]`;
   return undefined;
 }

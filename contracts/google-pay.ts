@@ -156,6 +156,11 @@ export const PaymentData = z.object({
       token: z.string().min(2).max(16_384),
     }),
   }),
+  /** With shippingAddressRequired: the full address, given only once the shopper paid (the callbacks saw it redacted). */
   shippingAddress: WalletAddress.optional(),
+  /** With shippingOptionRequired: the option the shopper chose. */
+  shippingOptionData: z.object({ id: z.string().max(100) }).optional(),
+  /** With the OFFER intent: the codes of the offers applied in the sheet. */
+  offerData: z.object({ redemptionCodes: z.array(z.string().max(100)).max(20) }).optional(),
 });
 export type PaymentData = z.infer<typeof PaymentData>;

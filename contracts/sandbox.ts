@@ -4,6 +4,7 @@
  * (sandbox/pay-js) and the tests, the cards its sheet offers.
  */
 import { z } from 'zod';
+import { CountryCode } from './country';
 import { AuthMethod, CardNetwork, PaymentData, PaymentDataRequest, WalletAddress } from './google-pay';
 
 /** A sandbox service key; `sk_sandbox_` so that NODE_ENV=production refuses it as a payment service key. */
@@ -31,21 +32,55 @@ export const WalletCard = z
   .meta({ id: 'SandboxWalletCard' });
 export type WalletCard = z.infer<typeof WalletCard>;
 
+const addressChoice = (id: string) => z.object({ id: z.string(), label: z.string(), address: WalletAddress }).meta({ id });
+
 /** One of the fictional billing addresses the sandbox wallet offers (docs/test-cards.md#billing-addresses). */
-export const WalletBillingAddress = z.object({ id: z.string(), label: z.string(), address: WalletAddress }).meta({ id: 'SandboxWalletBillingAddress' });
+export const WalletBillingAddress = addressChoice('SandboxWalletBillingAddress');
 export type WalletBillingAddress = z.infer<typeof WalletBillingAddress>;
 
-/** GET /sandbox/wallet/cards: what the sandbox wallet's sheet offers, the cards and the billing addresses (the first is the default). */
-export const WalletCardsReply = z.object({ cards: z.array(WalletCard), billing_addresses: z.array(WalletBillingAddress) }).meta({ id: 'SandboxWalletCards' });
+/** One of the fictional shipping addresses the sandbox wallet offers (docs/test-cards.md#shipping-addresses). */
+export const WalletShippingAddress = addressChoice('SandboxWalletShippingAddress');
+export type WalletShippingAddress = z.infer<typeof WalletShippingAddress>;
+
+/**
+ * GET /sandbox/wallet/cards: what the sandbox wallet's sheet offers, the cards, the billing addresses
+ * (the first is the default) and the shipping addresses (the first the request's allowedCountryCodes allow is).
+ */
+export const WalletCardsReply = z
+  .object({ cards: z.array(WalletCard), billing_addresses: z.array(WalletBillingAddress), shipping_addresses: z.array(WalletShippingAddress) })
+  .meta({ id: 'SandboxWalletCards' });
 export type WalletCardsReply = z.infer<typeof WalletCardsReply>;
+
+const choiceId = z.string().min(1).max(100);
+
+/**
+ * The request as the sandbox wallet takes it from any merchant, not only from our server's builder:
+ * an express checkout's too, its total maybe estimated, its shipping asked for, any callback intent.
+ */
+const WalletPaymentDataRequest = PaymentDataRequest.extend({
+  transactionInfo: PaymentDataRequest.shape.transactionInfo.extend({
+    totalPriceStatus: z.enum(['NOT_CURRENTLY_KNOWN', 'ESTIMATED', 'FINAL']),
+    totalPrice: z.string().optional(),
+  }),
+  callbackIntents: z.array(z.enum(['OFFER', 'PAYMENT_AUTHORIZATION', 'PAYMENT_METHOD', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION'])).optional(),
+  shippingAddressRequired: z.boolean().optional(),
+  shippingAddressParameters: z.object({ allowedCountryCodes: z.array(CountryCode).min(1).optional(), phoneNumberRequired: z.boolean().optional() }).optional(),
+  shippingOptionRequired: z.boolean().optional(),
+});
 
 /** POST /sandbox/wallet/tokens: what the sheet sends once the shopper picked a card (`id` of GET /sandbox/wallet/cards). */
 export const WalletTokenRequest = z
   .strictObject({
-    card_id: z.string().min(1).max(100),
+    card_id: choiceId,
     /** One of GET /sandbox/wallet/cards' `billing_addresses`; the first when absent. */
-    billing_address_id: z.string().min(1).max(100).optional(),
-    payment_data_request: PaymentDataRequest,
+    billing_address_id: choiceId.optional(),
+    /** With shippingAddressRequired: one of `shipping_addresses` the request's allowedCountryCodes allow; the first of them when absent. */
+    shipping_address_id: choiceId.optional(),
+    /** With shippingOptionRequired: the option the shopper chose in the sheet (required then), of the merchant's latest list. */
+    shipping_option_id: choiceId.optional(),
+    /** The offers applied in the sheet, returned as `offerData` when the request declares OFFER. */
+    redemption_codes: z.array(choiceId).max(20).optional(),
+    payment_data_request: WalletPaymentDataRequest,
   })
   .meta({ id: 'SandboxWalletTokenRequest' });
 export type WalletTokenRequest = z.infer<typeof WalletTokenRequest>;

@@ -22,6 +22,8 @@ import { bodyEdge, type BodyRules, KB } from '../common/http/body';
 import type { HttpError } from '../common/http/errors';
 import type { SandboxKeys } from './keys';
 import { walletBillingAddresses } from './billing-addresses';
+import { walletShippingAddresses } from './shipping-addresses';
+import { allowedShippingAddresses } from '../contracts/shipping-countries';
 import { cardDescription, walletCards } from './test-cards';
 import { checkPlatformRequest, type RegisteredPlatform } from './platform-check';
 import type { GoogleMinAddress, GooglePaymentData } from '../contracts/google-pay-types';
@@ -68,8 +70,39 @@ function billingAddressFor(
   const { name, countryCode, postalCode = '', phoneNumber } = chosen;
   const withPhone = parameters.billingAddressParameters?.phoneNumberRequired && phoneNumber !== undefined ? { phoneNumber } : {};
   if (parameters.billingAddressParameters?.format !== 'FULL') return { ...(name !== undefined && { name }), countryCode, postalCode, ...withPhone };
-  const { address1 = '', address2 = '', address3 = '', locality = '', administrativeArea = '', sortingCode = '' } = chosen;
+  return fullAddress(chosen, parameters.billingAddressParameters.phoneNumberRequired);
+}
+
+/** An address as Google gives it in format FULL: every field, blank where the address has none; the phone only when asked. */
+function fullAddress(chosen: WalletAddress, phoneNumberRequired: boolean | undefined): WalletAddress & google.payments.api.Address {
+  const { name, countryCode, postalCode = '', phoneNumber, address1 = '', address2 = '', address3 = '', locality = '', administrativeArea = '', sortingCode = '' } = chosen;
+  const withPhone = phoneNumberRequired && phoneNumber !== undefined ? { phoneNumber } : {};
   return { ...(name !== undefined && { name }), address1, address2, address3, locality, administrativeArea, postalCode, sortingCode, countryCode, ...withPhone };
+}
+
+/**
+ * What an express checkout asked for, as Google gives it once the shopper paid: the full shipping
+ * address (the callbacks saw it redacted), with its phone only when asked; the option chosen; the
+ * offers applied.
+ */
+function expressDataFor(request: WalletTokenRequest): Result<Pick<GooglePaymentData, 'shippingAddress' | 'shippingOptionData' | 'offerData'> & Pick<PaymentData, 'shippingAddress'>, HttpError> {
+  const paymentRequest = request.payment_data_request;
+  let shippingAddress: (WalletAddress & google.payments.api.Address) | undefined;
+  if (paymentRequest.shippingAddressRequired) {
+    const allowed = allowedShippingAddresses(walletShippingAddresses, paymentRequest.shippingAddressParameters?.allowedCountryCodes);
+    const chosen = request.shipping_address_id === undefined ? allowed[0] : allowed.find((candidate) => candidate.id === request.shipping_address_id);
+    if (!chosen) return err(httpError(400, 'unknown_shipping_address', "shipping_address_id is not one of GET /sandbox/wallet/cards' shipping_addresses that the request's allowedCountryCodes allow"));
+    shippingAddress = fullAddress(chosen.address, paymentRequest.shippingAddressParameters?.phoneNumberRequired);
+  }
+  if (paymentRequest.shippingOptionRequired && request.shipping_option_id === undefined) {
+    return err(httpError(400, 'shipping_option_required', 'shipping_option_id is required when the request has shippingOptionRequired'));
+  }
+  const offers = paymentRequest.callbackIntents?.includes('OFFER');
+  return ok({
+    ...(shippingAddress && { shippingAddress }),
+    ...(paymentRequest.shippingOptionRequired && request.shipping_option_id !== undefined && { shippingOptionData: { id: request.shipping_option_id } }),
+    ...(offers && { offerData: { redemptionCodes: request.redemption_codes ?? [] } }),
+  });
 }
 
 function mintPaymentData(
@@ -90,6 +123,9 @@ function mintPaymentData(
   if (!method.parameters.allowedAuthMethods.includes(card.auth_method)) {
     return err(httpError(400, 'auth_method_not_allowed', `the request does not allow ${card.auth_method}`));
   }
+
+  const express = expressDataFor(request);
+  if (!express.ok) return express;
 
   const spec = method.tokenizationSpecification;
   let recipient: { id: string; publicKey: KeyObject; gatewayMerchantId?: string };
@@ -141,6 +177,7 @@ function mintPaymentData(
       },
       tokenizationData: { type: spec.type, token: JSON.stringify(token) },
     },
+    ...express.value,
   } satisfies GooglePaymentData;
   return ok(paymentData);
 }
@@ -172,6 +209,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
     const reply: WalletCardsReply = {
       cards: walletCards.map(({ id, label, network, last4, auth_method, outcome, three_ds }) => ({ id, label, network, last4, auth_method, outcome, three_ds })),
       billing_addresses: [...walletBillingAddresses],
+      shipping_addresses: [...walletShippingAddresses],
     };
     res.json(reply);
   });

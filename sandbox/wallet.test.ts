@@ -31,6 +31,8 @@ describe('GET /wallet/cards', () => {
     expect(ids).toEqual(expect.arrayContaining(['visa-success-3ds', 'visa-success-pan', 'mastercard-success-pan', 'visa-decline-3ds']));
     expect(body.cards.find((card) => card.id === 'visa-decline-3ds')).toMatchObject({ auth_method: 'CRYPTOGRAM_3DS', outcome: 'card_declined' });
     expect(body.billing_addresses.map((choice) => choice.id)).toEqual(['matching', 'mismatching', 'no-postal-code']);
+    const shipping = (body as unknown as { shipping_addresses: { address: unknown }[] }).shipping_addresses.map((choice) => WalletAddress.parse(choice.address).countryCode);
+    expect(new Set(shipping).size, 'shipping addresses in several countries').toBeGreaterThan(3);
     for (const choice of body.billing_addresses) expect(WalletAddress.parse(choice.address)).toMatchObject({ countryCode: 'US' });
     expect(JSON.stringify(body)).not.toContain('4111111111111111');
   });
@@ -99,6 +101,50 @@ describe('POST /wallet/tokens', () => {
     expect(noPostalCode.paymentMethodData.info.billingAddress).toEqual({ name: 'Sandbox Shopper', countryCode: 'US', postalCode: '' });
     const reply = await postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: 'visa-success-pan', billing_address_id: 'nowhere', payment_data_request: paymentDataRequest() });
     expect(reply).toMatchObject({ status: 400, body: { error: { code: 'unknown_billing_address' } } });
+  });
+
+  describe('for an express checkout', () => {
+    const express = (extra: Record<string, unknown> = {}) => ({
+      ...paymentDataRequest(),
+      transactionInfo: { ...paymentDataRequest().transactionInfo, totalPriceStatus: 'ESTIMATED', checkoutOption: 'DEFAULT' },
+      callbackIntents: ['SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER'],
+      shippingAddressRequired: true,
+      shippingAddressParameters: { allowedCountryCodes: ['US', 'GB', 'CA', 'AU'] },
+      shippingOptionRequired: true,
+      emailRequired: true,
+      ...extra,
+    });
+    const mint = (body: Record<string, unknown>) => postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: 'visa-success-pan', shipping_option_id: 'std', ...body });
+
+    it('returns the full shipping address picked, the option chosen, the offers applied and the e-mail, once paid', async () => {
+      const reply = await mint({ shipping_address_id: 'gb-office', redemption_codes: ['TEN'], payment_data_request: express() });
+      expect(reply.status).toBe(200);
+      const paymentData = PaymentData.parse((reply.body as { payment_data: unknown }).payment_data);
+      expect(paymentData).toMatchObject({
+        shippingAddress: { name: 'Sandbox Shopper', address1: '10 Example Street', address2: '', locality: 'London', postalCode: 'SW1A 2AA', countryCode: 'GB' },
+        shippingOptionData: { id: 'std' },
+        offerData: { redemptionCodes: ['TEN'] },
+        email: expect.stringMatching(/@/),
+      });
+      expect(paymentData.shippingAddress).not.toHaveProperty('phoneNumber');
+    });
+
+    it('gives the phone only when asked, and the first allowed address when none is named', async () => {
+      const reply = await mint({ payment_data_request: express({ shippingAddressParameters: { allowedCountryCodes: ['CA'], phoneNumberRequired: true } }) });
+      expect((reply.body as { payment_data: PaymentData }).payment_data.shippingAddress).toMatchObject({ locality: 'Toronto', phoneNumber: expect.any(String) });
+    });
+
+    it('refuses an address the request does not allow or the wallet does not hold, and a missing shipping option', async () => {
+      expect(await mint({ shipping_address_id: 'jp-tokyo', payment_data_request: express() })).toMatchObject({ status: 400, body: { error: { code: 'unknown_shipping_address' } } });
+      expect(await mint({ shipping_address_id: 'moon', payment_data_request: express() })).toMatchObject({ status: 400, body: { error: { code: 'unknown_shipping_address' } } });
+      const noOption = await postJson(`${sandbox.baseUrl}/wallet/tokens`, { card_id: 'visa-success-pan', payment_data_request: express() });
+      expect(noOption).toMatchObject({ status: 400, body: { error: { code: 'shipping_option_required' } } });
+    });
+
+    it('leaves all of it out of a request that asks for none of it', async () => {
+      const plain = await mintToken(sandbox, 'visa-success-pan');
+      for (const field of ['shippingAddress', 'shippingOptionData', 'offerData']) expect(plain).not.toHaveProperty(field);
+    });
   });
 
   it('seals DIRECT tokens to the merchant key, for merchant:<merchantId>, trusted through root-keys.json', async () => {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizationResultProblem, paymentDataRequestProblem } from '../../contracts/google-pay-rules';
+import { authorizationResultProblem, paymentDataRequestProblem, paymentDataRequestUpdateProblem } from '../../contracts/google-pay-rules';
 import { paymentDataRequest } from '../../testing/sandbox';
 
 /** A request as a test breaks it: any field, any value. */
@@ -155,6 +155,41 @@ describe("onPaymentAuthorized's reply is held to Google's PaymentAuthorizationRe
     ['GP25', "an error for an intent the request did not declare", { transactionState: 'ERROR', error: { reason: 'SHIPPING_OPTION_INVALID', intent: 'SHIPPING_OPTION', message: 'No' } }],
   ])('%s: %s', (rule, _what, result) => {
     expect(authorizationResultProblem(result, declared)).toContain(`[${rule}]`);
+  });
+});
+
+describe("onPaymentDataChanged's reply is held to Google's PaymentDataRequestUpdate", () => {
+  const express = {
+    callbackIntents: ['SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER', 'PAYMENT_AUTHORIZATION'],
+    transactionInfo: { currencyCode: 'USD', countryCode: 'US', totalPriceStatus: 'ESTIMATED', totalPrice: '20.00', totalPriceLabel: 'Total' },
+  };
+  const addressOnly = { ...express, callbackIntents: ['SHIPPING_ADDRESS'] };
+  const options = { shippingOptions: [{ id: 'std', label: 'Standard' }, { id: 'fast', label: 'Express' }], defaultSelectedOptionId: 'fast' };
+
+  it('takes an empty update, new totals and items, new options and offers, and an error for a declared intent', () => {
+    expect(paymentDataRequestUpdateProblem({}, express)).toBeUndefined();
+    const newTransactionInfo = { currencyCode: 'USD', totalPriceStatus: 'FINAL', totalPrice: '25.50', displayItems: [{ label: 'Shipping', type: 'SHIPPING_OPTION', price: '5.50' }] };
+    expect(paymentDataRequestUpdateProblem({ newTransactionInfo, newShippingOptionParameters: options, newOfferInfo: { offers: [] } }, express)).toBeUndefined();
+    expect(paymentDataRequestUpdateProblem({ error: { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE', intent: 'SHIPPING_ADDRESS', message: 'We do not ship there' } }, addressOnly)).toBeUndefined();
+  });
+
+  it.each<[string, string, unknown, object?]>([
+    ['GP26', 'no update at all', undefined],
+    ['GP26', 'new totals in another currency', { newTransactionInfo: { currencyCode: 'EUR', totalPriceStatus: 'FINAL', totalPrice: '1.00' } }],
+    ['GP26', 'new totals relabelled', { newTransactionInfo: { currencyCode: 'USD', totalPriceStatus: 'FINAL', totalPrice: '1.00', totalPriceLabel: 'Grand total' } }],
+    ['GP14', 'new totals with one decimal', { newTransactionInfo: { currencyCode: 'USD', totalPriceStatus: 'FINAL', totalPrice: '1.5' } }],
+    ['GP17', 'new totals of a status Google does not know', { newTransactionInfo: { currencyCode: 'USD', totalPriceStatus: 'KNOWN', totalPrice: '1.00' } }],
+    ['GP27', 'new options for a request that declared no SHIPPING_OPTION', { newShippingOptionParameters: options }, addressOnly],
+    ['GP27', 'new offers for a request that declared no OFFER', { newOfferInfo: { offers: [] } }, addressOnly],
+    ['GP27', 'an error for an intent the request did not declare', { error: { reason: 'OFFER_INVALID', intent: 'OFFER', message: 'No' } }, addressOnly],
+    ['GP27', "an error for onPaymentAuthorized's intent", { error: { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: 'No' } }],
+    ['GP25', 'an error of a reason Google does not know', { error: { reason: 'NO_STOCK', intent: 'SHIPPING_ADDRESS', message: 'No' } }],
+    ['GP28', 'two new options of one id', { newShippingOptionParameters: { shippingOptions: [{ id: 'std', label: 'A' }, { id: 'std', label: 'B' }] } }],
+    ['GP28', 'a new default that is not one of the options', { newShippingOptionParameters: { ...options, defaultSelectedOptionId: 'drone' } }],
+    ['GP28', 'no new option', { newShippingOptionParameters: { shippingOptions: [] } }],
+    ['GP29', 'a new offer without its code', { newOfferInfo: { offers: [{ redemptionCode: '', description: '10% off' }] } }],
+  ])('%s: %s', (rule, _what, update, request = express) => {
+    expect(paymentDataRequestUpdateProblem(update, request)).toContain(`[${rule}]`);
   });
 });
 

@@ -15,6 +15,10 @@
  * otherwise; with the PAYMENT_AUTHORIZATION intent the client's
  * `paymentDataCallbacks.onPaymentAuthorized` decides in the sheet: SUCCESS
  * closes it, ERROR shows `error.message` and lets the shopper choose again.
+ * A request for express checkout (shipping, delivery options, offers, line
+ * items) gets Google's express sheet, which calls `onPaymentDataChanged` as
+ * Google's does (express.ts, drawn by express-view.ts); the token endpoint
+ * is also sent the shopper's choices, for the full PaymentData.
  *
  * Test hooks (for Playwright; the sheet lives in an open shadow root on <body>):
  *   [data-testid=sandbox-wallet]             the sheet (role=dialog)
@@ -23,12 +27,16 @@
  *   [data-testid=sandbox-pay]                 Pay
  *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
  *   [data-testid=sandbox-gpay-button]         the button made by createButton()
+ *   express checkout's hooks: web/README.md, "Sandbox wallet sheet"
  */
-import type { PaymentData, WalletAddress, WalletCardsReply } from '../../contracts';
+import type { PaymentData, WalletCardsReply } from '../../contracts';
 import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestProblem, paymentDataRequestProblem } from '../../contracts/google-pay-rules';
-import { usableLocale } from '../../contracts/locale';
 import { cardNetworks } from '../../contracts/payment-methods';
 import { builtinFetch, BuiltinPromise } from '../../common/browser/builtins';
+import { el, formatAddress, formatPrice } from './dom';
+import { change, type Change, type ExpressRequest, expressChoices, expressModel, type IntermediatePaymentData, mayPay, settle } from './express';
+import { askMerchant } from './merchant-call';
+import { drawExpress, isExpress } from './express-view';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
 
 interface PaymentAuthorizationResult {
@@ -37,8 +45,8 @@ interface PaymentAuthorizationResult {
 }
 interface PaymentDataCallbacks {
   onPaymentAuthorized?: (data: PaymentData) => Promise<PaymentAuthorizationResult> | PaymentAuthorizationResult;
-  /** Not called by the sandbox's sheet (it offers no shipping or offers yet): only its presence is checked against callbackIntents. */
-  onPaymentDataChanged?: unknown;
+  /** Called as Google calls it (express.ts): INITIALIZE, then once per change of a part whose intent the request declared. */
+  onPaymentDataChanged?: (data: IntermediatePaymentData) => Promise<unknown> | unknown;
 }
 interface PaymentsError {
   statusCode: 'CANCELED' | 'DEVELOPER_ERROR' | 'INTERNAL_ERROR' | 'BUYER_ACCOUNT_ERROR';
@@ -103,13 +111,14 @@ class PaymentsClient {
     if (sheetOpen) throw developerError('A payment sheet is already open');
     sheetOpen = true;
     const authorize = request.callbackIntents?.includes('PAYMENT_AUTHORIZATION') ? this.callbacks.onPaymentAuthorized : undefined;
+    const onChanged = this.callbacks.onPaymentDataChanged;
     try {
       await mayOpen(request);
     } catch (refusal) {
       sheetOpen = false;
       throw refusal;
     }
-    return openSheet(request, this.nonce, authorize);
+    return openSheet(request, this.nonce, authorize, onChanged);
   }
 
   createButton(options: ButtonOptions): HTMLElement {
@@ -172,40 +181,18 @@ address { font-style: normal; white-space: pre-line; color: #3c4043; }
 button { font: inherit; font-weight: 600; padding: 8px 18px; border-radius: 8px; cursor: pointer; border: 1px solid #dadce0; background: #fff; color: #1a73e8; }
 button.pay { background: #1a73e8; border-color: #1a73e8; color: #fff; }
 button:disabled { opacity: .5; cursor: default; }
+.items { width: 100%; border-collapse: collapse; margin: 0 0 12px; }
+.items caption { text-align: left; font-weight: 600; font-size: 13px; color: #5f6368; margin-bottom: 4px; }
+.items th { text-align: left; font-weight: 400; }
+.items td { text-align: right; }
+.items tr:last-child { font-weight: 600; border-top: 1px solid #dadce0; }
+.express ul { margin: 0 0 6px; padding-left: 18px; }
+.code { display: flex; gap: 8px; }
+.code input { flex: 1; font: inherit; padding: 6px 8px; border: 1px solid #dadce0; border-radius: 8px; }
 :focus-visible { outline: 2px solid #1a73e8; outline-offset: 2px; }
 `;
 
 let sheetOpen = false;
-
-type Child = Node | string | null | undefined | false;
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
-
-/**
- * The sheet shows totalPrice with exactly the decimals it was given, as the
- * merchant's currency table wrote them: ICU's digits for the currency
- * (IQD 0 where ISO says 3) would show a different amount from the one charged.
- */
-function formatTotal(request: AnyRequest): string {
-  const t = request.transactionInfo;
-  if (!t) return '';
-  const decimals = t.totalPrice?.split('.')[1]?.length ?? 0;
-  try {
-    // The browser's language, or English where it reports none ("C": ICU's root locale would show "$ 24.00").
-    return new Intl.NumberFormat(usableLocale(navigator.language) ?? 'en', { style: 'currency', currency: t.currencyCode, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(t.totalPrice as `${number}`);
-  } catch {
-    return `${t.totalPrice} ${t.currencyCode}`;
-  }
-}
-
-function formatAddress(a: WalletAddress): string {
-  const cityLine = [a.locality, a.administrativeArea, a.postalCode].filter(Boolean).join(', ');
-  return [a.name, a.address1, a.address2, a.address3, cityLine, a.countryCode].filter(Boolean).join('\n');
-}
 
 function deepActiveElement(): HTMLElement | null {
   let a = document.activeElement;
@@ -240,7 +227,7 @@ async function mayOpen(request: AnyRequest): Promise<void> {
   throw paymentsError('DEVELOPER_ERROR', body?.error?.message ?? `The sandbox wallet refused the merchant (${res.status})`);
 }
 
-function openSheet(request: AnyRequest, nonce: string | undefined, authorize: PaymentDataCallbacks['onPaymentAuthorized']): Promise<PaymentData> {
+function openSheet(request: AnyRequest, nonce: string | undefined, authorize: PaymentDataCallbacks['onPaymentAuthorized'], onChanged: PaymentDataCallbacks['onPaymentDataChanged']): Promise<PaymentData> {
   const returnFocus = deepActiveElement();
   const host = el('div', { 'data-sandbox-wallet-host': '' });
   const root = host.attachShadow({ mode: 'open' });
@@ -253,12 +240,15 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
   const payLabel = request.transactionInfo?.checkoutOption === 'COMPLETE_IMMEDIATE_PURCHASE' ? 'Pay' : 'Continue';
   const pay = el('button', { type: 'button', class: 'pay', 'data-testid': 'sandbox-pay', disabled: '' }, payLabel);
   const merchant = request.merchantInfo?.merchantName;
+  const express = request as ExpressRequest;
+  const expressPart = isExpress(express) ? el('div', { class: 'express' }) : undefined;
   const sheet = el(
     'div',
     { class: 'sheet', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-badge', 'data-testid': 'sandbox-wallet' },
     el('h2', { id: 'sw-title' }, 'Sandbox wallet — test cards only, no real payment'),
     el('p', { class: 'badge', id: 'sw-badge' }, 'SANDBOX: no real card is charged'),
-    el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatTotal(request))),
+    expressPart ? el('p', { class: 'total' }, `Pay ${merchant ?? ''}`) : el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatPrice(request.transactionInfo?.totalPrice, request.transactionInfo?.currencyCode))),
+    expressPart,
     list,
     addresses,
     status,
@@ -273,6 +263,37 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
 
   return new BuiltinPromise<PaymentData>((resolve, reject) => {
     let done = false;
+    let paying = false;
+    let hasCards = false;
+    let cards: WalletCardsReply['cards'] = [];
+    let model = expressModel(express, []);
+    const refreshPay = () => {
+      pay.disabled = paying || !hasCards || (expressPart !== undefined && !mayPay(model, express));
+      // The shopper's choices are the token's once Pay is pressed.
+      if (expressPart) expressPart.inert = paying;
+    };
+    const chosenCard = () => {
+      const input = root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked');
+      return input ? cards.find((card) => card.id === input.value) : undefined;
+    };
+    const redraw = () => {
+      if (expressPart) drawExpress(expressPart, model, express, onShopperChange);
+      refreshPay();
+    };
+    /** The shopper's change, and the merchant's reply to it when the request declared its intent: only the latest change's reply applies. */
+    async function onShopperChange(what: Change) {
+      const card = chosenCard();
+      const changed = change(model, express, what, card && { cardNetwork: card.network, cardDetails: card.last4 });
+      model = changed.model;
+      redraw();
+      if (!changed.data || !onChanged) return;
+      const reply = await askMerchant(onChanged, changed.data);
+      if (done) return;
+      const settled = settle(model, express, changed.model.changes, what.trigger, reply);
+      if ('problem' in settled) return finish({ error: developerError(settled.problem) });
+      model = settled.model;
+      redraw();
+    }
     const finish = (result: { data: PaymentData } | { error: PaymentsError }) => {
       if (done) return;
       done = true;
@@ -287,7 +308,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
 
     // Keyboard: Escape cancels; Tab stays inside the sheet.
     const focusables = () =>
-      [...root.querySelectorAll<HTMLElement>('input[name=sandbox-card]:checked, input[name=sandbox-billing-address]:checked, button')].filter((n) => !(n as HTMLButtonElement).disabled);
+      [...root.querySelectorAll<HTMLElement>('input[type=radio]:checked, input[type=text], button')].filter((n) => !(n as HTMLButtonElement).disabled);
     function onKey(e: KeyboardEvent) {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -311,7 +332,8 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
       const chosen = root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked');
       const billingAddress = root.querySelector<HTMLInputElement>('input[name=sandbox-billing-address]:checked');
       if (!chosen) return;
-      pay.disabled = true;
+      paying = true;
+      refreshPay();
       cancel.disabled = true;
       pay.textContent = 'Paying…';
       status.textContent = '';
@@ -320,7 +342,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
         const body = await fetchJson<{ payment_data: PaymentData }>(`${walletOrigin}/sandbox/wallet/tokens`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: tokenBody(chosen.value, billingAddress?.value, request),
+          body: tokenBody(chosen.value, billingAddress?.value, request, expressPart ? expressChoices(model, express) : {}),
         });
         data = body.payment_data;
       } catch (err) {
@@ -339,18 +361,20 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
       // As Google's sheet: the merchant's message, and the shopper may choose again.
       status.textContent = result.error?.message ?? 'The payment could not be completed';
       pay.textContent = payLabel;
-      pay.disabled = false;
+      paying = false;
+      refreshPay();
       cancel.disabled = false;
       chosen.focus();
     });
 
     fetchJson<WalletCardsReply>(`${walletOrigin}/sandbox/wallet/cards`).then(
-      ({ cards, billing_addresses }) => {
+      ({ cards: offered, billing_addresses, shipping_addresses }) => {
         if (done) return;
+        cards = offered;
         const method = cardMethod(request);
         const networks = method?.parameters.allowedCardNetworks as string[] | undefined;
         const auths = method?.parameters.allowedAuthMethods as string[] | undefined;
-        const eligible = cards.filter((c) => (!networks || networks.includes(c.network)) && (!auths || auths.includes(c.auth_method)));
+        const eligible = offered.filter((c) => (!networks || networks.includes(c.network)) && (!auths || auths.includes(c.auth_method)));
         list.replaceChildren(
           el('legend', {}, 'Test card'),
           ...eligible.map((c, i) =>
@@ -374,8 +398,11 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
             ),
           ),
         );
-        pay.disabled = eligible.length === 0;
+        hasCards = eligible.length > 0;
+        model = expressModel(express, shipping_addresses);
+        redraw();
         root.querySelector<HTMLInputElement>('input[name=sandbox-card]:checked')?.focus();
+        if (expressPart) void onShopperChange({ trigger: 'INITIALIZE' });
       },
       (err: Error) => finish({ error: paymentsError('INTERNAL_ERROR', `Could not load the sandbox test cards: ${err.message}`) }),
     );

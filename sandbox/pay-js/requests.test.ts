@@ -21,7 +21,13 @@ const request: AnyRequest = {
   callbackIntents: ['PAYMENT_AUTHORIZATION'],
 } as AnyRequest;
 
-const bodies = () => [sheetBody(request, 'https://shop.example'), tokenBody('visa-success-pan', 'matching', request), tokenBody('visa-success-3ds', undefined, request)];
+const choices = { shipping_address_id: 'ca-home', shipping_option_id: 'fast', redemption_codes: ['TEN'] };
+const bodies = () => [
+  sheetBody(request, 'https://shop.example'),
+  tokenBody('visa-success-pan', 'matching', request),
+  tokenBody('visa-success-3ds', undefined, request),
+  tokenBody('visa-success-pan', undefined, request, choices),
+];
 
 describe("the sandbox wallet's requests beside the page's prototypes", () => {
   it('are what JSON.stringify writes on a page that left the prototypes alone', () => {
@@ -29,6 +35,7 @@ describe("the sandbox wallet's requests beside the page's prototypes", () => {
       JSON.stringify({ merchant_info: request.merchantInfo, page_origin: 'https://shop.example' }),
       JSON.stringify({ card_id: 'visa-success-pan', billing_address_id: 'matching', payment_data_request: request }),
       JSON.stringify({ card_id: 'visa-success-3ds', payment_data_request: request }),
+      JSON.stringify({ card_id: 'visa-success-pan', ...choices, payment_data_request: request }),
     ]);
   });
 
