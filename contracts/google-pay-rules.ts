@@ -185,14 +185,20 @@ const IsReadyToPayRequest = z.looseObject({
   existingPaymentMethodRequired: flag('GP23'),
 });
 
+/**
+ * A button option left unset: absent, or null, which is what Google's own button element
+ * (@google-pay/button-element) passes for each attribute a page did not set.
+ */
+const unset = <T extends z.ZodMiniType>(option: T) => z.optional(z.nullable(option));
+
 const ButtonOptions = z.looseObject({
   onClick: z.custom<(event: Event) => void>((value) => typeof value === 'function', says('GP24', 'onClick must be a function')),
-  buttonColor: z.optional(oneOf('GP24', ['default', 'black', 'white'])),
-  buttonType: z.optional(oneOf('GP24', ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe', 'long', 'short'])),
-  buttonRadius: z.optional(z.number(says('GP24', 'must be a number of pixels')).check(z.gte(0, says('GP24', 'must be 0 or more')))),
-  buttonSizeMode: z.optional(oneOf('GP24', ['static', 'fill'])),
-  buttonBorderType: z.optional(oneOf('GP24', ['default_border', 'no_border'])),
-  buttonLocale: z.optional(text('GP24').check(z.refine((locale) => BUTTON_LOCALES.includes(locale), says('GP24', `must be one of ${BUTTON_LOCALES.join(', ')}`)))),
+  buttonColor: unset(oneOf('GP24', ['default', 'black', 'white'])),
+  buttonType: unset(oneOf('GP24', ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe', 'long', 'short'])),
+  buttonRadius: unset(z.number(says('GP24', 'must be a number of pixels')).check(z.gte(0, says('GP24', 'must be 0 or more')))),
+  buttonSizeMode: unset(oneOf('GP24', ['static', 'fill'])),
+  buttonBorderType: unset(oneOf('GP24', ['default_border', 'no_border'])),
+  buttonLocale: unset(text('GP24').check(z.refine((locale) => BUTTON_LOCALES.includes(locale), says('GP24', `must be one of ${BUTTON_LOCALES.join(', ')}`)))),
   buttonRootNode: z.optional(z.custom((value) => typeof value === 'object' && value !== null, says('GP24', 'must be a Document or a ShadowRoot'))),
   allowedPaymentMethods: z.optional(listOf('GP24', paymentMethod(z.optional(TokenizationSpecification)), 'payment method')),
 });

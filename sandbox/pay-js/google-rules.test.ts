@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizationResultProblem, paymentDataRequestProblem, paymentDataRequestUpdateProblem } from '../../contracts/google-pay-rules';
+import { authorizationResultProblem, buttonOptionsProblem, paymentDataRequestProblem, paymentDataRequestUpdateProblem } from '../../contracts/google-pay-rules';
 import { paymentDataRequest } from '../../testing/sandbox';
 
 /** A request as a test breaks it: any field, any value. */
@@ -126,6 +126,11 @@ describe("isReadyToPay refuses, as Google's client does", () => {
 });
 
 describe("createButton throws, as Google's client does", () => {
+  it("draws for the options Google's own button element passes: null for each attribute the page left unset", () => {
+    const unset = { buttonColor: null, buttonType: null, buttonRadius: null, buttonSizeMode: null, buttonLocale: null, buttonBorderType: null };
+    expect(buttonOptionsProblem({ onClick: () => {}, ...unset, allowedPaymentMethods: readiness(request()).allowedPaymentMethods })).toBeUndefined();
+  });
+
   it.each<[string, string, Loose]>([
     ['GP24', 'no onClick', { buttonType: 'pay' }],
     ['GP24', 'a color Google does not draw', { onClick: () => {}, buttonColor: 'red' }],
