@@ -75,7 +75,8 @@ export const CreateSessionBody = z.strictObject({
   /** Ask the sheet for the shopper's e-mail, and for the billing address's phone number. */
   contact: ContactRequest.optional(),
 }).superRefine((body, ctx) => {
-  if (!body.line_items) return;
+  // Fields already refused (a refinement does not stop the parse) leave nothing to compare the items with.
+  if (!body.line_items || !isPaymentCurrency(body.currency) || ![body.amount, ...body.line_items.map((item) => item.amount)].every(Number.isSafeInteger)) return;
   for (const problem of lineItemsProblems(body.line_items, body.amount, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
 }).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;

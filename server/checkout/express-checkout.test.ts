@@ -203,3 +203,11 @@ describe('retention', () => {
     }
   });
 });
+
+describe('line items beside fields already refused', () => {
+  it('are not compared with a currency that is not one: the currency is what the 400 names', async () => {
+    const reply = await post({ amount: 100, currency: '', country_code: 'US', line_items: [{ label: 'Coffee', kind: 'item', amount: 100 }] });
+    expect(reply.status).toBe(400);
+    expect((await reply.json()).error.message).toContain('currency');
+  });
+});
