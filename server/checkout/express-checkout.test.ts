@@ -105,7 +105,7 @@ describe('the request the widget hands the wallet', () => {
   });
 
   it("asks for the billing address's phone only when contact.phone", async () => {
-    const phoneOf = async (body: object) => (await server.publicSession(await server.createSession(secretKey, body))).payment_data_request.allowedPaymentMethods[0]?.parameters.billingAddressParameters;
+    const phoneOf = async (body: Record<string, unknown>) => (await server.publicSession(await server.createSession(secretKey, body))).payment_data_request.allowedPaymentMethods[0]?.parameters.billingAddressParameters;
     expect(await phoneOf({ contact: { phone: true } })).toEqual({ format: 'FULL', phoneNumberRequired: true });
     expect(await phoneOf({ contact: { email: true } })).toEqual({ format: 'FULL' });
   });
