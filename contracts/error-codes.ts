@@ -16,6 +16,8 @@ export const ERROR_CODES = {
     status: 400,
     meaning: 'Google Pay shows a price with at most two decimals: in a three- or four-decimal currency the amount must be a multiple of 10 (100 for four); the message names the nearest amounts that are',
   },
+  // Express checkout: the wallet offers only the session's shipping countries, so another was written by the page.
+  shipping_country_not_allowed: { status: 400, meaning: "the wallet's shipping address is in a country the session does not ship to (`shipping.countries`); nothing was charged" },
   url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
   // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.
   unknown_card: { status: 400, meaning: 'sandbox wallet: card_id is not one of GET /sandbox/wallet/cards' },

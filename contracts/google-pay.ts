@@ -93,9 +93,14 @@ export const PaymentDataRequest = z.object({
     transactionId: z.string().optional(),
     /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". */
     checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
+    /** What the amount is made of, as the sheet shows it (the session's line items). */
+    displayItems: z.array(z.object({ label: z.string(), type: z.enum(['LINE_ITEM', 'SUBTOTAL', 'TAX', 'DISCOUNT', 'SHIPPING_OPTION']), price: z.string(), status: z.enum(['FINAL', 'PENDING']).optional() })).optional(),
   }),
   /** Asks the wallet for the shopper's e-mail (PaymentData `email`, returned only then). */
   emailRequired: z.boolean().optional(),
+  /** Asks the wallet for a shipping address (PaymentData `shippingAddress`), in `allowedCountryCodes` only, its phone when `phoneNumberRequired`. */
+  shippingAddressRequired: z.boolean().optional(),
+  shippingAddressParameters: z.object({ allowedCountryCodes: z.array(CountryCode).min(1).optional(), phoneNumberRequired: z.boolean().optional() }).optional(),
   callbackIntents: z.array(CallbackIntent).optional(),
 });
 export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;

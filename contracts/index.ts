@@ -6,6 +6,7 @@ export * from './dashboard';
 export * from './country';
 export * from './ecv2';
 export * from './events';
+export * from './express';
 export * from './google-pay';
 export * from './keys';
 export * from './origin-verification';

@@ -5,6 +5,7 @@
  * gallery, the tests' sandbox wallet), so the two cannot drift apart.
  */
 import { googlePayPriceOf } from './currency';
+import type { AskedContact, AskedShipping, LineItem, LineItemKind } from './express';
 import { type AuthMethod, type CardNetwork, type CardPaymentMethod, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
 import type { GoogleMerchantInfo, GooglePaymentDataRequest } from './google-pay-types';
 
@@ -44,7 +45,16 @@ export interface SessionAmount {
   amount: number;
   currency: string;
   countryCode: string;
+  /** What the sheet shows the amount is made of; none when absent. */
+  lineItems?: readonly LineItem[];
+  /** The shipping address the sheet asks for; none when absent or null. */
+  shipping?: AskedShipping | null;
+  /** The contact details the sheet asks for; none when absent or null. */
+  contact?: AskedContact | null;
 }
+
+/** Google Pay's DisplayItem type of each kind of line. */
+const DISPLAY_ITEM_TYPES = { item: 'LINE_ITEM', tax: 'TAX', discount: 'DISCOUNT', shipping: 'SHIPPING_OPTION' } as const satisfies Record<LineItemKind, google.payments.api.DisplayItemType>;
 
 function tokenization(app: PaymentRequestApp, context: PaymentRequestContext): TokenizationSpecification {
   if (app.decryptionMode === 'direct' && context.directPublicKey) {
@@ -67,6 +77,7 @@ export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters
  * and to Google's rules by the sandbox wallet (contracts/google-pay-rules.ts).
  */
 export function buildPaymentDataRequest(app: PaymentRequestApp, session: SessionAmount, context: PaymentRequestContext): PaymentDataRequest {
+  const { lineItems = [], shipping, contact } = session;
   return {
     // Google types these as any number or string: `as const` keeps the contract's literals.
     apiVersion: 2 as const,
@@ -78,7 +89,7 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
           allowedAuthMethods: app.authMethods,
           allowedCardNetworks: app.cardNetworks,
           billingAddressRequired: true,
-          billingAddressParameters,
+          billingAddressParameters: contact?.phone ? { ...billingAddressParameters, phoneNumberRequired: true } : billingAddressParameters,
           assuranceDetailsRequired: true,
         },
         tokenizationSpecification: tokenization(app, context),
@@ -93,7 +104,10 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
       transactionId: session.id,
       // The widget charges as soon as the sheet returns: nothing is left to confirm on the page.
       checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE',
+      ...(lineItems.length > 0 && { displayItems: lineItems.map((item) => displayItem(item, session.currency)) }),
     },
+    ...(contact?.email && { emailRequired: true }),
+    ...(shipping && { shippingAddressRequired: true, shippingAddressParameters: { allowedCountryCodes: shipping.countries, phoneNumberRequired: shipping.phone } }),
     // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
     callbackIntents: ['PAYMENT_AUTHORIZATION'],
   } satisfies GooglePaymentDataRequest;
@@ -104,6 +118,16 @@ function totalPrice(session: SessionAmount): string {
   const price = googlePayPriceOf(session.amount, session.currency);
   if (price === undefined) throw new Error(`session ${session.id}: ${session.amount} ${session.currency} is no Google Pay price; googlePayAmountRefusal must refuse it first`);
   return price;
+}
+
+/**
+ * A line as Google's sheet shows it. A discount's price is its size, unsigned, with the type DISCOUNT saying it is
+ * taken off: the sandbox wallet holds every DisplayItem price to GP14's unsigned pattern (docs/google-pay-rules.md).
+ */
+function displayItem(item: LineItem, currency: string): google.payments.api.DisplayItem {
+  const price = googlePayPriceOf(Math.abs(item.amount), currency);
+  if (price === undefined) throw new Error(`line item ${item.label}: ${item.amount} ${currency} is no Google Pay price; CreateSessionBody must refuse it first`);
+  return { label: item.label, type: DISPLAY_ITEM_TYPES[item.kind], price, status: 'FINAL' };
 }
 
 function merchantInfo(app: PaymentRequestApp, context: PaymentRequestContext): PaymentDataRequest['merchantInfo'] {

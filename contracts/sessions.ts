@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { listOf, pageLimit, QueryInteger, startingAfter } from './paging';
 import { ChallengeUrl } from './authentication';
-import { AddressVerification, BillingAddressCheck, StoredAddress } from './billing-address';
+import { AddressVerification, BillingAddressCheck, ErasedAddress, StoredAddress } from './billing-address';
 import { BillingDetails, CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
+import { AskedContact, AskedShipping, ContactRequest, LineItem, lineItemsProblems, MAX_LINE_ITEMS, ShippingRequest } from './express';
 import { isPaymentCurrency } from './currency';
 import { usableLocale } from './locale';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
@@ -64,6 +65,19 @@ export const CreateSessionBody = z.strictObject({
       return usable ?? z.NEVER;
     })
     .optional(),
+  /**
+   * What the wallet's sheet shows the shopper the amount is made of: they must add up to `amount`, each
+   * a price Google Pay can show. Shown as they are: nothing in the sheet changes them.
+   */
+  line_items: z.array(LineItem).max(MAX_LINE_ITEMS).optional(),
+  /** Ask the sheet for a shipping address in one of `countries` (and its phone when `phone`): the merchant's view then has it. */
+  shipping: ShippingRequest.optional(),
+  /** Ask the sheet for the shopper's e-mail, and for the billing address's phone number. */
+  contact: ContactRequest.optional(),
+}).superRefine((body, ctx) => {
+  // Fields already refused (a refinement does not stop the parse) leave nothing to compare the items with.
+  if (!body.line_items || !isPaymentCurrency(body.currency) || ![body.amount, ...body.line_items.map((item) => item.amount)].every(Number.isSafeInteger)) return;
+  for (const problem of lineItemsProblems(body.line_items, body.amount, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
 }).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
@@ -141,6 +155,19 @@ export const Session = z.object({
       'Null before a payment; kept after the addresses are erased.',
   }),
   /** The card issuer's address verification, from the latest attempt's charge (docs/api.md#the-card-issuers-address-verification); null until a charge answers it. Kept after erasure. */
+  /** What the sheet showed the amount is made of, as the merchant gave it; empty when it gave none. */
+  line_items: z.array(LineItem),
+  /** The shipping address the sheet asked for (countries, phone); null when none was asked. */
+  shipping: AskedShipping.nullable(),
+  /** The contact details the sheet asked for; null when none were asked. */
+  contact: AskedContact.nullable(),
+  /**
+   * The shipping address the wallet returned with the latest payment, in the billing details' shape (its phone only
+   * when `shipping.phone`); null when none was asked or given; `{erased: true}` after the retention period.
+   */
+  shipping_address: StoredAddress.nullable(),
+  /** The shopper's e-mail the wallet returned with the latest payment; null when not asked or not given; `{erased: true}` after the retention period. */
+  email: z.union([z.string(), ErasedAddress]).nullable(),
   address_verification: AddressVerification.nullable().meta({
     description:
       "The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address " +

@@ -23,7 +23,7 @@ export interface TestServer extends RunningServer {
   createSession(secretKey: string, body?: Record<string, unknown>): Promise<CreatedSession>;
   publicSession(session: CreatedSession): Promise<PublicSession>;
   /** What the sandbox wallet returns for a test card (and one of its billing addresses, the first by default): a PaymentData with a real ECv2 token. */
-  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string): Promise<PaymentData>;
+  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string, shippingAddressId?: string): Promise<PaymentData>;
   pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** POST /api/sessions/{id}/authenticate as the widget does once a 3-D Secure challenge is over. */
   authenticate(session: CreatedSession, body?: { cancel?: true }): Promise<Response>;
@@ -99,9 +99,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       });
       return json<CreatedSession>(response);
     },
-    async walletPaymentData(session, cardId, billingAddressId) {
+    async walletPaymentData(session, cardId, billingAddressId, shippingAddressId) {
       const { payment_data_request, wallet } = await publicSession(session);
-      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId);
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId, shippingAddressId);
     },
     pay(session, body, headers = {}) {
       return fetch(`${server.url}/api/sessions/${session.id}/pay`, {

@@ -78,10 +78,16 @@ export function sandboxWalletUrl(wallet: PublicSession['wallet']): string {
 /**
  * What Google Pay would return for a test card: the sandbox wallet at
  * `walletUrl` (`{origin}/sandbox/wallet`) mints a real ECv2 token for `request`,
- * with the billing address `billingAddressId` (sandbox/billing-addresses.ts; the first when absent).
+ * with the billing address `billingAddressId` (sandbox/billing-addresses.ts; the first when absent) and, when
+ * the request asks for one, the shipping address `shippingAddressId` (sandbox/shipping-addresses.ts; the first allowed when absent).
  */
-export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest, billingAddressId?: string): Promise<PaymentData> {
-  const reply = await postJson(`${walletUrl}/tokens`, { card_id: cardId, ...(billingAddressId && { billing_address_id: billingAddressId }), payment_data_request: request });
+export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest, billingAddressId?: string, shippingAddressId?: string): Promise<PaymentData> {
+  const reply = await postJson(`${walletUrl}/tokens`, {
+    card_id: cardId,
+    ...(billingAddressId && { billing_address_id: billingAddressId }),
+    ...(shippingAddressId && { shipping_address_id: shippingAddressId }),
+    payment_data_request: request,
+  });
   if (reply.status !== 200) throw new Error(`the sandbox wallet minted no token: ${reply.text}`);
   return (reply.body as { payment_data: PaymentData }).payment_data;
 }

@@ -2,14 +2,31 @@
  * Structured logs (pino). Payment data never reaches them: request bodies and
  * headers are not logged, query strings are dropped (Google's `access_token`
  * travels there), a 3-D Secure challenge's id is cut from paths (its page's
- * URL is its only credential), and credential and token fields are redacted wherever they appear.
+ * URL is its only credential), and credential, token and personal data fields (addresses, e-mail) are
+ * redacted wherever they appear.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 
-export const redactedPaths = ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.pan', '*.cryptogram', '*.signedMessage', '*.client_secret', '*.secretKey'];
+export const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.token',
+  '*.pan',
+  '*.cryptogram',
+  '*.signedMessage',
+  '*.client_secret',
+  '*.secretKey',
+  // Personal data (docs/api.md): the wallet's addresses and e-mail as Google names them, and as the merchant's view does.
+  '*.billingAddress',
+  '*.shippingAddress',
+  '*.email',
+  '*.billing_address',
+  '*.billing_address_on_file',
+  '*.shipping_address',
+];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' } };

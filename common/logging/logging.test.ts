@@ -109,3 +109,16 @@ describe('request ids', () => {
     expect(lines.find((line) => line.req?.id === ids[0])).toMatchObject({ req: { path: '/api/sessions/cs_AAAAAAAAAAAAAAAAAAAAAA' }, res: { statusCode: 401 } });
   });
 });
+
+describe('personal data in a logged object', () => {
+  it("is redacted: the wallet's addresses and e-mail, as Google names them and as the merchant's view does", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const address = { address1: '1 Secretive Way', countryCode: 'US' };
+    logger.info({ paymentData: { email: 'secretive@example.com', shippingAddress: address, billingAddress: address } }, 'wallet reply');
+    logger.info({ session: { email: 'secretive@example.com', shipping_address: address, billing_address: address, billing_address_on_file: address } }, 'session');
+    expect(lines).toHaveLength(2);
+    expect(lines.join('\n')).not.toMatch(/secretive/i);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ session: { email: '[redacted]', shipping_address: '[redacted]' } });
+  });
+});

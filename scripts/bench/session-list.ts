@@ -79,6 +79,11 @@ async function fill(store: Store, appId: string, count: number, start: number): 
       billing_address_sealed: null,
       billing_address_check: null,
       address_verification: null,
+      line_items: null,
+      shipping: null,
+      contact: null,
+      shipping_address_sealed: null,
+      email_sealed: null,
       personal_data_erased: null,
     });
   }

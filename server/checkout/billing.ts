@@ -2,7 +2,8 @@ import type { BillingDetails, WalletAddress } from '../../contracts';
 
 /**
  * The wallet's billing address fills the charge's billing fields (rule 2 of the charge API's document).
- * Only the billing address: a shipping address never stands in for it.
+ * Only the billing address: a shipping address never stands in for it (the merchant's view shows the wallet's
+ * shipping address in this same shape, never sent to the service).
  */
 export function billingDetailsFrom(address: WalletAddress): BillingDetails {
   const details: BillingDetails = {

@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../apps';
-import type { ApiErrorBody, CreatedSession, PayReply, WalletEnvironment } from '../../contracts';
+import type { ApiErrorBody, AskedContact, AskedShipping, CreatedSession, LineItem, PayReply, WalletEnvironment } from '../../contracts';
 import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from '../../contracts/currency';
 import { paymentDataRequestProblem } from '../../contracts/google-pay-rules';
 import { startTestServer } from '../../testing/harness';
@@ -51,6 +51,75 @@ describe('every request the builder makes', () => {
     expect(refused).toEqual([]);
     // Not vacuous: every currency has amounts that are built, the restricted ones too.
     expect(built).toBeGreaterThan(3 * paymentCurrencyCodes.length * 4);
+  });
+});
+
+describe("every express checkout request (line items, shipping address, contact details)", () => {
+  const lineItemSets: [string, (step: number) => LineItem[]][] = [
+    ['no line items', () => []],
+    ['one item', (step) => [{ label: 'Coffee', kind: 'item', amount: 120 * step }]],
+    [
+      'every kind, a free shipping line and a discount',
+      (step) => [
+        { label: 'Coffee beans', kind: 'item', amount: 1000 * step },
+        { label: 'Mug', kind: 'item', amount: 450 * step },
+        { label: 'Sales tax', kind: 'tax', amount: 105 * step },
+        { label: 'Welcome offer', kind: 'discount', amount: -200 * step },
+        { label: 'Standard shipping', kind: 'shipping', amount: 0 },
+      ],
+    ],
+  ];
+  const shippings: (AskedShipping | null)[] = [null, { countries: ['US'], phone: false }, { countries: ['US', 'GB', 'CA'], phone: true }];
+  const contacts: (AskedContact | null)[] = [null, { email: true, phone: false }, { email: false, phone: true }, { email: true, phone: true }];
+
+  it.each(variants)('%s: Google takes every combination, in every currency and environment', (_name, variant, context) => {
+    const refused: string[] = [];
+    let built = 0;
+    for (const environment of ['SANDBOX', 'TEST', 'PRODUCTION'] as const) {
+      for (const currency of paymentCurrencyCodes) {
+        const step = 10 ** Math.max(0, exponentOf(currency) - 2);
+        for (const [itemsName, itemsOf] of lineItemSets) {
+          const lineItems = itemsOf(step);
+          const amount = lineItems.reduce((sum, item) => sum + item.amount, 0) || 100 * step;
+          for (const shipping of shippings) {
+            for (const contact of contacts) {
+              built += 1;
+              const request = buildPaymentDataRequest(variant, { id: 'cs_1', amount, currency, countryCode: 'US', lineItems, shipping, contact }, { gatewayName: 'walletcheckout', ...context });
+              const problem = paymentDataRequestProblem(request, clientOf(environment));
+              if (problem) refused.push(`${environment} ${currency} ${itemsName} ${JSON.stringify({ shipping, contact })}: ${problem}`);
+            }
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(built).toBe(3 * paymentCurrencyCodes.length * lineItemSets.length * shippings.length * contacts.length);
+  });
+
+  it('asks for what the session asks, and nothing a session without them did not', () => {
+    const lineItems: LineItem[] = [
+      { label: 'Coffee beans', kind: 'item', amount: 1450 },
+      { label: 'Sales tax', kind: 'tax', amount: 105 },
+      { label: 'Welcome offer', kind: 'discount', amount: -200 },
+      { label: 'Standard shipping', kind: 'shipping', amount: 495 },
+    ];
+    const session = { id: 'cs_1', amount: 1850, currency: 'USD', countryCode: 'US' };
+    const express = buildPaymentDataRequest(app, { ...session, lineItems, shipping: { countries: ['US', 'CA'], phone: true }, contact: { email: true, phone: true } }, { gatewayName: 'g' });
+    expect(express.transactionInfo.displayItems).toEqual([
+      { label: 'Coffee beans', type: 'LINE_ITEM', price: '14.50', status: 'FINAL' },
+      { label: 'Sales tax', type: 'TAX', price: '1.05', status: 'FINAL' },
+      { label: 'Welcome offer', type: 'DISCOUNT', price: '2.00', status: 'FINAL' },
+      { label: 'Standard shipping', type: 'SHIPPING_OPTION', price: '4.95', status: 'FINAL' },
+    ]);
+    expect(express).toMatchObject({ emailRequired: true, shippingAddressRequired: true, shippingAddressParameters: { allowedCountryCodes: ['US', 'CA'], phoneNumberRequired: true } });
+    expect(express.allowedPaymentMethods[0]?.parameters.billingAddressParameters).toEqual({ format: 'FULL', phoneNumberRequired: true });
+    // The price stays the session's: no callback that would let the sheet change it.
+    expect(express.callbackIntents).toEqual(['PAYMENT_AUTHORIZATION']);
+
+    const plain = buildPaymentDataRequest(app, session, { gatewayName: 'g' });
+    for (const field of ['emailRequired', 'shippingAddressRequired', 'shippingAddressParameters']) expect(plain).not.toHaveProperty(field);
+    expect(plain.transactionInfo).not.toHaveProperty('displayItems');
+    expect(plain.allowedPaymentMethods[0]?.parameters.billingAddressParameters).toEqual({ format: 'FULL' });
   });
 });
 

@@ -6,7 +6,7 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AddressVerification, type AssuranceDetails, AuthenticateBody, type ChallengeFraming, type Charge, PayBody, type PaymentOutcome, sessionExpired, SessionStatus } from '../../contracts';
+import { type AddressVerification, type AskedShipping, type AssuranceDetails, AuthenticateBody, type BillingDetails, type ChallengeFraming, type Charge, PayBody, type PaymentData, type PaymentOutcome, sessionExpired, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
@@ -16,10 +16,10 @@ import { type Store, storeFailureOf } from '../store';
 import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, type ChargeSource } from './build-charge';
-import { outcomeOf } from './sessions';
+import { contactOf, outcomeOf, shippingOf } from './sessions';
 import { findSession, type SessionChanges, type SessionRow } from '../store/sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
-import { walletAddressColumns } from './personal-data';
+import { shopperColumns } from './personal-data';
 import { moveSession, type SessionStore } from './states';
 
 export interface PayDependencies {
@@ -66,12 +66,17 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const source = await chargeSourceFor(app, token.value, deps.direct);
   if (!source.ok) return source;
 
+  const asked = { shipping: shippingOf(session), contact: contactOf(session) };
+  const shipping = shippingAddressOf(parsed.data.payment_data, asked.shipping);
+  if (!shipping.ok) return shipping;
+
   const assurance = assuranceOf(paymentMethod.info.assuranceDetails);
   const walletAddress = paymentMethod.info.billingAddress;
   const billing = walletAddress && billingDetailsFrom(walletAddress);
+  // The billing address only: the charge API has no field for a shipping address, which never stands in for it.
   const request = buildCharge(session, source.value, billing, { requireAuthentication: app.threeDs === 'always_for_pan_only' });
-  // The merchant's view carries the address the shopper chose and its check from the moment the attempt is claimed.
-  const addressColumns = walletAddressColumns(deps.cipher, session.billing_address_on_file_sealed, billing);
+  // The merchant's view carries what the shopper gave and the address check from the moment the attempt is claimed.
+  const addressColumns = shopperColumns(deps.cipher, session.billing_address_on_file_sealed, asked, { billing, shipping: shipping.value, email: parsed.data.payment_data.email });
   // Claimed from the status the session was read in: if it moved since, someone else got there first.
   const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request), addressColumns);
   if (!attempt.ok) return attempt;
@@ -81,6 +86,20 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
       reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, framing, assurance) : settle(deps, session.id, claimed.id, reply, assurance),
     ),
   );
+}
+
+/**
+ * The shipping address the wallet returned, when the session asked for one: in one of the session's countries,
+ * else the payment is refused before any charge (the wallet offers only those, so another was written by the page).
+ */
+function shippingAddressOf(paymentData: PaymentData, asked: AskedShipping | null): Result<BillingDetails | undefined, Failure> {
+  if (!asked) return ok(undefined);
+  const address = paymentData.shippingAddress;
+  if (!address) return err({ code: 'invalid_request', message: 'payment_data.shippingAddress: this checkout asks for a shipping address, and the wallet gave none' });
+  if (!asked.countries.includes(address.countryCode)) {
+    return err({ code: 'shipping_country_not_allowed', message: `This shop does not ship to ${address.countryCode}: choose a shipping address in ${asked.countries.join(', ')}` });
+  }
+  return ok(billingDetailsFrom(address));
 }
 
 /** Records what followed the service's answer; if the store fails meanwhile, the attempt is left to reconciliation at once. */

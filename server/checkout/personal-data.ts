@@ -1,12 +1,13 @@
 /**
- * The billing addresses of a session are personal data: sealed at rest with
+ * The addresses of a session (the billing address on file, the wallet's billing
+ * and shipping addresses) and the shopper's e-mail are personal data: sealed at rest with
  * the data cipher (DATA_ENCRYPTION_KEY, as the sealed charge requests), shown
  * only to the merchant's secret key, and erased PERSONAL_DATA_RETENTION_DAYS
  * after they were written by the reconciler's periodic pass: on the session
  * (then `{erased: true}`) and in the events that carried them. The check
  * (`billing_address_check`) is not personal data and stays.
  */
-import { BillingDetails, type ErasedAddress, type Event, type StoredAddress } from '../../contracts';
+import { type AskedContact, type AskedShipping, BillingDetails, type ErasedAddress, type Event, type StoredAddress } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Logger } from '../../common/logging';
 import type { Store } from '../store';
@@ -14,7 +15,6 @@ import { openEventBody } from '../store/events';
 import { purgeIdempotencyKeys } from '../../common/store/idempotency';
 import { ERASED, eraseSessionAddresses, eventsWithPersonalData, replaceEventBody, sessionsWithPersonalData } from '../store/personal-data';
 import { checkBillingAddress } from './address-check';
-import { billingAddressParameters } from '../../contracts/payment-data-request';
 
 export const sealAddress = (cipher: DataCipher, address: BillingDetails): string => cipher.seal(JSON.stringify(address));
 
@@ -27,21 +27,48 @@ export function openAddress(cipher: DataCipher, sealed: string | null): BillingD
   return BillingDetails.parse(JSON.parse(opened.value));
 }
 
+/** What the wallet returned of the shopper with a payment, in the shape the merchant sees (undefined: not given). */
+export interface ShopperDetails {
+  billing: BillingDetails | undefined;
+  shipping: BillingDetails | undefined;
+  email: string | undefined;
+}
+
+/** What the session asked the wallet for beyond the card (SessionRow's `shipping` and `contact`, parsed). */
+export interface AskedOfShopper {
+  shipping: AskedShipping | null;
+  contact: AskedContact | null;
+}
+
 /**
- * A session's columns for the billing address the wallet returned with a new payment (none: the
- * previous one's is cleared): sealed as the merchant sees it, the phone only if the request asked for
- * it, and its check against the address on file.
+ * A session's columns for what the wallet returned with a new payment (what it did not return: the previous
+ * payment's is cleared): each sealed as the merchant sees it, only what the session asked for (a phone, an
+ * e-mail, a shipping address the wallet sends unasked is dropped), and the billing address's check against
+ * the address on file.
  */
-export function walletAddressColumns(cipher: DataCipher, onFileSealed: string | null, fromWallet: BillingDetails | undefined) {
-  const shown = fromWallet && !billingAddressParameters.phoneNumberRequired ? withoutPhone(fromWallet) : fromWallet;
+export function shopperColumns(cipher: DataCipher, onFileSealed: string | null, asked: AskedOfShopper, given: ShopperDetails) {
+  const billing = asked.contact?.phone ? given.billing : given.billing && withoutPhone(given.billing);
+  const shipping = asked.shipping && given.shipping && (asked.shipping.phone ? given.shipping : withoutPhone(given.shipping));
+  const email = asked.contact?.email ? given.email : undefined;
   return {
-    billing_address_sealed: shown ? sealAddress(cipher, shown) : null,
-    billing_address_check: JSON.stringify(checkBillingAddress(openAddress(cipher, onFileSealed), fromWallet)),
+    billing_address_sealed: billing ? sealAddress(cipher, billing) : null,
+    billing_address_check: JSON.stringify(checkBillingAddress(openAddress(cipher, onFileSealed), given.billing)),
+    shipping_address_sealed: shipping ? sealAddress(cipher, shipping) : null,
+    email_sealed: email ? cipher.seal(email) : null,
   };
 }
 
 // The phone is left out by name: everything else the wallet returned is shown.
 const withoutPhone = ({ phone, ...address }: BillingDetails): BillingDetails => address;
+
+/** The sealed e-mail column as the merchant's view shows it. */
+export function storedEmail(cipher: DataCipher, sealed: string | null, erasedAt: number | null): string | ErasedAddress | null {
+  if (sealed === null) return null;
+  if (sealed === ERASED) return erasedMark(erasedAt ?? 0);
+  const opened = cipher.open(sealed);
+  if (!opened.ok) throw new Error(`a sealed e-mail does not open: ${opened.error.message}`);
+  return opened.value;
+}
 
 /** A sealed address column as the merchant's view shows it. */
 export function storedAddress(cipher: DataCipher, sealed: string | null, erasedAt: number | null): StoredAddress | null {
@@ -120,10 +147,25 @@ function erasedEventBody(cipher: DataCipher, sealed: string, now: number): strin
 function withoutAddresses(event: Event, now: number): Event {
   const object = event.data.object;
   if (object.object !== 'checkout_session') return event;
-  const erase = (address: StoredAddress | null) => (address === null || 'erased' in address ? address : erasedMark(now));
-  return { ...event, data: { object: { ...object, billing_address_on_file: erase(object.billing_address_on_file), billing_address: erase(object.billing_address) } } };
+  const erase = <T extends string | StoredAddress>(data: T | ErasedAddress | null) => (data === null || isErased(data) ? data : erasedMark(now));
+  return {
+    ...event,
+    data: {
+      object: {
+        ...object,
+        billing_address_on_file: erase(object.billing_address_on_file),
+        billing_address: erase(object.billing_address),
+        // Events recorded before express checkout have neither.
+        shipping_address: erase(object.shipping_address ?? null),
+        email: erase(object.email ?? null),
+      },
+    },
+  };
 }
 
-/** Whether an event's object carries a billing address, so that its body is sealed at rest. */
+const isErased = (data: string | StoredAddress | ErasedAddress): data is ErasedAddress => typeof data === 'object' && 'erased' in data;
+
+/** Whether an event's object carries personal data (an address, an e-mail), so that its body is sealed at rest. */
 export const carriesPersonalData = (object: Event['data']['object']): boolean =>
-  object.object === 'checkout_session' && [object.billing_address_on_file, object.billing_address].some((address) => address !== null && !('erased' in address));
+  object.object === 'checkout_session' &&
+  [object.billing_address_on_file, object.billing_address, object.shipping_address ?? null, object.email ?? null].some((data) => data !== null && !isErased(data));

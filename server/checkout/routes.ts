@@ -31,7 +31,7 @@ import { googlePayAmountRefusal } from './payment-request';
 import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAuthorization } from '../../contracts/payment-data-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, createSession, listAppSessions, outcomeOf, sessionView } from './sessions';
+import { clientSecretOpens, contactOf, createSession, lineItemsOf, listAppSessions, outcomeOf, sessionView, shippingOf } from './sessions';
 import { findSession, type SessionRow } from '../store/sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
@@ -131,7 +131,7 @@ export const checkoutAnswers = {
   listSessions: [...MERCHANT_CALL, ...NO_BODY, 'invalid_request'],
   getSession: [...MERCHANT_CALL, ...NO_BODY, ...PATH_ID],
   getPublicSession: [...WIDGET_CALL, ...NO_BODY],
-  paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
+  paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'shipping_country_not_allowed', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
   authenticateSession: [...WIDGET_CALL, ...JSON_BODY, 'authentication_pending', 'payment_in_progress', 'session_completed', 'invalid_state', 'service_unavailable'],
   captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'service_unavailable'],
   releaseSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'service_unavailable'],
@@ -421,7 +421,11 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },
-      payment_data_request: buildPaymentDataRequest(app, { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code }, context),
+      payment_data_request: buildPaymentDataRequest(
+        app,
+        { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code, lineItems: lineItemsOf(session), shipping: shippingOf(session), contact: contactOf(session) },
+        context,
+      ),
       outcome: outcomeOf(session),
       expires_at: session.expires_at,
     });

@@ -3,7 +3,7 @@
  * secret key and by the widget with the client secret.
  */
 import type { App } from '../apps';
-import { AddressVerification, BillingAddressCheck, CreateSessionBody, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
+import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, CreateSessionBody, LineItem, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -14,7 +14,7 @@ import { refundsOfSessions } from '../store/refunds';
 import { listSessions } from '../store/session-list';
 import { findSession, insertSession, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
-import { sealAddress, storedAddress } from './personal-data';
+import { sealAddress, storedAddress, storedEmail } from './personal-data';
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
@@ -62,6 +62,11 @@ export async function createSession(
     billing_address_sealed: null,
     billing_address_check: null,
     address_verification: null,
+    line_items: input.line_items?.length ? JSON.stringify(input.line_items) : null,
+    shipping: input.shipping ? JSON.stringify(input.shipping) : null,
+    contact: input.contact ? JSON.stringify(input.contact) : null,
+    shipping_address_sealed: null,
+    email_sealed: null,
     personal_data_erased: null,
   };
   await insertSession(store, row);
@@ -122,5 +127,15 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     billing_address: storedAddress(cipher, row.billing_address_sealed, row.personal_data_erased),
     billing_address_check: row.billing_address_check ? BillingAddressCheck.parse(JSON.parse(row.billing_address_check)) : null,
     address_verification: row.address_verification ? AddressVerification.parse(JSON.parse(row.address_verification)) : null,
+    line_items: lineItemsOf(row),
+    shipping: shippingOf(row),
+    contact: contactOf(row),
+    shipping_address: storedAddress(cipher, row.shipping_address_sealed, row.personal_data_erased),
+    email: storedEmail(cipher, row.email_sealed, row.personal_data_erased),
   };
 }
+
+/** What the session asks the wallet's sheet: its line items (none: empty), the shipping address and contact details it asks for (null: none). */
+export const lineItemsOf = (row: SessionRow): LineItem[] => (row.line_items ? LineItem.array().parse(JSON.parse(row.line_items)) : []);
+export const shippingOf = (row: SessionRow): AskedShipping | null => (row.shipping ? AskedShipping.parse(JSON.parse(row.shipping)) : null);
+export const contactOf = (row: SessionRow): AskedContact | null => (row.contact ? AskedContact.parse(JSON.parse(row.contact)) : null);

@@ -337,12 +337,23 @@ for (const engine of engines) {
       expect(plan).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
     });
 
-    it('finds the sessions and events still holding billing addresses from their partial indexes, and erases each address a session had', async () => {
+    it('finds the sessions and events still holding addresses or an e-mail from their partial indexes, and erases each a session had', async () => {
       const app = await newApp();
-      const row = (id: string, created: number, sealed: { onFile?: string; wallet?: string } = {}) =>
-        ({ id, app_id: app.id, status: 'succeeded', amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created, updated: created, expires_at: created + 1, billing_address_on_file_sealed: sealed.onFile ?? null, billing_address_sealed: sealed.wallet ?? null });
-      await store.insertInto('sessions').values([row('cs_pd_both', 10, { onFile: 'v1.a', wallet: 'v1.b' }), row('cs_pd_wallet', 20, { wallet: 'v1.c' }), row('cs_pd_none', 5), row('cs_pd_recent', 9000, { onFile: 'v1.d' })]).execute();
-      expect(await sessionsWithPersonalData(store, 5000, 10)).toEqual(['cs_pd_both', 'cs_pd_wallet']);
+      const row = (id: string, created: number, sealed: { onFile?: string; wallet?: string; shipping?: string; email?: string } = {}) => ({
+        id, app_id: app.id, status: 'succeeded', amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created, updated: created, expires_at: created + 1,
+        billing_address_on_file_sealed: sealed.onFile ?? null, billing_address_sealed: sealed.wallet ?? null, shipping_address_sealed: sealed.shipping ?? null, email_sealed: sealed.email ?? null,
+      });
+      await store
+        .insertInto('sessions')
+        .values([row('cs_pd_both', 10, { onFile: 'v1.a', wallet: 'v1.b' }), row('cs_pd_wallet', 20, { wallet: 'v1.c' }), row('cs_pd_none', 5), row('cs_pd_recent', 9000, { onFile: 'v1.d' }), row('cs_pd_express', 30, { shipping: 'v1.e', email: 'v1.f' })])
+        .execute();
+      expect(await sessionsWithPersonalData(store, 5000, 10)).toEqual(['cs_pd_both', 'cs_pd_wallet', 'cs_pd_express']);
+      expect(await eraseSessionAddresses(store, 'cs_pd_express', 7000)).toBe(true);
+      expect(await store.selectFrom('sessions').select(['billing_address_sealed', 'shipping_address_sealed', 'email_sealed']).where('id', '=', 'cs_pd_express').executeTakeFirst()).toEqual({
+        billing_address_sealed: null,
+        shipping_address_sealed: 'erased',
+        email_sealed: 'erased',
+      });
       expect(await eraseSessionAddresses(store, 'cs_pd_wallet', 7000)).toBe(true);
       expect(await eraseSessionAddresses(store, 'cs_pd_wallet', 7001)).toBe(false);
       expect(await store.selectFrom('sessions').select(['billing_address_on_file_sealed', 'billing_address_sealed', 'personal_data_erased']).where('id', '=', 'cs_pd_wallet').executeTakeFirst()).toEqual({

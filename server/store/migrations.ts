@@ -401,6 +401,19 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('address_verification', 'text').execute();
     },
   },
+  '0023_express_checkout': {
+    // What a session asks the wallet's sheet (line items, a shipping address, contact details), as JSON, and what the
+    // wallet returned of it, sealed like the billing address: personal data, erased with it. The retention pass's
+    // index (0016) is made again so that it also holds the sessions whose only personal data is a shipping address or
+    // an e-mail: its predicate is the pass's query's (store/personal-data.ts).
+    async up(db: Kysely<unknown>) {
+      for (const column of ['line_items', 'shipping', 'contact', 'shipping_address_sealed', 'email_sealed']) {
+        await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
+      }
+      await sql`DROP INDEX sessions_personal_data_created`.execute(db);
+      await sql`CREATE INDEX sessions_personal_data_created ON sessions (created) WHERE personal_data_erased IS NULL AND (billing_address_on_file_sealed IS NOT NULL OR billing_address_sealed IS NOT NULL OR shipping_address_sealed IS NOT NULL OR email_sealed IS NOT NULL)`.execute(db);
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

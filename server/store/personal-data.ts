@@ -8,28 +8,30 @@ import type { Store } from '.';
 /** What a sealed address column holds once erased. */
 export const ERASED = 'erased';
 
+/** The session's columns that hold personal data, sealed (migration 0023's index holds the rows with any of them). */
+const SEALED_COLUMNS = ['billing_address_on_file_sealed', 'billing_address_sealed', 'shipping_address_sealed', 'email_sealed'] as const;
+
 export const sessionsWithPersonalDataQuery = (store: Store, before: number, limit: number) =>
   store
     .selectFrom('sessions')
     .select('id')
     .where('personal_data_erased', 'is', null)
-    .where((eb) => eb.or([eb('billing_address_on_file_sealed', 'is not', null), eb('billing_address_sealed', 'is not', null)]))
+    .where((eb) => eb.or(SEALED_COLUMNS.map((column) => eb(column, 'is not', null))))
     .where('created', '<', before)
     .orderBy('created')
     .limit(limit);
 
-/** Sessions created before `before` whose billing addresses are not erased yet, oldest first. */
+/** Sessions created before `before` whose addresses and e-mail are not erased yet, oldest first. */
 export async function sessionsWithPersonalData(store: Store, before: number, limit: number): Promise<string[]> {
   return (await sessionsWithPersonalDataQuery(store, before, limit).execute()).map((row) => row.id);
 }
 
-/** Erases a session's billing addresses (those it has), unless erased already; false then. */
+/** Erases a session's addresses and e-mail (those it has), unless erased already; false then. */
 export async function eraseSessionAddresses(store: Store, sessionId: string, now: number): Promise<boolean> {
   const erased = await store
     .updateTable('sessions')
     .set((eb) => ({
-      billing_address_on_file_sealed: eb.case().when('billing_address_on_file_sealed', 'is not', null).then(ERASED).else(null).end(),
-      billing_address_sealed: eb.case().when('billing_address_sealed', 'is not', null).then(ERASED).else(null).end(),
+      ...Object.fromEntries(SEALED_COLUMNS.map((column) => [column, eb.case().when(column, 'is not', null).then(ERASED).else(null).end()])),
       personal_data_erased: now,
     }))
     .where('id', '=', sessionId)

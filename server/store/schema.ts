@@ -68,7 +68,17 @@ export interface SessionsTable {
   billing_address_check: Generated<string | null>;
   /** AddressVerification JSON: the card issuer's, from the latest attempt's charge; null until a charge answers it (not personal data: kept after erasure). */
   address_verification: Generated<string | null>;
-  /** When the retention period erased the addresses (ms since the epoch); null until then. */
+  /** LineItem[] JSON, as the merchant gave them; null when none. */
+  line_items: Generated<string | null>;
+  /** AskedShipping JSON: the shipping address the sheet asks for; null when none. */
+  shipping: Generated<string | null>;
+  /** AskedContact JSON: the contact details the sheet asks for; null when none. */
+  contact: Generated<string | null>;
+  /** BillingDetails JSON, sealed: the wallet's shipping address of the latest payment; `erased` once erased. */
+  shipping_address_sealed: Generated<string | null>;
+  /** The shopper's e-mail the wallet returned with the latest payment, sealed; `erased` once erased. */
+  email_sealed: Generated<string | null>;
+  /** When the retention period erased the addresses and the e-mail (ms since the epoch); null until then. */
   personal_data_erased: Generated<number | null>;
 }
 
