@@ -19,12 +19,15 @@ const says = (id: RuleId, text: string) => ({ error: `${text} [${id}]` });
 
 /** GP14: TransactionInfo.totalPrice and DisplayItem.price, a whole number or exactly two decimals. */
 export const GOOGLE_PRICE_PATTERN = /^[0-9]+(\.[0-9][0-9])?$/;
+/** GP14: a DisplayItem's price may also be negative (a discount), as Google's reference allows. */
+const DISPLAY_PRICE_PATTERN = /^-?[0-9]+(\.[0-9][0-9])?$/;
 
 const oneOf = <const T extends readonly [string, ...string[]]>(id: RuleId, values: T) => z.enum(values, says(id, `must be one of ${values.join(', ')}`));
 const flag = (id: RuleId) => z.optional(z.boolean(says(id, 'must be true or false')));
 const text = (id: RuleId) => z.string(says(id, 'must be a string'));
 const filled = (id: RuleId) => text(id).check(z.minLength(1, says(id, 'must not be empty')));
 const price = (id: RuleId) => text(id).check(z.regex(GOOGLE_PRICE_PATTERN, says(id, 'must be a whole number or have exactly two decimals, as [0-9]+(\\.[0-9][0-9])? says')));
+const displayPrice = (id: RuleId) => text(id).check(z.regex(DISPLAY_PRICE_PATTERN, says(id, 'must be a whole number or have exactly two decimals, negative or not, as -?[0-9]+(\\.[0-9][0-9])? says')));
 const countryCode = (id: RuleId) => text(id).check(z.regex(/^[A-Z]{2}$/, says(id, 'must be an ISO 3166-1 alpha-2 code')));
 const listOf = <T extends z.ZodMiniType>(id: RuleId, item: T, what: string) =>
   z.array(item, says(id, `must be a list of ${what}`)).check(z.minLength(1, says(id, `must name at least one ${what}`)));
@@ -92,7 +95,7 @@ const apiVersion = { apiVersion: z.literal(2, says('GP1', 'must be 2')), apiVers
 const DisplayItem = z.looseObject({
   label: filled('GP16'),
   type: oneOf('GP16', ['LINE_ITEM', 'SUBTOTAL', 'TAX', 'DISCOUNT', 'SHIPPING_OPTION']),
-  price: price('GP14'),
+  price: displayPrice('GP14'),
   status: z.optional(oneOf('GP16', ['FINAL', 'PENDING'])),
 });
 

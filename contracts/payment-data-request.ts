@@ -120,14 +120,11 @@ function totalPrice(session: SessionAmount): string {
   return price;
 }
 
-/**
- * A line as Google's sheet shows it. A discount's price is its size, unsigned, with the type DISCOUNT saying it is
- * taken off: the sandbox wallet holds every DisplayItem price to GP14's unsigned pattern (docs/google-pay-rules.md).
- */
+/** A line as Google's sheet shows it: a discount's price is negative, as Google's reference allows a DisplayItem's to be. */
 function displayItem(item: LineItem, currency: string): google.payments.api.DisplayItem {
-  const price = googlePayPriceOf(Math.abs(item.amount), currency);
-  if (price === undefined) throw new Error(`line item ${item.label}: ${item.amount} ${currency} is no Google Pay price; CreateSessionBody must refuse it first`);
-  return { label: item.label, type: DISPLAY_ITEM_TYPES[item.kind], price, status: 'FINAL' };
+  const size = googlePayPriceOf(Math.abs(item.amount), currency);
+  if (size === undefined) throw new Error(`line item ${item.label}: ${item.amount} ${currency} is no Google Pay price; CreateSessionBody must refuse it first`);
+  return { label: item.label, type: DISPLAY_ITEM_TYPES[item.kind], price: item.amount < 0 ? `-${size}` : size, status: 'FINAL' };
 }
 
 function merchantInfo(app: PaymentRequestApp, context: PaymentRequestContext): PaymentDataRequest['merchantInfo'] {

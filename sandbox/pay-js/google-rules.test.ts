@@ -72,6 +72,7 @@ const loadCases: [string, string, Loose, Record<string, unknown>?][] = [
   ['GP14', 'a negative total', changed((r) => (r.transactionInfo.totalPrice = '-1.00'))],
   ['GP14', 'an ESTIMATED total without its price', changed((r) => ((r.transactionInfo.totalPriceStatus = 'ESTIMATED'), delete r.transactionInfo.totalPrice, delete r.transactionInfo.checkoutOption))],
   ['GP14', 'a line item with a third decimal', changed((r) => (r.transactionInfo.displayItems = [{ label: 'Coffee', type: 'LINE_ITEM', price: '1.234' }]))],
+  ['GP14', 'a line item with a plus sign', changed((r) => (r.transactionInfo.displayItems = [{ label: 'Coffee', type: 'LINE_ITEM', price: '+1.00' }]))],
   ['GP15', 'a currency code in lower case', changed((r) => (r.transactionInfo.currencyCode = 'usd'))],
   ['GP15', 'a country code of three letters', changed((r) => (r.transactionInfo.countryCode = 'USA'))],
   ['GP15', 'no transaction at all', changed((r) => delete r.transactionInfo)],
@@ -96,6 +97,11 @@ const loadCases: [string, string, Loose, Record<string, unknown>?][] = [
 describe("loadPaymentData refuses, as Google's client does", () => {
   it('nothing in the request the server builds, which every case below breaks in one place', () => {
     expect(paymentDataRequestProblem(request(), { environment: 'TEST', callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } })).toBeUndefined();
+  });
+
+  it('nor a discount line with a negative price, which Google allows a display item', () => {
+    const discounted = changed((r) => (r.transactionInfo.displayItems = [{ label: 'Coffee', type: 'LINE_ITEM', price: '10.00' }, { label: 'First order', type: 'DISCOUNT', price: '-3.00' }]));
+    expect(paymentDataRequestProblem(discounted, { environment: 'TEST', callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } })).toBeUndefined();
   });
 
   it.each(loadCases)('%s: %s', async (rule, _what, broken, options) => {

@@ -95,7 +95,7 @@ describe('the request the widget hands the wallet', () => {
       displayItems: [
         { label: 'Coffee beans', type: 'LINE_ITEM', price: '18.00' },
         { label: 'Sales tax', type: 'TAX', price: '1.50' },
-        { label: 'First order', type: 'DISCOUNT', price: '3.00' },
+        { label: 'First order', type: 'DISCOUNT', price: '-3.00' },
         { label: 'Standard shipping', type: 'SHIPPING_OPTION', price: '7.50' },
       ],
     });

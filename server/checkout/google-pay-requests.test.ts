@@ -108,7 +108,7 @@ describe("every express checkout request (line items, shipping address, contact 
     expect(express.transactionInfo.displayItems).toEqual([
       { label: 'Coffee beans', type: 'LINE_ITEM', price: '14.50', status: 'FINAL' },
       { label: 'Sales tax', type: 'TAX', price: '1.05', status: 'FINAL' },
-      { label: 'Welcome offer', type: 'DISCOUNT', price: '2.00', status: 'FINAL' },
+      { label: 'Welcome offer', type: 'DISCOUNT', price: '-2.00', status: 'FINAL' },
       { label: 'Standard shipping', type: 'SHIPPING_OPTION', price: '4.95', status: 'FINAL' },
     ]);
     expect(express).toMatchObject({ emailRequired: true, shippingAddressRequired: true, shippingAddressParameters: { allowedCountryCodes: ['US', 'CA'], phoneNumberRequired: true } });
