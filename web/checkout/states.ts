@@ -63,15 +63,13 @@ interface Row<S extends string> {
   announce?(view: ViewOf<S>, context: { sessionId: string | null; t: Words; en: Words }): Announcement | null | undefined;
 }
 
-/** One row for each of the published states, and no other; every `to` must name one of them. */
-const table = (rows: { [K in CheckoutState]: Row<CheckoutState> }) => rows;
-
 export function errorAnnouncement(sessionId: string | null, code: CheckoutErrorCode, reason: string | null, t: Words): Announcement | undefined {
   const message = t.errors[code];
   return message === undefined ? undefined : { name: 'checkout:error', detail: { sessionId, code, reason, message } };
 }
 
-export const WIDGET_STATES = table({
+/** One row for each of the published states, and no other; every `to` must name one of them. */
+export const WIDGET_STATES: { [K in CheckoutState]: Row<CheckoutState> } = {
   loading: {
     // A reloaded page finds the session wherever an earlier one left it.
     to: ['ready', 'unavailable', 'error', 'expired', 'confirming', 'authenticating', 'paid', 'captured', 'released', 'declined'],
@@ -133,7 +131,7 @@ export const WIDGET_STATES = table({
     words: (t) => t.errors.session_expired,
     announce: (_view, { sessionId, t }) => errorAnnouncement(sessionId, 'session_expired', 'session_expired', t),
   },
-});
+};
 
 export type View = ViewOf<CheckoutState>;
 
