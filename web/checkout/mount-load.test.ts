@@ -27,6 +27,7 @@ function load(options: { taken?: PublicSession; fetched?: PublicSession | Error;
     walletReady,
     (s, draw) => heard.push(['session', s.status, draw]),
     (err, flowUnavailable) => heard.push(['failed', (err as Error).message, flowUnavailable ?? false]),
+    (ready) => heard.push(['wallet', ready]),
   );
   return { done, heard, fetchSession, loadFlow, walletReady, flow };
 }
@@ -34,28 +35,35 @@ function load(options: { taken?: PublicSession; fetched?: PublicSession | Error;
 describe('a load', () => {
   it("takes the page's view without asking the backend, and draws it only with its button", async () => {
     const { done, heard, fetchSession } = load({ taken: session('open') });
-    expect(await done).toBe(true);
+    await done;
     expect(fetchSession).not.toHaveBeenCalled();
-    expect(heard).toEqual([['session', 'open', false]]);
+    expect(heard).toEqual([
+      ['session', 'open', false],
+      ['wallet', true],
+    ]);
   });
 
   it('asks the backend without a view from the page, and shows a failure through the flow', async () => {
     const asked = load({});
-    expect(await asked.done).toBe(true);
+    await asked.done;
+    expect(asked.heard).toContainEqual(['wallet', true]);
     expect(asked.fetchSession).toHaveBeenCalledOnce();
     const failing = load({ fetched: refused(404, 'session_not_found') });
-    expect(await failing.done).toBeUndefined();
+    await failing.done;
     expect(failing.heard).toEqual([['failed', 'answered 404', false]]);
     expect(failing.walletReady).not.toHaveBeenCalled();
   });
 
   it('has a session past its start placed by the flow before the wallet, drawn while the flow comes', async () => {
     const declined = load({ taken: session('declined', outcome('declined')) });
-    expect(await declined.done).toBe(true);
+    await declined.done;
     expect(declined.flow.resume).toHaveBeenCalledWith(session('declined', outcome('declined')));
-    expect(declined.heard).toEqual([['session', 'declined', true]]);
+    expect(declined.heard).toEqual([
+      ['session', 'declined', true],
+      ['wallet', true],
+    ]);
     const paid = load({ taken: session('succeeded', outcome('succeeded')), resumes: false });
-    expect(await paid.done).toBeUndefined();
+    await paid.done;
     expect(paid.walletReady).not.toHaveBeenCalled();
     expect(paid.heard).toEqual([
       ['session', 'succeeded', true],
@@ -68,24 +76,27 @@ describe('a load', () => {
 
   it("tells when the flow's code cannot be had for a resumed session, and when the wallet cannot be had", async () => {
     const noFlow = load({ taken: session('processing'), flowFails: true });
-    expect(await noFlow.done).toBeUndefined();
+    await noFlow.done;
     expect(noFlow.heard).toEqual([
       ['session', 'processing', true],
       ['failed', 'no chunk', true],
     ]);
-    expect(await load({ wallet: false }).done).toBe(false);
+    const noWallet = load({ wallet: false });
+    await noWallet.done;
+    expect(noWallet.heard).toContainEqual(['wallet', false]);
   });
 
   it('hears nothing once aborted (a newer load, or the widget stopped)', async () => {
     const ctl = new AbortController();
     const aborted = load({ fetched: new Error('offline'), signal: ctl.signal });
     ctl.abort();
-    expect(await aborted.done).toBeUndefined();
+    await aborted.done;
     expect(aborted.heard).toEqual([]);
     const late = new AbortController();
     const walletLate = load({ signal: late.signal });
     late.abort();
-    expect(await walletLate.done).toBeUndefined();
+    await walletLate.done;
+    expect(walletLate.heard).toEqual([]);
   });
 });
 

@@ -15,8 +15,8 @@ import type { CheckAnswer } from './mount-decide';
  * its start is placed by the payment flow (`loadFlow`), then the wallet is asked for
  * (`walletReady`). `got` hears the session (`draw`: drawn at once, the summary while the flow
  * comes or a paid session's outcome); `failed` what went wrong (`flowUnavailable`: the flow's code
- * could not be had). Resolves to whether the wallet is here, or undefined once nothing more is to
- * be done (no button needed, a failure, `signal` aborted by a newer load or `stop`).
+ * could not be had), `walletAnswered` whether the wallet is here. Nothing is heard once `signal` is
+ * aborted (a newer load, `stop`).
  */
 export async function loadSession(
   signal: AbortSignal,
@@ -26,7 +26,8 @@ export async function loadSession(
   walletReady: (session: PublicSession) => Promise<boolean>,
   got: (session: PublicSession, draw: boolean) => void,
   failed: (err: unknown, flowUnavailable?: true) => void,
-): Promise<boolean | undefined> {
+  walletAnswered: (ready: boolean) => void,
+) {
   let s: PublicSession;
   try {
     s = taken ?? (await fetchSession());
@@ -54,7 +55,7 @@ export async function loadSession(
     }
   }
   const ready = await walletReady(s);
-  return signal.aborted ? undefined : ready;
+  if (!signal.aborted) walletAnswered(ready);
 }
 
 /** Once the page is idle, the backend's status of a carried session: `answered` hears it, or what the call threw. Returns what cancels it. */

@@ -88,12 +88,13 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       // A failed load is shown by the after-click chunk; without it, the network is the likeliest reason.
       (err, unavailable) =>
         unavailable ? flowUnavailable(err) : loadFlow().then((f) => f.failCall(err, 'server_error'), () => setView({ state: 'error', code: 'network_error', reason: null })),
-    ).then((ready) => {
-      if (ready) {
-        walletLoaded = true;
-        paint();
-      } else if (ready === false && view.state === 'loading') setView({ state: 'error', code: 'wallet_unavailable', reason: null });
-    });
+      (ready) => {
+        if (ready) {
+          walletLoaded = true;
+          paint();
+        } else if (view.state === 'loading') setView({ state: 'error', code: 'wallet_unavailable', reason: null });
+      },
+    );
     // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium):
     // paid now, while the session is on the network, rather than before the amount can render.
     if (!taken) formatAmount(0, 'USD', 2, props.locale);
