@@ -4,7 +4,7 @@
  * CSP, or its code not to be had) is told to the payment flow as events.
  */
 import type { openChallenge } from './challenge-dialog';
-import type { FlowEvent } from './flow-events';
+import { CHALLENGE_BLOCKED, CHALLENGE_DONE, CHALLENGE_UNAVAILABLE, type FlowEvent } from './flow-events';
 import type { FlowHost } from './flow-host';
 import { en } from './locales/en';
 
@@ -14,7 +14,7 @@ export function openChallengeIn(box: HTMLElement, host: FlowHost, tell: (event: 
   let closed = false;
   let close: (() => void) | undefined;
   // Its code could not be had (the network, or a chunk that did not match its hash): as a network error, nothing charged.
-  const unavailable = () => void (closed || tell({ on: 'challengeUnavailable' }));
+  const unavailable = () => void (closed || tell({ on: CHALLENGE_UNAVAILABLE }));
   if (url) {
     (host.loadChunk('challenge') as Promise<typeof openChallenge | undefined>).then((open) => {
       if (closed) return;
@@ -23,9 +23,9 @@ export function openChallengeIn(box: HTMLElement, host: FlowHost, tell: (event: 
         url,
         t: host.words() ?? en,
         nonce: host.nonce,
-        onDone: () => tell({ on: 'challengeDone', cancel: false }),
-        onCancel: () => tell({ on: 'challengeDone', cancel: true }),
-        onBlocked: (origin) => tell({ on: 'challengeBlocked', origin }),
+        onDone: () => tell({ on: CHALLENGE_DONE, cancel: false }),
+        onCancel: () => tell({ on: CHALLENGE_DONE, cancel: true }),
+        onBlocked: (origin) => tell({ on: CHALLENGE_BLOCKED, origin }),
       });
     }, unavailable);
   }

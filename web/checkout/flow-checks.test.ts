@@ -6,33 +6,34 @@
 import { describe, expect, it } from 'vitest';
 import { checksCarried, isStale } from './mount-decide';
 import { flowAt, outcome, refused, session } from './flow-fixtures';
+import { ANSWERED, CHECKED, CHECK_AGAIN, RESUMED, UNWATCH, WATCH } from './flow-events';
 
 describe('confirming', () => {
   it('polls while the outcome is unknown, and stops at the outcome', () => {
     const flow = flowAt({ state: 'processing' });
-    flow.send({ on: 'answered', outcome: outcome('pending'), session: session('pending') });
+    flow.send({ on: ANSWERED, outcome: outcome('pending'), session: session('pending') });
     expect(flow.view.state).toBe('confirming');
-    expect(flow.shown({ state: 'processing' }).effects).toEqual([{ run: 'watch', what: 'poll' }]);
-    expect(flow.send({ on: 'checked', what: 'poll', session: session('processing') })).toEqual({ session: session('processing'), effects: [{ run: 'checkAgain' }] });
+    expect(flow.shown({ state: 'processing' }).effects).toEqual([{ run: WATCH, what: 'poll' }]);
+    expect(flow.send({ on: CHECKED, what: 'poll', session: session('processing') })).toEqual({ session: session('processing'), effects: [{ run: CHECK_AGAIN }] });
     // A failed check is transient: polling goes on.
-    expect(flow.send({ on: 'checked', what: 'poll', error: refused(0, 'network_error') }).effects).toEqual([{ run: 'checkAgain' }]);
-    expect(flow.send({ on: 'checked', what: 'poll', error: refused(503, 'store_unavailable') }).effects).toEqual([{ run: 'checkAgain' }]);
+    expect(flow.send({ on: CHECKED, what: 'poll', error: refused(0, 'network_error') }).effects).toEqual([{ run: CHECK_AGAIN }]);
+    expect(flow.send({ on: CHECKED, what: 'poll', error: refused(503, 'store_unavailable') }).effects).toEqual([{ run: CHECK_AGAIN }]);
     const paid = outcome('succeeded');
-    expect(flow.send({ on: 'checked', what: 'poll', session: session('succeeded', paid) }).effects).toEqual([]);
+    expect(flow.send({ on: CHECKED, what: 'poll', session: session('succeeded', paid) }).effects).toEqual([]);
     expect(flow.view).toEqual({ state: 'paid', outcome: paid });
-    expect(flow.shown({ state: 'confirming' }).effects).toEqual([{ run: 'unwatch', what: 'poll' }]);
+    expect(flow.shown({ state: 'confirming' }).effects).toEqual([{ run: UNWATCH, what: 'poll' }]);
   });
 
   it('finds a payment that did not happen, a challenge to show, and a session gone', () => {
     const confirming = () => flowAt({ state: 'confirming' });
     const reopened = confirming();
-    reopened.send({ on: 'checked', what: 'poll', session: session('open') });
+    reopened.send({ on: CHECKED, what: 'poll', session: session('open') });
     expect(reopened.view).toEqual({ state: 'error', code: 'payment_not_completed', reason: null });
     const challenged = confirming();
-    challenged.send({ on: 'checked', what: 'poll', session: session('requires_authentication', outcome('requires_authentication', { challenge_url: 'https://bank.example/3ds' })) });
+    challenged.send({ on: CHECKED, what: 'poll', session: session('requires_authentication', outcome('requires_authentication', { challenge_url: 'https://bank.example/3ds' })) });
     expect(challenged.view.state).toBe('authenticating');
     const gone = confirming();
-    expect(gone.send({ on: 'checked', what: 'poll', error: refused(404, 'session_not_found') }).effects).toEqual([]);
+    expect(gone.send({ on: CHECKED, what: 'poll', error: refused(404, 'session_not_found') }).effects).toEqual([]);
     expect(gone.view).toMatchObject({ state: 'error', code: 'session_not_found' });
   });
 });
@@ -43,25 +44,25 @@ describe('a hold', () => {
   it('is watched once placed, and shown captured or released when the merchant has done so', () => {
     for (const settled of ['captured', 'released'] as const) {
       const flow = flowAt({ state: 'processing' });
-      flow.send({ on: 'answered', outcome: hold, session: session('authorized', hold) });
-      expect(flow.shown({ state: 'processing' }).effects).toEqual([{ run: 'watch', what: 'hold' }]);
-      expect(flow.send({ on: 'checked', what: 'hold', session: session('authorized', hold) })).toEqual({ effects: [{ run: 'checkAgain' }] });
-      expect(flow.send({ on: 'checked', what: 'hold', session: session(settled, hold) })).toMatchObject({ session: { status: settled }, effects: [] });
+      flow.send({ on: ANSWERED, outcome: hold, session: session('authorized', hold) });
+      expect(flow.shown({ state: 'processing' }).effects).toEqual([{ run: WATCH, what: 'hold' }]);
+      expect(flow.send({ on: CHECKED, what: 'hold', session: session('authorized', hold) })).toEqual({ effects: [{ run: CHECK_AGAIN }] });
+      expect(flow.send({ on: CHECKED, what: 'hold', session: session(settled, hold) })).toMatchObject({ session: { status: settled }, effects: [] });
       expect(flow.view).toEqual({ state: settled, outcome: hold });
-      expect(flow.shown({ state: 'paid', outcome: hold }).effects).toEqual([{ run: 'unwatch', what: 'hold' }]);
+      expect(flow.shown({ state: 'paid', outcome: hold }).effects).toEqual([{ run: UNWATCH, what: 'hold' }]);
     }
   });
 
   it('stands whatever a failed check says, and stops being checked once the session is gone or refused', () => {
     const flow = flowAt({ state: 'paid', outcome: hold });
-    expect(flow.send({ on: 'checked', what: 'hold', error: refused(500, 'http_500') }).effects).toEqual([{ run: 'checkAgain' }]);
-    expect(flow.send({ on: 'checked', what: 'hold', error: refused(404, 'session_not_found') }).effects).toEqual([]);
+    expect(flow.send({ on: CHECKED, what: 'hold', error: refused(500, 'http_500') }).effects).toEqual([{ run: CHECK_AGAIN }]);
+    expect(flow.send({ on: CHECKED, what: 'hold', error: refused(404, 'session_not_found') }).effects).toEqual([]);
     expect(flow.view.state).toBe('paid');
   });
 
   it('is not watched for a charge', () => {
     const flow = flowAt({ state: 'processing' });
-    flow.send({ on: 'answered', outcome: outcome('succeeded'), session: session('succeeded') });
+    flow.send({ on: ANSWERED, outcome: outcome('succeeded'), session: session('succeeded') });
     expect(flow.shown({ state: 'processing' }).effects).toEqual([]);
   });
 });
@@ -69,7 +70,7 @@ describe('a hold', () => {
 describe('a reload after an attempt', () => {
   const resumed = (...args: Parameters<typeof session>) => {
     const flow = flowAt({ state: 'loading' });
-    expect(flow.send({ on: 'resumed', session: session(...args) }).effects).toEqual([]);
+    expect(flow.send({ on: RESUMED, session: session(...args) }).effects).toEqual([]);
     return flow.view;
   };
 

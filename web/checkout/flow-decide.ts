@@ -5,17 +5,17 @@
  * and the state table (states.ts) refuses a move it does not allow.
  */
 import { isApiError } from './api';
-import type { Checked, Decision, Effect, FlowEvent, FlowState, Watched } from './flow-events';
+import { ABANDON_CHALLENGE, ANNOUNCE_CANCEL, ANSWERED, AUTHENTICATE, AUTHORIZED, CALL_FAILED, CHALLENGE_BLOCKED, CHALLENGE_DONE, CHALLENGE_UNAVAILABLE, CHECK_AGAIN, CHECKED, type Checked, type Decision, type Effect, type FlowEvent, type FlowState, FOCUS, PAY, PAY_FAILED, RESUMED, SHEET_CANCELLED, SHEET_RETURNED, SHOWN, UNWATCH, WARN, WATCH, type Watched } from './flow-events';
 import { challengeBlockedHelp, errorView, failureView, outcomeView, type Shown } from './outcome-view';
 import { isPaidStatus, isSettledHold, type View } from './states';
 import type { CheckoutErrorCode } from './types';
 
 const PROCESSING: View = { state: 'processing' };
 const NOTHING: Decision = { effects: [] };
-const again: Decision = { effects: [{ run: 'checkAgain' }] };
+const again: Decision = { effects: [{ run: CHECK_AGAIN }] };
 /** A move to `view`, and the effects that go with it. */
 const to = (view: View, ...effects: Effect[]): Decision => ({ view, effects });
-const shown = ({ view, warning }: Shown): Decision => (warning ? to(view, { run: 'warn', message: warning }) : to(view));
+const shown = ({ view, warning }: Shown): Decision => (warning ? to(view, { run: WARN, message: warning }) : to(view));
 const isWatched = (what: Watched, view: View | undefined) =>
   what === 'poll' ? view?.state === 'confirming' : view?.state === 'paid' && view.outcome?.status === 'authorized';
 
@@ -23,40 +23,40 @@ export function decide(state: FlowState, event: FlowEvent): Decision {
   const { view } = state;
   const failed = (error: unknown, otherwise: CheckoutErrorCode) => shown(failureView(error, otherwise, state.pageOrigin));
   switch (event.on) {
-    case 'authorized':
-      return { decidedInSheet: true, ...(view.state === 'ready' || view.state === 'declined' ? to(PROCESSING, { run: 'pay', data: event.data }) : NOTHING) };
-    case 'sheetReturned':
+    case AUTHORIZED:
+      return { decidedInSheet: true, ...(view.state === 'ready' || view.state === 'declined' ? to(PROCESSING, { run: PAY, data: event.data }) : NOTHING) };
+    case SHEET_RETURNED:
       if (state.decidedInSheet) return { decidedInSheet: false, effects: [] };
-      return view.state === 'ready' ? to(PROCESSING, { run: 'pay', data: event.data }) : NOTHING;
-    case 'sheetCancelled':
+      return view.state === 'ready' ? to(PROCESSING, { run: PAY, data: event.data }) : NOTHING;
+    case SHEET_CANCELLED:
       // A sheet closed after a decline shown in it: the wallet button is hidden, so "Try again" takes the focus.
       return view.state === 'processing'
-        ? { decidedInSheet: false, view: { state: 'ready' }, effects: [{ run: 'announceCancel' }] }
-        : { decidedInSheet: false, effects: [...(view.state === 'declined' ? [{ run: 'focus', selector: '.retry' } as const] : []), { run: 'announceCancel' }] };
-    case 'answered':
+        ? { decidedInSheet: false, view: { state: 'ready' }, effects: [{ run: ANNOUNCE_CANCEL }] }
+        : { decidedInSheet: false, effects: [...(view.state === 'declined' ? [{ run: FOCUS, selector: '.retry' } as const] : []), { run: ANNOUNCE_CANCEL }] };
+    case ANSWERED:
       return { session: event.session, ...to(outcomeView(event.outcome)) };
-    case 'payFailed': {
+    case PAY_FAILED: {
       // Another tab or click got there first (in progress, or already paid): confirming reads the session's own outcome.
       const e = event.error;
       if (isApiError(e) && e.status === 409 && (e.code === 'payment_in_progress' || e.code === 'session_completed')) return to({ state: 'confirming' });
       return failed(e, 'payment_failed');
     }
-    case 'callFailed':
+    case CALL_FAILED:
       return failed(event.error, event.otherwise);
-    case 'challengeDone':
-      return view.state === 'authenticating' ? to(PROCESSING, { run: 'authenticate', cancel: event.cancel }) : NOTHING;
-    case 'challengeBlocked':
-    case 'challengeUnavailable': {
+    case CHALLENGE_DONE:
+      return view.state === 'authenticating' ? to(PROCESSING, { run: AUTHENTICATE, cancel: event.cancel }) : NOTHING;
+    case CHALLENGE_BLOCKED:
+    case CHALLENGE_UNAVAILABLE: {
       if (view.state !== 'authenticating') return NOTHING;
       // Cancelled at once rather than left to expire, so the session can be paid again and nothing is charged.
-      const blocked = event.on === 'challengeBlocked';
+      const blocked = event.on === CHALLENGE_BLOCKED;
       const then = blocked ? errorView('challenge_blocked', event.origin) : errorView('network_error', 'challenge_unavailable');
-      const abandon: Effect = { run: 'abandonChallenge', then };
-      return blocked ? to(PROCESSING, { run: 'warn', message: challengeBlockedHelp(event.origin) }, abandon) : to(PROCESSING, abandon);
+      const abandon: Effect = { run: ABANDON_CHALLENGE, then };
+      return blocked ? to(PROCESSING, { run: WARN, message: challengeBlockedHelp(event.origin) }, abandon) : to(PROCESSING, abandon);
     }
-    case 'checked':
+    case CHECKED:
       return event.what === 'poll' ? polled(event, failed) : holdChecked(event);
-    case 'resumed': {
+    case RESUMED: {
       const { status, outcome } = event.session;
       if (status === 'processing' || status === 'pending') return to({ state: 'confirming', outcome });
       // The merchant's server settled the hold itself: nothing to announce to it.
@@ -64,7 +64,7 @@ export function decide(state: FlowState, event: FlowEvent): Decision {
       // Declined keeps "Try again"; a failed attempt leaves the session payable, with nothing to show.
       return outcome && (status === outcome.status || isPaidStatus(status)) && status !== 'failed' ? to(outcomeView(outcome, true)) : NOTHING;
     }
-    case 'shown':
+    case SHOWN:
       return { effects: watchesAndFocus(event.before, view, state.decidedInSheet) };
   }
 }
@@ -94,10 +94,10 @@ function watchesAndFocus(before: View | undefined, view: View, decidedInSheet: b
   const effects: Effect[] = [];
   for (const what of ['poll', 'hold'] as const) {
     const wanted = isWatched(what, view);
-    if (wanted !== isWatched(what, before)) effects.push({ run: wanted ? 'watch' : 'unwatch', what });
+    if (wanted !== isWatched(what, before)) effects.push({ run: wanted ? WATCH : UNWATCH, what });
   }
   // The wallet button hides while paying, so focus goes to "Try again" when it appears, and back to the wallet after it.
-  if (before?.state === 'processing' && (view.state === 'declined' || view.state === 'error') && !decidedInSheet) effects.push({ run: 'focus', selector: '.retry' });
-  if ((before?.state === 'declined' || before?.state === 'error') && view.state === 'ready') effects.push({ run: 'focus', selector: '.wallet button' });
+  if (before?.state === 'processing' && (view.state === 'declined' || view.state === 'error') && !decidedInSheet) effects.push({ run: FOCUS, selector: '.retry' });
+  if ((before?.state === 'declined' || before?.state === 'error') && view.state === 'ready') effects.push({ run: FOCUS, selector: '.wallet button' });
   return effects;
 }

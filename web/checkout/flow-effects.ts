@@ -5,7 +5,7 @@
  */
 import type { PaymentOutcome } from '../../contracts';
 import { fetchPublicSession, type PayResponse, postAuthentication, postPayment } from './api';
-import type { Effect, FlowEvent, Watched } from './flow-events';
+import { ABANDON_CHALLENGE, ANNOUNCE_CANCEL, ANSWERED, AUTHENTICATE, CHECKED, type Effect, type FlowEvent, FOCUS, PAY, PAY_FAILED, UNWATCH, WARN, WATCH, type Watched } from './flow-events';
 import type { FlowHost } from './flow-host';
 import { HOLD_CHECKS, POLLING, watchSession } from './session-watch';
 
@@ -24,10 +24,10 @@ export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatch
     try {
       const { outcome, session } = await call;
       if (!host.alive()) return null;
-      tell({ on: 'answered', outcome, session });
+      tell({ on: ANSWERED, outcome, session });
       return outcome;
     } catch (error) {
-      if (host.alive()) tell({ on: 'payFailed', error });
+      if (host.alive()) tell({ on: PAY_FAILED, error });
       return null;
     }
   }
@@ -35,29 +35,29 @@ export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatch
   /** Performs one effect; a payment step's answer, for the sheet. */
   function perform(effect: Effect): Promise<PaymentOutcome | null> | void {
     switch (effect.run) {
-      case 'pay':
+      case PAY:
         return send(postPayment(apiBase, sessionId, clientSecret, effect.data));
-      case 'authenticate':
+      case AUTHENTICATE:
         return send(postAuthentication(apiBase, sessionId, clientSecret, effect.cancel ? { cancel: true } : {}));
-      case 'abandonChallenge':
+      case ABANDON_CHALLENGE:
         // Nothing more to do if the cancel fails: the challenge expires by itself and the session becomes payable again.
         return void postAuthentication(apiBase, sessionId, clientSecret, { cancel: true })
           .catch(() => undefined)
           .then(() => host.alive() && host.setView(effect.then));
-      case 'watch': {
+      case WATCH: {
         const { what } = effect;
         const fetchSession = (signal: AbortSignal) => fetchPublicSession(apiBase, sessionId, clientSecret, signal);
-        watching[what] = watchSession(fetchSession, what === 'poll' ? POLLING : HOLD_CHECKS, (checked) => tell({ on: 'checked', what, ...checked }).again);
+        watching[what] = watchSession(fetchSession, what === 'poll' ? POLLING : HOLD_CHECKS, (checked) => tell({ on: CHECKED, what, ...checked }).again);
         return;
       }
-      case 'unwatch':
+      case UNWATCH:
         watching[effect.what]?.();
         return void delete watching[effect.what];
-      case 'focus':
+      case FOCUS:
         return host.root()?.querySelector<HTMLElement>(effect.selector)?.focus();
-      case 'announceCancel':
+      case ANNOUNCE_CANCEL:
         return host.cancelled();
-      case 'warn':
+      case WARN:
         return console.error(effect.message);
     }
   }

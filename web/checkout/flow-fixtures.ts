@@ -6,7 +6,7 @@
 import type { PaymentOutcome, PublicSession, SessionStatus } from '../../contracts';
 import { CheckoutApiError } from './api';
 import { decide } from './flow-decide';
-import type { Decision, FlowEvent } from './flow-events';
+import { type Decision, type FlowEvent, SHOWN } from './flow-events';
 import { move, type View } from './states';
 
 export const PAGE = 'https://shop.example';
@@ -56,7 +56,7 @@ export function flowAt(view: View) {
     },
     /** The widget now shows what the last move left: polling, hold checks and focus follow. */
     shown(before: View): Decision {
-      return decide(state, { on: 'shown', before });
+      return decide(state, { on: SHOWN, before });
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The two sides of the after-click chunk's seam: the widget as the payment flow sees it
- * (FlowHost, built by flow-loader.ts in the first script), and the flow as the widget drives it
+ * (FlowHost, built by widget.ts in the first script and used by flow-loader.ts), and the flow as the widget drives it
  * (PaymentFlow, payment-flow.ts). Types only, so the first script carries none of the flow.
  */
 import type { PaymentData, PublicSession } from '../../contracts';

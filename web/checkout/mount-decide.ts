@@ -10,6 +10,9 @@ import type { SessionStatus } from '../../contracts';
 import { isApiError } from './api';
 import type { View } from './states';
 
+/** The backend's answer to a check of the session: its status, or what the call threw. */
+export type CheckAnswer = { status: SessionStatus } | { error: unknown };
+
 const READY: View = { state: 'ready' };
 const showsButton = ({ state }: View) => state === 'ready' || state === 'unavailable';
 
@@ -35,5 +38,6 @@ export const checksCarried = (view: View, carried: SessionStatus | null, checked
  * page's view was stale (paid in another tab, expired) and the backend's is to be loaded in its
  * place. Nothing is charged on the page's word meanwhile, and a shopper who paid since needs no check.
  */
-export const isStale = (view: View, carried: SessionStatus | null, answer: { status: SessionStatus } | { error: unknown }): boolean =>
+export const isStale = (view: View, carried: SessionStatus | null, answer: CheckAnswer): boolean =>
   showsButton(view) && ('status' in answer ? answer.status !== carried : isApiError(answer.error) && answer.error.status !== 0);
+

@@ -4,7 +4,7 @@ import { normalizeApiBase, parseClientSecret } from './api';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';
 import { negotiateLocale } from './locales';
-import { enFirstPaint } from './locales/en';
+import { enFirstPaint } from './en-first-paint';
 import { errorAnnouncement } from './states';
 import { CSS } from './styles';
 import type { CheckoutHandle, Mount, MountOptions } from './types';

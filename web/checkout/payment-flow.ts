@@ -16,7 +16,7 @@ import { setEmbedderOrigin, shopperPageOrigin } from './api';
 import { openChallengeIn } from './challenge-opener';
 import { decide } from './flow-decide';
 import { type Dispatched, flowEffects } from './flow-effects';
-import type { FlowEvent } from './flow-events';
+import { AUTHORIZED, CALL_FAILED, CHECK_AGAIN, type FlowEvent, RESUMED, SHEET_CANCELLED, SHEET_RETURNED, SHOWN } from './flow-events';
 import type { FlowHost, PaymentFlow } from './flow-host';
 import { en } from './locales/en';
 import { sheetResult } from './outcome-view';
@@ -42,24 +42,24 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
     if (decision.view) host.setView(decision.view);
     let answer: Dispatched['answer'];
     for (const effect of decision.effects) answer = effects.perform(effect) ?? answer;
-    return { again: decision.effects.some((effect) => effect.run === 'checkAgain'), answer };
+    return { again: decision.effects.some((effect) => effect.run === CHECK_AGAIN), answer };
   }
 
   return {
-    failCall: (error, otherwise) => void dispatch({ on: 'callFailed', error, otherwise }),
-    onPaymentAuthorized: async (data) => sheetResult((await dispatch({ on: 'authorized', data }).answer) ?? null, host.words()),
-    onPaymentData: (data) => void dispatch({ on: 'sheetReturned', data }),
-    onCancel: () => void dispatch({ on: 'sheetCancelled' }),
+    failCall: (error, otherwise) => void dispatch({ on: CALL_FAILED, error, otherwise }),
+    onPaymentAuthorized: async (data) => sheetResult((await dispatch({ on: AUTHORIZED, data }).answer) ?? null, host.words()),
+    onPaymentData: (data) => void dispatch({ on: SHEET_RETURNED, data }),
+    onCancel: () => void dispatch({ on: SHEET_CANCELLED }),
     showChallenge: (box) => openChallengeIn(box, host, dispatch),
     resume(session) {
-      dispatch({ on: 'resumed', session });
+      dispatch({ on: RESUMED, session });
       return !isPaidStatus(session.status);
     },
     sync(view) {
       const before = shown;
       if (view === before) return;
       shown = view;
-      dispatch({ on: 'shown', before });
+      dispatch({ on: SHOWN, before });
     },
     stop() {
       effects.stop();

@@ -3,7 +3,8 @@
  * the session is payable here and the wallet is loaded; the button is made once and kept.
  */
 import type { PublicSession } from '../../contracts';
-import type { Words } from './locales';
+import { directionOf } from './locales';
+import { wordsAtHand } from './locales/load';
 import { type View, WIDGET_STATES } from './states';
 import { type CheckoutViewHandlers, checkoutView } from './view';
 import { createWalletButton, type WalletButton, type WalletButtonCallbacks } from './wallet-button';
@@ -14,8 +15,8 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
   let button: WalletButton | null = null;
   return {
     root: drawn.root,
-    /** `words`: those at hand in `language`, the widget's (its dictionary's tag). */
-    paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string, dir: 'ltr' | 'rtl', words: Words | undefined) {
+    /** In `language`, the widget's (its dictionary's tag): the words at hand in it, and its direction. */
+    paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string) {
       const settings = session &&
         walletLoaded &&
         WIDGET_STATES[view.state].button !== 'removed' && {
@@ -29,7 +30,7 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
         button = null;
       } else if (button) button.configure(settings);
       else button = createWalletButton(settings, session.wallet.environment !== 'TEST', on);
-      drawn.draw({ view, session, button: button?.element ?? null, words, locale, dir, fill: options.buttonSizeMode === 'fill' });
+      drawn.draw({ view, session, button: button?.element ?? null, words: wordsAtHand(language), locale, dir: directionOf(language), fill: options.buttonSizeMode === 'fill' });
     },
     remove() {
       button?.element.remove();

@@ -1,13 +1,9 @@
-import type { FirstPaintMessages, Messages } from '.';
+import type { Messages } from '.';
+import { enFirstPaint } from '../en-first-paint';
 
-/** In the first script (widget.ts); the rest of English is in the after-click chunk (payment-flow.ts), which carries `en`. */
-export const enFirstPaint = {
-  loading: 'Loading checkout…',
-  unavailable: "Google Pay isn't available on this device or browser. Please choose another way to pay.",
-  retry: 'Try again',
-  errors: { network_error: "We couldn't reach the payment server. Check your connection and try again." },
-} satisfies FirstPaintMessages;
+export { enFirstPaint };
 
+/** English, whole: the after-click chunk's (payment-flow.ts). */
 export const en: Messages = {
   ...enFirstPaint,
   processing: 'Processing your payment…',

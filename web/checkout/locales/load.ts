@@ -7,7 +7,7 @@
 import { loadChunk, loadPinnedChunk, type PinnedChunk } from '../chunks';
 import type { SupportedLocale } from '../types';
 import type { Messages, Words } from '.';
-import { enFirstPaint } from './en';
+import { enFirstPaint } from '../en-first-paint';
 
 const loaded: Partial<Record<SupportedLocale, Messages>> = {};
 /** Languages whose chunk could not be had: the page speaks English in their stead, for its lifetime (every widget, every event). */
