@@ -21,7 +21,7 @@ test('a shopper picks a shipping address in the sheet and pays the fixed price: 
   });
   const { checkout } = await shop.open({ session: { amount: 2400, line_items: LINE_ITEMS, shipping: { countries: ['US', 'GB'], phone: true }, contact: { email: true } } });
   const sheet = await checkout.openWallet();
-  await expect(sheet.getByTestId('sandbox-item')).toHaveText([/Coffee beans\s*\$18\.00/, /Sales tax\s*\$1\.50/, /First order\s*\$3\.00/, /Standard shipping\s*\$7\.50/]);
+  await expect(sheet.getByTestId('sandbox-item')).toHaveText([/Coffee beans\s*\$18\.00/, /Sales tax\s*\$1\.50/, /First order\s*-\$3\.00/, /Standard shipping\s*\$7\.50/]);
   await expect(sheet.getByTestId('sandbox-total')).toContainText('$24.00');
   // Only the session's countries are offered: the Canadian, Australian and Japanese addresses are not.
   await expect(sheet.locator('input[name=sandbox-shipping-address]')).toHaveCount(2);
