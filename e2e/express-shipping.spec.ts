@@ -4,7 +4,9 @@
  * addresses in the session's countries; the shopper picks one and pays the session's fixed price; the
  * merchant's view has the address and the e-mail, which the page (client secret only) never sees.
  */
+import { mergeTests } from '@playwright/test';
 import type { LineItem } from '../contracts';
+import { test as kitTest } from '../packages/qa-kit/src';
 import { expect, test } from './support/fixtures';
 
 const LINE_ITEMS: LineItem[] = [
@@ -48,4 +50,11 @@ test('a shopper picks a shipping address in the sheet and pays the fixed price: 
   const read = await Promise.all(widgetReplies);
   expect(read.some((text) => text.includes('"outcome"')), 'the reply to /pay was seen').toBe(true);
   for (const text of read) for (const secret of ['"shipping_address"', '"email"', 'Example Street', 'shopper@sandbox.example']) expect(text).not.toContain(secret);
+});
+
+mergeTests(test, kitTest)("the QA kit picks the shipping address in the sheet, as a merchant's QA suite would", async ({ page, shop, walletCheckout }) => {
+  const { checkout } = await shop.open({ session: { amount: 2400, shipping: { countries: ['US', 'GB'] } } });
+  await walletCheckout.pay(page, { card: 'visa-success-3ds', shippingAddress: 'gb-office' });
+  await walletCheckout.expectOutcome(page, 'paid');
+  expect(await checkout.merchantView()).toMatchObject({ status: 'succeeded', shipping_address: { address: { city: 'London', country: 'GB' } } });
 });

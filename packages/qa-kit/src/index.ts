@@ -48,6 +48,15 @@ const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 export interface PayOptions {
   card: string;
   billingAddress?: 'matching' | 'mismatching' | 'no-postal-code';
+  /**
+   * Express checkout: the fictional shipping address to pick in the sheet, by its id
+   * (docs/test-cards.md#shipping-addresses: `us-home`, `gb-office`, ...; the first the session allows by default).
+   */
+  shippingAddress?: string;
+  /** Express checkout: the delivery option to pick, by the id the session gave it. */
+  shippingOption?: string;
+  /** Express checkout: a promotion code to enter and apply in the sheet. */
+  promotionCode?: string;
 }
 
 /** Where the widget is: the page, or the frame that embeds it. */
@@ -108,9 +117,16 @@ async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
 const challengeButtons: Record<Exclude<ChallengeAnswer, 'cancel'>, string> = { complete: 'Complete authentication', fail: 'Fail authentication' };
 
 /** Pays in the open sheet; done when the sheet closes, or shows the decline the widget sent back into it. */
-async function payInSheet(sheet: Locator, { card, billingAddress }: PayOptions): Promise<void> {
+async function payInSheet(sheet: Locator, { card, billingAddress, shippingAddress, shippingOption, promotionCode }: PayOptions): Promise<void> {
   await sheet.locator(`input[name=sandbox-card][value="${card}"]`).check();
   if (billingAddress) await sheet.locator(`input[name=sandbox-billing-address][value="${billingAddress}"]`).check();
+  // Each change asks the merchant for a new price: Pay stays disabled until the answer is in, and the click waits for it.
+  if (shippingAddress) await sheet.locator(`input[name=sandbox-shipping-address][value="${shippingAddress}"]`).check();
+  if (shippingOption) await sheet.locator(`input[name=sandbox-shipping-option][value="${shippingOption}"]`).check();
+  if (promotionCode) {
+    await sheet.getByTestId('sandbox-offer-code').fill(promotionCode);
+    await sheet.getByTestId('sandbox-offer-apply').click();
+  }
   await sheet.locator('[data-testid=sandbox-pay]').click();
   // Neither call waits for an element, so a sheet closing between them cannot stall the poll.
   await expect.poll(async () => (await sheet.getByRole('alert').allTextContents()).join('') !== '' || (await sheet.count()) === 0).toBe(true);
