@@ -222,11 +222,12 @@ describe('paying', () => {
     expect(await merchantGet<Session>(`/api/sessions/${session.id}`)).toMatchObject({ status: 'open', attempts: 0, amount_charged: null, shipping_option: null });
   }
 
-  it('refuses a stale quote: one a newer replaced', async () => {
+  it('refuses a stale quote: one a newer replaced, for the same option and price too', async () => {
     const session = await server.createSession(secretKey, WITH_OPTIONS);
     const stale = await quoted(session, 'SHIPPING_OPTION', 'US', 'standard');
-    await quoted(session, 'SHIPPING_OPTION', 'US', 'express');
-    await refused(session, await payWith(session, stale.quote_id ?? undefined, 'us-home', 'standard'), 'choose your delivery option again');
+    const latest = await quoted(session, 'SHIPPING_ADDRESS', 'US', 'standard');
+    expect(latest.update).toEqual(stale.update);
+    await refused(session, await payWith(session, stale.quote_id ?? undefined, 'us-home', 'standard'), 'quoted again');
   });
 
   it("refuses an option that is not the quote's", async () => {
@@ -245,6 +246,6 @@ describe('paying', () => {
   it('refuses a payment without a quote, or with one never made', async () => {
     const session = await server.createSession(secretKey, WITH_OPTIONS);
     await refused(session, await payWith(session, undefined, 'us-home', 'standard'), 'quote_id');
-    await refused(session, await payWith(session, 'qt_madeup', 'us-home', 'standard'), 'choose your delivery option again');
+    await refused(session, await payWith(session, 'qt_madeup', 'us-home', 'standard'), 'quoted again');
   });
 });

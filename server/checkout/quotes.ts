@@ -81,7 +81,7 @@ export function priceOfPayment(session: SessionRow, quoteId: string | undefined,
   if (options.length === 0) return ok({ amount_charged: session.amount, shipping_option: null });
   const latest = latestQuoteOf(session);
   if (quoteId === undefined) return err(mismatch('quote_id: this checkout prices its delivery options, so the payment must name its latest quote'));
-  if (!latest || latest.id !== quoteId) return err(mismatch('The delivery price has changed since: choose your delivery option again'));
+  if (!latest || latest.id !== quoteId) return err(mismatch('quote_id: not the latest quote of this checkout, whose delivery was quoted again since: choose your delivery option again'));
   const option = options.find((candidate) => candidate.id === latest.option_id);
   if (!option || paymentData.shippingOptionData?.id !== option.id) return err(mismatch("payment_data.shippingOptionData: the delivery option is not the latest quote's: choose your delivery option again"));
   const country = paymentData.shippingAddress?.countryCode;
