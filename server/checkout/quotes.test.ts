@@ -206,6 +206,31 @@ describe('paying', () => {
     expect((await refund.json()).amount).toBe(3900);
   });
 
+  /** Pays the session's express quote with a card needing 3-D Secure; every charge the service saw for it. */
+  async function paidAfterAuthentication(cardId: string, complete: (outcome: PayReply['outcome'], session: CreatedSession) => Promise<PayReply['outcome']>) {
+    const session = await server.createSession(secretKey, WITH_OPTIONS);
+    const { quote_id } = await quoted(session, 'SHIPPING_OPTION', 'US', 'express');
+    const paymentData = await server.walletPaymentData(session, cardId, undefined, 'us-home', 'express');
+    const reply = await server.pay(session, { payment_data: paymentData, quote_id });
+    expect(reply.status).toBe(200);
+    expect((await complete(((await reply.json()) as PayReply).outcome, session)).status).toBe('succeeded');
+    return (await ledgerFor(session.id)).map((entry) => entry.charge);
+  }
+
+  it('3-D Secure keeps the quote: the frictionless charge after it, and the one after a challenge, charge the goods plus the option', async () => {
+    const frictionless = await paidAfterAuthentication('visa-3ds-frictionless-pan', async (outcome) => outcome);
+    expect(frictionless.map((charge) => [charge.source_type, charge.amount])).toEqual([['walletpay', 3900], ['payment_method', 3900]]);
+
+    const challenged = await paidAfterAuthentication('visa-3ds-required-pan', async (outcome, session) => {
+      expect(outcome.status).toBe('requires_authentication');
+      await fetch(outcome.challenge_url ?? '', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=complete', redirect: 'manual' });
+      const reply = await server.authenticate(session);
+      expect(reply.status).toBe(200);
+      return ((await reply.json()) as PayReply).outcome;
+    });
+    expect(challenged.map((charge) => [charge.source_type, charge.amount])).toEqual([['walletpay', 3900], ['payment_method', 3900]]);
+  });
+
   it('a session without options charges its amount, a quote_id ignored', async () => {
     const session = await server.createSession(secretKey, { shipping: { countries: ['US'] } });
     const paymentData = await server.walletPaymentData(session, 'visa-success-3ds', undefined, 'us-home');
