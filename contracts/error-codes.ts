@@ -43,6 +43,11 @@ export const ERROR_CODES = {
   amount_exceeds_refundable: { status: 409, meaning: 'more than is left to refund' },
   authentication_pending: { status: 409, meaning: 'the 3-D Secure challenge is not finished yet' },
   hold_expired: { status: 409, meaning: 'the hold lapsed 7 days after it was placed: it can only be released' },
+  // Delivery options (docs/api.md): the charge is the server's latest quote, and the payment must be for what it priced.
+  quote_mismatch: {
+    status: 409,
+    meaning: "the payment is not for the session's latest quote: `quote_id` missing or not the latest (ask POST /api/sessions/{id}/quote again), or the wallet's delivery option or shipping country not the quote's; nothing was charged",
+  },
   replayed_token: { status: 409, meaning: 'direct mode: this payment token was already used' },
   too_many_endpoints: { status: 409, meaning: 'the application already has 16 webhook endpoints' },
   idempotency_key_reused: { status: 409, meaning: 'this Idempotency-Key was already used with a different request' },

@@ -75,9 +75,23 @@ export type MerchantInfo = z.infer<typeof MerchantInfo>;
 
 /**
  * The payment data callbacks the request declares. PAYMENT_AUTHORIZATION keeps
- * the sheet open while the backend charges, so a decline is shown in the sheet.
+ * the sheet open while the backend charges, so a decline is shown in the sheet;
+ * SHIPPING_ADDRESS and SHIPPING_OPTION (a session with delivery options) call
+ * onPaymentDataChanged, which the widget relays to the server for a quote.
  */
-export const CallbackIntent = z.literal('PAYMENT_AUTHORIZATION');
+export const CallbackIntent = z.enum(['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION']);
+export type CallbackIntent = z.infer<typeof CallbackIntent>;
+
+/** A Google Pay DisplayItem: one line of what the total is made of. */
+export const DisplayItem = z.object({ label: z.string(), type: z.enum(['LINE_ITEM', 'SUBTOTAL', 'TAX', 'DISCOUNT', 'SHIPPING_OPTION']), price: z.string(), status: z.enum(['FINAL', 'PENDING']).optional() });
+export type DisplayItem = z.infer<typeof DisplayItem>;
+
+/** Google's ShippingOptionParameters: the options the sheet lists, and the one selected. */
+export const ShippingOptionParameters = z.object({
+  defaultSelectedOptionId: z.string(),
+  shippingOptions: z.array(z.object({ id: z.string(), label: z.string(), description: z.string().optional() })),
+});
+export type ShippingOptionParameters = z.infer<typeof ShippingOptionParameters>;
 
 export const PaymentDataRequest = z.object({
   apiVersion: z.literal(2),
@@ -85,22 +99,26 @@ export const PaymentDataRequest = z.object({
   allowedPaymentMethods: z.array(CardPaymentMethod).min(1),
   merchantInfo: MerchantInfo,
   transactionInfo: z.object({
-    totalPriceStatus: z.literal('FINAL'),
+    /** ESTIMATED for a session with delivery options until the server's quote for the address (then FINAL); FINAL otherwise. */
+    totalPriceStatus: z.enum(['FINAL', 'ESTIMATED']),
     totalPrice: z.string(),
     currencyCode: z.string(),
     countryCode: z.string(),
     /** Our checkout session's id: the same payment in Google's records and ours. */
     transactionId: z.string().optional(),
-    /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". */
+    /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". Absent with an ESTIMATED total, which Google does not allow it with. */
     checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
-    /** What the amount is made of, as the sheet shows it (the session's line items). */
-    displayItems: z.array(z.object({ label: z.string(), type: z.enum(['LINE_ITEM', 'SUBTOTAL', 'TAX', 'DISCOUNT', 'SHIPPING_OPTION']), price: z.string(), status: z.enum(['FINAL', 'PENDING']).optional() })).optional(),
+    /** What the amount is made of, as the sheet shows it (the session's line items, and the delivery option's price). */
+    displayItems: z.array(DisplayItem).optional(),
   }),
   /** Asks the wallet for the shopper's e-mail (PaymentData `email`, returned only then). */
   emailRequired: z.boolean().optional(),
   /** Asks the wallet for a shipping address (PaymentData `shippingAddress`), in `allowedCountryCodes` only, its phone when `phoneNumberRequired`. */
   shippingAddressRequired: z.boolean().optional(),
   shippingAddressParameters: z.object({ allowedCountryCodes: z.array(CountryCode).min(1).optional(), phoneNumberRequired: z.boolean().optional() }).optional(),
+  /** A session with delivery options: the sheet asks for one (PaymentData `shippingOptionData`). */
+  shippingOptionRequired: z.boolean().optional(),
+  shippingOptionParameters: ShippingOptionParameters.optional(),
   callbackIntents: z.array(CallbackIntent).optional(),
 });
 export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;

@@ -5,9 +5,10 @@
  * gallery, the tests' sandbox wallet), so the two cannot drift apart.
  */
 import { googlePayPriceOf } from './currency';
-import type { AskedContact, AskedShipping, LineItem, LineItemKind } from './express';
+import type { AskedContact, AskedShipping, AskedShippingOption, LineItem, LineItemKind } from './express';
 import { type AuthMethod, type CardNetwork, type CardPaymentMethod, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
 import type { GoogleMerchantInfo, GooglePaymentDataRequest } from './google-pay-types';
+import type { QuotedTransactionInfo } from './quotes';
 
 /** What of an application the request is built from (the backend's App has these and more). */
 export interface PaymentRequestApp {
@@ -47,8 +48,8 @@ export interface SessionAmount {
   countryCode: string;
   /** What the sheet shows the amount is made of; none when absent. */
   lineItems?: readonly LineItem[];
-  /** The shipping address the sheet asks for; none when absent or null. */
-  shipping?: AskedShipping | null;
+  /** The shipping address the sheet asks for, and the delivery options it offers (none when absent); none when absent or null. */
+  shipping?: (Omit<AskedShipping, 'options'> & { options?: readonly AskedShippingOption[] }) | null;
   /** The contact details the sheet asks for; none when absent or null. */
   contact?: AskedContact | null;
 }
@@ -77,7 +78,9 @@ export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters
  * and to Google's rules by the sandbox wallet (contracts/google-pay-rules.ts).
  */
 export function buildPaymentDataRequest(app: PaymentRequestApp, session: SessionAmount, context: PaymentRequestContext): PaymentDataRequest {
-  const { lineItems = [], shipping, contact } = session;
+  const { shipping, contact } = session;
+  const options = shipping?.options ?? [];
+  const [defaultOption] = options;
   return {
     // Google types these as any number or string: `as const` keeps the contract's literals.
     apiVersion: 2 as const,
@@ -97,26 +100,52 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
     ],
     merchantInfo: merchantInfo(app, context),
     transactionInfo: {
-      totalPriceStatus: 'FINAL',
-      totalPrice: totalPrice(session),
+      // With delivery options the total is the default option's until the server quotes the shopper's address.
+      totalPriceStatus: defaultOption ? 'ESTIMATED' : 'FINAL',
+      totalPrice: priceOf(session.amount + (defaultOption?.amount ?? 0), session.currency, session.id),
       currencyCode: session.currency,
       countryCode: session.countryCode,
       transactionId: session.id,
-      // The widget charges as soon as the sheet returns: nothing is left to confirm on the page.
-      checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE',
-      ...(lineItems.length > 0 && { displayItems: lineItems.map((item) => displayItem(item, session.currency)) }),
+      // The widget charges as soon as the sheet returns: nothing is left to confirm on the page. Google allows it only with a FINAL total.
+      ...(!defaultOption && { checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE' as const }),
+      ...(displayItemsWith(session, defaultOption) ?? {}),
     },
     ...(contact?.email && { emailRequired: true }),
     ...(shipping && { shippingAddressRequired: true, shippingAddressParameters: { allowedCountryCodes: shipping.countries, phoneNumberRequired: shipping.phone } }),
+    ...(defaultOption && { shippingOptionRequired: true, shippingOptionParameters: shippingOptionParameters(options, defaultOption.id) }),
     // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
-    callbackIntents: ['PAYMENT_AUTHORIZATION'],
+    // With delivery options, every change of address or option is relayed to the server for its quote (onPaymentDataChanged).
+    callbackIntents: defaultOption ? ['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION'] : ['PAYMENT_AUTHORIZATION'],
   } satisfies GooglePaymentDataRequest;
 }
 
-/** Google's price for the session's amount; sessions it cannot show are refused before any request is built (googlePayAmountRefusal, server/checkout/payment-request.ts). */
-function totalPrice(session: SessionAmount): string {
-  const price = googlePayPriceOf(session.amount, session.currency);
-  if (price === undefined) throw new Error(`session ${session.id}: ${session.amount} ${session.currency} is no Google Pay price; googlePayAmountRefusal must refuse it first`);
+/** The display items of the session with `option` chosen: its line items, then the option's line; none when both are absent. */
+function displayItemsWith(session: SessionAmount, option: AskedShippingOption | undefined): { displayItems: google.payments.api.DisplayItem[] } | undefined {
+  const lines = (session.lineItems ?? []).map((item) => displayItem(item, session.currency));
+  if (option) lines.push({ label: option.label, type: 'SHIPPING_OPTION', price: priceOf(option.amount, session.currency, session.id), status: 'FINAL' });
+  return lines.length > 0 ? { displayItems: lines } : undefined;
+}
+
+/** The options as Google's sheet lists them, `selected` selected. */
+export function shippingOptionParameters(options: readonly AskedShippingOption[], selected: string): { defaultSelectedOptionId: string; shippingOptions: google.payments.api.SelectionOption[] } {
+  return { defaultSelectedOptionId: selected, shippingOptions: options.map((option) => ({ id: option.id, label: option.label, ...(option.detail !== undefined && { description: option.detail }) })) };
+}
+
+/** The session's total with `option` chosen, as a quote gives it to Google: FINAL, the option on its own line. */
+export function quotedTransactionInfo(session: SessionAmount, option: AskedShippingOption): QuotedTransactionInfo {
+  return {
+    currencyCode: session.currency,
+    countryCode: session.countryCode,
+    totalPriceStatus: 'FINAL',
+    totalPrice: priceOf(session.amount + option.amount, session.currency, session.id),
+    displayItems: displayItemsWith(session, option)?.displayItems ?? [],
+  };
+}
+
+/** Google's price for an amount of the session's; sessions it cannot show are refused before any request is built (googlePayAmountRefusal, server/checkout/payment-request.ts; CreateSessionBody for options). */
+function priceOf(amount: number, currency: string, sessionId: string): string {
+  const price = googlePayPriceOf(amount, currency);
+  if (price === undefined) throw new Error(`session ${sessionId}: ${amount} ${currency} is no Google Pay price; googlePayAmountRefusal must refuse it first`);
   return price;
 }
 

@@ -8,7 +8,7 @@ import { ChallengeUrl } from './authentication';
 import { AddressVerification, BillingAddressCheck, ErasedAddress, StoredAddress } from './billing-address';
 import { BillingDetails, CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
-import { AskedContact, AskedShipping, ContactRequest, LineItem, lineItemsProblems, MAX_LINE_ITEMS, ShippingRequest } from './express';
+import { AskedContact, AskedShipping, ChosenShippingOption, ContactRequest, LineItem, lineItemsProblems, MAX_LINE_ITEMS, ShippingRequest, shippingOptionsProblems } from './express';
 import { isPaymentCurrency } from './currency';
 import { usableLocale } from './locale';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
@@ -70,13 +70,21 @@ export const CreateSessionBody = z.strictObject({
    * a price Google Pay can show. Shown as they are: nothing in the sheet changes them.
    */
   line_items: z.array(LineItem).max(MAX_LINE_ITEMS).optional(),
-  /** Ask the sheet for a shipping address in one of `countries` (and its phone when `phone`): the merchant's view then has it. */
+  /**
+   * Ask the sheet for a shipping address in one of `countries` (and its phone when `phone`): the merchant's view then has it.
+   * With `options`, the shopper picks a delivery option and is charged `amount` plus its amount (the server's quote).
+   */
   shipping: ShippingRequest.optional(),
   /** Ask the sheet for the shopper's e-mail, and for the billing address's phone number. */
   contact: ContactRequest.optional(),
 }).superRefine((body, ctx) => {
   // Fields already refused (a refinement does not stop the parse) leave nothing to compare the items with.
-  if (!body.line_items || !isPaymentCurrency(body.currency) || ![body.amount, ...body.line_items.map((item) => item.amount)].every(Number.isSafeInteger)) return;
+  if (!isPaymentCurrency(body.currency)) return;
+  const options = body.shipping?.options ?? [];
+  if (options.every((option) => Number.isSafeInteger(option.amount))) {
+    for (const problem of shippingOptionsProblems(options, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
+  }
+  if (!body.line_items || ![body.amount, ...body.line_items.map((item) => item.amount)].every(Number.isSafeInteger)) return;
   for (const problem of lineItemsProblems(body.line_items, body.amount, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
 }).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
@@ -168,6 +176,10 @@ export const Session = z.object({
   shipping_address: StoredAddress.nullable(),
   /** The shopper's e-mail the wallet returned with the latest payment; null when not asked or not given; `{erased: true}` after the retention period. */
   email: z.union([z.string(), ErasedAddress]).nullable(),
+  /** The delivery option the latest payment was for, at the price it was quoted (`shipping.options`); null before a payment, or when the session has no options. */
+  shipping_option: ChosenShippingOption.nullable(),
+  /** What the latest payment attempt charged (or held): `amount`, plus `shipping_option.amount` when there is one; null before a payment. */
+  amount_charged: z.number().int().nullable(),
   address_verification: AddressVerification.nullable().meta({
     description:
       "The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address " +
@@ -243,8 +255,11 @@ export const sessionExpired = { code: 'session_expired', message: 'This checkout
 export const CreatedSession = Session.extend({ client_secret: z.string(), public_view: PublicSession.nullable() }).meta({ id: 'CreatedSession' });
 export type CreatedSession = z.infer<typeof CreatedSession>;
 
-/** POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. */
-export const PayBody = z.strictObject({ payment_data: PaymentData }).meta({ id: 'PayBody' });
+/**
+ * POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. `quote_id`: for a session with
+ * delivery options, the latest quote's (POST /api/sessions/{id}/quote), required; for one without, ignored.
+ */
+export const PayBody = z.strictObject({ payment_data: PaymentData, quote_id: z.string().max(100).optional() }).meta({ id: 'PayBody' });
 export type PayBody = z.infer<typeof PayBody>;
 
 /** The reply to POST /api/sessions/{id}/pay: the attempt's outcome and the session as the widget now sees it. */

@@ -22,8 +22,11 @@ export interface TestServer extends RunningServer {
   merchant(overrides?: Partial<NewApp>): Promise<{ appId: string; secretKey: string }>;
   createSession(secretKey: string, body?: Record<string, unknown>): Promise<CreatedSession>;
   publicSession(session: CreatedSession): Promise<PublicSession>;
-  /** What the sandbox wallet returns for a test card (and one of its billing addresses, the first by default): a PaymentData with a real ECv2 token. */
-  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string, shippingAddressId?: string): Promise<PaymentData>;
+  /**
+   * What the sandbox wallet returns for a test card (and one of its billing addresses, the first by default): a PaymentData with a real ECv2 token;
+   * with the shipping address and the delivery option picked in the sheet when the session asks for them.
+   */
+  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string, shippingAddressId?: string, shippingOptionId?: string): Promise<PaymentData>;
   pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** POST /api/sessions/{id}/authenticate as the widget does once a 3-D Secure challenge is over. */
   authenticate(session: CreatedSession, body?: { cancel?: true }): Promise<Response>;
@@ -99,9 +102,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       });
       return json<CreatedSession>(response);
     },
-    async walletPaymentData(session, cardId, billingAddressId, shippingAddressId) {
+    async walletPaymentData(session, cardId, billingAddressId, shippingAddressId, shippingOptionId) {
       const { payment_data_request, wallet } = await publicSession(session);
-      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId, shippingAddressId);
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId, shippingAddressId, shippingOptionId);
     },
     pay(session, body, headers = {}) {
       return fetch(`${server.url}/api/sessions/${session.id}/pay`, {

@@ -79,13 +79,15 @@ export function sandboxWalletUrl(wallet: PublicSession['wallet']): string {
  * What Google Pay would return for a test card: the sandbox wallet at
  * `walletUrl` (`{origin}/sandbox/wallet`) mints a real ECv2 token for `request`,
  * with the billing address `billingAddressId` (sandbox/billing-addresses.ts; the first when absent) and, when
- * the request asks for one, the shipping address `shippingAddressId` (sandbox/shipping-addresses.ts; the first allowed when absent).
+ * the request asks for one, the shipping address `shippingAddressId` (sandbox/shipping-addresses.ts; the first allowed when absent)
+ * and, when it asks for a delivery option, the option `shippingOptionId` the shopper picked in the sheet.
  */
-export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest, billingAddressId?: string, shippingAddressId?: string): Promise<PaymentData> {
+export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest, billingAddressId?: string, shippingAddressId?: string, shippingOptionId?: string): Promise<PaymentData> {
   const reply = await postJson(`${walletUrl}/tokens`, {
     card_id: cardId,
     ...(billingAddressId && { billing_address_id: billingAddressId }),
     ...(shippingAddressId && { shipping_address_id: shippingAddressId }),
+    ...(shippingOptionId && { shipping_option_id: shippingOptionId }),
     payment_data_request: request,
   });
   if (reply.status !== 200) throw new Error(`the sandbox wallet minted no token: ${reply.text}`);

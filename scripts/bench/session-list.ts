@@ -85,6 +85,9 @@ async function fill(store: Store, appId: string, count: number, start: number): 
       shipping_address_sealed: null,
       email_sealed: null,
       personal_data_erased: null,
+      latest_quote: null,
+      shipping_option: null,
+      amount_charged: null,
     });
   }
   for (let i = 0; i < rows.length; i += 500) await store.insertInto('sessions').values(rows.slice(i, i + 500)).execute();

@@ -1,5 +1,5 @@
 /**
- * Where a charge is built: the request of the charge API's document, from the session's amount and
+ * Where a charge is built: the request of the charge API's document, from the session's price and
  * currency (never the browser's), the wallet's token and its billing address;
  * a hold for a session with intent `hold`.
  */
@@ -8,6 +8,8 @@ import type { BillingDetails, ChargeRequest, SourceData } from '../../contracts'
 export interface ChargeSession {
   id: string;
   amount: number;
+  /** What a payment attempt of the session charges, set when it is claimed (with delivery options, the latest quote's total); the amount when absent. */
+  amount_charged?: number | null;
   currency: string;
   description: string | null;
   reference: string | null;
@@ -24,10 +26,13 @@ export interface ChargeOptions {
   authenticationSession?: string;
 }
 
+/** What the session's payment charges: the attempt's price (amount_charged), else its amount (sessions paid before prices were recorded). */
+export const chargedAmountOf = (session: Pick<ChargeSession, 'amount' | 'amount_charged'>): number => session.amount_charged ?? session.amount;
+
 export function buildCharge(session: ChargeSession, source: ChargeSource, billing: BillingDetails | undefined, options: ChargeOptions = {}): ChargeRequest {
   return {
     source_data: source,
-    amount: session.amount,
+    amount: chargedAmountOf(session),
     currency: session.currency.toLowerCase(),
     ...(billing && { billing_details: billing }),
     ...(session.description && { description: session.description }),

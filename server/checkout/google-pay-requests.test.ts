@@ -8,18 +8,24 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../apps';
-import type { ApiErrorBody, AskedContact, AskedShipping, CreatedSession, LineItem, PayReply, WalletEnvironment } from '../../contracts';
+import type { ApiErrorBody, AskedContact, CreatedSession, LineItem, PayReply, WalletEnvironment } from '../../contracts';
 import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from '../../contracts/currency';
-import { paymentDataRequestProblem } from '../../contracts/google-pay-rules';
+import { paymentDataRequestProblem, paymentDataRequestUpdateProblem } from '../../contracts/google-pay-rules';
 import { startTestServer } from '../../testing/harness';
 import { googlePayAmountRefusal } from './payment-request';
-import { buildPaymentDataRequest } from '../../contracts/payment-data-request';
+import { buildPaymentDataRequest, quotedTransactionInfo, type SessionAmount, shippingOptionParameters } from '../../contracts/payment-data-request';
 import { createPlatformSigner } from './platform';
 import { testApp } from '../../testing/apps';
 
 const app = testApp();
-/** What the widget hands the wallet: the sandbox's client runs as TEST; it answers onPaymentAuthorized. */
-const clientOf = (environment: WalletEnvironment) => ({ environment: environment === 'SANDBOX' ? 'TEST' : environment, callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } });
+/**
+ * What the widget hands the wallet: the sandbox's client runs as TEST; it answers onPaymentAuthorized, and
+ * onPaymentDataChanged when the request's intents call it (a session with delivery options: the relay).
+ */
+const clientOf = (environment: WalletEnvironment, request?: { callbackIntents?: readonly string[] }) => ({
+  environment: environment === 'SANDBOX' ? 'TEST' : environment,
+  callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: (request?.callbackIntents ?? []).some((intent) => intent !== 'PAYMENT_AUTHORIZATION') },
+});
 const AMOUNTS = [1, 5, 100, 1230, 1234, 123450, 99_999_999_990, 99_999_999_999];
 const signer = createPlatformSigner({ googleMerchantId: 'BCR2DN4TPLATFORM', signingKey: generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey }, () => 1_700_000_000_000);
 const platform = await signer('https://shop.example');
@@ -69,7 +75,22 @@ describe("every express checkout request (line items, shipping address, contact 
       ],
     ],
   ];
-  const shippings: (AskedShipping | null)[] = [null, { countries: ['US'], phone: false }, { countries: ['US', 'GB', 'CA'], phone: true }];
+  type Shipping = SessionAmount['shipping'];
+  const shippingsOf = (step: number): Shipping[] => [
+    null,
+    { countries: ['US'], phone: false },
+    { countries: ['US', 'GB', 'CA'], phone: true },
+    { countries: ['US'], phone: false, options: [{ id: 'pickup', label: 'Pick up in store', amount: 0 }] },
+    {
+      countries: ['US', 'GB', 'CA'],
+      phone: true,
+      options: [
+        { id: 'standard', label: 'Standard', detail: '3 to 5 days', amount: 495 * step },
+        { id: 'express_us', label: 'Express', detail: 'Next day', amount: 1500 * step, countries: ['US'] },
+      ],
+    },
+  ];
+  const SHIPPINGS = shippingsOf(1).length;
   const contacts: (AskedContact | null)[] = [null, { email: true, phone: false }, { email: false, phone: true }, { email: true, phone: true }];
 
   it.each(variants)('%s: Google takes every combination, in every currency and environment', (_name, variant, context) => {
@@ -81,19 +102,26 @@ describe("every express checkout request (line items, shipping address, contact 
         for (const [itemsName, itemsOf] of lineItemSets) {
           const lineItems = itemsOf(step);
           const amount = lineItems.reduce((sum, item) => sum + item.amount, 0) || 100 * step;
-          for (const shipping of shippings) {
+          for (const shipping of shippingsOf(step)) {
             for (const contact of contacts) {
               built += 1;
-              const request = buildPaymentDataRequest(variant, { id: 'cs_1', amount, currency, countryCode: 'US', lineItems, shipping, contact }, { gatewayName: 'walletcheckout', ...context });
-              const problem = paymentDataRequestProblem(request, clientOf(environment));
+              const session = { id: 'cs_1', amount, currency, countryCode: 'US', lineItems, shipping, contact };
+              const request = buildPaymentDataRequest(variant, session, { gatewayName: 'walletcheckout', ...context });
+              const problem = paymentDataRequestProblem(request, clientOf(environment, request));
               if (problem) refused.push(`${environment} ${currency} ${itemsName} ${JSON.stringify({ shipping, contact })}: ${problem}`);
+              // Each quote's update for it too: the total for every option, the options listed with it selected.
+              for (const option of shipping?.options ?? []) {
+                const update = { newTransactionInfo: quotedTransactionInfo(session, option), newShippingOptionParameters: shippingOptionParameters(shipping?.options ?? [], option.id) };
+                const updateProblem = paymentDataRequestUpdateProblem(update, request);
+                if (updateProblem) refused.push(`${environment} ${currency} ${itemsName} quote ${option.id}: ${updateProblem}`);
+              }
             }
           }
         }
       }
     }
     expect(refused).toEqual([]);
-    expect(built).toBe(3 * paymentCurrencyCodes.length * lineItemSets.length * shippings.length * contacts.length);
+    expect(built).toBe(3 * paymentCurrencyCodes.length * lineItemSets.length * SHIPPINGS * contacts.length);
   });
 
   it('asks for what the session asks, and nothing a session without them did not', () => {
@@ -117,9 +145,46 @@ describe("every express checkout request (line items, shipping address, contact 
     expect(express.callbackIntents).toEqual(['PAYMENT_AUTHORIZATION']);
 
     const plain = buildPaymentDataRequest(app, session, { gatewayName: 'g' });
+    for (const field of ['shippingOptionRequired', 'shippingOptionParameters']) expect(express).not.toHaveProperty(field);
     for (const field of ['emailRequired', 'shippingAddressRequired', 'shippingAddressParameters']) expect(plain).not.toHaveProperty(field);
     expect(plain.transactionInfo).not.toHaveProperty('displayItems');
     expect(plain.allowedPaymentMethods[0]?.parameters.billingAddressParameters).toEqual({ format: 'FULL' });
+  });
+});
+
+describe('a request with delivery options', () => {
+  const session = { id: 'cs_1', amount: 1850, currency: 'USD', countryCode: 'US', lineItems: [{ label: 'Coffee beans', kind: 'item' as const, amount: 1850 }] };
+  const options = [
+    { id: 'standard', label: 'Standard', detail: '3 to 5 days', amount: 495 },
+    { id: 'express', label: 'Express', amount: 1500, countries: ['US'] },
+  ];
+  const request = buildPaymentDataRequest(app, { ...session, shipping: { countries: ['US', 'GB'], phone: false, options } }, { gatewayName: 'g' });
+
+  it("asks the sheet for an option, the first selected, its total estimated at the goods' price plus the first option's", () => {
+    expect(request).toMatchObject({
+      shippingOptionRequired: true,
+      shippingOptionParameters: {
+        defaultSelectedOptionId: 'standard',
+        shippingOptions: [
+          { id: 'standard', label: 'Standard', description: '3 to 5 days' },
+          { id: 'express', label: 'Express' },
+        ],
+      },
+      callbackIntents: ['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION'],
+    });
+    expect(request.shippingOptionParameters?.shippingOptions[1]).not.toHaveProperty('description');
+    expect(request.transactionInfo).toMatchObject({ totalPriceStatus: 'ESTIMATED', totalPrice: '23.45' });
+    // Google takes COMPLETE_IMMEDIATE_PURCHASE only with a FINAL total.
+    expect(request.transactionInfo).not.toHaveProperty('checkoutOption');
+    expect(request.transactionInfo.displayItems).toEqual([
+      { label: 'Coffee beans', type: 'LINE_ITEM', price: '18.50', status: 'FINAL' },
+      { label: 'Standard', type: 'SHIPPING_OPTION', price: '4.95', status: 'FINAL' },
+    ]);
+  });
+
+  it('is one Google takes only from a client that answers onPaymentDataChanged, as the widget does for it', () => {
+    expect(paymentDataRequestProblem(request, clientOf('TEST', request))).toBeUndefined();
+    expect(paymentDataRequestProblem(request, clientOf('TEST'))).toContain('onPaymentDataChanged');
   });
 });
 

@@ -16,6 +16,7 @@ import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../../common/store/idempotency';
 import { lapsedHoldIds } from '../store/session-expiry';
+import { chargedAmountOf } from './build-charge';
 import { outcomeOf } from './sessions';
 import { findSession, type SessionRow } from '../store/sessions';
 import { canTransition, moveSession } from './states';
@@ -88,7 +89,7 @@ export async function operateHold(deps: HoldDependencies, app: App, session: Ses
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const to = targetOf[operation];
   if (!canTransition(SessionStatus.parse(session.status), to) || !outcomeOf(session)?.charge_id) return err(invalidState(session, operation));
-  if ((parsed.data.amount ?? 0) > session.amount) return err({ code: 'invalid_request', message: 'amount: more than the held amount' });
+  if ((parsed.data.amount ?? 0) > chargedAmountOf(session)) return err({ code: 'invalid_request', message: 'amount: more than the held amount' });
 
   return withHoldClaim(deps, session, operation, async () => {
     // Read again under the claim: a request that finished between our first read and the claim moved it.

@@ -6,7 +6,7 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AddressVerification, type AskedShipping, type AssuranceDetails, AuthenticateBody, type BillingDetails, type ChallengeFraming, type Charge, PayBody, type PaymentData, type PaymentOutcome, sessionExpired, SessionStatus } from '../../contracts';
+import { type AddressVerification, type AskedShipping, type AssuranceDetails, AuthenticateBody, type BillingDetails, type ChallengeFraming, type Charge, PayBody, type PaymentData, type PaymentOutcome, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
@@ -15,12 +15,13 @@ import { addressVerificationOf, type ChargeBody, type ChargeCall, type ServiceCl
 import { type Store, storeFailureOf } from '../store';
 import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
 import { billingDetailsFrom } from './billing';
-import { buildCharge, type ChargeSource } from './build-charge';
+import { buildCharge, chargedAmountOf, type ChargeSource } from './build-charge';
 import { contactOf, outcomeOf, shippingOf } from './sessions';
 import { findSession, type SessionChanges, type SessionRow } from '../store/sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
 import { shopperColumns } from './personal-data';
-import { moveSession, type SessionStore } from './states';
+import { priceOfPayment } from './quotes';
+import { conflictFor, moveSession, type SessionStore } from './states';
 
 export interface PayDependencies {
   store: Store;
@@ -60,30 +61,35 @@ export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string 
 export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<Paid, Failure>> {
   const parsed = PayBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
+  const asked = { shipping: shippingOf(session), contact: contactOf(session) };
+  // What the page could have written is checked before the token is opened (a direct-mode token opened is a token used).
+  const shipping = shippingAddressOf(parsed.data.payment_data, asked.shipping);
+  if (!shipping.ok) return shipping;
+  const price = priceOfPayment(session, parsed.data.quote_id, parsed.data.payment_data);
+  if (!price.ok) return price;
+  // The session as this attempt charges it: its price is the server's (the latest quote's total, with delivery options).
+  const priced: SessionRow = { ...session, ...price.value };
+
   const paymentMethod = parsed.data.payment_data.paymentMethodData;
   const token = parseWalletToken(paymentMethod.tokenizationData.token);
   if (!token.ok) return token;
   const source = await chargeSourceFor(app, token.value, deps.direct);
   if (!source.ok) return source;
 
-  const asked = { shipping: shippingOf(session), contact: contactOf(session) };
-  const shipping = shippingAddressOf(parsed.data.payment_data, asked.shipping);
-  if (!shipping.ok) return shipping;
-
   const assurance = assuranceOf(paymentMethod.info.assuranceDetails);
   const walletAddress = paymentMethod.info.billingAddress;
   const billing = walletAddress && billingDetailsFrom(walletAddress);
   // The billing address only: the charge API has no field for a shipping address, which never stands in for it.
-  const request = buildCharge(session, source.value, billing, { requireAuthentication: app.threeDs === 'always_for_pan_only' });
-  // The merchant's view carries what the shopper gave and the address check from the moment the attempt is claimed.
+  const request = buildCharge(priced, source.value, billing, { requireAuthentication: app.threeDs === 'always_for_pan_only' });
+  // The merchant's view carries what the shopper gave, the address check and the price from the moment the attempt is claimed.
   const addressColumns = shopperColumns(deps.cipher, session.billing_address_on_file_sealed, asked, { billing, shipping: shipping.value, email: parsed.data.payment_data.email });
   // Claimed from the status the session was read in: if it moved since, someone else got there first.
-  const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request), addressColumns);
+  const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request), { ...addressColumns, ...price.value });
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
   return ok(
     await abandonedIfStoreFails(deps, claimed.id, () =>
-      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, session, claimed, reply.value, framing, assurance) : settle(deps, session.id, claimed.id, reply, assurance),
+      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, priced, claimed, reply.value, framing, assurance) : settle(deps, session.id, claimed.id, reply, assurance),
     ),
   );
 }
@@ -216,16 +222,6 @@ async function claimAttempt(
   });
 }
 
-/** Why a session could not take what was asked: paid, busy, or simply not in a state for it. */
-function conflictFor(status: string | undefined, otherwise: string): Failure {
-  if (status === 'succeeded' || status === 'authorized' || status === 'captured' || status === 'released') {
-    return { code: 'session_completed', message: 'This checkout has already been paid' };
-  }
-  if (status === 'processing' || status === 'pending') return { code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' };
-  if (status === 'expired') return sessionExpired;
-  return { code: 'invalid_state', message: otherwise };
-}
-
 /**
  * A wallet charge the issuer refused for want of 3-D Secure, on a card the
  * service kept as a payment method. A payment-method charge never leads to
@@ -251,7 +247,7 @@ async function startAuthentication(
 ): Promise<Paid> {
   const paymentMethod = charge.payment_method ?? '';
   const created = await deps.service.createAuthenticationSession(
-    { payment_method: paymentMethod, amount: session.amount, currency: session.currency.toLowerCase(), ...framing },
+    { payment_method: paymentMethod, amount: chargedAmountOf(session), currency: session.currency.toLowerCase(), ...framing },
     { merchantId: app.merchantId, idempotencyKey: `${attempt.idempotencyKey}:authentication` },
   );
   const declined = outcomeOfCharge(charge, assurance);

@@ -19,6 +19,7 @@ import type { Store } from '../store';
 import { recordEvent } from '../store/events';
 import { releaseReplayLease, takeReplayLease } from '../store/reconciliation';
 import { findRefund, pendingRefunds, type RefundRow, type RefundSettlement, reserveRefund, settleRefund, toRefund } from '../store/refunds';
+import { chargedAmountOf } from './build-charge';
 import { outcomeOf } from './sessions';
 import { findSession, type SessionRow } from '../store/sessions';
 
@@ -29,7 +30,7 @@ export interface RefundDependencies {
 
 /** The statuses whose money can be given back, and how much was taken in each. */
 const takenIn: Partial<Record<SessionStatus, (session: SessionRow) => number>> = {
-  succeeded: (session) => session.amount,
+  succeeded: chargedAmountOf,
   captured: (session) => session.amount_captured ?? 0,
 };
 export const REFUNDABLE_FROM = Object.keys(takenIn) as SessionStatus[];

@@ -31,7 +31,8 @@ import { googlePayAmountRefusal } from './payment-request';
 import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAuthorization } from '../../contracts/payment-data-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, contactOf, createSession, lineItemsOf, listAppSessions, outcomeOf, sessionView, shippingOf } from './sessions';
+import { clientSecretOpens, createSession, listAppSessions, outcomeOf, requestedAmountOf, sessionView } from './sessions';
+import { quoteSession } from './quotes';
 import { findSession, type SessionRow } from '../store/sessions';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
@@ -131,7 +132,8 @@ export const checkoutAnswers = {
   listSessions: [...MERCHANT_CALL, ...NO_BODY, 'invalid_request'],
   getSession: [...MERCHANT_CALL, ...NO_BODY, ...PATH_ID],
   getPublicSession: [...WIDGET_CALL, ...NO_BODY],
-  paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'shipping_country_not_allowed', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
+  paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'shipping_country_not_allowed', 'quote_mismatch', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
+  quoteSession: [...WIDGET_CALL, ...JSON_BODY, 'payment_in_progress', 'session_completed', 'invalid_state'],
   authenticateSession: [...WIDGET_CALL, ...JSON_BODY, 'authentication_pending', 'payment_in_progress', 'session_completed', 'invalid_state', 'service_unavailable'],
   captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'service_unavailable'],
   releaseSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'service_unavailable'],
@@ -148,6 +150,7 @@ export const checkoutAnswers = {
 export const checkoutBodies = {
   'POST /api/sessions': { body: 'required', limit: 32 * KB },
   'POST /api/sessions/:id/pay': { body: 'required', limit: 32 * KB },
+  'POST /api/sessions/:id/quote': { body: 'required', limit: 8 * KB },
   'POST /api/sessions/:id/authenticate': { body: 'required', limit: 32 * KB },
   'POST /api/sessions/:id/capture': { body: 'optional', limit: 32 * KB },
   'POST /api/sessions/:id/release': { body: 'optional', limit: 32 * KB },
@@ -164,7 +167,7 @@ interface WidgetCall {
 }
 
 /** The routes the widget calls from the merchant's page, the only ones that answer CORS. */
-const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/authenticate'];
+const WIDGET_ROUTES = ['/api/sessions/:id/public', '/api/sessions/:id/pay', '/api/sessions/:id/quote', '/api/sessions/:id/authenticate'];
 
 export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { store } = options;
@@ -421,11 +424,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },
-      payment_data_request: buildPaymentDataRequest(
-        app,
-        { id: session.id, amount: session.amount, currency: session.currency, countryCode: session.country_code, lineItems: lineItemsOf(session), shipping: shippingOf(session), contact: contactOf(session) },
-        context,
-      ),
+      payment_data_request: buildPaymentDataRequest(app, requestedAmountOf(session), context),
       outcome: outcomeOf(session),
       expires_at: session.expires_at,
     });
@@ -449,6 +448,18 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const framing = { return_origin: req.get('origin') ?? options.ownOrigin(), ...(embedder ? { ancestor_origins: [embedder] } : {}) };
     const paid = await pay(options, found.app, found.session, req.body, framing);
     await sendPayReply(res, found, paid);
+  });
+
+  /**
+   * The relay of Google's onPaymentDataChanged for a session with delivery options: the price of the sheet's
+   * address and option, as the update the widget hands Google. Counted with the reads: a sheet asks at each change.
+   */
+  router.post('/api/sessions/:id/quote', reads, widgetCors, async (req, res) => {
+    const found = await widgetSession(req, res);
+    if (!found) return;
+    const quoted = await quoteSession(store, found.session, req.body);
+    if (quoted.ok) res.json(quoted.value);
+    else sendFailure(res, quoted.error);
   });
 
   router.post('/api/sessions/:id/authenticate', payments, widgetCors, async (req, res) => {

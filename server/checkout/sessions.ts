@@ -3,7 +3,7 @@
  * secret key and by the widget with the client secret.
  */
 import type { App } from '../apps';
-import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, CreateSessionBody, LineItem, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
+import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -14,6 +14,7 @@ import { refundsOfSessions } from '../store/refunds';
 import { listSessions } from '../store/session-list';
 import { findSession, insertSession, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
+import type { SessionAmount } from '../../contracts/payment-data-request';
 import { sealAddress, storedAddress, storedEmail } from './personal-data';
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
@@ -68,6 +69,9 @@ export async function createSession(
     shipping_address_sealed: null,
     email_sealed: null,
     personal_data_erased: null,
+    latest_quote: null,
+    shipping_option: null,
+    amount_charged: null,
   };
   await insertSession(store, row);
   return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
@@ -132,10 +136,24 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     contact: contactOf(row),
     shipping_address: storedAddress(cipher, row.shipping_address_sealed, row.personal_data_erased),
     email: storedEmail(cipher, row.email_sealed, row.personal_data_erased),
+    shipping_option: row.shipping_option ? ChosenShippingOption.parse(JSON.parse(row.shipping_option)) : null,
+    amount_charged: row.amount_charged,
   };
 }
 
 /** What the session asks the wallet's sheet: its line items (none: empty), the shipping address and contact details it asks for (null: none). */
 export const lineItemsOf = (row: SessionRow): LineItem[] => (row.line_items ? LineItem.array().parse(JSON.parse(row.line_items)) : []);
-export const shippingOf = (row: SessionRow): AskedShipping | null => (row.shipping ? AskedShipping.parse(JSON.parse(row.shipping)) : null);
+// A session created without delivery options stored none: it offers none.
+export const shippingOf = (row: SessionRow): AskedShipping | null => (row.shipping ? AskedShipping.parse({ options: [], ...(JSON.parse(row.shipping) as object) }) : null);
 export const contactOf = (row: SessionRow): AskedContact | null => (row.contact ? AskedContact.parse(JSON.parse(row.contact)) : null);
+
+/** What the session's Google Pay request (and a quote's update) is built from: its amount, currency and what the sheet shows and asks. */
+export const requestedAmountOf = (row: SessionRow): SessionAmount => ({
+  id: row.id,
+  amount: row.amount,
+  currency: row.currency,
+  countryCode: row.country_code,
+  lineItems: lineItemsOf(row),
+  shipping: shippingOf(row),
+  contact: contactOf(row),
+});

@@ -3,7 +3,8 @@
  * session's status goes through `moveSession`, which refuses what this table
  * does not allow (its table is contracts/session-states.ts). docs/holds-and-3ds.md draws it.
  */
-import { type EventType, SessionStatus } from '../../contracts';
+import { type EventType, sessionExpired, SessionStatus } from '../../contracts';
+import type { Failure } from '../../common/result';
 import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
@@ -70,4 +71,14 @@ export async function moveSession(
   const view = merchantView(moved, [], cipher);
   await recordEvent(trx, moved.app_id, type, view, carriesPersonalData(view) ? cipher : undefined);
   return moved;
+}
+
+/** Why a session could not take what was asked: paid, busy, or simply not in a state for it. */
+export function conflictFor(status: string | undefined, otherwise: string): Failure {
+  if (status === 'succeeded' || status === 'authorized' || status === 'captured' || status === 'released') {
+    return { code: 'session_completed', message: 'This checkout has already been paid' };
+  }
+  if (status === 'processing' || status === 'pending') return { code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' };
+  if (status === 'expired') return sessionExpired;
+  return { code: 'invalid_state', message: otherwise };
 }

@@ -11,7 +11,7 @@ import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { AppRecordReply } from '../apps-api/app-record';
 import { GoogleErrorBody } from '../apps-api/google-errors';
 import { checkoutAnswers, checkoutBodies } from '../checkout/routes';
-import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, OriginVerification, OriginVerificationList, PayBody, PayReply, PublicSession, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, VerifyOriginBody, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../../contracts';
+import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSession, CreateRefundBody, CreateSessionBody, EmptyBody, ListSessionsQuery, OriginVerification, OriginVerificationList, PayBody, PayReply, PublicSession, QuoteBody, QuoteReply, Refund, RolledSecretKey, RollSecretKeyBody, ServiceRefund, ServiceRefundRequest, Session, SessionList, VerifyOriginBody, WalletCardsReply, WalletTokenReply, WalletTokenRequest } from '../../contracts';
 import { type BodyRule, KB } from '../../common/http/body';
 import { JSON_BODY, NO_BODY, type RouteAnswers } from '../../contracts/error-codes';
 import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './parts';
@@ -150,7 +150,8 @@ const paths: ZodOpenApiObject['paths'] = {
       operationId: 'paySession',
       tags: ['Widget'],
       summary: 'Pay a session',
-      description: 'The widget sends the PaymentData Google Pay returned, exactly as it came; the server verifies and opens the token and charges (or holds) the amount at the payment service.',
+      description:
+        "The widget sends the PaymentData Google Pay returned, exactly as it came; the server verifies and opens the token and charges (or holds) the amount at the payment service. For a session with delivery options, with the latest quote's `quote_id` (quoteSession): the charge is that quote's total, and a payment not for it (another quote, another option, a country the option does not deliver to) is refused with 409 `quote_mismatch` before anything is charged.",
       security: clientSecret,
       requestParams: { path: sessionId, header: widgetHeaders },
       requestBody: requestBody(checkoutBodies['POST /api/sessions/:id/pay'], PayBody),
@@ -160,6 +161,25 @@ const paths: ZodOpenApiObject['paths'] = {
           PayReply,
         ),
         ...errorResponses(checkoutAnswers.paySession),
+      },
+    },
+  },
+  '/api/sessions/{id}/quote': {
+    post: {
+      operationId: 'quoteSession',
+      tags: ['Widget'],
+      summary: 'Price a delivery option',
+      description:
+        "For a session with delivery options (`shipping.options`): the widget relays what Google Pay's onPaymentDataChanged gave it (the address's country, the option picked) and hands Google the reply's `update` unchanged. The server prices it and stores it as the session's latest quote, which paySession must name (`quote_id`) and is charged: the page never says a price.",
+      security: clientSecret,
+      requestParams: { path: sessionId, header: widgetHeaders },
+      requestBody: requestBody(checkoutBodies['POST /api/sessions/:id/quote'], QuoteBody),
+      responses: {
+        '200': reply(
+          "The sheet's answer: `update.newTransactionInfo` (the FINAL total: `amount` plus the option's) and `update.newShippingOptionParameters` (the options the address's country has, the chosen one selected; a chosen option it has not is replaced by its first), with `quote_id`; or `update.error` (`SHIPPING_ADDRESS_UNSERVICEABLE`: no option delivers to the country) with `quote_id` null",
+          QuoteReply,
+        ),
+        ...errorResponses(checkoutAnswers.quoteSession),
       },
     },
   },

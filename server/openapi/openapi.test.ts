@@ -75,6 +75,7 @@ describe('/openapi.json', () => {
         '/api/sessions/{id}',
         '/api/sessions/{id}/public',
         '/api/sessions/{id}/pay',
+        '/api/sessions/{id}/quote',
         '/api/sessions/{id}/authenticate',
         '/api/sessions/{id}/capture',
         '/api/sessions/{id}/release',
@@ -115,7 +116,7 @@ describe('/openapi.json', () => {
     expect(Object.keys(full.webhooks).sort()).toEqual([...EventType.options].sort());
 
     const statuses = (path: string, method = 'post') => Object.keys(full.paths[path]![method]!.responses);
-    for (const widgetRoute of ['/api/sessions/{id}/public', '/api/sessions/{id}/pay', '/api/sessions/{id}/authenticate']) {
+    for (const widgetRoute of ['/api/sessions/{id}/public', '/api/sessions/{id}/pay', '/api/sessions/{id}/quote', '/api/sessions/{id}/authenticate']) {
       const method = widgetRoute.endsWith('public') ? 'get' : 'post';
       expect(full.paths[widgetRoute]![method]!.parameters?.map((parameter) => `${parameter.in} ${parameter.name}`), widgetRoute).toContain('header origin');
       expect(statuses(widgetRoute, method), widgetRoute).toContain('429');

@@ -414,6 +414,15 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX sessions_personal_data_created ON sessions (created) WHERE personal_data_erased IS NULL AND (billing_address_on_file_sealed IS NOT NULL OR billing_address_sealed IS NOT NULL OR shipping_address_sealed IS NOT NULL OR email_sealed IS NOT NULL)`.execute(db);
     },
   },
+  '0024_shipping_quotes': {
+    // Delivery options priced by the server: the session's latest quote (ShippingQuote JSON: its id, option, total and
+    // the address's country; newest wins), which a payment must be for; and, from the payment's claim, the option it was
+    // for and what it charged. Not personal data (a country is no address). Sessions paid before have none (null).
+    async up(db: Kysely<unknown>) {
+      for (const column of ['latest_quote', 'shipping_option']) await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
+      await db.schema.alterTable('sessions').addColumn('amount_charged', 'bigint').execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

@@ -79,7 +79,12 @@ export interface SessionsTable {
   /** The shopper's e-mail the wallet returned with the latest payment, sealed; `erased` once erased. */
   email_sealed: Generated<string | null>;
   /** When the retention period erased the addresses and the e-mail (ms since the epoch); null until then. */
-  personal_data_erased: Generated<number | null>;
+  personal_data_erased: Generated<number | null>;  /** ShippingQuote JSON (checkout/quotes.ts): the latest quote of a session with delivery options; null before one. */
+  latest_quote: Generated<string | null>;
+  /** ChosenShippingOption JSON: the delivery option the latest payment attempt was for; null without options or before a payment. */
+  shipping_option: Generated<string | null>;
+  /** What the latest payment attempt charged (or held): the amount, plus its delivery option's; null before a payment. */
+  amount_charged: Generated<number | null>;
 }
 
 /** A session's refunds (checkout/refunds.ts); the service's idempotency key is derived from `id`. */

@@ -76,6 +76,7 @@ const PATH_POOLS: Record<string, string[]> = {
   getSession: ['session.unpaid', 'session.paid', 'session.hold', 'session.challenge', 'session.captured'],
   getPublicSession: ['session.unpaid', 'session.paid', 'session.hold'],
   paySession: ['session.unpaid', 'session.paid'],
+  quoteSession: ['session.quotable', 'session.unpaid', 'session.paid'],
   authenticateSession: ['fresh:session.challenge', 'session.challenge', 'session.unpaid'],
   captureSession: ['fresh:session.hold', 'session.hold', 'session.captured'],
   releaseSession: ['fresh:session.hold', 'session.hold'],
@@ -110,7 +111,7 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
   let keyCreated = 0;
   // The demo merchant as it is now: the fuzz rolls its key (and takes the new one, `learn`).
   const shop = () => shopClient({ url: child.url, serviceKey: child.serviceKey, demoSecretKey: secretKey });
-  const pools: Pools = { 'session.unpaid': [], 'session.paid': [], 'session.hold': [], 'session.challenge': [], 'session.captured': [], webhook_endpoint: [], event: [], app: [demo.app_id], charge: [] };
+  const pools: Pools = { 'session.quotable': [], 'session.unpaid': [], 'session.paid': [], 'session.hold': [], 'session.challenge': [], 'session.captured': [], webhook_endpoint: [], event: [], app: [demo.app_id], charge: [] };
   const clientSecrets = new Map<string, string>();
   const examples: Record<string, Example[]> = {};
   const example = (operationId: string, ...more: Example[]) => (examples[operationId] ??= []).push(...more);
@@ -131,6 +132,15 @@ async function prepare(child: ChildServer): Promise<FuzzTarget> {
     const created = await session('session.unpaid', i % 2 ? { amount: 1000, currency: 'EUR', country_code: 'DE' } : {});
     if (i < 3) example('paySession', { params: { id: { value: created.id } }, body: { payment_data: await shop().walletPaymentData(created, 'visa-success-pan') } });
   }
+  // Sessions with delivery options, which the relay quotes: one option for every country, one for GB only.
+  const options = [{ id: 'standard', label: 'Standard', amount: 500 }, { id: 'express-gb', label: 'Express', detail: 'Next day', amount: 1500, countries: ['GB'] }];
+  for (let i = 0; i < 2; i++) await session('session.quotable', { shipping: { countries: ['US', 'GB'], options } });
+  example(
+    'quoteSession',
+    { body: { intermediate_payment_data: { callbackTrigger: 'INITIALIZE', shippingAddress: { countryCode: 'US', postalCode: '94043' } } } },
+    { body: { intermediate_payment_data: { callbackTrigger: 'SHIPPING_OPTION', shippingAddress: { countryCode: 'GB' }, shippingOptionData: { id: 'express-gb' } } } },
+    { body: { intermediate_payment_data: { callbackTrigger: 'SHIPPING_ADDRESS', shippingAddress: { countryCode: 'FR' } } } },
+  );
   for (let i = 0; i < 3; i++) await paid(await session('session.paid'), 'visa-success-3ds');
   for (let i = 0; i < 4; i++) await paid(await session('session.hold', { intent: 'hold' }), 'mastercard-success-3ds');
   for (let i = 0; i < 2; i++) {
