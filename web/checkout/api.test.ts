@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { withPagePrototypes } from '../../testing/page-prototypes';
-import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, postAuthentication, postPayment, resolveScriptUrl } from './api';
+import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, postAuthentication, postPayment, postQuote, resolveScriptUrl } from './api';
 
 /**
  * The backend, as the widget's calls reach it: each request's body, answered with a payment's reply. In
@@ -10,11 +10,13 @@ const backend = vi.hoisted(() => {
   const pageFetch = globalThis.fetch;
   delete (globalThis as Record<string, unknown>).__walletCheckoutBuiltins;
   const bodies: unknown[] = [];
-  globalThis.fetch = async (_url, init) => {
+  const urls: unknown[] = [];
+  globalThis.fetch = async (url, init) => {
+    urls.push(url);
     bodies.push(init?.body);
     return new Response('{"outcome":{"status":"succeeded"},"session":{}}', { headers: { 'content-type': 'application/json' } });
   };
-  return { bodies, pageFetch };
+  return { bodies, urls, pageFetch };
 });
 afterAll(() => {
   globalThis.fetch = backend.pageFetch;
@@ -120,6 +122,17 @@ describe("the widget's calls beside the page's prototypes", () => {
     const beside = withPagePrototypes(send, { objectPrototype: true });
     expect(beside.bodies).toEqual(plain.bodies);
     await Promise.all([plain.replies, beside.replies]);
+  });
+
+  it("names the session's latest quote in the payment, and tells the relay the change only", async () => {
+    const from = backend.bodies.length;
+    await postPayment('https://pay.example', 'cs_1', 'cs_1_secret_x', paymentData, 'qt_1');
+    await postQuote('https://pay.example', 'cs_1', 'cs_1_secret_x', { callbackTrigger: 'SHIPPING_OPTION', shippingAddress: undefined, shippingOptionData: { id: 'express' } });
+    expect(backend.bodies.slice(from)).toEqual([
+      JSON.stringify({ payment_data: paymentData, quote_id: 'qt_1' }),
+      '{"intermediate_payment_data":{"callbackTrigger":"SHIPPING_OPTION","shippingOptionData":{"id":"express"}}}',
+    ]);
+    expect(backend.urls.slice(from)).toEqual(['https://pay.example/api/sessions/cs_1/pay', 'https://pay.example/api/sessions/cs_1/quote']);
   });
 
   it('calls the fetch the page had when the widget loaded, not one it put in its place since', async () => {

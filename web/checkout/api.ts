@@ -2,6 +2,7 @@
 import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../contracts';
 import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
 import { builtinFetch, BuiltinPromise, toJson } from '../../common/browser/builtins';
+import type { RelayedChange } from './quote-decide';
 import type { CheckoutErrorCode } from './types';
 
 export class CheckoutApiError extends Error {
@@ -115,13 +116,20 @@ export function fetchPublicSession(apiBase: string, sessionId: string, clientSec
   return call<PublicSession>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`, clientSecret, {}, signal);
 }
 
-export function postPayment(apiBase: string, sessionId: string, clientSecret: string, paymentData: PaymentData, signal?: AbortSignal) {
+/** `quoteId`: the latest quote of a session with delivery options (quote-relay.ts), which the backend charges. */
+export function postPayment(apiBase: string, sessionId: string, clientSecret: string, paymentData: PaymentData, quoteId?: string, signal?: AbortSignal) {
   return call<PayResponse>(
     `${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/pay`,
     clientSecret,
-    { method: 'POST', body: toJson({ payment_data: paymentData }) },
+    // An undefined quote_id is left out, as JSON leaves it out.
+    { method: 'POST', body: toJson({ payment_data: paymentData, quote_id: quoteId }) },
     signal,
   );
+}
+
+/** The shopper changed the address or the delivery option in the sheet: the backend prices it (a QuoteReply, quote-decide.ts). */
+export function postQuote(apiBase: string, sessionId: string, clientSecret: string, change: RelayedChange, signal?: AbortSignal) {
+  return call<unknown>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/quote`, clientSecret, { method: 'POST', body: toJson({ intermediate_payment_data: change }) }, signal);
 }
 
 /** After the 3-D Secure challenge: the backend asks the service how it went and finishes (or declines) the payment. */

@@ -15,7 +15,8 @@ export interface Dispatched {
   answer?: Promise<PaymentOutcome | null>;
 }
 
-export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatched) {
+/** `quoteId`: the quote a session with delivery options is paid at (quote-relay.ts), named by the payment. */
+export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatched, quoteId: () => string | undefined) {
   const { apiBase, sessionId, clientSecret } = host;
   const watching: Partial<Record<Watched, () => void>> = {};
 
@@ -36,7 +37,7 @@ export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatch
   function perform(effect: Effect): Promise<PaymentOutcome | null> | void {
     switch (effect.run) {
       case PAY:
-        return send(postPayment(apiBase, sessionId, clientSecret, effect.data));
+        return send(postPayment(apiBase, sessionId, clientSecret, effect.data, quoteId()));
       case AUTHENTICATE:
         return send(postAuthentication(apiBase, sessionId, clientSecret, effect.cancel ? { cancel: true } : {}));
       case ABANDON_CHALLENGE:

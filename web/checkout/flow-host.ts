@@ -6,6 +6,7 @@
 import type { PaymentData, PublicSession } from '../../contracts';
 import type { Messages } from './locales';
 import type { View } from './states';
+import type { PaymentDataChange, SheetUpdate } from './quote-decide';
 import type { CheckoutErrorCode } from './types';
 import type { SheetResult } from './wallet-button';
 
@@ -36,6 +37,8 @@ export interface PaymentFlow {
   /** A failed backend call, shown as the widget shows it; `otherwise`: what a refusal means for this call. */
   failCall(err: unknown, otherwise: CheckoutErrorCode): void;
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
+  /** The sheet's onPaymentDataChanged (a session with delivery options): the relay's answer (quote-relay.ts). */
+  onPaymentDataChanged(data: PaymentDataChange): Promise<SheetUpdate>;
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
   /**

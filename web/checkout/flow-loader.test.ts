@@ -11,10 +11,12 @@ import type { View } from './states';
 
 afterEach(() => void vi.restoreAllMocks());
 
+const PRICED = { newTransactionInfo: { currencyCode: 'EUR', countryCode: 'FR', totalPriceStatus: 'FINAL', totalPrice: '24.90' } };
+
 function mount(chunkAnswers: (() => Promise<unknown>)[], sessionId = 'cs_1') {
   let view: View = { state: 'ready' };
   const closeChallenge = vi.fn();
-  const flow = { sync: vi.fn(), stop: vi.fn(), showChallenge: vi.fn(() => closeChallenge), onCancel: vi.fn(), onPaymentAuthorized: vi.fn(async () => ({ transactionState: 'SUCCESS' })) } as unknown as PaymentFlow;
+  const flow = { sync: vi.fn(), stop: vi.fn(), showChallenge: vi.fn(() => closeChallenge), onCancel: vi.fn(), onPaymentAuthorized: vi.fn(async () => ({ transactionState: 'SUCCESS' })), onPaymentDataChanged: vi.fn(async () => PRICED) } as unknown as PaymentFlow;
   const loadChunk = vi.fn(() => chunkAnswers.shift()!());
   const setView = vi.fn((next: View) => void (view = next));
   const host = () => ({ sessionId, view: () => view, setView, alive: () => true, loadChunk }) as unknown as FlowHost;
@@ -58,4 +60,14 @@ it('stops the flow and closes the challenge with the widget', async () => {
   m.stop();
   expect(m.flow.stop).toHaveBeenCalledOnce();
   expect(m.closeChallenge).toHaveBeenCalledOnce();
+});
+
+it("hands the sheet's change of delivery to the flow, and refuses it when the flow cannot be had", async () => {
+  const m = mount([]);
+  m.loadChunk.mockImplementationOnce(() => Promise.reject(new Error('offline'))).mockImplementation(async () => m.chunk);
+  const change = { callbackTrigger: 'INITIALIZE' } as Parameters<typeof m.handlers.onPaymentDataChanged>[0];
+  // Google shows its own error for a refused change; the shopper's next change, or Pay, asks for the flow again.
+  await expect(m.handlers.onPaymentDataChanged(change)).rejects.toThrow('offline');
+  expect(await m.handlers.onPaymentDataChanged(change)).toBe(PRICED);
+  expect(m.flow.onPaymentDataChanged).toHaveBeenCalledWith(change);
 });

@@ -14,7 +14,7 @@ import { type View, WIDGET_STATES } from './states';
 import type { CheckoutViewHandlers } from './view';
 import type { WalletButtonCallbacks } from './wallet-button';
 
-type FlowHandlers = Pick<CheckoutViewHandlers, 'challengeBox'> & Pick<WalletButtonCallbacks, 'onPaymentAuthorized' | 'onPaymentData' | 'onCancel'>;
+type FlowHandlers = Pick<CheckoutViewHandlers, 'challengeBox'> & Pick<WalletButtonCallbacks, 'onPaymentAuthorized' | 'onPaymentDataChanged' | 'onPaymentData' | 'onCancel'>;
 
 /**
  * `host`: made when the flow comes; `arrived`: the flow is here (and the rest of English with it).
@@ -63,6 +63,8 @@ export function flowLoader(host: () => FlowHost, arrived: () => void) {
     },
     // Without the flow the sheet closes, and the page says why.
     onPaymentAuthorized: (data) => loadFlow().then((f) => f.onPaymentAuthorized(data), (err: unknown) => (unavailable(err), { transactionState: 'SUCCESS' as const })),
+    // Without the flow the sheet is refused the change, and shows its own error; paying then says why.
+    onPaymentDataChanged: (data) => loadFlow().then((f) => f.onPaymentDataChanged(data)),
     onPaymentData: (data) => withFlow((f) => f.onPaymentData(data)),
     onCancel: () => withFlow((f) => f.onCancel()),
   };

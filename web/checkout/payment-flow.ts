@@ -2,7 +2,8 @@
  * What the widget does once the shopper has clicked, and what it shows past its first paint: the
  * glue that feeds the flow's decider (flow-decide.ts, pure) the wallet's, the backend's and the
  * challenge's answers, and performs what it decides: calls (api.ts), the 3-D Secure dialog
- * (challenge-opener.ts), checks of the session (session-watch.ts), focus. With it, the rest of
+ * (challenge-opener.ts), checks of the session (session-watch.ts), focus; and the sheet's changes
+ * of address and delivery option, priced by the relay (quote-relay.ts). With it, the rest of
  * English and the after-click states' styles. A chunk (chunks.ts), prefetched once the button is up,
  * loaded at once by a widget that opens in a later state (a reload, an error); plain functions over
  * the widget's state (widget.ts owns it, its table is states.ts): the chunk does not carry Preact.
@@ -12,7 +13,7 @@
  */
 import { detach } from '../../common/browser/builtins';
 import afterClickCss from './after-click.css?inline';
-import { setEmbedderOrigin, shopperPageOrigin } from './api';
+import { postQuote, setEmbedderOrigin, shopperPageOrigin } from './api';
 import { openChallengeIn } from './challenge-opener';
 import { decide } from './flow-decide';
 import { type Dispatched, flowEffects } from './flow-effects';
@@ -20,6 +21,7 @@ import { AUTHORIZED, CALL_FAILED, CHECK_AGAIN, type FlowEvent, RESUMED, SHEET_CA
 import type { FlowHost, PaymentFlow } from './flow-host';
 import { en } from './locales/en';
 import { sheetResult } from './outcome-view';
+import { quoteRelay } from './quote-relay';
 import { isPaidStatus, type View } from './states';
 
 export function paymentFlow(host: FlowHost): PaymentFlow {
@@ -32,7 +34,11 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
   if (shadow instanceof ShadowRoot) shadow.appendChild(style);
   let decidedInSheet = false;
   let shown: View | undefined;
-  const effects = flowEffects(host, (event) => dispatch(event));
+  const relay = quoteRelay(
+    (change, signal) => postQuote(host.apiBase, host.sessionId, host.clientSecret, change, signal),
+    () => (host.words() ?? en).errors.network_error,
+  );
+  const effects = flowEffects(host, (event) => dispatch(event), relay.quoteId);
 
   /** Decides `event`, moves the widget, and performs the effects. */
   function dispatch(event: FlowEvent): Dispatched {
@@ -48,6 +54,7 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
   return {
     failCall: (error, otherwise) => void dispatch({ on: CALL_FAILED, error, otherwise }),
     onPaymentAuthorized: async (data) => sheetResult((await dispatch({ on: AUTHORIZED, data }).answer) ?? null, host.words()),
+    onPaymentDataChanged: relay.changed,
     onPaymentData: (data) => void dispatch({ on: SHEET_RETURNED, data }),
     onCancel: () => void dispatch({ on: SHEET_CANCELLED }),
     showChallenge: (box) => openChallengeIn(box, host, dispatch),

@@ -12,6 +12,7 @@ import { toJson } from '../../common/browser/builtins';
 import { loadScriptOnce } from './api';
 import { googleButtonLanguage, googleButtonOptions } from './button-options';
 import { paymentsApi, readiness } from './readiness';
+import type { PaymentDataChange, SheetUpdate } from './quote-decide';
 import type { MountOptions } from './types';
 
 /** Google's script, loaded under the page's nonce unless a wallet (the sandbox's, or the page's own pay.js) is already here. */
@@ -42,6 +43,8 @@ export interface WalletButtonCallbacks {
   onReady(ready: boolean, paymentMethodPresent: boolean | null): void;
   /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
+  /** The sheet's change of address or delivery option, for a session whose delivery the backend prices. */
+  onPaymentDataChanged(data: PaymentDataChange): Promise<SheetUpdate>;
   /** The sheet returned: without the callback (a wallet that has none), the payment is made now. */
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
@@ -118,7 +121,11 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
         environment,
         merchantInfo: paymentRequest.merchantInfo,
         nonce: settings.options.nonce,
-        paymentDataCallbacks: { onPaymentAuthorized: (data) => on.onPaymentAuthorized(data) },
+        paymentDataCallbacks: {
+          onPaymentAuthorized: (data) => on.onPaymentAuthorized(data),
+          // Only where the request declares the change intents: Google refuses either without the other.
+          ...(paymentRequest.callbackIntents?.some((intent) => intent.startsWith('SHIPPING_')) && { onPaymentDataChanged: (data) => on.onPaymentDataChanged(data) }),
+        },
       });
       // Drawn before the answer, hidden by the widget's state until then: the answer shows it at once.
       draw();
