@@ -86,9 +86,9 @@ export type CallbackIntent = z.infer<typeof CallbackIntent>;
 export const DisplayItem = z.object({ label: z.string(), type: z.enum(['LINE_ITEM', 'SUBTOTAL', 'TAX', 'DISCOUNT', 'SHIPPING_OPTION']), price: z.string(), status: z.enum(['FINAL', 'PENDING']).optional() });
 export type DisplayItem = z.infer<typeof DisplayItem>;
 
-/** Google's ShippingOptionParameters: the options the sheet lists, and the one selected. */
+/** Google's ShippingOptionParameters: the options the sheet lists, and the one selected (the first when none is named, as Google's reference says). */
 export const ShippingOptionParameters = z.object({
-  defaultSelectedOptionId: z.string(),
+  defaultSelectedOptionId: z.string().optional(),
   shippingOptions: z.array(z.object({ id: z.string(), label: z.string(), description: z.string().optional() })),
 });
 export type ShippingOptionParameters = z.infer<typeof ShippingOptionParameters>;
