@@ -89,6 +89,26 @@ test('a hold is placed, shown as authorized, and shown captured once the merchan
   ]);
 });
 
+test("express delivery chosen in the wallet's sheet is priced by the server, and the charge is its quote", async ({ openShop, ledger }) => {
+  const shipping = {
+    countries: ['US', 'GB'],
+    options: [
+      { id: 'standard', label: 'Standard', amount: 500 },
+      { id: 'express', label: 'Express', amount: 1500, countries: ['US'] },
+    ],
+  };
+  const { shopper, merchantView } = await openShop({ session: { amount: 2400, shipping } });
+  await shopper.openWallet();
+  // The backend's first quote: the goods and the default (Standard) option.
+  await shopper.expectText('[data-testid=sandbox-total]', /\$29\.00$/);
+  await shopper.click({ css: 'input[name=sandbox-shipping-option][value=express]' });
+  await shopper.expectText('[data-testid=sandbox-total]', /\$39\.00$/);
+  await shopper.payInSheet('visa-success-3ds');
+  await shopper.expectState('paid');
+  expect(await merchantView()).toMatchObject({ amount: 2400, amount_charged: 3900, shipping_option: { id: 'express' } });
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.amount])).toEqual([['succeeded', 3900]]);
+});
+
 test("the widget in the merchant's iframe embedding pays, 3-D Secure included, and its events reach the page", async ({ openShop, ledger }) => {
   const { shopper, merchantView, sessionId } = await openShop({ iframe: true });
   await shopper.payWith('visa-3ds-required-pan');
