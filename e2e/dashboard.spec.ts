@@ -2,6 +2,7 @@
  * The merchant's dashboard in a real browser: a merchant's day (find a
  * payment, refund it, see why a webhook failed and redeliver it, roll the
  * key, the current key asked again), a hold captured and another released,
+ * what the shopper gave in an express checkout,
  * the keyboard alone, the key never kept by the page, sign out everywhere,
  * every page axe-clean in light and dark, the languages, and visual baselines.
  */
@@ -82,6 +83,29 @@ test("shows the card issuer's address verification beside the check against the 
 });
 
 const apiStatus = async (secretKey: string) => (await fetch(`${server.url}/api/sessions?limit=1`, { headers: { authorization: `Bearer ${secretKey}` } })).status;
+
+test('shows what the shopper gave in an express checkout: line items, shipping address and e-mail', async ({ page }) => {
+  const secretKey = await merchant();
+  const lineItems = [
+    { label: 'Coffee beans', kind: 'item', amount: 1800 },
+    { label: 'Standard shipping', kind: 'shipping', amount: 600 },
+  ];
+  const session = await server.createSession(secretKey, { amount: 2400, currency: 'USD', country_code: 'US', line_items: lineItems, shipping: { countries: ['US'] }, contact: { email: true } });
+  const paymentData = await server.walletPaymentData(session, 'visa-success-pan', undefined, 'us-home');
+  expect((await server.pay(session, { payment_data: paymentData })).status).toBe(200);
+  await signIn(page, secretKey);
+  await page.goto(`${server.url}/dashboard#/payments/${session.id}`);
+  const details = page.getByTestId('express-details');
+  await expect(details.getByRole('heading', { name: 'What the shopper gave' })).toBeVisible();
+  const rows = details.getByTestId('line-items').locator('tbody tr');
+  await expect(rows).toHaveText([/Coffee beans\s*\$18\.00/, /Standard shipping\s*\$6\.00/]);
+  await expect(details.getByTestId('shipping-address')).toContainText('1 Sandbox Way');
+  await expect(details.getByTestId('email')).toHaveText('shopper@sandbox.example');
+  // No delivery option: nothing was added to the amount, so neither is shown.
+  await expect(details.getByTestId('shipping-option')).toHaveCount(0);
+  await expect(details.getByTestId('amount-charged')).toHaveCount(0);
+  expect((await new AxeBuilder({ page }).include('[data-testid="express-details"]').analyze()).violations).toEqual([]);
+});
 
 test("a merchant's day: find a payment, refund part of it, see why a webhook failed and redeliver it, roll the key", async ({ page }) => {
   const secretKey = await merchant();

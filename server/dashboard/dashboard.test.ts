@@ -5,7 +5,8 @@
  * merchant API's own functions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type Refund } from '../../contracts';
+import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type QuoteReply, type Refund } from '../../contracts';
+import { walletShippingAddresses } from '../../sandbox/shipping-addresses';
 import { hashSecret } from '../../common/secrets';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { TYPICAL_ADDRESS_ON_FILE } from '../../sandbox/billing-addresses';
@@ -183,6 +184,38 @@ describe('payments in the dashboard', () => {
     expect(page.payment).toMatchObject({ billing_address_check: { verdict: 'match' }, address_verification: { line1: 'mismatch', postal_code: 'match' } });
     const list = (await (await browser.call('GET', '/dashboard/api/payments?reference=order-dash-avs')).json()) as DashboardPaymentList;
     expect(list.data[0]?.address_verification).toEqual({ line1: 'mismatch', postal_code: 'match' });
+  });
+
+  it('shows what the shopper gave in an express checkout: line items, delivery option, amount charged, shipping address and e-mail; never to the client secret', async () => {
+    const lineItems = [
+      { label: 'Coffee beans', kind: 'item', amount: 2000 },
+      { label: 'Sales tax', kind: 'tax', amount: 400 },
+    ];
+    const options = [{ id: 'standard', label: 'Standard', amount: 500 }, { id: 'express', label: 'Express', amount: 1500 }];
+    const session = await server.createSession(secretKey, { amount: 2400, currency: 'USD', country_code: 'US', line_items: lineItems, shipping: { countries: ['US'], options }, contact: { email: true } });
+    // The sheet's change of option, relayed by the widget, is what the server prices and the payment charges.
+    const quote = await fetch(`${server.url}/api/sessions/${session.id}/quote`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ intermediate_payment_data: { callbackTrigger: 'SHIPPING_OPTION', shippingAddress: { countryCode: 'US', postalCode: '94105' }, shippingOptionData: { id: 'express' } } }),
+    });
+    expect(quote.status).toBe(200);
+    const { quote_id } = (await quote.json()) as QuoteReply;
+    const paymentData = await server.walletPaymentData(session, 'visa-success-3ds', undefined, 'us-home', 'express');
+    expect((await server.pay(session, { payment_data: paymentData, quote_id })).status).toBe(200);
+    const browser = await signIn();
+    const page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    const home = walletShippingAddresses.find((choice) => choice.id === 'us-home')!.address;
+    expect(page.payment).toMatchObject({
+      line_items: lineItems,
+      shipping_option: { id: 'express', label: 'Express', amount: 1500 },
+      amount_charged: 2400 + 1500,
+      shipping_address: { name: home.name, address: { line1: home.address1, city: home.locality, postal_code: home.postalCode, country: 'US' } },
+      email: 'shopper@sandbox.example',
+    });
+    const asClient = await fetch(`${server.url}/dashboard/api/payments/${session.id}`, { headers: { authorization: `Bearer ${session.client_secret}` } });
+    expect(asClient.status).toBe(401);
+    expect(await asClient.text()).not.toContain(home.address1!);
   });
 
   it('refunds part of a payment through the checkout\'s refund, once per Idempotency-Key, and shows it on the timeline', async () => {

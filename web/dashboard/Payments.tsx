@@ -1,9 +1,11 @@
 /** Payments: the list with its filters and cursor paging, and a payment's page with its timeline and actions. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, StoredAddress, TimelineEntry } from '../../contracts';
+import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, TimelineEntry } from '../../contracts';
 import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../contracts/money';
 import { describeCard } from '../checkout/format';
+import { addressText } from './address';
 import { api, type PaymentFilter } from './api';
+import { ExpressDetails } from './ExpressDetails';
 import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
@@ -180,6 +182,7 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
         <dt>{t.payment.refunded}</dt>
         <dd data-testid="refunded">{amountText(payment.amount_refunded)}</dd>
       </dl>
+      <ExpressDetails t={t} payment={payment} amountText={amountText} />
       <BillingAddress t={t} payment={payment} />
       {notice && <p role="status">{notice}</p>}
       <div class="actions">
@@ -244,13 +247,6 @@ function BillingAddress({ t, payment }: { t: DashboardMessages; payment: Dashboa
       </p>
     </section>
   );
-}
-
-function addressText(t: DashboardMessages, stored: StoredAddress | null | undefined): string {
-  if (!stored) return t.billing.none;
-  if ('erased' in stored) return t.billing.erased;
-  const { address } = stored;
-  return [stored.name, address.line1, address.line2, address.line3, [address.postal_code, address.city].filter(Boolean).join(' '), address.state, address.country].filter(Boolean).join(', ');
 }
 
 function timelineText(t: DashboardMessages, entry: TimelineEntry, amountText: (amount: number) => string): string {

@@ -42,6 +42,16 @@ export const ar: DashboardMessages = {
     none: 'لا يوجد',
     erased: 'حُذف بعد انتهاء مدة الاحتفاظ',
   },
+  express: {
+    heading: 'ما قدّمه المشتري',
+    lineItems: 'بنود الطلب',
+    item: 'البند',
+    amount: 'المبلغ',
+    delivery: 'خيار التوصيل',
+    charged: 'المبلغ المحصَّل',
+    shippingAddress: 'عنوان الشحن',
+    email: 'البريد الإلكتروني',
+  },
   payment: {
     captured: 'المبلغ المحصّل',
     refunded: 'المبلغ المسترد',

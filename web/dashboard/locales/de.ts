@@ -42,6 +42,16 @@ export const de: DashboardMessages = {
     none: 'Keine',
     erased: 'Nach der Aufbewahrungsfrist gelöscht',
   },
+  express: {
+    heading: 'Angaben des Käufers',
+    lineItems: 'Positionen',
+    item: 'Position',
+    amount: 'Betrag',
+    delivery: 'Versandoption',
+    charged: 'Belasteter Betrag',
+    shippingAddress: 'Lieferadresse',
+    email: 'E-Mail',
+  },
   payment: {
     captured: 'Eingezogen',
     refunded: 'Erstattet',

@@ -42,6 +42,16 @@ export const en: DashboardMessages = {
     none: 'None',
     erased: 'Erased after the retention period',
   },
+  express: {
+    heading: 'What the shopper gave',
+    lineItems: 'Line items',
+    item: 'Item',
+    amount: 'Amount',
+    delivery: 'Delivery option',
+    charged: 'Amount charged',
+    shippingAddress: 'Shipping address',
+    email: 'E-mail',
+  },
   payment: {
     captured: 'Captured',
     refunded: 'Refunded',

@@ -42,6 +42,16 @@ export const es: DashboardMessages = {
     none: 'Ninguna',
     erased: 'Borrada tras el periodo de conservación',
   },
+  express: {
+    heading: 'Lo que dio el comprador',
+    lineItems: 'Líneas del pedido',
+    item: 'Artículo',
+    amount: 'Importe',
+    delivery: 'Opción de envío',
+    charged: 'Importe cobrado',
+    shippingAddress: 'Dirección de envío',
+    email: 'Correo electrónico',
+  },
   payment: {
     captured: 'Capturado',
     refunded: 'Reembolsado',

@@ -42,6 +42,16 @@ export const fr: DashboardMessages = {
     none: 'Aucune',
     erased: 'Effacée après la durée de conservation',
   },
+  express: {
+    heading: 'Ce que l’acheteur a donné',
+    lineItems: 'Lignes de la commande',
+    item: 'Article',
+    amount: 'Montant',
+    delivery: 'Option de livraison',
+    charged: 'Montant débité',
+    shippingAddress: 'Adresse de livraison',
+    email: 'E-mail',
+  },
   payment: {
     captured: 'Capturé',
     refunded: 'Remboursé',

@@ -43,6 +43,18 @@ export interface DashboardMessages {
     none: string;
     erased: string;
   };
+  /** What the shopper gave in an express checkout: the lines, the delivery option, the total charged with it, where to ship and the e-mail. */
+  express: {
+    heading: string;
+    lineItems: string;
+    item: string;
+    amount: string;
+    delivery: string;
+    /** Shown only when it differs from the session's amount (a delivery option's price added). */
+    charged: string;
+    shippingAddress: string;
+    email: string;
+  };
   payment: {
     captured: string;
     refunded: string;
