@@ -2,7 +2,8 @@
  * The demo store's page as a shopper sees it: the product card carries the
  * session's price and the store's order reference, and the footer is a row of
  * the page's grid, under both columns, not a stray line against the window's edge.
- * The order is confirmed by the store's server from the backend's signed webhook.
+ * The order is confirmed by the store's server from the backend's signed webhook, on the
+ * store page and on the product page, whose express sheet prices the delivery option.
  */
 import { expect, test } from './support/fixtures';
 
@@ -35,4 +36,19 @@ test('the order shows as confirmed once the webhook reaches the store, a hold as
     await expect(order).toHaveAttribute('data-order-status', status);
     await expect(order).toHaveText(text);
   }
+});
+
+test('the product page sells with the express button: the sheet prices the delivery option, and the order is confirmed by webhook', async ({ shop, ledger }) => {
+  const checkout = await shop.openDemo('/product');
+  const sheet = await checkout.openWallet();
+  // The coffee and Standard delivery, as the backend quotes them.
+  await expect(sheet.getByTestId('sandbox-total')).toHaveText(/\$29\.00$/);
+  await sheet.locator('input[name=sandbox-shipping-option][value=express]').check();
+  await expect(sheet.getByTestId('sandbox-total')).toHaveText(/\$39\.00$/);
+  expect((await checkout.payInOpenSheet('visa-success-3ds')).payStatus).toBe(200);
+  await checkout.expectState('paid');
+  const order = checkout.page.locator('#order-status');
+  await expect(order).toHaveAttribute('data-order-status', 'succeeded');
+  const [charge] = await ledger.newEntries();
+  expect(charge?.charge).toMatchObject({ amount: 3900 });
 });

@@ -6,6 +6,9 @@ import type { CreatedSession } from '../../contracts';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer | undefined;
+
+/** An attribute's value as the page escaped it (common/html.ts), read back. */
+const decodeHtml = (text: string) => text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 afterEach(() => server?.close());
 
 /** What a shopper's browser gets at `/`: a page embedding the widget for a session the demo's server created. */
@@ -52,6 +55,23 @@ describe('the demo store', () => {
     // The reference is the one the merchant's server gave the session, so an order and its payment meet.
     const order = await (await fetch(`${server.url}/demo/orders/${sessionId}`)).json();
     expect(order).toMatchObject({ reference, amount, currency });
+  });
+
+  it('sells the coffee on a product page, linked from the store, whose sheet asks for the address and the delivery option', async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    expect(await (await fetch(`${server.url}/`)).text()).toContain('href="/product"');
+    const html = await (await fetch(`${server.url}/product`)).text();
+    const view = JSON.parse(decodeHtml(/data-session-view="([^"]+)"/.exec(html)?.[1] ?? '{}'));
+    // The widget's view of the session: the sheet asks for an address in the countries shipped to, its phone, the e-mail, and the options.
+    expect(view.payment_data_request.shippingAddressRequired).toBe(true);
+    expect(view.payment_data_request.shippingAddressParameters).toMatchObject({ allowedCountryCodes: ['US', 'GB', 'CA'], phoneNumberRequired: true });
+    expect(view.payment_data_request.emailRequired).toBe(true);
+    expect(view.payment_data_request.shippingOptionRequired).toBe(true);
+    expect(html.replace(/\u00a0/g, ' ')).toContain('Standard $5.00 · Express $15.00 (US only)');
+
+    const sessionId = /data-client-secret="([^"]+)_secret_/.exec(html)?.[1] ?? '';
+    const order = await (await fetch(`${server.url}/demo/orders/${sessionId}`)).json();
+    expect(order).toMatchObject({ status: 'open', amount: 2400, currency: 'USD' });
   });
 
   it('passes on the API\'s refusal of an amount Google Pay cannot show', async () => {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Session } from '../../contracts';
 import { type BodyRules, KB, rawBodyOf } from '../../common/http/body';
 import { sendFailure } from '../../common/http/errors';
-import { SIGNATURE_HEADER, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
+import { SIGNATURE_HEADER, type SessionCreateParams, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
 import { escapeHtml } from '../../common/html';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount } from '../../contracts/money';
@@ -39,7 +39,30 @@ export const demoBodies = {
   [`POST ${DEMO_WEBHOOK_PATH}`]: { body: 'required', limit: 256 * KB },
 } as const satisfies BodyRules;
 
-const template = readFileSync(fileURLToPath(new URL('../../demo/pages/store.html', import.meta.url)), 'utf8');
+const pageTemplate = (name: string) => readFileSync(fileURLToPath(new URL(`../../demo/pages/${name}`, import.meta.url)), 'utf8');
+const storeTemplate = pageTemplate('store.html');
+const productTemplate = pageTemplate('product.html');
+/** The pages' shared script that waits for the store's server to confirm an order from its webhook. */
+const confirmedOrderScript = pageTemplate('confirmed-order.js').trim();
+
+/**
+ * The coffee the product page sells, as an express checkout (docs/express-checkout.md): the
+ * Google Pay sheet asks for the address, the delivery option and the e-mail, and the backend
+ * prices each change from these options.
+ */
+const PRODUCT = {
+  name: 'House roast coffee, 1 kg',
+  amount: 2400,
+  currency: 'USD',
+  shipping: {
+    countries: ['US', 'GB', 'CA'],
+    phone: true,
+    options: [
+      { id: 'standard', label: 'Standard', detail: '3 to 5 days', amount: 500 },
+      { id: 'express', label: 'Express', detail: 'Next day', amount: 1500, countries: ['US'] },
+    ],
+  },
+} satisfies { name: string; amount: number; currency: string; shipping: NonNullable<SessionCreateParams['shipping']> };
 
 const DemoOrder = z.object({
   currency: z.enum(['USD', 'EUR', 'JPY', 'KWD']).default('USD'),
@@ -91,23 +114,16 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
   };
   const walletCheckout = new WalletCheckout(merchant.secretKey, { baseUrl: merchant.apiBase });
 
-  router.get('/', async (req, res) => {
-    const order = DemoOrder.safeParse(req.query);
-    if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
+  /**
+   * Creates the order's session and sends the page embedding the widget for it, or passes on the
+   * API's refusal as it came (a KWD amount Google Pay cannot show: amount_exceeds_google_pay_precision).
+   */
+  async function sendCheckoutPage(res: express.Response, template: string, params: SessionCreateParams, extra: Record<string, string> = {}) {
     // The store's own order number: short enough to read to support over the phone, unlike the session id.
     const reference = randomBytes(4).toString('hex').toUpperCase();
+    // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
     const created = await walletCheckout.sessions
-      .create({
-        amount: order.data.amount,
-        currency: order.data.currency,
-        country_code: 'US',
-        description: 'Pour-over coffee kit',
-        reference,
-        intent: order.data.intent,
-        // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
-        locale: 'en',
-      })
-      // The API's refusal, passed on as it came (a KWD amount Google Pay cannot show: amount_exceeds_google_pay_precision).
+      .create({ ...params, reference, locale: 'en' })
       .catch((error: unknown) => (error instanceof WalletCheckoutApiError ? error : Promise.reject(error)));
     if (created instanceof WalletCheckoutApiError) return res.status(created.status).json({ error: { code: created.code, message: created.message } });
     const { client_secret, public_view, ...session } = created;
@@ -122,10 +138,39 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
       ORDER_REFERENCE: escapeHtml(session.reference ?? ''),
       CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,
       NONCE: String(res.locals.cspNonce),
-      INTENT: order.data.intent,
+      CONFIRMED_ORDER_SCRIPT: confirmedOrderScript,
+      ...extra,
     };
     // The page carries the session's client secret: no cache keeps it.
     res.set('Cache-Control', 'no-store').type('html').send(template.replace(/\{\{([A-Z_]+)\}\}/g, (placeholder, name: string) => placeholders[name] ?? placeholder));
+  }
+
+  router.get('/', async (req, res) => {
+    const order = DemoOrder.safeParse(req.query);
+    if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
+    const { amount, currency, intent } = order.data;
+    await sendCheckoutPage(res, storeTemplate, { amount, currency, country_code: 'US', description: 'Pour-over coffee kit', intent }, { INTENT: intent });
+  });
+
+  /** The product page: the express button, whose sheet asks for the address and the delivery option the backend prices. */
+  router.get('/product', async (_req, res) => {
+    const { name, amount, currency, shipping } = PRODUCT;
+    await sendCheckoutPage(
+      res,
+      productTemplate,
+      {
+        amount,
+        currency,
+        country_code: 'US',
+        description: name,
+        line_items: [{ label: name, kind: 'item', amount }],
+        shipping,
+        contact: { email: true },
+      },
+      {
+        DELIVERY: escapeHtml(shipping.options.map((option) => `${option.label} ${priceOf(option.amount, currency)}${option.countries ? ` (${option.countries.join(', ')} only)` : ''}`).join(' · ')),
+      },
+    );
   });
 
   /**
