@@ -114,7 +114,7 @@ describe('import rules', () => {
 
 /** Where queries are built: the backend's store, the ground floor's (database, idempotency keys), the sandbox's own. */
 const STORE_LAYERS = ['server/store/', 'common/store/', 'sandbox/store.ts'];
-/** Tests' helpers, browser tests and scripts (the benchmarks seed their stores) are tools around the product, like tests. */
+/** Tests' helpers, browser tests and scripts (the benchmarks fill their stores directly) are tools around the product, like tests. */
 const TOOLS = ['testing/', 'e2e/', 'scripts/'];
 /** The query builder's entry points (Kysely's and its raw `sql` template, which needs its import). */
 const QUERY_METHODS = new Set(['selectFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto']);

@@ -44,6 +44,8 @@ const storeTemplate = pageTemplate('store.html');
 const productTemplate = pageTemplate('product.html');
 /** The pages' shared script that waits for the store's server to confirm an order from its webhook. */
 const confirmedOrderScript = pageTemplate('confirmed-order.js').trim();
+/** The pages' shared styles. */
+const storeStyle = pageTemplate('store.css').trim();
 
 /**
  * The coffee the product page sells, as an express checkout (docs/express-checkout.md): the
@@ -139,6 +141,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
       CHECKOUT_SRC: `${merchant.apiBase}/checkout.js`,
       NONCE: String(res.locals.cspNonce),
       CONFIRMED_ORDER_SCRIPT: confirmedOrderScript,
+      STORE_STYLE: storeStyle,
       ...extra,
     };
     // The page carries the session's client secret: no cache keeps it.
