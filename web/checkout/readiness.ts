@@ -5,14 +5,10 @@
  * wallet as Google would; elsewhere the answer is null, "not known".
  */
 import type { PaymentDataRequest } from '../../contracts';
-import type { GooglePaymentOptions, GooglePaymentsClient } from '../../contracts/google-pay-types';
-import type { PaymentDataChange, SheetUpdate } from './quote-decide';
-
-/** The client's options as the widget gives them: with Google's callback that prices the delivery options (quote-relay.ts). */
-export type PaymentsClientOptions = GooglePaymentOptions & { paymentDataCallbacks?: { onPaymentDataChanged?: (data: PaymentDataChange) => Promise<SheetUpdate> } };
+import type { GooglePaymentsClient, GooglePaymentsClientConstructor } from '../../contracts/google-pay-types';
 
 export interface PaymentsApi {
-  PaymentsClient?: new (options: PaymentsClientOptions) => GooglePaymentsClient;
+  PaymentsClient?: GooglePaymentsClientConstructor;
 }
 
 /** The wallet's API (Google's pay.js, or the sandbox wallet), once a script has defined it. */
