@@ -48,6 +48,9 @@ export const ERROR_CODES = {
     status: 409,
     meaning: "the payment is not for the session's latest quote: `quote_id` missing or not the latest (ask POST /api/sessions/{id}/quote again), or the wallet's delivery option or shipping country not the quote's; nothing was charged",
   },
+  // The merchant's quote endpoint (docs/express-checkout.md): asked again with the full address before anything is charged.
+  shipping_address_unserviceable: { status: 422, meaning: "the merchant's quote endpoint refused the full shipping address the wallet gave at payment; nothing was charged" },
+  quote_endpoint_missing: { status: 400, meaning: 'the session asks for `quote_endpoint` prices, and the application has no quote endpoint (PUT /api/quote_endpoint)' },
   replayed_token: { status: 409, meaning: 'direct mode: this payment token was already used' },
   too_many_endpoints: { status: 409, meaning: 'the application already has 16 webhook endpoints' },
   idempotency_key_reused: { status: 409, meaning: 'this Idempotency-Key was already used with a different request' },

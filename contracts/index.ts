@@ -10,6 +10,7 @@ export * from './express';
 export * from './google-pay';
 export * from './keys';
 export * from './origin-verification';
+export * from './quote-endpoint';
 export * from './quotes';
 export * from './refunds';
 export * from './sandbox';

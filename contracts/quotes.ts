@@ -43,15 +43,28 @@ export type QuotedTransactionInfo = z.infer<typeof QuotedTransactionInfo>;
 
 /** Google's PaymentDataError: the sheet shows `message` on the part that `intent` names. */
 export const QuoteError = z.object({
-  reason: z.enum(['SHIPPING_ADDRESS_UNSERVICEABLE', 'SHIPPING_OPTION_INVALID', 'OTHER_ERROR']),
+  reason: z.enum(['SHIPPING_ADDRESS_UNSERVICEABLE', 'SHIPPING_OPTION_INVALID', 'OFFER_INVALID', 'OTHER_ERROR']),
   message: z.string(),
-  intent: z.enum(['SHIPPING_ADDRESS', 'SHIPPING_OPTION']),
+  intent: z.enum(['SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER']),
 });
 export type QuoteError = z.infer<typeof QuoteError>;
 
-/** Google's PaymentDataRequestUpdate, as onPaymentDataChanged resolves with it: a new total (and the options offered), or the sheet's error. */
+/** Google's OfferInfo: the promotion codes applied, each with what the sheet shows of it. */
+export const OfferInfo = z.object({ offers: z.array(z.object({ redemptionCode: z.string(), description: z.string() })) });
+export type OfferInfo = z.infer<typeof OfferInfo>;
+
+/**
+ * Google's PaymentDataRequestUpdate, as onPaymentDataChanged resolves with it: the new total, the options and the
+ * codes applied, and an error the sheet shows beside them (a refused code leaves the rest of the quote standing);
+ * or the error alone when nothing could be priced.
+ */
 export const PaymentDataRequestUpdate = z
-  .union([z.object({ newTransactionInfo: QuotedTransactionInfo, newShippingOptionParameters: ShippingOptionParameters.optional() }), z.object({ error: QuoteError })])
+  .object({
+    newTransactionInfo: QuotedTransactionInfo.optional(),
+    newShippingOptionParameters: ShippingOptionParameters.optional(),
+    newOfferInfo: OfferInfo.optional(),
+    error: QuoteError.optional(),
+  })
   .meta({ id: 'PaymentDataRequestUpdate' });
 export type PaymentDataRequestUpdate = z.infer<typeof PaymentDataRequestUpdate>;
 

@@ -8,6 +8,7 @@ import { ChallengeUrl } from './authentication';
 import { AddressVerification, BillingAddressCheck, ErasedAddress, StoredAddress } from './billing-address';
 import { BillingDetails, CaptureRequest, CardSummary } from './charges';
 import { CountryCode } from './country';
+import { SessionQuote } from './quote-endpoint';
 import { AskedContact, AskedShipping, ChosenShippingOption, ContactRequest, LineItem, lineItemsProblems, MAX_LINE_ITEMS, ShippingRequest, shippingOptionsProblems } from './express';
 import { isPaymentCurrency } from './currency';
 import { usableLocale } from './locale';
@@ -77,7 +78,18 @@ export const CreateSessionBody = z.strictObject({
   shipping: ShippingRequest.optional(),
   /** Ask the sheet for the shopper's e-mail, and for the billing address's phone number. */
   contact: ContactRequest.optional(),
+  /**
+   * Price each change in the sheet on the application's quote endpoint (PUT /api/quote_endpoint): the delivery options
+   * for the address, the tax, the promotion codes. `shipping.options` are then what the sheet opens with, until the first quote.
+   */
+  quote_endpoint: z.boolean().default(false),
+  /** Let the shopper enter promotion codes in the sheet, each accepted or refused by the quote endpoint: needs `quote_endpoint`. */
+  promotion_codes: z.boolean().default(false),
 }).superRefine((body, ctx) => {
+  if (body.promotion_codes && !body.quote_endpoint) ctx.addIssue({ code: 'custom', path: ['promotion_codes'], message: 'promotion codes are accepted or refused by the quote endpoint: set quote_endpoint too' });
+  if (body.quote_endpoint && !body.shipping && !body.promotion_codes) {
+    ctx.addIssue({ code: 'custom', path: ['quote_endpoint'], message: 'the quote endpoint prices a shipping address or a promotion code: ask for shipping, or allow promotion_codes' });
+  }
   // Fields already refused (a refinement does not stop the parse) leave nothing to compare the items with.
   if (!isPaymentCurrency(body.currency)) return;
   const options = body.shipping?.options ?? [];
@@ -180,6 +192,11 @@ export const Session = z.object({
   shipping_option: ChosenShippingOption.nullable(),
   /** What the latest payment attempt charged (or held): `amount`, plus `shipping_option.amount` when there is one; null before a payment. */
   amount_charged: z.number().int().nullable(),
+  /** Whether the sheet's prices come from the application's quote endpoint, and whether it takes promotion codes. */
+  quote_endpoint: z.boolean(),
+  promotion_codes: z.boolean(),
+  /** With `quote_endpoint`: the quote the latest payment was charged (its total is `amount_charged`); null before a payment. */
+  quote: SessionQuote.nullable(),
   address_verification: AddressVerification.nullable().meta({
     description:
       "The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address " +

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EventId, Event, EventType } from './events';
+import { MerchantUrl } from './merchant-url';
 import { listOf, pageLimit, startingAfter } from './paging';
 
 /** An app's live endpoints, at most: enough for a shop and its staging copies; every event fans out to each. */
@@ -12,27 +13,9 @@ export const MAX_WEBHOOK_ENDPOINTS_PER_APP = 16;
 
 export const WebhookEndpointId = z.string().regex(/^we_[A-Za-z0-9_-]{22}$/, 'a webhook endpoint id (we_...)');
 
-/** The longest webhook URL: what browsers and proxies reliably carry (docs/webhooks.md). */
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
-
-/**
- * An absolute http(s) URL of at most 2,048 characters, without user or password (they would be sent
- * to every hop that logs URLs). Anything else (text that is no URL, a relative URL) is a 400
- * invalid_request naming `url`, never a crash: the credentials check runs only on a URL that parses.
- * Production's rules on the host: server/webhooks/address-policy.ts (url_not_allowed).
- */
-export const WebhookUrl = z
-  .url({ protocol: /^https?$/, error: 'an absolute http:// or https:// URL' })
-  .max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
-  .refine((url) => {
-    if (!URL.canParse(url)) return true;
-    const parsed = new URL(url);
-    return parsed.username === '' && parsed.password === '';
-  }, 'no user or password in the URL');
-
 /** POST /api/webhook_endpoints. */
 export const CreateWebhookEndpointBody = z.strictObject({
-  url: WebhookUrl.meta({ description: 'Where events are POSTed; in production an https URL of a public address' }),
+  url: MerchantUrl.meta({ description: 'Where events are POSTed; in production an https URL of a public address' }),
   events: z
     .array(EventType)
     .min(1)

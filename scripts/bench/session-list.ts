@@ -88,6 +88,8 @@ async function fill(store: Store, appId: string, count: number, start: number): 
       latest_quote: null,
       shipping_option: null,
       amount_charged: null,
+      quote_pricing: null,
+      charged_quote: null,
     });
   }
   for (let i = 0; i < rows.length; i += 500) await store.insertInto('sessions').values(rows.slice(i, i + 500)).execute();

@@ -3,7 +3,7 @@
  * secret key and by the widget with the client secret.
  */
 import type { App } from '../apps';
-import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, SessionStatus } from '../../contracts';
+import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, QuotePricing, SessionQuote, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -72,6 +72,8 @@ export async function createSession(
     latest_quote: null,
     shipping_option: null,
     amount_charged: null,
+    quote_pricing: input.quote_endpoint ? JSON.stringify({ promotion_codes: input.promotion_codes }) : null,
+    charged_quote: null,
   };
   await insertSession(store, row);
   return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
@@ -138,6 +140,9 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     email: storedEmail(cipher, row.email_sealed, row.personal_data_erased),
     shipping_option: row.shipping_option ? ChosenShippingOption.parse(JSON.parse(row.shipping_option)) : null,
     amount_charged: row.amount_charged,
+    quote_endpoint: row.quote_pricing !== null,
+    promotion_codes: row.quote_pricing !== null && QuotePricing.parse(JSON.parse(row.quote_pricing)).promotion_codes,
+    quote: row.charged_quote ? SessionQuote.parse(JSON.parse(row.charged_quote)) : null,
   };
 }
 

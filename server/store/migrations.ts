@@ -423,6 +423,21 @@ export const backendMigrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('amount_charged', 'bigint').execute();
     },
   },
+  '0025_quote_endpoints': {
+    // An app's quote endpoint (one at most: a new one replaces it, with a new secret), and what a session takes from it:
+    // whether its prices are quoted there and whether it takes promotion codes (one JSON column, null for neither, so a
+    // session without them is written the same way on a store that predates them), and the quote its latest payment was charged.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('quote_endpoints')
+        .addColumn('app_id', 'text', (c) => c.primaryKey().references('apps.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('secret_sealed', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .execute();
+      for (const column of ['quote_pricing', 'charged_quote']) await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

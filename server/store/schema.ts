@@ -85,6 +85,19 @@ export interface SessionsTable {
   shipping_option: Generated<string | null>;
   /** What the latest payment attempt charged (or held): the amount, plus its delivery option's; null before a payment. */
   amount_charged: Generated<number | null>;
+  /** `{"promotion_codes": boolean}` JSON when the sheet's prices come from the app's quote endpoint (quote_endpoints); null when they do not. */
+  quote_pricing: Generated<string | null>;
+  /** SessionQuote JSON: the quote the latest payment attempt was charged, from its claim; null without a quote endpoint or before a payment. */
+  charged_quote: Generated<string | null>;
+}
+
+/** An app's quote endpoint (at most one): where its sessions' prices are asked (checkout/merchant-quotes.ts). */
+export interface QuoteEndpointsTable {
+  app_id: string;
+  url: string;
+  /** The signing secret, sealed with the data cipher (DATA_ENCRYPTION_KEY). */
+  secret_sealed: string;
+  created: number;
 }
 
 /** A session's refunds (checkout/refunds.ts); the service's idempotency key is derived from `id`. */
@@ -272,6 +285,7 @@ export interface BackendDatabase {
   origin_verifications: OriginVerificationsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  quote_endpoints: QuoteEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   apps: AppsTable;
   app_secret_keys: AppSecretKeysTable;
