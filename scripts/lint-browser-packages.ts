@@ -11,21 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packPackage } from '../testing/npm-pack';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(repoRoot, 'node_modules/.bin', name);
-export const BROWSER_PACKAGES = ['packages/js', 'packages/react'];
-
-/** The tarball `npm pack` makes of `dir` (built already: npm run build), in `into`. */
-export async function pack(dir: string, into: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: join(repoRoot, dir) });
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-  return join(into, filename);
-}
+const BROWSER_PACKAGES = ['packages/js', 'packages/react'];
 
 async function lint(dir: string, into: string): Promise<string | undefined> {
-  const tarball = await pack(dir, into);
+  const tarball = await packPackage(dir, into);
   const checks = [
     [bin('publint'), ['run', tarball, '--strict']],
     [bin('attw'), [tarball, '--profile', 'node16', '--format', 'ascii', '--no-color']],

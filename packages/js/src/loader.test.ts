@@ -118,10 +118,13 @@ describe('loadWalletCheckout', () => {
 
   it('tells a host that no longer serves the release, an unreachable host, and a script the page refused though its bytes are right', async () => {
     const p = page();
-    const failWith = async () => {
+    const failWith = async (): Promise<WalletCheckoutLoadError> => {
       const loading = createLoader(bundle)({ host: HOST });
       p.fail();
-      return loading.catch((e: WalletCheckoutLoadError) => e);
+      return loading.then(
+        () => Promise.reject(new Error('the load did not fail')),
+        (error: WalletCheckoutLoadError) => error,
+      );
     };
     answer(404, 'Not found');
     const notServed = await failWith();
