@@ -23,12 +23,12 @@ const REMOUNTS: Record<keyof CheckoutOptions, boolean> = {
   buttonSizeMode: false,
 };
 
-export const OPTION_KEYS = Object.keys(REMOUNTS) as (keyof CheckoutOptions)[];
+export const OPTION_KEYS = /* @__PURE__ */ Object.keys(REMOUNTS) as (keyof CheckoutOptions)[];
 
 /** Likewise every event the widget dispatches (web/checkout/types.ts). */
 const EVENTS: Record<CheckoutEventName, true> = { 'checkout:ready': true, 'checkout:success': true, 'checkout:decline': true, 'checkout:error': true, 'checkout:cancel': true };
 
-export const CHECKOUT_EVENT_NAMES = Object.keys(EVENTS) as CheckoutEventName[];
+export const CHECKOUT_EVENT_NAMES = /* @__PURE__ */ Object.keys(EVENTS) as CheckoutEventName[];
 
 /** Every option of `source` (props, attributes), `undefined` where it has none. */
 export function pickCheckoutOptions(source: CheckoutOptions): CheckoutOptions {
