@@ -1,12 +1,14 @@
 /**
- * How a package of packages/ is built into its dist/: its entry bundled by esbuild as an ES module
- * (index.js) and as CommonJS (index.cjs), and one declaration file for both (index.d.ts, and the
- * same as index.d.cts, which TypeScript reads as CommonJS's). Each package says which imports its
- * code may leave to the installing project; any other fails the build, not the merchant's install.
+ * How a package of packages/ is built into its dist/: each entry (src/index.ts, unless the package
+ * names others) bundled by esbuild as an ES module (<entry>.js) and as CommonJS (<entry>.cjs), and one
+ * declaration file for both (<entry>.d.ts, and the same as <entry>.d.cts, which TypeScript reads as
+ * CommonJS's). Each package says which imports its code may leave to the installing project; any
+ * other fails the build, not the merchant's install. A browser package is built for the browsers
+ * the widget runs in rather than for Node.
  */
 import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Format, type Metafile } from 'esbuild';
+import { build, type Format, type Metafile, type Plugin } from 'esbuild';
 
 export interface PackageBuild {
   /** The package's folder, e.g. packages/node/. */
@@ -15,8 +17,14 @@ export interface PackageBuild {
   mayImport(specifier: string): boolean;
   /** Why `foreign` imports are refused, for the build's error. */
   refusal(foreign: readonly string[]): string;
-  /** The declarations, written once the code is bundled. */
+  /** The declarations of one entry, written once the code is bundled. */
   declarations(entry: string): string;
+  /** Each entry's name in dist/ and its source in the package (default: index, src/index.ts). */
+  entries?: Record<string, string>;
+  /** `browser`: code for the widget's browsers (ES2022) instead of Node 20. */
+  platform?: 'node' | 'browser';
+  /** esbuild plugins (modules the build writes). */
+  plugins?: Plugin[];
 }
 
 /** The packages a bundle leaves to the installing project. */
@@ -24,24 +32,28 @@ const externalImports = (metafile: Metafile) => Object.values(metafile.inputs).f
 
 export async function buildPackage(pkg: PackageBuild): Promise<void> {
   const dist = join(pkg.dir, 'dist');
-  const entry = join(pkg.dir, 'src/index.ts');
+  const browser = pkg.platform === 'browser';
   rmSync(dist, { recursive: true, force: true });
-  for (const [format, file] of [['esm', 'index.js'], ['cjs', 'index.cjs']] as [Format, string][]) {
-    const { metafile } = await build({
-      entryPoints: [entry],
-      outfile: join(dist, file),
-      bundle: true,
-      platform: 'node',
-      format,
-      target: 'node20',
-      packages: 'external',
-      sourcemap: true,
-      metafile: true,
-      logLevel: 'warning',
-    });
-    const foreign = [...new Set(externalImports(metafile).filter((specifier) => !pkg.mayImport(specifier)))];
-    if (foreign.length > 0) throw new Error(pkg.refusal(foreign));
+  for (const [name, source] of Object.entries(pkg.entries ?? { index: 'src/index.ts' })) {
+    const entry = join(pkg.dir, source);
+    for (const [format, file] of [['esm', `${name}.js`], ['cjs', `${name}.cjs`]] as [Format, string][]) {
+      const { metafile } = await build({
+        entryPoints: [entry],
+        outfile: join(dist, file),
+        bundle: true,
+        platform: browser ? 'browser' : 'node',
+        format,
+        target: browser ? 'es2022' : 'node20',
+        packages: 'external',
+        plugins: pkg.plugins ?? [],
+        sourcemap: true,
+        metafile: true,
+        logLevel: 'warning',
+      });
+      const foreign = [...new Set(externalImports(metafile).filter((specifier) => !pkg.mayImport(specifier)))];
+      if (foreign.length > 0) throw new Error(pkg.refusal(foreign));
+    }
+    writeFileSync(join(dist, `${name}.d.ts`), pkg.declarations(entry));
+    copyFileSync(join(dist, `${name}.d.ts`), join(dist, `${name}.d.cts`));
   }
-  writeFileSync(join(dist, 'index.d.ts'), pkg.declarations(entry));
-  copyFileSync(join(dist, 'index.d.ts'), join(dist, 'index.d.cts'));
 }

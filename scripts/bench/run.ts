@@ -16,6 +16,7 @@ import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
 import { benchFleetThroughput } from './fleet-throughput';
+import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { round } from './stats';
 import { benchWidget } from './widget';
 
@@ -56,6 +57,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const fleet = await benchFleetThroughput({ connections: 32, seconds: 10, rounds: 3 });
   log('9. payment list query, 10,000 sessions, SQLite and PostgreSQL');
   const sessionList = await benchSessionList({ sessions: 10_000, runs: 200, pageSize: 20 });
+  log('10. the front-end packages\' layers');
+  const packageLayers = await benchPackageLayers();
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -168,6 +171,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       const filters = `status ${p(timings.byStatus)}; reference ${p(timings.byReference)}; a week ${p(timings.byDateRange)}`;
       return [title, `after the 9,000th ${p(timings.deepPage)}; ${filters}`, `first page ${p(timings.firstPage)}`, String(ratio(timings.deepPage.p50Ms, timings.firstPage.p50Ms)), ''];
     }),
+    ...packageLayerRows(packageLayers),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -182,7 +186,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, sessionList, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');
