@@ -2,7 +2,7 @@
  * A merchant's quote turned into a price (docs/express-checkout.md#the-merchants-quote-endpoint): the option
  * chosen among those it offers, its tax, the promotion codes it accepts, and the total they make with the
  * session's amount, each part a price Google Pay can show. Pure: the sheet's quotes (quotes.ts) and the
- * payment's check (merchant-payment.ts) price an answer the same way.
+ * payment's check (merchant-payment-price.ts) price an answer the same way.
  */
 import { z } from 'zod';
 import { type PaymentDataRequestUpdate, type QuoteAnswer, type QuotedPromotionCode, SessionQuote } from '../../contracts';
