@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   direct_mode_unavailable: { status: 503, meaning: "direct mode: this server cannot open the application's keys, or the application has no Google merchant id" },
   platform_not_configured: { status: 503, meaning: 'the application uses platform mode, which this server does not have configured' },
   direct_key_not_registered: { status: 503, meaning: 'direct mode: the application has no registered key yet' },
+  // The merchant's quote endpoint did not price the full address at payment (no answer in time, an error, an answer that is not a quote).
+  quote_unavailable: { status: 503, meaning: "the merchant's quote endpoint could not price the payment with the full shipping address just now; nothing was charged: pay again" },
   store_unavailable: { status: 503, meaning: 'the store is briefly unavailable (a restart, a failover); retry after the Retry-After header' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

@@ -76,10 +76,11 @@ export type MerchantInfo = z.infer<typeof MerchantInfo>;
 /**
  * The payment data callbacks the request declares. PAYMENT_AUTHORIZATION keeps
  * the sheet open while the backend charges, so a decline is shown in the sheet;
- * SHIPPING_ADDRESS and SHIPPING_OPTION (a session with delivery options) call
+ * SHIPPING_ADDRESS, SHIPPING_OPTION (a session with delivery options, or priced by
+ * the merchant's quote endpoint) and OFFER (promotion codes) call
  * onPaymentDataChanged, which the widget relays to the server for a quote.
  */
-export const CallbackIntent = z.enum(['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION']);
+export const CallbackIntent = z.enum(['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER']);
 export type CallbackIntent = z.infer<typeof CallbackIntent>;
 
 /** A Google Pay DisplayItem: one line of what the total is made of. */
@@ -92,6 +93,10 @@ export const ShippingOptionParameters = z.object({
   shippingOptions: z.array(z.object({ id: z.string(), label: z.string(), description: z.string().optional() })),
 });
 export type ShippingOptionParameters = z.infer<typeof ShippingOptionParameters>;
+
+/** Google's OfferInfo: the promotion codes applied, each with what the sheet shows of it. */
+export const OfferInfo = z.object({ offers: z.array(z.object({ redemptionCode: z.string(), description: z.string() })) });
+export type OfferInfo = z.infer<typeof OfferInfo>;
 
 export const PaymentDataRequest = z.object({
   apiVersion: z.literal(2),
@@ -119,6 +124,8 @@ export const PaymentDataRequest = z.object({
   /** A session with delivery options: the sheet asks for one (PaymentData `shippingOptionData`). */
   shippingOptionRequired: z.boolean().optional(),
   shippingOptionParameters: ShippingOptionParameters.optional(),
+  /** A session that takes promotion codes: the codes applied (none when the sheet opens); the sheet shows a field to enter one. */
+  offerInfo: OfferInfo.optional(),
   callbackIntents: z.array(CallbackIntent).optional(),
 });
 export type PaymentDataRequest = z.infer<typeof PaymentDataRequest>;

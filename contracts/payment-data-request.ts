@@ -6,8 +6,9 @@
  */
 import { googlePayPriceOf } from './currency';
 import type { AskedContact, AskedShipping, AskedShippingOption, LineItem, LineItemKind } from './express';
-import { type AuthMethod, type CardNetwork, type CardPaymentMethod, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
+import { type AuthMethod, type CallbackIntent, type CardNetwork, type CardPaymentMethod, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
 import type { GoogleMerchantInfo, GooglePaymentDataRequest } from './google-pay-types';
+import type { QuotePricing } from './quote-endpoint';
 import type { QuotedTransactionInfo } from './quotes';
 
 /** What of an application the request is built from (the backend's App has these and more). */
@@ -52,6 +53,8 @@ export interface SessionAmount {
   shipping?: (Omit<AskedShipping, 'options'> & { options?: readonly AskedShippingOption[] }) | null;
   /** The contact details the sheet asks for; none when absent or null. */
   contact?: AskedContact | null;
+  /** Priced by the merchant's quote endpoint (and whether it takes promotion codes); the session's own prices when absent or null. */
+  quotePricing?: QuotePricing | null;
 }
 
 /** Google Pay's DisplayItem type of each kind of line. */
@@ -78,9 +81,12 @@ export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters
  * and to Google's rules by the sandbox wallet (contracts/google-pay-rules.ts).
  */
 export function buildPaymentDataRequest(app: PaymentRequestApp, session: SessionAmount, context: PaymentRequestContext): PaymentDataRequest {
-  const { shipping, contact } = session;
+  const { shipping, contact, quotePricing } = session;
   const options = shipping?.options ?? [];
   const [defaultOption] = options;
+  // With delivery options or the merchant's quote endpoint, the total is an estimate until the server quotes the sheet's choices.
+  const estimated = defaultOption !== undefined || !!quotePricing;
+  const offers = quotePricing?.promotion_codes === true;
   return {
     // Google types these as any number or string: `as const` keeps the contract's literals.
     apiVersion: 2 as const,
@@ -100,29 +106,57 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
     ],
     merchantInfo: merchantInfo(app, context),
     transactionInfo: {
-      // With delivery options the total is the default option's until the server quotes the shopper's address.
-      totalPriceStatus: defaultOption ? 'ESTIMATED' : 'FINAL',
+      // With delivery options it is the default option's; with the merchant's quote endpoint, the amount until its first quote.
+      totalPriceStatus: estimated ? 'ESTIMATED' : 'FINAL',
       totalPrice: priceOf(session.amount + (defaultOption?.amount ?? 0), session.currency, session.id),
       currencyCode: session.currency,
       countryCode: session.countryCode,
       transactionId: session.id,
       // The widget charges as soon as the sheet returns: nothing is left to confirm on the page. Google allows it only with a FINAL total.
-      ...(!defaultOption && { checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE' as const }),
-      ...(displayItemsWith(session, defaultOption) ?? {}),
+      ...(!estimated && { checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE' as const }),
+      ...(displayItemsWith(session, { option: defaultOption }) ?? {}),
     },
     ...(contact?.email && { emailRequired: true }),
     ...(shipping && { shippingAddressRequired: true, shippingAddressParameters: { allowedCountryCodes: shipping.countries, phoneNumberRequired: shipping.phone } }),
     ...(defaultOption && { shippingOptionRequired: true, shippingOptionParameters: shippingOptionParameters(options, defaultOption.id) }),
-    // The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops this (docs/embedding.md).
-    // With delivery options, every change of address or option is relayed to the server for its quote (onPaymentDataChanged).
-    callbackIntents: defaultOption ? ['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION'] : ['PAYMENT_AUTHORIZATION'],
+    // No code is applied when the sheet opens: each one the shopper enters is accepted or refused by a quote.
+    ...(offers && { offerInfo: { offers: [] } }),
+    callbackIntents: callbackIntentsOf(session),
   } satisfies GooglePaymentDataRequest;
 }
 
-/** The display items of the session with `option` chosen: its line items, then the option's line; none when both are absent. */
-function displayItemsWith(session: SessionAmount, option: AskedShippingOption | undefined): { displayItems: google.payments.api.DisplayItem[] } | undefined {
+/**
+ * The widget answers onPaymentAuthorized with the charge's outcome; where it cannot, it drops it (docs/embedding.md).
+ * Every change that can move the price calls onPaymentDataChanged, relayed to the server for its quote: the address and
+ * the option with delivery options, the address with the merchant's quote endpoint, a promotion code where the session takes them.
+ */
+function callbackIntentsOf({ shipping, quotePricing }: SessionAmount): CallbackIntent[] {
+  const withOptions = (shipping?.options ?? []).length > 0;
+  return [
+    'PAYMENT_AUTHORIZATION',
+    ...(shipping && (withOptions || quotePricing) ? (['SHIPPING_ADDRESS'] as const) : []),
+    ...(withOptions ? (['SHIPPING_OPTION'] as const) : []),
+    ...(quotePricing?.promotion_codes ? (['OFFER'] as const) : []),
+  ];
+}
+
+/** What a quote adds to the session's amount, each on a line of its own: the delivery option, the tax, the promotion codes' discounts (positive amounts, taken off). */
+export interface QuoteParts {
+  option?: { label: string; amount: number } | undefined;
+  tax?: number;
+  discounts?: readonly { label: string; amount: number }[];
+}
+
+/** The total a quote charges: the session's amount, plus the option and the tax, less the discounts. */
+export const quoteTotal = (amount: number, { option, tax = 0, discounts = [] }: QuoteParts): number =>
+  amount + (option?.amount ?? 0) + tax - discounts.reduce((sum, discount) => sum + discount.amount, 0);
+
+/** The display items of the session with a quote's `parts`: its line items, then the option's, the tax's and each discount's line; none when there are none. */
+function displayItemsWith(session: SessionAmount, { option, tax = 0, discounts = [] }: QuoteParts): { displayItems: google.payments.api.DisplayItem[] } | undefined {
   const lines = (session.lineItems ?? []).map((item) => displayItem(item, session.currency));
   if (option) lines.push({ label: option.label, type: 'SHIPPING_OPTION', price: priceOf(option.amount, session.currency, session.id), status: 'FINAL' });
+  if (tax > 0) lines.push({ label: 'Tax', type: 'TAX', price: priceOf(tax, session.currency, session.id), status: 'FINAL' });
+  for (const discount of discounts) lines.push({ label: discount.label, type: 'DISCOUNT', price: `-${priceOf(discount.amount, session.currency, session.id)}`, status: 'FINAL' });
   return lines.length > 0 ? { displayItems: lines } : undefined;
 }
 
@@ -131,18 +165,21 @@ export function shippingOptionParameters(options: readonly AskedShippingOption[]
   return { defaultSelectedOptionId: selected, shippingOptions: options.map((option) => ({ id: option.id, label: option.label, ...(option.detail !== undefined && { description: option.detail }) })) };
 }
 
-/** The session's total with `option` chosen, as a quote gives it to Google: FINAL, the option on its own line. */
-export function quotedTransactionInfo(session: SessionAmount, option: AskedShippingOption): QuotedTransactionInfo {
+/** The session's total with a quote's `parts`, as the quote gives it to Google: FINAL, each part on its own line. */
+export function quotedTransactionInfo(session: SessionAmount, parts: QuoteParts): QuotedTransactionInfo {
   return {
     currencyCode: session.currency,
     countryCode: session.countryCode,
     totalPriceStatus: 'FINAL',
-    totalPrice: priceOf(session.amount + option.amount, session.currency, session.id),
-    displayItems: displayItemsWith(session, option)?.displayItems ?? [],
+    totalPrice: priceOf(quoteTotal(session.amount, parts), session.currency, session.id),
+    displayItems: displayItemsWith(session, parts)?.displayItems ?? [],
   };
 }
 
-/** Google's price for an amount of the session's; sessions it cannot show are refused before any request is built (googlePayAmountRefusal, server/checkout/payment-request.ts; CreateSessionBody for options). */
+/**
+ * Google's price for an amount of the session's; sessions it cannot show are refused before any request is built (googlePayAmountRefusal,
+ * server/checkout/payment-request.ts; CreateSessionBody for options), and a merchant's quote before it is turned into an update (server/checkout/quote-pricing.ts).
+ */
 function priceOf(amount: number, currency: string, sessionId: string): string {
   const price = googlePayPriceOf(amount, currency);
   if (price === undefined) throw new Error(`session ${sessionId}: ${amount} ${currency} is no Google Pay price; googlePayAmountRefusal must refuse it first`);

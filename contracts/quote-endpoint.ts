@@ -92,7 +92,8 @@ export const QuoteAnswer = z
     }),
     z.strictObject({ error: z.strictObject({ reason: z.literal('shipping_address_unserviceable'), message: z.string().min(1).max(200) }) }),
   ])
-  .meta({ id: 'QuoteAnswer' });
+  // Documented as the merchant writes it (`tax` and `promotion_codes` optional), not as parsed (server/openapi/quote-endpoint.ts).
+  .meta({ id: 'QuoteAnswer', unusedIO: 'input' });
 export type QuoteAnswer = z.infer<typeof QuoteAnswer>;
 
 /** What a session created with `quote_endpoint` asks of it, as stored. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CountryCode } from './country';
-import { DisplayItem, ShippingOptionParameters } from './google-pay';
+import { DisplayItem, OfferInfo, ShippingOptionParameters } from './google-pay';
 
 /**
  * Google's IntermediatePaymentData: what changed in the sheet, the address redacted (country, postal code,
@@ -48,10 +48,6 @@ export const QuoteError = z.object({
   intent: z.enum(['SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER']),
 });
 export type QuoteError = z.infer<typeof QuoteError>;
-
-/** Google's OfferInfo: the promotion codes applied, each with what the sheet shows of it. */
-export const OfferInfo = z.object({ offers: z.array(z.object({ redemptionCode: z.string(), description: z.string() })) });
-export type OfferInfo = z.infer<typeof OfferInfo>;
 
 /**
  * Google's PaymentDataRequestUpdate, as onPaymentDataChanged resolves with it: the new total, the options and the

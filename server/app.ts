@@ -63,6 +63,8 @@ export interface AppDependencies {
   metrics: Metrics;
   readiness: Omit<ReadinessOptions, 'store'>;
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
+  /** QUOTE_ENDPOINT_TIMEOUT_MS: how long a merchant's quote endpoint has to answer (sent under the webhooks' address rule). */
+  quoteEndpointTimeoutMs: number;
 }
 
 export function createApp(deps: AppDependencies): express.Express {
@@ -84,7 +86,8 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(openApiRoutes(deps.ownOrigin));
   const rateLimitCounting = { sharedStore: deps.sharedRateLimits, logger: deps.logger };
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
-  app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls }));
+  const merchantQuotes = { addressPolicy: deps.webhooks.addressPolicy, timeoutMs: deps.quoteEndpointTimeoutMs, logger: deps.logger };
+  app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls, merchantQuotes }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));

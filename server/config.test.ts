@@ -207,6 +207,17 @@ describe('configuration', () => {
     expect(problems({ ORIGIN_VERIFICATION_LOOPBACK: 'trust' })).toEqual([expect.stringMatching(/^ORIGIN_VERIFICATION_LOOPBACK: /)]);
   });
 
+  it("the quote endpoint's timeout: 5 s by default, never past 7 s, which would outlast the widget's 8 s for the price", () => {
+    const timeout = (env: Record<string, string | undefined>) => {
+      const loaded = loadConfig(env);
+      if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+      return loaded.config.quoteEndpointTimeoutMs;
+    };
+    expect(timeout({})).toBe(5_000);
+    expect(timeout({ QUOTE_ENDPOINT_TIMEOUT_MS: '7000' })).toBe(7_000);
+    for (const refused of ['7001', '0', 'soon']) expect(problems({ QUOTE_ENDPOINT_TIMEOUT_MS: refused })).toEqual([expect.stringMatching(/^QUOTE_ENDPOINT_TIMEOUT_MS: /)]);
+  });
+
   it('the sandbox wallet is refused in production', () => {
     // With the embedded sandbox gone, SANDBOX is already refused for a real service; production says so too.
     expect(problems({ ...production, WALLET_ENVIRONMENT: 'SANDBOX' })).toEqual(expect.arrayContaining([expect.stringMatching(/^WALLET_ENVIRONMENT: /)]));

@@ -112,6 +112,9 @@ const SigningKey = z
     return z.NEVER;
   });
 
+/** The longest the merchant's quote endpoint may be given: the widget waits 8 s for the relay, which waits for the endpoint. */
+const MAX_QUOTE_ENDPOINT_TIMEOUT_MS = 7_000;
+
 /** Secret keys of the embedded sandbox service (`sk_sandbox_`) and of test merchants' services (`sk_test_`). */
 const SANDBOX_KEY = /^sk_(sandbox|test)_/;
 
@@ -170,6 +173,11 @@ const Env = z
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
     WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().positive().default(3_600_000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(259_200_000),
+    /**
+     * How long the merchant's quote endpoint has to answer (docs/express-checkout.md#the-merchants-quote-endpoint): 5 s, at most 7 s,
+     * so that the server answers the widget's relay within its 8 s, itself within the 10 s Google gives the sheet's callback.
+     */
+    QUOTE_ENDPOINT_TIMEOUT_MS: z.coerce.number().int().positive().max(MAX_QUOTE_ENDPOINT_TIMEOUT_MS).default(5_000),
     SANDBOX_AUTHENTICATION_TTL_MS: z.coerce.number().int().positive().default(300_000),
     /** Shutdown (docs/operations.md): serving on while draining, then the requests in flight, all within the deadline. */
     SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(5_000),
@@ -371,6 +379,8 @@ export interface Config {
   /** PERSONAL_DATA_RETENTION_DAYS in ms: a session's billing addresses are erased this long after they were written. */
   personalDataRetentionMs: number;
   webhooks: WebhookConfig;
+  /** QUOTE_ENDPOINT_TIMEOUT_MS: the whole call to a merchant's quote endpoint, from resolving its host to the answer's last byte. */
+  quoteEndpointTimeoutMs: number;
   /** The embedded sandbox: how long a 3-D Secure challenge stays open. */
   sandboxAuthenticationTtlMs: number;
   /** On SIGTERM: how long /readyz answers 503 while the instance goes on serving, before it stops accepting. */
@@ -462,6 +472,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
         timeoutMs: e.WEBHOOK_TIMEOUT_MS,
         retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
       },
+      quoteEndpointTimeoutMs: e.QUOTE_ENDPOINT_TIMEOUT_MS,
       sandboxAuthenticationTtlMs: e.SANDBOX_AUTHENTICATION_TTL_MS,
       shutdownDrainDelayMs: e.SHUTDOWN_DRAIN_DELAY_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -171,6 +171,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     metrics,
     readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs, draining: () => requests.draining },
     webhooks: { addressPolicy: config.webhooks.addressPolicy, retryWindowMs: config.webhooks.retry.windowMs },
+    quoteEndpointTimeoutMs: config.quoteEndpointTimeoutMs,
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed; a replay as long.

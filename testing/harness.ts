@@ -24,9 +24,9 @@ export interface TestServer extends RunningServer {
   publicSession(session: CreatedSession): Promise<PublicSession>;
   /**
    * What the sandbox wallet returns for a test card (and one of its billing addresses, the first by default): a PaymentData with a real ECv2 token;
-   * with the shipping address and the delivery option picked in the sheet when the session asks for them.
+   * with the shipping address and the delivery option picked in the sheet when the session asks for them, and the promotion codes applied there.
    */
-  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string, shippingAddressId?: string, shippingOptionId?: string): Promise<PaymentData>;
+  walletPaymentData(session: CreatedSession, cardId: string, billingAddressId?: string, shippingAddressId?: string, shippingOptionId?: string, redemptionCodes?: string[]): Promise<PaymentData>;
   pay(session: CreatedSession, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** POST /api/sessions/{id}/authenticate as the widget does once a 3-D Secure challenge is over. */
   authenticate(session: CreatedSession, body?: { cancel?: true }): Promise<Response>;
@@ -102,9 +102,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       });
       return json<CreatedSession>(response);
     },
-    async walletPaymentData(session, cardId, billingAddressId, shippingAddressId, shippingOptionId) {
+    async walletPaymentData(session, cardId, billingAddressId, shippingAddressId, shippingOptionId, redemptionCodes) {
       const { payment_data_request, wallet } = await publicSession(session);
-      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId, shippingAddressId, shippingOptionId);
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, billingAddressId, shippingAddressId, shippingOptionId, redemptionCodes);
     },
     pay(session, body, headers = {}) {
       return fetch(`${server.url}/api/sessions/${session.id}/pay`, {

@@ -82,12 +82,21 @@ export function sandboxWalletUrl(wallet: PublicSession['wallet']): string {
  * the request asks for one, the shipping address `shippingAddressId` (sandbox/shipping-addresses.ts; the first allowed when absent)
  * and, when it asks for a delivery option, the option `shippingOptionId` the shopper picked in the sheet.
  */
-export async function mintPaymentData(walletUrl: string, cardId: string, request: PaymentDataRequest, billingAddressId?: string, shippingAddressId?: string, shippingOptionId?: string): Promise<PaymentData> {
+export async function mintPaymentData(
+  walletUrl: string,
+  cardId: string,
+  request: PaymentDataRequest,
+  billingAddressId?: string,
+  shippingAddressId?: string,
+  shippingOptionId?: string,
+  redemptionCodes?: string[],
+): Promise<PaymentData> {
   const reply = await postJson(`${walletUrl}/tokens`, {
     card_id: cardId,
     ...(billingAddressId && { billing_address_id: billingAddressId }),
     ...(shippingAddressId && { shipping_address_id: shippingAddressId }),
     ...(shippingOptionId && { shipping_option_id: shippingOptionId }),
+    ...(redemptionCodes && { redemption_codes: redemptionCodes }),
     payment_data_request: request,
   });
   if (reply.status !== 200) throw new Error(`the sandbox wallet minted no token: ${reply.text}`);

@@ -111,7 +111,7 @@ describe("every express checkout request (line items, shipping address, contact 
               if (problem) refused.push(`${environment} ${currency} ${itemsName} ${JSON.stringify({ shipping, contact })}: ${problem}`);
               // Each quote's update for it too: the total for every option, the options listed with it selected.
               for (const option of shipping?.options ?? []) {
-                const update = { newTransactionInfo: quotedTransactionInfo(session, option), newShippingOptionParameters: shippingOptionParameters(shipping?.options ?? [], option.id) };
+                const update = { newTransactionInfo: quotedTransactionInfo(session, { option }), newShippingOptionParameters: shippingOptionParameters(shipping?.options ?? [], option.id) };
                 const updateProblem = paymentDataRequestUpdateProblem(update, request);
                 if (updateProblem) refused.push(`${environment} ${currency} ${itemsName} quote ${option.id}: ${updateProblem}`);
               }
@@ -185,6 +185,54 @@ describe('a request with delivery options', () => {
   it('is one Google takes only from a client that answers onPaymentDataChanged, as the widget does for it', () => {
     expect(paymentDataRequestProblem(request, clientOf('TEST', request))).toBeUndefined();
     expect(paymentDataRequestProblem(request, clientOf('TEST'))).toContain('onPaymentDataChanged');
+  });
+});
+
+describe("a request priced by the merchant's quote endpoint", () => {
+  const session = { id: 'cs_1', amount: 1850, currency: 'USD', countryCode: 'US', lineItems: [{ label: 'Coffee beans', kind: 'item' as const, amount: 1850 }] };
+  type Shipping = SessionAmount['shipping'];
+  const shippingsOf = (step: number): Shipping[] => [null, { countries: ['US', 'GB'], phone: false }, { countries: ['US'], phone: true, options: [{ id: 'ground', label: 'Ground', amount: 495 * step }] }];
+  const [, shipsNoOption, shipsWithOption] = shippingsOf(1);
+
+  it('is ESTIMATED, without COMPLETE_IMMEDIATE_PURCHASE, and calls back for each change that can move the price', () => {
+    const intents = (shipping: Shipping, promotionCodes: boolean) => buildPaymentDataRequest(app, { ...session, shipping, quotePricing: { promotion_codes: promotionCodes } }, { gatewayName: 'g' }).callbackIntents;
+    expect(intents(shipsNoOption, false)).toEqual(['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS']);
+    expect(intents(shipsWithOption, false)).toEqual(['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION']);
+    expect(intents(shipsWithOption, true)).toEqual(['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER']);
+    expect(intents(null, true)).toEqual(['PAYMENT_AUTHORIZATION', 'OFFER']);
+    const request = buildPaymentDataRequest(app, { ...session, quotePricing: { promotion_codes: true } }, { gatewayName: 'g' });
+    expect(request.transactionInfo).toMatchObject({ totalPriceStatus: 'ESTIMATED', totalPrice: '18.50' });
+    expect(request.transactionInfo).not.toHaveProperty('checkoutOption');
+    // The sheet opens with no code applied, and a field to enter one.
+    expect(request.offerInfo).toEqual({ offers: [] });
+    expect(buildPaymentDataRequest(app, { ...session, shipping: shipsNoOption, quotePricing: { promotion_codes: false } }, { gatewayName: 'g' })).not.toHaveProperty('offerInfo');
+  });
+
+  it.each(variants)('%s: Google takes every one, and every quote of it (an option, tax, discounts), in every currency', (_name, variant, context) => {
+    const refused: string[] = [];
+    for (const currency of paymentCurrencyCodes) {
+      const step = 10 ** Math.max(0, exponentOf(currency) - 2);
+      for (const shipping of shippingsOf(step)) {
+        for (const promotionCodes of [false, true]) {
+          // A session priced by the endpoint prices an address or a code (CreateSessionBody).
+          if (!shipping && !promotionCodes) continue;
+          const priced = { ...session, amount: 1850 * step, lineItems: [{ label: 'Coffee beans', kind: 'item' as const, amount: 1850 * step }], currency, shipping, quotePricing: { promotion_codes: promotionCodes } };
+          const request = buildPaymentDataRequest(variant, priced, { gatewayName: 'walletcheckout', ...context });
+          const problem = paymentDataRequestProblem(request, clientOf('TEST', request));
+          if (problem) refused.push(`${currency} ${JSON.stringify({ shipping, promotionCodes })}: ${problem}`);
+          const option = shipping?.options?.[0];
+          const discounts = promotionCodes ? [{ label: 'Ten off', amount: 100 * step }] : [];
+          const update = {
+            newTransactionInfo: quotedTransactionInfo(priced, { option, tax: 160 * step, discounts }),
+            ...(option && { newShippingOptionParameters: shippingOptionParameters(shipping?.options ?? [], option.id) }),
+            ...(promotionCodes && { newOfferInfo: { offers: [{ redemptionCode: 'TENOFF', description: 'Ten off' }] } }),
+          };
+          const updateProblem = paymentDataRequestUpdateProblem(update, request);
+          if (updateProblem) refused.push(`${currency} quote: ${updateProblem}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
   });
 });
 

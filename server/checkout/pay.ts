@@ -17,9 +17,10 @@ import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutc
 import { billingDetailsFrom } from './billing';
 import { buildCharge, chargedAmountOf, type ChargeSource } from './build-charge';
 import { contactOf, outcomeOf, shippingOf } from './sessions';
-import { findSession, type SessionChanges, type SessionRow } from '../store/sessions';
+import { findSession, type SessionChanges, type SessionExpectations, type SessionRow } from '../store/sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
 import { shopperColumns } from './personal-data';
+import type { MerchantQuoteOptions } from './merchant-quotes';
 import { priceOfPayment } from './quotes';
 import { conflictFor, moveSession, type SessionStore } from './states';
 
@@ -33,6 +34,8 @@ export interface PayDependencies {
   abandoned: AbandonedAttempts;
   /** This instance's id, written on its attempts: while its heartbeat is live, other instances leave them to its requests. */
   instanceId: string;
+  /** How the merchant's quote endpoint is reached, for the sessions it prices (checked again at payment). */
+  merchantQuotes: MerchantQuoteOptions;
 }
 
 /**
@@ -65,10 +68,10 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   // What the page could have written is checked before the token is opened (a direct-mode token opened is a token used).
   const shipping = shippingAddressOf(parsed.data.payment_data, asked.shipping);
   if (!shipping.ok) return shipping;
-  const price = priceOfPayment(session, parsed.data.quote_id, parsed.data.payment_data);
+  const price = await priceOfPayment(deps, session, parsed.data.quote_id, parsed.data.payment_data);
   if (!price.ok) return price;
-  // The session as this attempt charges it: its price is the server's (the latest quote's total, with delivery options).
-  const priced: SessionRow = { ...session, ...price.value };
+  // The session as this attempt charges it: its price is the server's (the latest quote's total, with delivery options or the merchant's quotes).
+  const priced: SessionRow = { ...session, ...price.value.columns };
 
   const paymentMethod = parsed.data.payment_data.paymentMethodData;
   const token = parseWalletToken(paymentMethod.tokenizationData.token);
@@ -83,8 +86,9 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const request = buildCharge(priced, source.value, billing, { requireAuthentication: app.threeDs === 'always_for_pan_only' });
   // The merchant's view carries what the shopper gave, the address check and the price from the moment the attempt is claimed.
   const addressColumns = shopperColumns(deps.cipher, session.billing_address_on_file_sealed, asked, { billing, shipping: shipping.value, email: parsed.data.payment_data.email });
-  // Claimed from the status the session was read in: if it moved since, someone else got there first.
-  const attempt = await chargeAttempt(deps, app, session.id, [SessionStatus.parse(session.status)], source.value, serializeCharge(request), { ...addressColumns, ...price.value });
+  // Claimed from the status the session was read in: if it moved since, someone else got there first; if it was quoted again, the price is stale.
+  const claim = { from: [SessionStatus.parse(session.status)], changes: { ...addressColumns, ...price.value.columns }, ...(price.value.quote !== undefined && { expected: { latest_quote: price.value.quote } }) };
+  const attempt = await chargeAttempt(deps, app, session.id, claim, source.value, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
   return ok(
@@ -185,34 +189,46 @@ async function chargeAttempt(
   deps: PayDependencies,
   app: App,
   sessionId: string,
-  from: readonly SessionStatus[],
+  claim: Claim,
   source: ChargeSource,
   body: ChargeBody,
-  sessionChanges: SessionChanges = {},
 ): Promise<Result<{ attempt: ClaimedAttempt; reply: Result<Charge, ServiceFailure> }, Failure>> {
-  const attempt = await claimAttempt(deps, sessionId, from, source.type, deps.cipher.seal(body), sessionChanges);
+  const attempt = await claimAttempt(deps, sessionId, claim, source.type, deps.cipher.seal(body));
   if (!attempt.ok) return attempt;
   const reply = await deps.service.createCharge(body, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
   return ok({ attempt: attempt.value, reply });
 }
 
 /**
- * Moves the session to `processing` (with `sessionChanges`) and records the attempt in one
- * transaction: of two concurrent payments only one can claim the session. The previous attempt's
+ * How an attempt claims its session: from one of the statuses `from`, writing `changes`; with `expected`, only
+ * while the session still holds it (the latest quote the payment was priced by).
+ */
+interface Claim {
+  from: readonly SessionStatus[];
+  changes?: SessionChanges;
+  expected?: SessionExpectations;
+}
+
+/**
+ * Moves the session to `processing` (with the claim's changes) and records the attempt in one
+ * transaction: of two concurrent payments only one can claim the session, and a payment priced
+ * by a quote cannot claim it once another quote replaced that one. The previous attempt's
  * address verification goes: the new attempt's charge answers its own.
  */
 async function claimAttempt(
   { store, cipher, instanceId }: PayDependencies,
   sessionId: string,
-  from: readonly SessionStatus[],
+  { from, changes = {}, expected = {} }: Claim,
   sourceType: string,
   requestSealed: string,
-  sessionChanges: SessionChanges,
 ): Promise<Result<ClaimedAttempt, Failure>> {
   return store.transaction().execute(async (trx) => {
-    const claimed = await moveSession(trx, cipher, sessionId, from, 'processing', { ...sessionChanges, ...oneMoreAttempt, address_verification: null });
+    const claimed = await moveSession(trx, cipher, sessionId, from, 'processing', { ...changes, ...oneMoreAttempt, address_verification: null }, expected);
     if (!claimed) {
       const current = await findSession(trx, sessionId);
+      if (current && from.includes(SessionStatus.parse(current.status)) && expected.latest_quote !== undefined && current.latest_quote !== expected.latest_quote) {
+        return err({ code: 'quote_mismatch', message: 'quote_id: this checkout was quoted again while the payment was being checked: review your choices and pay again' });
+      }
       return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
     }
     const attemptNo = claimed.attempts;
@@ -280,7 +296,7 @@ async function payAuthenticated(
   assurance: Assurance,
 ): Promise<Result<Paid, Failure>> {
   const request = buildCharge(session, { type: 'payment_method', payment_method: authenticated.paymentMethod }, undefined, { authenticationSession: authenticated.authenticationSession });
-  const attempt = await chargeAttempt(deps, app, session.id, ['requires_authentication'], request.source_data, serializeCharge(request));
+  const attempt = await chargeAttempt(deps, app, session.id, { from: ['requires_authentication'] }, request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
   return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps, session.id, claimed.id, reply, assurance)));

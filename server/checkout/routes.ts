@@ -32,6 +32,7 @@ import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAutho
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
 import { clientSecretOpens, createSession, listAppSessions, outcomeOf, requestedAmountOf, sessionView } from './sessions';
+import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-endpoints';
 import { quoteSession } from './quotes';
 import { findSession, type SessionRow } from '../store/sessions';
 
@@ -128,11 +129,23 @@ const WIDGET_CALL = [
  * responses are built from these (server/openapi).
  */
 export const checkoutAnswers = {
-  createSession: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT, 'amount_exceeds_google_pay_precision'],
+  createSession: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT, 'amount_exceeds_google_pay_precision', 'quote_endpoint_missing'],
   listSessions: [...MERCHANT_CALL, ...NO_BODY, 'invalid_request'],
   getSession: [...MERCHANT_CALL, ...NO_BODY, ...PATH_ID],
   getPublicSession: [...WIDGET_CALL, ...NO_BODY],
-  paySession: [...WIDGET_CALL, ...JSON_BODY, 'invalid_payment_token', 'shipping_country_not_allowed', 'quote_mismatch', 'payment_in_progress', 'session_completed', 'invalid_state', 'replayed_token'],
+  paySession: [
+    ...WIDGET_CALL,
+    ...JSON_BODY,
+    'invalid_payment_token',
+    'shipping_country_not_allowed',
+    'quote_mismatch',
+    'shipping_address_unserviceable',
+    'quote_unavailable',
+    'payment_in_progress',
+    'session_completed',
+    'invalid_state',
+    'replayed_token',
+  ],
   quoteSession: [...WIDGET_CALL, ...JSON_BODY, 'payment_in_progress', 'session_completed', 'invalid_state'],
   authenticateSession: [...WIDGET_CALL, ...JSON_BODY, 'authentication_pending', 'payment_in_progress', 'session_completed', 'invalid_state', 'service_unavailable'],
   captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'service_unavailable'],
@@ -141,6 +154,9 @@ export const checkoutAnswers = {
   rollSecretKey: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
   listOriginVerifications: [...MERCHANT_CALL, ...NO_BODY],
   verifyOrigin: [...MERCHANT_CALL, ...JSON_BODY],
+  setQuoteEndpoint: [...MERCHANT_CALL, ...JSON_BODY, 'url_not_allowed'],
+  getQuoteEndpoint: [...MERCHANT_CALL, ...NO_BODY, 'not_found'],
+  deleteQuoteEndpoint: [...MERCHANT_CALL, ...NO_BODY, 'not_found'],
 } as const satisfies Record<string, RouteAnswers>;
 
 /**
@@ -157,6 +173,7 @@ export const checkoutBodies = {
   'POST /api/sessions/:id/refunds': { body: 'optional', limit: 32 * KB },
   'POST /api/keys/roll': { body: 'optional', limit: 32 * KB },
   'POST /api/origin_verifications/verify': { body: 'required', limit: 32 * KB },
+  'PUT /api/quote_endpoint': { body: 'required', limit: 32 * KB },
 } as const satisfies BodyRules;
 
 /** A widget call's session and app; for a platform app, the authorization signed for the page (widgetSession). */
@@ -184,7 +201,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
   // Every reply here carries a secret (a client secret, a secret key, a payment's state) or is one a shared cache must not keep.
-  router.use(['/api/sessions', '/api/keys', '/api/origin_verifications'], (_req, res, next) => {
+  router.use(['/api/sessions', '/api/keys', '/api/origin_verifications', '/api/quote_endpoint'], (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();
   });
@@ -258,6 +275,32 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const checked = await verifyOrigin(options.originVerification, app, parsed.data.origin);
     if (checked.ok) res.json(checked.value);
     else sendFailure(res, checked.error);
+  });
+
+  /** The app's quote endpoint (docs/express-checkout.md#the-merchants-quote-endpoint): setting it shows its new signing secret, once. */
+  const quoteEndpoints = { store, cipher: options.cipher, addressPolicy: options.merchantQuotes.addressPolicy, resolve: options.merchantQuotes.resolve };
+  router.put('/api/quote_endpoint', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    const set = await setQuoteEndpoint(quoteEndpoints, app, req.body);
+    if (set.ok) res.json(set.value);
+    else sendFailure(res, set.error);
+  });
+
+  router.get('/api/quote_endpoint', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    const found = await quoteEndpointOf(store, app);
+    if (found.ok) res.json(found.value);
+    else sendFailure(res, found.error);
+  });
+
+  router.delete('/api/quote_endpoint', merchantCalls, async (req, res) => {
+    const app = await merchantApp(req, res);
+    if (!app) return;
+    const removed = await removeQuoteEndpoint(store, app);
+    if (removed.ok) res.status(204).end();
+    else sendFailure(res, removed.error);
   });
 
   async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
@@ -457,7 +500,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.post('/api/sessions/:id/quote', reads, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    const quoted = await quoteSession(store, found.session, req.body);
+    const quoted = await quoteSession(options, found.session, req.body);
     if (quoted.ok) res.json(quoted.value);
     else sendFailure(res, quoted.error);
   });

@@ -12,6 +12,7 @@ import type { Store } from '../store';
 import type { StoreTransaction } from '../store/events';
 import { refundsOfSessions } from '../store/refunds';
 import { listSessions } from '../store/session-list';
+import { findQuoteEndpoint } from '../store/quote-endpoints';
 import { findSession, insertSession, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
 import type { SessionAmount } from '../../contracts/payment-data-request';
@@ -34,6 +35,9 @@ export async function createSession(
   const input = parsed.data;
   const unpayable = googlePayAmountRefusal(input.amount, input.currency);
   if (unpayable) return err(unpayable);
+  if (input.quote_endpoint && !(await findQuoteEndpoint(store, app.id))) {
+    return err({ code: 'quote_endpoint_missing', message: 'quote_endpoint: this application has no quote endpoint to price the session: set one with PUT /api/quote_endpoint first' });
+  }
   const now = Date.now();
   const expiresAt = input.expires_at ?? now + SESSION_LIFETIME.defaultMs;
   if (expiresAt < now + SESSION_LIFETIME.minMs || expiresAt > now + SESSION_LIFETIME.maxMs) {
@@ -141,7 +145,7 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     shipping_option: row.shipping_option ? ChosenShippingOption.parse(JSON.parse(row.shipping_option)) : null,
     amount_charged: row.amount_charged,
     quote_endpoint: row.quote_pricing !== null,
-    promotion_codes: row.quote_pricing !== null && QuotePricing.parse(JSON.parse(row.quote_pricing)).promotion_codes,
+    promotion_codes: quotePricingOf(row)?.promotion_codes ?? false,
     quote: row.charged_quote ? SessionQuote.parse(JSON.parse(row.charged_quote)) : null,
   };
 }
@@ -151,6 +155,8 @@ export const lineItemsOf = (row: SessionRow): LineItem[] => (row.line_items ? Li
 // A session created without delivery options stored none: it offers none.
 export const shippingOf = (row: SessionRow): AskedShipping | null => (row.shipping ? AskedShipping.parse({ options: [], ...(JSON.parse(row.shipping) as object) }) : null);
 export const contactOf = (row: SessionRow): AskedContact | null => (row.contact ? AskedContact.parse(JSON.parse(row.contact)) : null);
+/** How the merchant's quote endpoint prices the session; null when the session's own prices are its price. */
+export const quotePricingOf = (row: SessionRow): QuotePricing | null => (row.quote_pricing ? QuotePricing.parse(JSON.parse(row.quote_pricing)) : null);
 
 /** What the session's Google Pay request (and a quote's update) is built from: its amount, currency and what the sheet shows and asks. */
 export const requestedAmountOf = (row: SessionRow): SessionAmount => ({
@@ -161,4 +167,5 @@ export const requestedAmountOf = (row: SessionRow): SessionAmount => ({
   lineItems: lineItemsOf(row),
   shipping: shippingOf(row),
   contact: contactOf(row),
+  quotePricing: quotePricingOf(row),
 });

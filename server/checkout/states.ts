@@ -9,7 +9,7 @@ import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { recordEvent, type StoreTransaction } from '../store/events';
-import { type SessionChanges, type SessionRow, setSessionStatus } from '../store/sessions';
+import { type SessionChanges, type SessionExpectations, type SessionRow, setSessionStatus } from '../store/sessions';
 import { carriesPersonalData } from './personal-data';
 import { merchantView } from './sessions';
 
@@ -44,7 +44,7 @@ export const eventOnEntering: Readonly<Record<SessionStatus, EventType | null>> 
 };
 
 /**
- * Moves a session to `to` if it is in one of `from` and the machine allows it,
+ * Moves a session to `to` if it is in one of `from` (and holds `expected`) and the machine allows it,
  * with `changes` to its other columns, and returns the row as moved; undefined
  * when it was not (someone else moved it first, or the move is not allowed): a
  * compare-and-set, so of two concurrent moves only one happens. The move's
@@ -58,11 +58,12 @@ export async function moveSession(
   from: readonly SessionStatus[],
   to: SessionStatus,
   changes: SessionChanges = {},
+  expected: SessionExpectations = {},
 ): Promise<SessionRow | undefined> {
   const allowed = from.filter((status) => canTransition(status, to));
   if (allowed.length === 0) return undefined;
   // The row as moved comes back with the move: the event needs no second read.
-  const moved = await setSessionStatus(trx, sessionId, allowed, to, changes);
+  const moved = await setSessionStatus(trx, sessionId, allowed, to, changes, expected);
   if (!moved) return undefined;
   const type = eventOnEntering[to];
   if (!type) return moved;

@@ -15,6 +15,7 @@ import { AuthenticateBody, CaptureSessionBody, Charge, ChargeRequest, CreatedSes
 import { type BodyRule, KB } from '../../common/http/body';
 import { JSON_BODY, NO_BODY, type RouteAnswers } from '../../contracts/error-codes';
 import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './parts';
+import { quoteAnswerComponent, quoteEndpointPaths, quoteEndpointTag, quoteEndpointWebhooks } from './quote-endpoint';
 import { webhookEvents, webhookPaths } from './webhooks';
 
 /**
@@ -259,6 +260,7 @@ const paths: ZodOpenApiObject['paths'] = {
       },
     },
   },
+  ...quoteEndpointPaths,
   ...webhookPaths,
   '/v3/apps/{appId}': {
     get: {
@@ -369,6 +371,7 @@ const tags = [
   { name: 'Refunds', description: 'Refund a paid session, all or part (secret key)' },
   { name: 'Keys', description: "The application's secret key (secret key)" },
   { name: 'Origin verification', description: "Platform mode: each allowed origin's proof that the application controls it, before authJwts are signed for it (secret key; docs/platform.md)" },
+  quoteEndpointTag,
   { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
   { name: 'Events', description: 'What happened to the application\'s sessions and refunds, as delivered to webhook endpoints (secret key)' },
   { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/apps-api.md)' },
@@ -390,8 +393,9 @@ export function openApiDocument(serverUrl: string): ReturnType<typeof createDocu
     servers: [{ url: serverUrl, description: 'This server' }],
     tags,
     paths,
-    webhooks: webhookEvents,
+    webhooks: { ...webhookEvents, ...quoteEndpointWebhooks },
     components: {
+      schemas: quoteAnswerComponent,
       securitySchemes: {
         merchantSecretKey: { type: 'http', scheme: 'bearer', description: "The application's secret key, sk_..." },
         clientSecret: { type: 'http', scheme: 'bearer', description: "The session's client secret, cs_..._secret_..." },

@@ -83,6 +83,7 @@ describe('/openapi.json', () => {
         '/api/keys/roll',
         '/api/origin_verifications',
         '/api/origin_verifications/verify',
+        '/api/quote_endpoint',
         '/api/webhook_endpoints',
         '/api/webhook_endpoints/{id}',
         '/api/webhook_endpoints/{id}/roll_secret',
@@ -113,7 +114,8 @@ describe('/openapi.json', () => {
     expect(full.info.contact).toBeDefined();
     const operations = [...Object.entries(full.paths), ...Object.entries(full.webhooks)].flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ at: `${method} ${path}`, ...operation })));
     expect(operations.filter((operation) => !operation.tags?.length || !operation.description).map((operation) => operation.at), 'untagged or undescribed').toEqual([]);
-    expect(Object.keys(full.webhooks).sort()).toEqual([...EventType.options].sort());
+    // Every event, and the merchant's quote endpoint's request (docs/express-checkout.md).
+    expect(Object.keys(full.webhooks).sort()).toEqual([...EventType.options, 'quoteRequest'].sort());
 
     const statuses = (path: string, method = 'post') => Object.keys(full.paths[path]![method]!.responses);
     for (const widgetRoute of ['/api/sessions/{id}/public', '/api/sessions/{id}/pay', '/api/sessions/{id}/quote', '/api/sessions/{id}/authenticate']) {

@@ -13,7 +13,9 @@ import { createApp, findAppBySecretKey } from '../apps';
 import { createDataCipher } from '../lib/data-cipher';
 import { hashSecret } from '../../common/secrets';
 import { clientSecretOpens, createSession } from '../checkout/sessions';
-import { findSession } from './sessions';
+import { findSession, setSessionStatus } from './sessions';
+import { recordLatestQuote } from './quotes';
+import { deleteQuoteEndpoint, findQuoteEndpoint, replaceQuoteEndpoint } from './quote-endpoints';
 import { createTestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { startTestServer } from '../../testing/harness';
 import { type DirectKeyStatus, directKeysOf, insertDirectKey, moveDirectKey, purgeMessageIds, rememberMessageId } from './direct';
@@ -118,6 +120,40 @@ for (const engine of engines) {
       expect(typeof again!.next_check).toBe('number');
       expect(await recordOriginCheck(store, id, first!.origin, { ok: true }, far + 2, far + 12)).toMatchObject({ failures: 0, last_failure: null, verified_at: far + 2 });
       expect(await recordOriginCheck(store, id, 'https://gone.example', { ok: true }, far, far)).toBeUndefined();
+    });
+
+    it('moves a session priced by a quote only while that quote is still its latest (the claim of checkout/pay.ts)', async () => {
+      const app = await newApp();
+      const sessionIds = await Promise.all(
+        [1, 2].map(async () => {
+          const created = await createSession(store, cipher, app, { amount: 2400, currency: 'USD', country_code: 'US' });
+          if (!created.ok) throw new Error(created.error.message);
+          return created.value.session.id;
+        }),
+      );
+      const [quoted, unquoted] = sessionIds as [string, string];
+      const claim = (id: string, latestQuote: string | null) => store.transaction().execute((trx) => setSessionStatus(trx, id, ['open'], 'processing', {}, { latest_quote: latestQuote }));
+      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_first"}')).toBe(true);
+      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_second"}')).toBe(true);
+      // Priced by the first quote, or by none: a newer one was recorded since.
+      expect(await claim(quoted, '{"id":"qt_first"}')).toBeUndefined();
+      expect(await claim(quoted, null)).toBeUndefined();
+      expect(await claim(quoted, '{"id":"qt_second"}')).toMatchObject({ status: 'processing', latest_quote: '{"id":"qt_second"}' });
+      // A session never quoted holds null, which the claim compares as such.
+      expect(await claim(unquoted, '{"id":"qt_first"}')).toBeUndefined();
+      expect(await claim(unquoted, null)).toMatchObject({ status: 'processing' });
+      // Once claimed, no quote is recorded any more.
+      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_third"}')).toBe(false);
+    });
+
+    it("keeps one quote endpoint per app, replaced whole, and removes it once", async () => {
+      const app = await newApp();
+      await replaceQuoteEndpoint(store, { app_id: app.id, url: 'https://a.example/quotes', secret_sealed: 'sealed-1', created: 2 ** 41 });
+      await replaceQuoteEndpoint(store, { app_id: app.id, url: 'https://b.example/quotes', secret_sealed: 'sealed-2', created: 2 ** 41 + 1 });
+      expect(await findQuoteEndpoint(store, app.id)).toEqual({ app_id: app.id, url: 'https://b.example/quotes', secret_sealed: 'sealed-2', created: 2 ** 41 + 1 });
+      expect(await deleteQuoteEndpoint(store, app.id)).toBe(true);
+      expect(await deleteQuoteEndpoint(store, app.id)).toBe(false);
+      expect(await findQuoteEndpoint(store, app.id)).toBeUndefined();
     });
 
     it('keeps ms timestamps and amounts past 2^31 as numbers, and booleans as 0/1', async () => {

@@ -23,10 +23,15 @@ export async function insertSession(store: Store, row: SessionRow): Promise<void
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** What a move also requires of the row as it is now, besides its status: the latest quote a payment was priced by (null: none). */
+export interface SessionExpectations {
+  latest_quote?: string | null;
+}
+
 /**
  * Sets the session's status to `to`, with `changes`, if it is in one of
- * `from`, and returns the row as changed; undefined when it was in none (a
- * compare-and-set: of two concurrent moves only one happens). The row comes
+ * `from` (and holds `expected`), and returns the row as changed; undefined when it
+ * was in none (a compare-and-set: of two concurrent moves only one happens). The row comes
  * back with the update (both engines have RETURNING): no second read.
  */
 export async function setSessionStatus(
@@ -35,12 +40,14 @@ export async function setSessionStatus(
   from: readonly string[],
   to: string,
   changes: SessionChanges,
+  expected: SessionExpectations = {},
 ): Promise<SessionRow | undefined> {
-  return trx
+  let update = trx
     .updateTable('sessions')
     .set({ ...changes, status: to, updated: Date.now() })
     .where('id', '=', sessionId)
-    .where('status', 'in', from)
-    .returningAll()
-    .executeTakeFirst();
+    .where('status', 'in', from);
+  const quote = expected.latest_quote;
+  if (quote !== undefined) update = quote === null ? update.where('latest_quote', 'is', null) : update.where('latest_quote', '=', quote);
+  return update.returningAll().executeTakeFirst();
 }
