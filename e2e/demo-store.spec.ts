@@ -38,17 +38,35 @@ test('the order shows as confirmed once the webhook reaches the store, a hold as
   }
 });
 
-test('the product page sells with the express button: the sheet prices the delivery option, and the order is confirmed by webhook', async ({ shop, ledger }) => {
+test("the product page sells with the express button: the store's quote endpoint prices each zone, the tax and the code, and the order is confirmed by webhook", async ({ shop, ledger }) => {
   const checkout = await shop.openDemo('/product');
   const sheet = await checkout.openWallet();
-  // The coffee and Standard delivery, as the backend quotes them.
-  await expect(sheet.getByTestId('sandbox-total')).toHaveText(/\$29\.00$/);
+  const total = sheet.getByTestId('sandbox-total');
+  const shipTo = (address: string) => sheet.locator(`input[name=sandbox-shipping-address][value=${address}]`).check();
+  // San Francisco: the coffee, Standard delivery and California's 7.25% sales tax, as the demo's quote endpoint prices them.
+  await expect(total).toHaveText(/\$30\.74$/);
+  // London: Europe's zone, its own options, no sales tax.
+  await shipTo('gb-office');
+  await expect(sheet.locator('input[name=sandbox-shipping-option][value=tracked]')).toBeVisible();
+  await expect(total).toHaveText(/\$38\.00$/);
+  // Alice Springs: a zone the store does not serve, refused against the address.
+  await shipTo('au-remote');
+  await expect(sheet.getByTestId('sandbox-shipping-addresses-error')).toHaveText('Demo Coffee Roasters does not deliver to Australia or New Zealand yet');
+  // Back home, Express and the welcome code: 10% off the coffee, then the tax on what is left.
+  await shipTo('us-home');
   await sheet.locator('input[name=sandbox-shipping-option][value=express]').check();
-  await expect(sheet.getByTestId('sandbox-total')).toHaveText(/\$39\.00$/);
+  await expect(total).toHaveText(/\$40\.74$/);
+  await sheet.getByTestId('sandbox-offer-code').fill('SPRING50');
+  await sheet.getByTestId('sandbox-offer-apply').click();
+  await expect(sheet.getByTestId('sandbox-offer-error')).toContainText('SPRING50');
+  await sheet.getByTestId('sandbox-offer-code').fill('WELCOME10');
+  await sheet.getByTestId('sandbox-offer-apply').click();
+  await expect(sheet.getByTestId('sandbox-offer')).toHaveText('WELCOME10 Welcome: 10% off');
+  await expect(total).toHaveText(/\$38\.17$/);
   expect((await checkout.payInOpenSheet('visa-success-3ds')).payStatus).toBe(200);
   await checkout.expectState('paid');
   const order = checkout.page.locator('#order-status');
   await expect(order).toHaveAttribute('data-order-status', 'succeeded');
   const [charge] = await ledger.newEntries();
-  expect(charge?.charge).toMatchObject({ amount: 3900 });
+  expect(charge?.charge).toMatchObject({ amount: 3817 });
 });

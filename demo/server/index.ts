@@ -17,6 +17,8 @@ import { SIGNATURE_HEADER, type SessionCreateParams, WalletCheckout, WalletCheck
 import { escapeHtml } from '../../common/html';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount } from '../../contracts/money';
+import { DEMO_QUOTE_PATH, quoteRoutes, registerQuoteEndpoint } from './quote-endpoint';
+import { OPENING_OPTIONS, PROMOTION_CODES, ZONES } from './quote-prices';
 
 /**
  * What the demo merchant's server is given, as any merchant's server is: the
@@ -34,9 +36,10 @@ export interface DemoMerchant {
 /** The demo's own route that receives its webhooks. */
 export const DEMO_WEBHOOK_PATH = '/demo/webhooks';
 
-/** The bodies the demo store's routes take, read at the edge (common/http/body.ts): its webhook receiver's events. */
+/** The bodies the demo store's routes take, read at the edge (common/http/body.ts): its webhook receiver's events, its quote requests. */
 export const demoBodies = {
   [`POST ${DEMO_WEBHOOK_PATH}`]: { body: 'required', limit: 256 * KB },
+  [`POST ${DEMO_QUOTE_PATH}`]: { body: 'required', limit: 64 * KB },
 } as const satisfies BodyRules;
 
 const pageTemplate = (name: string) => readFileSync(fileURLToPath(new URL(`../../demo/pages/${name}`, import.meta.url)), 'utf8');
@@ -49,21 +52,15 @@ const storeStyle = pageTemplate('store.css').trim();
 
 /**
  * The coffee the product page sells, as an express checkout (docs/express-checkout.md): the
- * Google Pay sheet asks for the address, the delivery option and the e-mail, and the backend
- * prices each change from these options.
+ * Google Pay sheet asks for the address, the delivery option, the e-mail and any promotion code,
+ * and the demo's quote endpoint (quote-endpoint.ts) prices each change from its table; the sheet
+ * opens with the domestic options until it does.
  */
 const PRODUCT = {
   name: 'House roast coffee, 1 kg',
   amount: 2400,
   currency: 'USD',
-  shipping: {
-    countries: ['US', 'GB', 'CA'],
-    phone: true,
-    options: [
-      { id: 'standard', label: 'Standard', detail: '3 to 5 days', amount: 500 },
-      { id: 'express', label: 'Express', detail: 'Next day', amount: 1500, countries: ['US'] },
-    ],
-  },
+  shipping: { countries: ZONES.flatMap((zone) => zone.countries), phone: true, options: [...OPENING_OPTIONS] },
 } satisfies { name: string; amount: number; currency: string; shipping: NonNullable<SessionCreateParams['shipping']> };
 
 const DemoOrder = z.object({
@@ -75,6 +72,10 @@ const DemoOrder = z.object({
 
 /** A price as the page shows it: the widget's formatting, the currency's ISO 4217 exponent, in English like the page. */
 const priceOf = (amount: number, currency: string) => formatAmount(amount, currency, exponentOf(currency), 'en');
+
+/** What the product page says of delivery (each zone's cheapest option, or that it is not served yet) and of the promotion codes. */
+const deliveryText = ZONES.map((zone) => `${zone.name}: ${'options' in zone ? `from ${priceOf(Math.min(...zone.options.map((option) => option.amount)), PRODUCT.currency)}` : 'not yet'}`).join(' · ');
+const promotionText = Object.entries(PROMOTION_CODES).map(([code, { label }]) => `${code} (${label})`).join(' · ');
 
 /** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
 const orderOf = (session: Session) => ({
@@ -103,6 +104,12 @@ function sameOriginPost(req: express.Request, ownOrigin: string): boolean {
   return origin === undefined || origin === ownOrigin;
 }
 
+/** The API's refusal as a value, to pass on; any other failure stays thrown. */
+const apiRefusal = (error: unknown): WalletCheckoutApiError | Promise<never> => (error instanceof WalletCheckoutApiError ? error : Promise.reject(error));
+
+/** Passes the API's refusal on to the page as it came. */
+const passOn = (res: express.Response, refusal: WalletCheckoutApiError) => res.status(refusal.status).json({ error: { code: refusal.code, message: refusal.message } });
+
 /** The demo's orders, as its server knows them: made when the page is served, confirmed by webhooks. In memory: a demo. */
 const MAX_ORDERS = 10_000;
 
@@ -115,6 +122,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
   };
   const walletCheckout = new WalletCheckout(merchant.secretKey, { baseUrl: merchant.apiBase });
+  const quoteEndpoint = registerQuoteEndpoint(walletCheckout.quoteEndpoint, `${merchant.apiBase}${DEMO_QUOTE_PATH}`);
 
   /**
    * Creates the order's session and sends the page embedding the widget for it, or passes on the
@@ -124,10 +132,8 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     // The store's own order number: short enough to read to support over the phone, unlike the session id.
     const reference = randomBytes(4).toString('hex').toUpperCase();
     // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
-    const created = await walletCheckout.sessions
-      .create({ ...params, reference, locale: 'en' })
-      .catch((error: unknown) => (error instanceof WalletCheckoutApiError ? error : Promise.reject(error)));
-    if (created instanceof WalletCheckoutApiError) return res.status(created.status).json({ error: { code: created.code, message: created.message } });
+    const created = await walletCheckout.sessions.create({ ...params, reference, locale: 'en' }).catch(apiRefusal);
+    if (created instanceof WalletCheckoutApiError) return passOn(res, created);
     const { client_secret, public_view, ...session } = created;
     // The order as the store keeps it: the session without its client secret.
     remember(session);
@@ -155,8 +161,11 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     await sendCheckoutPage(res, storeTemplate, { amount, currency, country_code: 'US', description: 'Pour-over coffee kit', intent }, { INTENT: intent });
   });
 
-  /** The product page: the express button, whose sheet asks for the address and the delivery option the backend prices. */
+  /** The product page: the express button, whose sheet asks for the address, the delivery option and a promotion code, each change priced by the demo's quote endpoint. */
   router.get('/product', async (_req, res) => {
+    // Its session is priced by the quote endpoint: set at start, set here again if that failed.
+    const registered = await quoteEndpoint.ready().catch(apiRefusal);
+    if (registered instanceof WalletCheckoutApiError) return passOn(res, registered);
     const { name, amount, currency, shipping } = PRODUCT;
     await sendCheckoutPage(
       res,
@@ -169,12 +178,14 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
         line_items: [{ label: name, kind: 'item', amount }],
         shipping,
         contact: { email: true },
+        quote_endpoint: true,
+        promotion_codes: true,
       },
-      {
-        DELIVERY: escapeHtml(shipping.options.map((option) => `${option.label} ${priceOf(option.amount, currency)}${option.countries ? ` (${option.countries.join(', ')} only)` : ''}`).join(' · ')),
-      },
+      { DELIVERY: escapeHtml(deliveryText), PROMOTION_CODES: escapeHtml(promotionText) },
     );
   });
+
+  router.use(quoteRoutes(quoteEndpoint));
 
   /**
    * The store's webhook receiver: a delivery whose signature does not verify
@@ -212,14 +223,9 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
    */
   router.post('/demo/orders/:id/capture', async (req, res) => {
     if (!sameOriginPost(req, merchant.apiBase)) return sendFailure(res, { code: 'origin_not_allowed', message: 'The back office captures only from its own pages' });
-    let captured: Session;
-    try {
-      captured = await walletCheckout.sessions.capture(req.params.id, {}, { idempotencyKey: `demo-capture-${req.params.id}` });
-    } catch (error) {
-      // The API's refusal, passed on as it came (an order not authorized yet: invalid_state).
-      if (error instanceof WalletCheckoutApiError) return res.status(error.status).json({ error: { code: error.code, message: error.message } });
-      throw error;
-    }
+    // The API's refusal is passed on as it came (an order not authorized yet: invalid_state).
+    const captured = await walletCheckout.sessions.capture(req.params.id, {}, { idempotencyKey: `demo-capture-${req.params.id}` }).catch(apiRefusal);
+    if (captured instanceof WalletCheckoutApiError) return passOn(res, captured);
     remember(captured);
     res.set('Cache-Control', 'no-store').json(orderOf(captured));
   });

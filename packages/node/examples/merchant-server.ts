@@ -4,7 +4,7 @@
  * declaration that breaks or loses a type fails CI: `tsc -p packages/node/examples`.
  */
 import { createServer } from 'node:http';
-import { type Event, type Session, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError, SIGNATURE_HEADER } from '@wallet-checkout/node';
+import { type Event, type QuoteAnswer, type QuoteRequest, type Session, QuoteVerificationError, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError, SIGNATURE_HEADER, quotes } from '@wallet-checkout/node';
 
 const walletCheckout = new WalletCheckout(process.env.WALLET_CHECKOUT_SECRET_KEY ?? '', { baseUrl: 'https://checkout.example.com' });
 const webhookSecret = process.env.WALLET_CHECKOUT_WEBHOOK_SECRET ?? '';
@@ -59,6 +59,33 @@ export async function resendLastFailedPayment(): Promise<string[]> {
 export async function rotateWebhookSecret(): Promise<string | undefined> {
   const [endpoint] = (await walletCheckout.webhookEndpoints.list()).data;
   return endpoint && (await walletCheckout.webhookEndpoints.rollSecret(endpoint.id, { expire_current_in_seconds: 3600 })).secret;
+}
+
+/** The quote endpoint, set once: its secret signs every quote request, so it is kept like the key. */
+export async function setQuoteEndpoint(): Promise<string> {
+  const endpoint = await walletCheckout.quoteEndpoint.set({ url: 'https://shop.example/quotes' });
+  return endpoint.secret;
+}
+
+/** Flat-rate delivery at home, a dearer one abroad, none beyond; one promotion code. */
+export function priceOf(request: QuoteRequest): QuoteAnswer {
+  const country = request.shipping_address?.country;
+  if (country !== undefined && !['US', 'CA'].includes(country)) return { error: { reason: 'shipping_address_unserviceable', message: 'We ship to the US and Canada only' } };
+  const code = request.promotion_codes.find((entered) => entered.toUpperCase() === 'SPRING5');
+  return {
+    shipping_options: [{ id: 'standard', label: 'Standard', detail: '3 to 5 days', amount: country === 'US' ? 500 : 1200 }],
+    promotion_codes: code ? [{ code, label: 'Spring: $5 off', amount: 500 }] : [],
+  };
+}
+
+/** The quote endpoint's answer to one request: its price, or a 400 when the signature does not verify. */
+export function answerQuote(rawBody: Buffer, header: string | undefined, quoteSecret: string): { status: number; body: QuoteAnswer | { refused: string } } {
+  try {
+    return { status: 200, body: priceOf(quotes.verify(rawBody, header, quoteSecret)) };
+  } catch (error) {
+    if (error instanceof QuoteVerificationError) return { status: 400, body: { refused: error.code } };
+    throw error;
+  }
 }
 
 function handle(event: Event): void {

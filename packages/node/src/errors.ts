@@ -47,8 +47,11 @@ export class WalletCheckoutConnectionError extends WalletCheckoutError {
   }
 }
 
+/** Why `webhooks.verify` or `quotes.verify` refused a signed body: both check the same signature recipe. */
+export type SignatureVerificationFailure = 'malformed_header' | 'stale_timestamp' | 'no_matching_signature' | 'invalid_payload';
+
 /** Why `webhooks.verify` refused a delivery. */
-export type WebhookVerificationFailure = 'malformed_header' | 'stale_timestamp' | 'no_matching_signature' | 'invalid_payload';
+export type WebhookVerificationFailure = SignatureVerificationFailure;
 
 /**
  * A webhook delivery did not verify: refuse it with a 4xx (it is retried, which is what you
@@ -59,6 +62,19 @@ export class WebhookVerificationError extends WalletCheckoutError {
   declare readonly code: WebhookVerificationFailure;
 
   constructor(code: WebhookVerificationFailure, message: string) {
+    super(code, message);
+  }
+}
+
+/**
+ * A quote request did not verify: refuse it with a 4xx and price nothing. The backend then tells
+ * the shopper the shop could not price the change, and charges nothing on it.
+ */
+export class QuoteVerificationError extends WalletCheckoutError {
+  override name = 'QuoteVerificationError';
+  declare readonly code: SignatureVerificationFailure;
+
+  constructor(code: SignatureVerificationFailure, message: string) {
     super(code, message);
   }
 }

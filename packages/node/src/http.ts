@@ -33,7 +33,7 @@ export interface RequestOptions {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: object;
@@ -72,12 +72,12 @@ export class HttpClient {
     const url = new URL(`${this.#baseUrl}${path}`);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { authorization: `Bearer ${this.#secretKey}`, accept: 'application/json' };
-    if (method === 'POST') {
-      headers['content-type'] = 'application/json';
-      // Made once, before the first attempt: every retry carries the same key, so the API runs the request once.
-      headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
-    }
-    const payload = method === 'POST' ? JSON.stringify(body ?? {}) : undefined;
+    const sendsBody = method === 'POST' || method === 'PUT';
+    if (sendsBody) headers['content-type'] = 'application/json';
+    // Made once, before the first attempt: every retry carries the same key, so the API runs the request once.
+    // A PUT needs none: sent again, it replaces what the first set, and the reply that arrives is the one in force.
+    if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    const payload = sendsBody ? JSON.stringify(body ?? {}) : undefined;
     const maxRetries = options.maxRetries ?? this.#maxRetries;
     for (let retry = 0; ; retry++) {
       const attempt = await this.#attempt(url, { method, headers, body: payload }, options);
@@ -111,6 +111,8 @@ export class HttpClient {
       if (timeout.aborted) return { ok: false, retry: true, error: new WalletCheckoutConnectionError('timeout', `No reply from ${url.origin} within ${options.timeoutMs ?? this.#timeoutMs} ms`, { cause }) };
       return { ok: false, retry: true, error: new WalletCheckoutConnectionError('connection_error', `Could not reach ${url.origin}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause }) };
     }
+    // 204: done, and nothing to say (a DELETE).
+    if (response.status === 204) return { ok: true, body: undefined };
     const parsed = parseJson(text);
     if (response.ok && parsed !== undefined) return { ok: true, body: parsed };
     const requestId = response.headers.get('request-id');

@@ -5,7 +5,8 @@
  *   const session = await walletCheckout.sessions.create({ amount: 2400, currency: 'USD', country_code: 'US' });
  */
 import { type ClientOptions, HttpClient } from './http';
-import { Events, Keys, OriginVerifications, Refunds, Sessions, WebhookEndpoints } from './resources';
+import { Events, Keys, OriginVerifications, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
+import { quotes } from './quotes';
 import { webhooks } from './webhooks';
 
 export class WalletCheckout {
@@ -15,8 +16,11 @@ export class WalletCheckout {
   readonly events: Events;
   readonly keys: Keys;
   readonly originVerifications: OriginVerifications;
+  readonly quoteEndpoint: QuoteEndpointResource;
   /** Verifying deliveries needs no secret key: `webhooks` is exported on its own too. */
   readonly webhooks = webhooks;
+  /** Nor does verifying quote requests: `quotes` is exported on its own too. */
+  readonly quotes = quotes;
 
   constructor(secretKey: string, options: ClientOptions) {
     const http = new HttpClient(secretKey, options);
@@ -26,12 +30,23 @@ export class WalletCheckout {
     this.events = new Events(http);
     this.keys = new Keys(http);
     this.originVerifications = new OriginVerifications(http);
+    this.quoteEndpoint = new QuoteEndpointResource(http);
   }
 }
 
 export default WalletCheckout;
 export type { ClientOptions, RequestOptions } from './http';
-export type { Events, Keys, OriginVerifications, Refunds, Sessions, WebhookEndpoints } from './resources';
-export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, type VerifyOptions } from './webhooks';
-export { WalletCheckoutError, WalletCheckoutApiError, WalletCheckoutConnectionError, WebhookVerificationError, type WebhookVerificationFailure } from './errors';
+export type { Events, Keys, OriginVerifications, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
+export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from './webhooks';
+export { quotes } from './quotes';
+export type { VerifyOptions } from './signed-body';
+export {
+  WalletCheckoutError,
+  WalletCheckoutApiError,
+  WalletCheckoutConnectionError,
+  WebhookVerificationError,
+  QuoteVerificationError,
+  type SignatureVerificationFailure,
+  type WebhookVerificationFailure,
+} from './errors';
 export type * from './types';

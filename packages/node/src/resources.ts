@@ -4,6 +4,7 @@
  */
 import type { HttpClient, RequestOptions } from './http';
 import type {
+  CreatedQuoteEndpoint,
   CreatedSession,
   CreatedWebhookEndpoint,
   DeletedWebhookEndpoint,
@@ -14,6 +15,8 @@ import type {
   OriginVerification,
   OriginVerificationList,
   OriginVerifyParams,
+  QuoteEndpoint,
+  QuoteEndpointSetParams,
   Refund,
   RefundCreateParams,
   RolledSecretKey,
@@ -159,5 +162,28 @@ export class OriginVerifications {
   /** Fetches the origin's file now (at most once in 10 s) and answers its verification, whether the check succeeded or not. */
   verify(params: OriginVerifyParams, options?: RequestOptions): Promise<OriginVerification> {
     return this.http.request({ method: 'POST', path: '/api/origin_verifications/verify', body: params, options });
+  }
+}
+
+/**
+ * The application's one quote endpoint, which prices the sheet's changes for the sessions created with
+ * `quote_endpoint: true` (docs/express-checkout.md#the-merchants-quote-endpoint).
+ */
+export class QuoteEndpointResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Sets the endpoint, or replaces it: each time with a new signing secret, shown only in this reply (the previous one stops at once). */
+  set(params: QuoteEndpointSetParams, options?: RequestOptions): Promise<CreatedQuoteEndpoint> {
+    return this.http.request({ method: 'PUT', path: '/api/quote_endpoint', body: params, options });
+  }
+
+  /** The endpoint, never its secret; a 404 `not_found` when none is set. */
+  retrieve(options?: RequestOptions): Promise<QuoteEndpoint> {
+    return this.http.request({ method: 'GET', path: '/api/quote_endpoint', options });
+  }
+
+  /** Nothing is asked of it any more: sessions created with `quote_endpoint: true` are refused until one is set again. */
+  delete(options?: RequestOptions): Promise<void> {
+    return this.http.request({ method: 'DELETE', path: '/api/quote_endpoint', options });
   }
 }

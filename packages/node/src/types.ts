@@ -10,6 +10,7 @@ import type { CreateRefundBody } from '../../../contracts/refunds';
 import type { CreateWebhookEndpointBody, ListEventsQuery } from '../../../contracts/webhooks';
 import type { RollSecretKeyBody } from '../../../contracts/keys';
 import type { VerifyOriginBody } from '../../../contracts/origin-verification';
+import type { QuoteAnswer as QuoteAnswerSchema, SetQuoteEndpointBody } from '../../../contracts/quote-endpoint';
 
 /** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
 export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../contracts/sessions';
@@ -20,6 +21,11 @@ export type { CreatedWebhookEndpoint, DeletedWebhookEndpoint, EventList, EventRe
 export type { RolledSecretKey } from '../../../contracts/keys';
 /** Platform mode: each allowed origin's proof of control, before authJwts are signed for it (docs/platform.md). */
 export type { OriginVerification, OriginVerificationList, OriginVerificationStatus } from '../../../contracts/origin-verification';
+/**
+ * The quote endpoint (CreatedQuoteEndpoint carries its signing secret, shown only in that reply), the
+ * requests it receives (quotes.verify), and the quote a session was charged (`session.quote`).
+ */
+export type { CreatedQuoteEndpoint, QuoteAddress, QuoteEndpoint, QuotedPromotionCode, QuoteRequest, SessionQuote } from '../../../contracts/quote-endpoint';
 
 export type SessionCreateParams = z.input<typeof CreateSessionBody>;
 /** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */
@@ -31,3 +37,12 @@ export type WebhookEndpointCreateParams = z.input<typeof CreateWebhookEndpointBo
 export type RollParams = z.input<typeof RollSecretKeyBody>;
 export type EventListParams = Partial<z.output<typeof ListEventsQuery>>;
 export type OriginVerifyParams = z.input<typeof VerifyOriginBody>;
+export type QuoteEndpointSetParams = z.input<typeof SetQuoteEndpointBody>;
+/**
+ * What your quote endpoint answers (200, JSON): the delivery options for the address (the first the
+ * default; required when the session has `shipping.options`), the `tax` (0 when absent) and the
+ * promotion codes you accept (a code sent and not listed is refused in the sheet), or
+ * `{error: {reason: 'shipping_address_unserviceable', message}}`. Read strictly: any other field and
+ * the answer counts as none.
+ */
+export type QuoteAnswer = z.input<typeof QuoteAnswerSchema>;
