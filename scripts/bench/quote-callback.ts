@@ -33,7 +33,7 @@ import { repoRoot } from './children';
 import { interleaved, percentile } from './stats';
 
 /** What the merchant's endpoint spends pricing, as a precomputed rate table read from its database might (docs/express-checkout.md asks for well under a second). */
-export const ENDPOINT_WORK_MS = 20;
+const ENDPOINT_WORK_MS = 20;
 /** Changes per round: one page, one session. */
 const CHANGES_PER_ROUND = 20;
 /** The goal: what the checkout adds to a change, at p99. */
