@@ -8,7 +8,14 @@
  *
  *   npm run soak -- [--shoppers 20] [--seconds 60] [--fault-rate 0.2] [--crash] [--crashes 3]
  *                   [--db-outage] [--outages 2] [--outage-seconds 5] [--fleet 3]
- *                   [--rolling-restart] [--rolling-restarts 2]
+ *                   [--rolling-restart] [--rolling-restarts 2] [--express]
+ *
+ * --express makes every session an express checkout priced by the merchant's
+ * quote endpoint (testing/soak-express.ts): a soak-local endpoint prices by
+ * zone and takes one promotion code; each shopper relays 1 to 4 changes of
+ * the sheet (some overtaking the one before), pays with the latest quote
+ * (some first with an older one, which must be refused), and every charge
+ * is audited against the session's quote. It composes with every other flag.
  *
  * --fleet N runs the shoppers through nginx at N compiled instances on a
  * throwaway PostgreSQL cluster with the standalone sandbox (`npm run fleet`,
@@ -29,8 +36,8 @@
  *
  * Each flag defaults to SOAK_SHOPPERS, SOAK_SECONDS, SOAK_FAULT_RATE,
  * SOAK_CRASH=1, SOAK_CRASHES, SOAK_DB_OUTAGE=1, SOAK_OUTAGES,
- * SOAK_OUTAGE_SECONDS, SOAK_FLEET, SOAK_ROLLING_RESTART=1, SOAK_ROLLING_RESTARTS. Exits 1 when the server died, or a duplicate, a lost
- * or mismatched charge, or a pending payment is left; the data directory is then kept.
+ * SOAK_OUTAGE_SECONDS, SOAK_FLEET, SOAK_ROLLING_RESTART=1, SOAK_ROLLING_RESTARTS, SOAK_EXPRESS=1. Exits 1 when the server died, or a duplicate, a lost
+ * or mismatched charge, a pending payment, or (--express) a charge off its quote or a stale quote paid is left; the data directory is then kept.
  */
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -54,6 +61,7 @@ const { values: flags } = parseArgs({
     fleet: { type: 'string', default: process.env.SOAK_FLEET ?? '0' },
     'rolling-restart': { type: 'boolean', default: process.env.SOAK_ROLLING_RESTART === '1' },
     'rolling-restarts': { type: 'string', default: process.env.SOAK_ROLLING_RESTARTS ?? '2' },
+    express: { type: 'boolean', default: process.env.SOAK_EXPRESS === '1' },
   },
 });
 const SHOPPERS = Number(flags.shoppers);
@@ -64,6 +72,8 @@ const OUTAGES = flags['db-outage'] ? Number(flags.outages) : 0;
 const OUTAGE_SECONDS = Number(flags['outage-seconds']);
 const FLEET = Number(flags.fleet);
 const ROLLING_RESTARTS = flags['rolling-restart'] ? Number(flags['rolling-restarts']) : 0;
+const EXPRESS = flags.express;
+const checkouts = EXPRESS ? 'express checkouts priced by the merchant\'s quote endpoint' : 'checkouts at the session\'s amount';
 if (
   ![SHOPPERS, SECONDS, CRASHES, OUTAGES, FLEET, ROLLING_RESTARTS].every(Number.isInteger) ||
   FLEET < 0 ||
@@ -76,7 +86,7 @@ if (
   !(OUTAGE_SECONDS > 0) ||
   !(FAULT_RATE >= 0 && FAULT_RATE <= 1)
 ) {
-  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage] [--rolling-restart [--rolling-restarts N], with --fleet]');
+  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage] [--rolling-restart [--rolling-restarts N], with --fleet] [--express]');
   process.exit(2);
 }
 /** Time reconciliation is given, after the shoppers stop, to settle every payment (with faults still on). */
@@ -90,8 +100,8 @@ if (FLEET > 0) {
     process.exit(2);
   }
   const fleet = await startFleet({ instances: FLEET, port: 0, launch: compiledLaunch(), postgresBin, nginx, env: SOAK_INSTANCE_ENV });
-  console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s through nginx at ${FLEET} compiled instances on PostgreSQL, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} instance crash(es), ${ROLLING_RESTARTS} rolling restart(s)`);
-  const report = await runFleetSoak(fleet, { shoppers: SHOPPERS, seconds: SECONDS, faultRate: FAULT_RATE, crashes: CRASHES, rollingRestarts: ROLLING_RESTARTS, drainTimeoutMs: DRAIN_TIMEOUT_MS }).catch(async (error: unknown) => {
+  console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s through nginx at ${FLEET} compiled instances on PostgreSQL, ${checkouts}, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} instance crash(es), ${ROLLING_RESTARTS} rolling restart(s)`);
+  const report = await runFleetSoak(fleet, { shoppers: SHOPPERS, seconds: SECONDS, faultRate: FAULT_RATE, crashes: CRASHES, rollingRestarts: ROLLING_RESTARTS, drainTimeoutMs: DRAIN_TIMEOUT_MS, express: EXPRESS }).catch(async (error: unknown) => {
     await fleet.stop({ keepFiles: true });
     throw error;
   });
@@ -133,7 +143,7 @@ if (OUTAGES > 0) {
 }
 
 const store = cluster ? `PostgreSQL, ${OUTAGES} outage(s) of ${OUTAGE_SECONDS} s` : process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'SQLite';
-console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} crash(es), store ${store}`);
+console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s, ${checkouts}, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} crash(es), store ${store}`);
 const report = await runSoak({
   shoppers: SHOPPERS,
   seconds: SECONDS,
@@ -141,6 +151,7 @@ const report = await runSoak({
   crashes: CRASHES,
   ...(cluster && { database: { cluster, url: cluster.url, outages: OUTAGES, outageMs: OUTAGE_SECONDS * 1000 } }),
   drainTimeoutMs: DRAIN_TIMEOUT_MS,
+  express: EXPRESS,
 }).catch(async (error: unknown) => {
   await cluster?.remove();
   throw error;
@@ -171,11 +182,12 @@ function printReport(report: SoakOutcome, first: [string, string | number][]): v
     ['  succeeded / declined / open (never reached pay)', `${audit.succeeded} / ${audit.declined} / ${report.open}`],
     ['pay requests', Object.values(replies).reduce((a, b) => a + b, 0)],
     [
-      '  replies: succeeded / declined / pending / 409 in progress or paid / 503 store unavailable / other error / cut by a crash',
-      `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_or_paid_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
+      '  replies: succeeded / declined / pending / 409 in progress or paid / 409 quote mismatch / 503 store unavailable / other error / cut by a crash',
+      `${replies.succeeded} / ${replies.declined} / ${replies.pending} / ${replies.in_progress_or_paid_409} / ${replies.quote_mismatch_409} / ${replies.store_unavailable_503} / ${replies.other_error} / ${replies.cut_by_crash}`,
     ],
     ['  other errors, by code', Object.entries(report.otherErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
-    ['requests before pay (a new session, its view) refused, by code', Object.entries(report.refusedBeforePay).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
+    ['requests before pay (a new session, its view, a quote relay) refused, by code', Object.entries(report.refusedBeforePay).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
+    ...expressRows(report),
     ['charges at the service', audit.charges],
     ['duplicates (must be 0)', audit.duplicates.length],
     ['lost (must be 0)', audit.lost.length],
@@ -196,6 +208,22 @@ function printReport(report: SoakOutcome, first: [string, string | number][]): v
   console.log(['', ...rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`)].join('\n'));
 }
 
+/** What an express soak adds: the sheets' relays, the stale and repriced payments, the quote endpoint, and the charges held to their quotes. */
+function expressRows({ express }: SoakOutcome): [string, string | number][] {
+  if (!express) return [];
+  const { relays, stale, endpoint, quoteAudit } = express;
+  return [
+    ['quote relays: priced / priced, a code refused / address refused / endpoint failed', `${relays.priced} / ${relays.codeRefused} / ${relays.addressRefused} / ${relays.failed}`],
+    ['  changes made while one was being priced / replies superseded by a newer change', `${express.concurrent} / ${express.superseded}`],
+    ['  shoppers who left without a sheet that may pay', express.gaveUp],
+    ['quote endpoint requests: sheet / authorization / signature not verified (must be 0)', `${endpoint.sheet} / ${endpoint.authorization} / ${endpoint.unsigned}`],
+    ['payments with an older quote, on purpose: sent / refused 409 quote_mismatch', `${stale.sent} / ${stale.refused}`],
+    ['  ... that took a payment (must be 0)', stale.charged.length],
+    ['payments refused as not the latest quote (an earlier change stored last), priced and paid again', express.repriced],
+    ['charges held to their quote / off the session\'s quote total (must be 0)', `${quoteAudit.charges} / ${quoteAudit.offQuote.length}`],
+  ];
+}
+
 /** Exits 1 listing the problems, keeping the data; else removes it and exits 0. */
 function finish(problems: string[], dataDir: string): never {
   if (problems.length > 0) {
@@ -203,6 +231,6 @@ function finish(problems: string[], dataDir: string): never {
     process.exit(1);
   }
   rmSync(dataDir, { recursive: true, force: true });
-  console.log('\nOK: every server stayed up; no payment or refund duplicated or lost, nothing pending, every event received.');
+  console.log(`\nOK: every server stayed up; no payment or refund duplicated or lost, nothing pending, every event received${EXPRESS ? ", every charge its quote's total" : ''}.`);
   process.exit(0);
 }

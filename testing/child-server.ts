@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { idempotencyKeyFor } from '../server/checkout/pay';
 import { refundIdempotencyKey } from '../server/checkout/refunds';
-import type { Charge, CreatedSession, CreatedWebhookEndpoint, Event, PaymentData, PaymentOutcome, PublicSession, Refund, Session } from '../contracts';
+import type { Charge, CreatedQuoteEndpoint, CreatedSession, CreatedWebhookEndpoint, Event, IntermediatePaymentData, PaymentData, PaymentOutcome, PublicSession, QuoteReply, Refund, Session } from '../contracts';
 import { INSTANCE_READY_LINE, startNodeProcess } from './fleet/node-process';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
 import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
@@ -98,13 +98,24 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
   };
 }
 
-/** The demo merchant (its server, with the secret key) and its shoppers (the widget's calls, with the client secret). */
+/** What the shopper chose in an express checkout's sheet, which the wallet returns with the payment (sandbox/shipping-addresses.ts). */
+export interface SheetChoices {
+  shippingAddressId: string;
+  shippingOptionId: string;
+  redemptionCodes: string[];
+}
+
+/** A merchant (its server, with the secret key: the demo's unless told) and its shoppers (the widget's calls, with the client secret). */
 export interface ShopClient {
   createSession(body?: Record<string, unknown>): Promise<CreatedSession>;
-  /** What the sandbox wallet returns for `cardId` on this session's payment request. */
-  walletPaymentData(session: CreatedSession, cardId: string): Promise<PaymentData>;
-  /** POST /pay; the reply's status and body (an outcome, or an error). */
-  pay(session: CreatedSession, paymentData: PaymentData): Promise<{ status: number; body: { outcome?: PaymentOutcome; error?: { code: string } } }>;
+  /** What the sandbox wallet returns for `cardId` on this session's payment request, with the sheet's `choices` when it asked for any. */
+  walletPaymentData(session: CreatedSession, cardId: string, choices?: SheetChoices): Promise<PaymentData>;
+  /** POST /pay, naming `quoteId` when given; the reply's status and body (an outcome, or an error). */
+  pay(session: CreatedSession, paymentData: PaymentData, quoteId?: string): Promise<{ status: number; body: { outcome?: PaymentOutcome; error?: { code: string } } }>;
+  /** POST /api/sessions/{id}/quote, as the widget relays a change in the sheet. */
+  quote(session: CreatedSession, change: IntermediatePaymentData): Promise<QuoteReply>;
+  /** PUT /api/quote_endpoint: the endpoint, with its signing secret. */
+  setQuoteEndpoint(url: string): Promise<CreatedQuoteEndpoint>;
   /** The merchant's view, which is the store's. */
   session(id: string): Promise<Session>;
   /** POST /api/sessions/{id}/refunds under `idempotencyKey`, as the merchant's server would; the reply's status and body. */
@@ -122,6 +133,8 @@ export interface ShopClient {
 /** Where the shop's calls go: a server, or nginx in front of a fleet with the sandbox elsewhere (`sandboxUrl`, default `url`). */
 export type ShopTarget = Pick<ChildServer, 'url' | 'serviceKey' | 'demoSecretKey'> & {
   sandboxUrl?: string;
+  /** The secret key of the merchant the shop is (default: the demo's). */
+  merchantSecretKey?: string;
   /** How its requests are sent (default: fetch); a fleet's shoppers resend as browsers do (soak.ts, resendingLikeABrowser). */
   fetch?: typeof fetch;
 };
@@ -157,22 +170,25 @@ export function shopClient(server: ShopTarget): ShopClient {
     }
     return (await response.json()) as T;
   };
-  const merchant = server.demoSecretKey;
+  const merchant = server.merchantSecretKey ?? server.demoSecretKey;
   return {
     createSession: (body = {}) =>
       call('/api/sessions', { method: 'POST', bearer: merchant, body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US', ...body }) }),
-    async walletPaymentData(session, cardId) {
+    async walletPaymentData(session, cardId, choices) {
       const { payment_data_request, wallet } = await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret });
-      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request);
+      return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, undefined, choices?.shippingAddressId, choices?.shippingOptionId, choices?.redemptionCodes);
     },
-    async pay(session, paymentData) {
+    async pay(session, paymentData, quoteId) {
       const response = await fetch(`${server.url}/api/sessions/${session.id}/pay`, {
         method: 'POST',
         headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ payment_data: paymentData }),
+        body: JSON.stringify({ payment_data: paymentData, quote_id: quoteId }),
       });
       return { status: response.status, body: (await response.json()) as { outcome?: PaymentOutcome; error?: { code: string } } };
     },
+    quote: (session, change) =>
+      call(`/api/sessions/${session.id}/quote`, { method: 'POST', bearer: session.client_secret, body: JSON.stringify({ intermediate_payment_data: change }) }),
+    setQuoteEndpoint: (url) => call('/api/quote_endpoint', { method: 'PUT', bearer: merchant, body: JSON.stringify({ url }) }),
     session: (id) => call(`/api/sessions/${id}`, { bearer: merchant }),
     async refund(sessionId, body, idempotencyKey) {
       const response = await fetch(`${server.url}/api/sessions/${sessionId}/refunds`, {
@@ -267,7 +283,7 @@ export interface LedgerAudit {
   duplicates: string[];
   /** A succeeded session without its charge at the service, or a charge its session does not know (must be none). */
   lost: string[];
-  /** A charge whose amount or outcome is not its session's (must be none). */
+  /** A charge whose amount or outcome is not its session's (must be none): the latest attempt's amount is `amount_charged`, an earlier one's `amount` when that is the price (testing/soak-express.ts holds a quoted session's to its quotes). */
   mismatched: string[];
   /** Sessions still processing or pending, or with a refund pending (must be none once reconciliation ran). */
   pending: string[];
@@ -283,6 +299,17 @@ export interface RefundAudit {
   lost: string[];
   /** Refunds that gave back more than the session took (must be none). */
   overRefunded: string[];
+}
+
+/**
+ * What the merchant's view says attempt `attemptNo` charged: the latest attempt's is `amount_charged`; an earlier
+ * one's is `amount` when that is the session's price, and unknown here when the price was quoted (by delivery option
+ * or the merchant's quote endpoint) and may have changed between attempts.
+ */
+function chargedBy(session: Session, attemptNo: number): number | undefined {
+  if (attemptNo === session.attempts) return session.amount_charged ?? session.amount;
+  const quoted = session.quote_endpoint || (session.shipping?.options.length ?? 0) > 0;
+  return quoted ? undefined : session.amount;
 }
 
 /** What a session's last outcome should be for its charge's status. */
@@ -313,8 +340,9 @@ export function auditLedger(sessions: readonly Session[], ledger: readonly Ledge
     }
     const { session, attemptNo } = attempt;
     if (charge.status === 'succeeded') succeededCharges.set(session.id, (succeededCharges.get(session.id) ?? 0) + 1);
-    if (charge.amount !== session.amount || charge.currency !== session.currency.toLowerCase()) {
-      audit.mismatched.push(`${charge.id}: ${charge.amount} ${charge.currency}, session ${session.id} is ${session.amount} ${session.currency}`);
+    const charged = chargedBy(session, attemptNo);
+    if ((charged !== undefined && charge.amount !== charged) || charge.currency !== session.currency.toLowerCase()) {
+      audit.mismatched.push(`${charge.id}: ${charge.amount} ${charge.currency}, attempt ${attemptNo} of session ${session.id} charged ${charged ?? 'a quoted amount'} ${session.currency}`);
     }
     if (attemptNo < session.attempts) {
       if (charge.status === 'succeeded') audit.lost.push(`${charge.id} succeeded on attempt ${attemptNo} of ${session.id}, which then took attempt ${session.attempts}`);
@@ -351,7 +379,7 @@ export function auditRefunds(sessions: readonly Session[], ledger: readonly Ledg
   const audit: RefundAudit = { count: [...atService.values()].reduce((sum, amounts) => sum + amounts.length, 0), duplicates: [], lost: [], overRefunded: [] };
   const known = new Set<string>();
   for (const session of sessions) {
-    const taken = session.status === 'captured' ? (session.amount_captured ?? 0) : session.status === 'succeeded' ? session.amount : 0;
+    const taken = session.status === 'captured' ? (session.amount_captured ?? 0) : session.status === 'succeeded' ? (session.amount_charged ?? session.amount) : 0;
     let givenBack = 0;
     for (const refund of session.refunds) {
       const key = refundIdempotencyKey(session.id, refund.id);

@@ -21,14 +21,17 @@ export interface ReceivedQuoteRequest {
 export interface TestQuoteEndpoint {
   /** Where to register it: http://127.0.0.1:<port>/quotes */
   readonly url: string;
-  /** Every request, in arrival order. */
+  /** Every request, in arrival order (none when started with `keepRequests: false`, as a long soak is). */
   readonly received: ReceivedQuoteRequest[];
-  /** How it answers each request; it may wait (a slow endpoint) or never resolve (one that hangs). */
-  answer: (request: QuoteRequest) => QuoteEndpointReply | Promise<QuoteEndpointReply>;
+  /**
+   * How it answers each request; it may wait (a slow endpoint) or never resolve (one that hangs). The endpoint
+   * also gives it the request as it came, to check its signature (a test that calls `answer` itself may not).
+   */
+  answer: (request: QuoteRequest, received?: ReceivedQuoteRequest) => QuoteEndpointReply | Promise<QuoteEndpointReply>;
   close(): Promise<void>;
 }
 
-export async function startQuoteEndpoint(answer: TestQuoteEndpoint['answer']): Promise<TestQuoteEndpoint> {
+export async function startQuoteEndpoint(answer: TestQuoteEndpoint['answer'], { keepRequests = true } = {}): Promise<TestQuoteEndpoint> {
   const received: ReceivedQuoteRequest[] = [];
   const endpoint = { answer };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -38,8 +41,9 @@ export async function startQuoteEndpoint(answer: TestQuoteEndpoint['answer']): P
       const body = Buffer.concat(chunks).toString('utf8');
       const request = JSON.parse(body) as QuoteRequest;
       const signature = req.headers['wallet-checkout-signature'];
-      received.push({ body, signature: typeof signature === 'string' ? signature : undefined, request });
-      const reply = await endpoint.answer(request);
+      const arrived = { body, signature: typeof signature === 'string' ? signature : undefined, request };
+      if (keepRequests) received.push(arrived);
+      const reply = await endpoint.answer(request, arrived);
       if (res.destroyed) return;
       if ('json' in reply) res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));
       else res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain' }).end(reply.text);

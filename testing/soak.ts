@@ -5,9 +5,14 @@
  * restarted, and the PostgreSQL store is taken away (backends terminated, the
  * cluster stopped hard, started again a few seconds later). Then
  * reconciliation is given time to settle every payment and the service's
- * ledger is audited against the store. Run by `npm run soak` (scripts/soak.ts)
- * and, short, by the unit suite (store-outage.test.ts).
+ * ledger is audited against the store. With `express`, every session is an
+ * express checkout priced by the merchant's quote endpoint (soak-express.ts),
+ * and every charge is held to its quote too. Run by `npm run soak`
+ * (scripts/soak.ts) and, short, by the unit suite (store-outage.test.ts).
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventOnEntering } from '../server/checkout/states';
 import type { CreatedSession, Event, Refund, Session } from '../contracts';
@@ -17,6 +22,9 @@ import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSes
 import { fetchLedger } from './sandbox';
 import type { PostgresCluster } from './fleet/postgres-cluster';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+import { createMerchantApp } from './merchant-app';
+import { auditQuotedCharges, type Checkout, type ExpressCounts, newExpressCounts, openExpressCheckout, type PayAnswer, type SheetPayment, type SoakQuoteEndpoint, startSoakQuoteEndpoint } from './soak-express';
+import { zoneSessionBody } from './zone-quotes';
 
 export interface SoakOptions {
   shoppers: number;
@@ -35,6 +43,8 @@ export interface SoakOptions {
   drainTimeoutMs: number;
   /** Added to the server's environment. */
   env?: Record<string, string>;
+  /** Every session an express checkout priced by the merchant's quote endpoint (soak-express.ts), for a merchant of the soak's own. */
+  express?: boolean;
 }
 
 export interface SoakReport extends SoakOutcome {
@@ -64,6 +74,14 @@ export interface SoakOutcome {
   /** Sessions with more refunds than the merchant asked for under distinct keys: a retry made a second refund (must be none). */
   refundsMadeTwice: string[];
   webhooks: WebhookAudit;
+  /** With `express`: the sheets, the quote endpoint, and every charge held to its quote. */
+  express?: ExpressReport;
+}
+
+export interface ExpressReport extends ExpressCounts {
+  endpoint: SoakQuoteEndpoint['requests'];
+  /** Charges of the soak's sessions audited against their quotes, and those off their quote (must be none). */
+  quoteAudit: { charges: number; offQuote: string[] };
 }
 
 export interface WebhookAudit {
@@ -79,7 +97,18 @@ export interface WebhookAudit {
   forged: number;
 }
 
-type ReplyKind = 'succeeded' | 'authorized' | 'requires_authentication' | 'declined' | 'failed' | 'pending' | 'in_progress_or_paid_409' | 'store_unavailable_503' | 'other_error' | 'cut_by_crash';
+type ReplyKind =
+  | 'succeeded'
+  | 'authorized'
+  | 'requires_authentication'
+  | 'declined'
+  | 'failed'
+  | 'pending'
+  | 'in_progress_or_paid_409'
+  | 'quote_mismatch_409'
+  | 'store_unavailable_503'
+  | 'other_error'
+  | 'cut_by_crash';
 
 /** Every kind, with delays scaled to the 1 s service timeout below: a `timeout` outlasts it, a `latency` does not. */
 const faultsAt = (rate: number): FaultPlanInput => ({ rate, kinds: [...faultKinds], latencyMs: 200, timeoutMs: 1500 });
@@ -109,11 +138,17 @@ interface SoakTarget {
   duringOutage?: () => Promise<void>;
 }
 
+/** The merchant an express soak sells as: an application of its own, since the demo store sets the demo's quote endpoint at every start. */
+const expressMerchant = (where: { dataDir: string; databaseUrl?: string }) => createMerchantApp(where, { name: 'Soak shop', merchant_id: 'soak', allowed_origins: ['https://shop.example'] });
+
 /** Runs the soak against one server process; the caller stops the server (report.server) and removes its data. */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const faults = faultsAt(options.faultRate);
-  const server = await startChildServer({ env: { ...SERVER_ENV, ...(options.database && { DATABASE_URL: options.database.url }), ...options.env } });
-  const shop = shopClient(server);
+  const dataDir = mkdtempSync(join(tmpdir(), 'wallet-checkout-soak-'));
+  // Created before the server opens the store: one writer at a time.
+  const merchantSecretKey = options.express ? await expressMerchant({ dataDir, ...(options.database && { databaseUrl: options.database.url }) }) : undefined;
+  const server = await startChildServer({ dataDir, env: { ...SERVER_ENV, ...(options.database && { DATABASE_URL: options.database.url }), ...options.env } });
+  const shop = shopClient({ ...server, ...(merchantSecretKey && { merchantSecretKey }) });
   await shop.setFaults(faults);
   const outcome = await soakAgainst(options, {
     shop,
@@ -154,9 +189,11 @@ export interface FleetSoakReport extends SoakOutcome {
  */
 export async function runFleetSoak(fleet: Fleet, options: Omit<SoakOptions, 'env' | 'duringOutage'>): Promise<FleetSoakReport> {
   const resent: Record<string, number> = {};
+  const merchantSecretKey = options.express ? await expressMerchant({ dataDir: fleet.dir, databaseUrl: fleet.database.url }) : undefined;
   const shop = shopClient({
     url: fleet.url,
     demoSecretKey: fleet.demoSecretKey,
+    ...(merchantSecretKey && { merchantSecretKey }),
     serviceKey: fleet.sandbox.serviceKey,
     sandboxUrl: fleet.sandbox.url,
     fetch: resendingLikeABrowser(resent),
@@ -222,6 +259,12 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   // The merchant's server listening for webhooks, as docs/webhooks.md shows it: it must get every event.
   const receiver = await startWebhookReceiver();
   receiver.secrets = [(await shop.createWebhookEndpoint(receiver.url)).secret];
+  // The merchant's quote endpoint, for an express soak.
+  const quoteEndpoint = options.express ? await startSoakQuoteEndpoint() : undefined;
+  await quoteEndpoint?.register(shop);
+  const expressCounts = newExpressCounts();
+  /** Per session, every quote a payment named as the latest. */
+  const paidWith = new Map<string, Set<string>>();
 
   const sessionIds: string[] = [];
   const payLatenciesMs: number[] = [];
@@ -233,6 +276,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     failed: 0,
     pending: 0,
     in_progress_or_paid_409: 0,
+    quote_mismatch_409: 0,
     store_unavailable_503: 0,
     other_error: 0,
     cut_by_crash: 0,
@@ -253,12 +297,15 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const started = Date.now();
   const until = started + options.seconds * 1000;
 
-  /** POST /pay, timed, as the widget's "Try again" after a 503; a request a crash cut counts as such and answers undefined. */
-  async function timedPay(session: CreatedSession, cardId: string, raced = false): Promise<string | undefined> {
-    const paymentData = await shop.walletPaymentData(session, cardId);
+  /**
+   * POST /pay, timed, as the widget's "Try again" after a 503; a request a crash cut counts as such and answers
+   * undefined. With `sheet`, the wallet returns the sheet's choices and the payment names its quote.
+   */
+  async function timedPay(session: CreatedSession, cardId: string, raced = false, sheet?: SheetPayment): Promise<PayAnswer> {
+    const paymentData = await shop.walletPaymentData(session, cardId, sheet?.choices);
     for (;;) {
       const requested = performance.now();
-      const reply = await shop.pay(session, paymentData).catch(noAnswer);
+      const reply = await shop.pay(session, paymentData, sheet?.quoteId).catch(noAnswer);
       if (!reply) {
         replies.cut_by_crash++;
         return undefined;
@@ -270,13 +317,15 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
       else if (reply.body.error?.code === 'payment_in_progress' || reply.body.error?.code === 'session_completed') replies.in_progress_or_paid_409++;
       // A double click's other request may have ended declined between this one's read and its claim: the session moved, nothing was charged twice.
       else if (raced && reply.body.error?.code === 'invalid_state') replies.in_progress_or_paid_409++;
+      // Not the session's latest quote (stale on purpose, or an earlier change stored after the newest): nothing charged.
+      else if (reply.body.error?.code === 'quote_mismatch') replies.quote_mismatch_409++;
       else if (reply.body.error?.code === 'store_unavailable') replies.store_unavailable_503++;
       else {
         replies.other_error++;
         const code = reply.body.error?.code ?? `http_${reply.status}`;
         otherErrors[code] = (otherErrors[code] ?? 0) + 1;
       }
-      if (reply.body.error?.code !== 'store_unavailable' || Date.now() >= until) return status;
+      if (reply.body.error?.code !== 'store_unavailable' || Date.now() >= until) return { ...(status && { status }), ...(reply.body.error && { code: reply.body.error.code }) };
       await sleep(STORE_RETRY_MS);
     }
   }
@@ -306,18 +355,29 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     if (Math.random() < 0.5) await merchantRefund(session, {}, 'rest');
   }
 
+  /** The session's checkout: its price alone, or (express) a sheet whose quote the payment names. Undefined when the shopper left before paying. */
+  async function checkoutOf(session: CreatedSession): Promise<Checkout | undefined> {
+    if (!options.express) return { pay: (card, raced) => timedPay(session, card, raced), reopen: async () => true };
+    const named = (quoteId: string) => paidWith.set(session.id, (paidWith.get(session.id) ?? new Set<string>()).add(quoteId));
+    return openExpressCheckout(shop, session, timedPay, expressCounts, named);
+  }
+
   /** Shoppers go on past the run's end until the last rolling restart is over: every restart happens under load. */
   let rollingUnderWay = (options.rollingRestarts ?? 0) > 0;
   async function shopperLoop(): Promise<void> {
     while (Date.now() < until || rollingUnderWay) {
       try {
-        const session = await shop.createSession({ amount: 100 + Math.floor(Math.random() * 9900) });
+        const amount = 100 + Math.floor(Math.random() * 9900);
+        const session = await shop.createSession(options.express ? zoneSessionBody(amount) : { amount });
         sessionIds.push(session.id);
+        const checkout = await checkoutOf(session);
+        if (!checkout) continue;
         const card = Math.random() < DECLINE_SHARE ? 'visa-decline-3ds' : 'visa-success-3ds';
         const clicks = Math.random() < DOUBLE_CLICK_SHARE ? 2 : 1;
-        const outcomes = await Promise.all(Array.from({ length: clicks }, () => timedPay(session, card, clicks > 1)));
+        const outcomes = (await Promise.all(Array.from({ length: clicks }, () => checkout.pay(card, clicks > 1)))).map((answer) => answer?.status);
         // A shopper told "declined" tries once more, with another card: a new attempt, a new key.
-        const retried = outcomes.includes('declined') || outcomes.includes('failed') ? await timedPay(session, 'mastercard-success-3ds') : undefined;
+        const tryAgain = (outcomes.includes('declined') || outcomes.includes('failed')) && (await checkout.reopen());
+        const retried = tryAgain ? (await checkout.pay('mastercard-success-3ds', false))?.status : undefined;
         if (outcomes.includes('succeeded') || retried === 'succeeded') await refundSome(session);
       } catch (error) {
         // The server or its store is down, and answered an error outside /pay: wait and go on with a new session.
@@ -388,8 +448,29 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const recorded = (await shop.events()).filter((event) => ours.has(event.data.object.id));
   const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs);
   await receiver.close();
+  await quoteEndpoint?.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
-  return { audit, unanswered, open: sessions.filter((s) => s.status === 'open').length, replies, refusedBeforePay, otherErrors, payLatenciesMs, drainedMs, backendsTerminated, refundReplies, refundErrors, refundsMadeTwice, webhooks };
+  const express: ExpressReport | undefined = quoteEndpoint && {
+    ...expressCounts,
+    endpoint: quoteEndpoint.requests,
+    quoteAudit: auditQuotedCharges(sessions, ledger, { totals: quoteEndpoint.totals, paidWith }),
+  };
+  return {
+    audit,
+    unanswered,
+    open: sessions.filter((s) => s.status === 'open').length,
+    replies,
+    refusedBeforePay,
+    otherErrors,
+    payLatenciesMs,
+    drainedMs,
+    backendsTerminated,
+    refundReplies,
+    refundErrors,
+    refundsMadeTwice,
+    webhooks,
+    ...(express && { express }),
+  };
 }
 
 /**
@@ -415,7 +496,10 @@ async function auditWebhooks(sessions: readonly Session[], recorded: readonly Ev
 }
 
 /** What must be zero, as lines to print: empty when the money is exact and every event arrived. */
-export const soakProblems = ({ audit, refundsMadeTwice, webhooks }: Pick<SoakOutcome, 'audit' | 'refundsMadeTwice' | 'webhooks'>): string[] => [
+export const soakProblems = ({ audit, refundsMadeTwice, webhooks, express }: Pick<SoakOutcome, 'audit' | 'refundsMadeTwice' | 'webhooks' | 'express'>): string[] => [
+  ...(express?.quoteAudit.offQuote.map((line) => `charged off its quote: ${line}`) ?? []),
+  ...(express?.stale.charged.map((line) => `a stale quote took a payment: ${line}`) ?? []),
+  ...(express && express.endpoint.unsigned > 0 ? [`${express.endpoint.unsigned} quote requests did not verify`] : []),
   ...webhooks.missing.map((line) => `event missing: ${line}`),
   ...(webhooks.forged > 0 ? [`${webhooks.forged} webhook deliveries did not verify`] : []),
   ...refundsMadeTwice.map((id) => `refunded more times than asked: ${id}`),

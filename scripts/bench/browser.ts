@@ -118,7 +118,7 @@ interface Bench {
 const blocking = (tasks: Bench['longTasks']) => tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0);
 
 /** The merchant's page with our one script tag, carrying the creation reply's view of the session (docs/embedding.md). */
-const oursPage = (checkoutSrc: string, session: CreatedSession) => `<!doctype html>
+export const oursPage = (checkoutSrc: string, session: CreatedSession) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
 <body>
   <div id="pay"></div>

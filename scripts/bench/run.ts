@@ -17,6 +17,7 @@ import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
 import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
+import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
 import { round } from './stats';
 import { benchWidget } from './widget';
 
@@ -59,6 +60,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const sessionList = await benchSessionList({ sessions: 10_000, runs: 200, pageSize: 20 });
   log('10. the front-end packages\' layers');
   const packageLayers = await benchPackageLayers();
+  log("11. the sheet's callback latency, a quote endpoint session and a static options one");
+  const quoteCallback = await benchQuoteCallback({ changes: 200 });
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -172,6 +175,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       return [title, `after the 9,000th ${p(timings.deepPage)}; ${filters}`, `first page ${p(timings.firstPage)}`, String(ratio(timings.deepPage.p50Ms, timings.firstPage.p50Ms)), ''];
     }),
     ...packageLayerRows(packageLayers),
+    ...quoteCallbackRows(quoteCallback),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -186,7 +190,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

@@ -5,7 +5,8 @@
  * seconds later. The server process stays up, answers 503 store_unavailable
  * with Retry-After while the store is gone, and once it is back every payment
  * settles with the service's ledger and the store agreeing: the short soak of
- * the unit suite, with one outage. Skipped where no PostgreSQL can be run.
+ * the unit suite, with one outage, and a shorter one of express checkouts priced
+ * by a quote endpoint. Skipped where no PostgreSQL can be run.
  */
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -88,6 +89,29 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     expect(JSON.parse(outage!.readiness.body)).toEqual({ status: 'not_ready', checks: { store: 'unavailable', payment_service: 'ok' } });
     expect(outage?.createSession).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), body: { error: { code: 'store_unavailable' } } });
     expect(outage?.metrics).toMatch(/^wallet_checkout_store_errors_total\{kind="unavailable"\} [1-9]/m);
+  }, 90_000);
+
+  it('an express soak through an outage: every charge its session quote total, no older quote paid', async () => {
+    const report = await runSoak({
+      shoppers: 3,
+      seconds: 4,
+      faultRate: 0.1,
+      crashes: 0,
+      database: { cluster, url: cluster.url, outages: 1, outageMs: 1_000 },
+      drainTimeoutMs: 30_000,
+      env: { RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'warn' },
+      express: true,
+    });
+    const { server, express } = report;
+    onTestFinished(async () => {
+      await server.stop();
+      rmSync(server.dataDir, { recursive: true, force: true });
+    });
+    expect(soakProblems(report), server.output()).toEqual([]);
+    expect(express?.relays.priced, 'the sheets were priced by the endpoint').toBeGreaterThan(0);
+    expect(express?.quoteAudit.charges, 'charges were held to their quotes').toBeGreaterThan(0);
+    expect(report.audit.succeeded).toBeGreaterThan(0);
+    expect(report.otherErrors, server.output()).toEqual({});
   }, 90_000);
 
   it("the apps API says so in Google's shape (503 UNAVAILABLE, Retry-After), and answers again once the store is back", async () => {
