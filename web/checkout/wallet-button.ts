@@ -18,10 +18,15 @@ import type { MountOptions } from './types';
 /** Google's script, loaded under the page's nonce unless a wallet (the sandbox's, or the page's own pay.js) is already here. */
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
-/** Google's PaymentAuthorizationResult: SUCCESS closes the sheet, ERROR shows `message` in it. */
+/**
+ * Google's PaymentAuthorizationResult: SUCCESS closes the sheet, ERROR shows `message` in it, on the
+ * part `intent` names (the card, or the shipping address), and the shopper may change it and pay again.
+ */
 export interface SheetResult {
   transactionState: 'SUCCESS' | 'ERROR';
-  error?: { reason: 'PAYMENT_DATA_INVALID' | 'OTHER_ERROR'; intent: 'PAYMENT_AUTHORIZATION'; message: string };
+  error?:
+    | { reason: 'PAYMENT_DATA_INVALID' | 'OTHER_ERROR'; intent: 'PAYMENT_AUTHORIZATION'; message: string }
+    | { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE'; intent: 'SHIPPING_ADDRESS'; message: string };
 }
 
 export interface WalletError {
