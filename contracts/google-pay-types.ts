@@ -34,14 +34,16 @@ export type GooglePaymentData = Omit<google.payments.api.PaymentData, 'paymentMe
 
 export interface GooglePaymentOptions extends Omit<google.payments.api.PaymentOptions, 'merchantInfo' | 'paymentDataCallbacks'> {
   merchantInfo?: GoogleMerchantInfo;
-  /**
-   * The widget's answer is the charge's outcome; Google's PaymentData is read as the contract's (the backend parses it again).
-   * onPaymentDataChanged: a change in the sheet, answered with the server's price for it.
-   */
-  paymentDataCallbacks?: {
-    onPaymentAuthorized?: (paymentData: PaymentData) => Promise<google.payments.api.PaymentAuthorizationResult>;
-    onPaymentDataChanged?: (change: google.payments.api.IntermediatePaymentData) => Promise<google.payments.api.PaymentDataRequestUpdate>;
-  };
+  paymentDataCallbacks?: GooglePaymentCallbacks;
+}
+
+/**
+ * The widget's answer is the charge's outcome; Google's PaymentData is read as the contract's (the backend parses it again).
+ * onPaymentDataChanged: a change in the sheet, answered with the server's price for it.
+ */
+export interface GooglePaymentCallbacks {
+  onPaymentAuthorized?: (paymentData: PaymentData) => Promise<google.payments.api.PaymentAuthorizationResult>;
+  onPaymentDataChanged?: (change: google.payments.api.IntermediatePaymentData) => Promise<google.payments.api.PaymentDataRequestUpdate>;
 }
 
 /** Google's PaymentsClient as the widget uses it: every method Google's, its requests as the reference has them (above). */

@@ -3,8 +3,11 @@
  * session's price and the store's order reference, and the footer is a row of
  * the page's grid, under both columns, not a stray line against the window's edge.
  * The order is confirmed by the store's server from the backend's signed webhook, on the
- * store page and on the product page, whose express sheet prices the delivery option.
+ * store page and on the product page, whose express sheet prices the delivery option; the QA kit pays
+ * that page as its README shows.
  */
+import { mergeTests } from '@playwright/test';
+import { test as kitTest } from '../packages/qa-kit/src';
 import { expect, test } from './support/fixtures';
 
 test('the product card shows the price and the order reference, and the footer sits under both columns', async ({ shop, page }, testInfo) => {
@@ -69,4 +72,13 @@ test("the product page sells with the express button: the store's quote endpoint
   await expect(order).toHaveAttribute('data-order-status', 'succeeded');
   const [charge] = await ledger.newEntries();
   expect(charge?.charge).toMatchObject({ amount: 3817 });
+});
+
+mergeTests(test, kitTest)("the QA kit pays the product page with an address, a delivery option and a promotion code, as its README shows", async ({ page, shop, ledger, walletCheckout }) => {
+  const checkout = await shop.openDemo('/product');
+  await walletCheckout.pay(page, { card: 'visa-success-3ds', shippingAddress: 'gb-office', shippingOption: 'tracked', promotionCode: 'WELCOME10' });
+  await walletCheckout.expectOutcome(page, 'paid');
+  // London's Tracked (26.00), the coffee less WELCOME10's 10% (21.60), no tax: the last quote, charged.
+  expect(await checkout.merchantView()).toMatchObject({ status: 'succeeded', amount_charged: 4760, quote: { total: 4760, shipping_option: { id: 'tracked' }, promotion_codes: [{ code: 'WELCOME10' }] } });
+  expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([4760]);
 });

@@ -1,9 +1,11 @@
 /**
  * Delivery options priced by the server, in the browser: the sandbox wallet's sheet asks the widget at
  * every change, the widget relays it to the backend, and the backend's quote is what the sheet shows
- * and what is charged. A page that swaps the quote it pays with gets a refusal, never another charge.
+ * and what is charged. A page that swaps the quote it pays with gets a refusal, never another charge
+ * (a page that rewrites the relay itself: express-quote-endpoint.spec.ts).
  */
 import type { Page } from '@playwright/test';
+import { en } from '../web/checkout/locales/en';
 import { expect, test } from './support/fixtures';
 
 const SESSION = {
@@ -80,6 +82,9 @@ test('a page that pays with an earlier quote than the last is refused, and nothi
 
   const payment = await checkout.payInOpenSheet('visa-success-3ds');
   expect(payment.payStatus).toBe(409);
+  // Told in the sheet, which stays open over a widget ready to pay again (with the latest quote, were the page not rewriting it).
+  await expect(sheet.locator('p.error[role=alert]:not([data-testid])')).toHaveText(en.reviewOrder);
+  await checkout.expectState('ready');
   expect(await ledger.newEntries()).toEqual([]);
   expect(await checkout.merchantView()).toMatchObject({ amount_charged: null, shipping_option: null });
 });

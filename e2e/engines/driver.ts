@@ -28,6 +28,8 @@ export interface EngineDriver {
   click(query: ElementQuery): Promise<void>;
   /** Presses a key on whatever has the focus. */
   press(key: Key): Promise<void>;
+  /** Types `text` into the field `query` finds once it is there, key by key as a keyboard does. */
+  type(query: ElementQuery, text: string): Promise<void>;
   /** From now on, works inside the iframe `query` finds in the current frame. */
   enterFrame(query: ElementQuery): Promise<void>;
   /** Back to the top-level page. */
@@ -115,9 +117,10 @@ export interface BrowserFrame {
 /** Runs `findElement` in `frame`, as the library's handle (whose types cannot follow an Element-or-null). */
 export type ElementSearch<F, E> = (frame: F, request: { query: ElementQuery; as: 'element' }) => Promise<PageHandle<E>>;
 
-/** What their element handles offer: a pointer's click, and the frame an iframe holds. */
+/** What their element handles offer: a pointer's click, typing, and the frame an iframe holds. */
 export interface BrowserElement<F> {
   click(): Promise<void>;
+  type(text: string): Promise<void>;
   contentFrame(): Promise<F | null>;
 }
 
@@ -150,6 +153,9 @@ export function frameDriver<F extends BrowserFrame, E extends BrowserElement<F>>
       await (await elementFor(query)).click();
     },
     press: (key) => page.keyboard.press(key),
+    async type(query, text) {
+      await (await elementFor(query)).type(text);
+    },
     async enterFrame(query) {
       const inner = await (await elementFor(query)).contentFrame();
       if (!inner) throw new Error(`${describeQuery(query)} is not a frame`);

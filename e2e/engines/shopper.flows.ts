@@ -5,8 +5,10 @@
  * further (CSP, pixels, clocks, request tampering); these keep the widget working
  * wherever shoppers pay.
  */
-import type { Ledger } from '../support/fixtures';
+import { merchantView } from '../support/checkout-page';
+import { demoSecretKey, type Ledger } from '../support/fixtures';
 import { expect, test } from './fixtures';
+import { Shopper } from './shopper';
 
 /** This test's charges, as [status, failure code]. */
 const ledgerOutcomes = async (ledger: Ledger) => (await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.failure_code ?? null]);
@@ -107,6 +109,34 @@ test("express delivery chosen in the wallet's sheet is priced by the server, and
   await shopper.expectState('paid');
   expect(await merchantView()).toMatchObject({ amount: 2400, amount_charged: 3900, shipping_option: { id: 'express' } });
   expect((await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.amount])).toEqual([['succeeded', 3900]]);
+});
+
+test("the demo's product page: the address, the delivery option and WELCOME10 are priced by the store's quote endpoint, and the charge is exactly the last quote", async ({ driver, server, ledger }) => {
+  await driver.goto(`${server.url}/product`);
+  const shopper = new Shopper(driver);
+  const total = '[data-testid=sandbox-total]';
+  await shopper.openWallet();
+  // The demo's zones (demo/server/quote-prices.ts): San Francisco with California's tax, then London, then back.
+  await shopper.expectText(total, /\$30\.74$/);
+  await shopper.click({ css: 'input[name=sandbox-shipping-address][value=gb-office]' });
+  await shopper.expectText(total, /\$38\.00$/);
+  await shopper.click({ css: 'input[name=sandbox-shipping-address][value=us-home]' });
+  await shopper.expectText(total, /\$30\.74$/);
+  await shopper.click({ css: 'input[name=sandbox-shipping-option][value=express]' });
+  await shopper.expectText(total, /\$40\.74$/);
+  await shopper.type({ css: '[data-testid=sandbox-offer-code]' }, 'WELCOME10');
+  await shopper.click({ css: '[data-testid=sandbox-offer-apply]' });
+  await shopper.expectText('[data-testid=sandbox-offer]', 'WELCOME10 Welcome: 10% off');
+  await shopper.expectText(total, /\$38\.17$/);
+  await shopper.payInSheet('visa-success-3ds');
+  await shopper.expectState('paid');
+  // The store's own record of the order, from its webhook.
+  await shopper.expect('#order-status', 'confirmed by the store', (el) => el?.attributes['data-order-status'] === 'succeeded');
+  const sessionView = (await shopper.read('script[data-session-view]'))?.attributes['data-session-view'];
+  const sessionId = (JSON.parse(sessionView ?? '{}') as { id?: string }).id ?? '';
+  const view = await merchantView(server, { sessionId, secretKey: demoSecretKey(server) });
+  expect(view).toMatchObject({ status: 'succeeded', amount_charged: 3817, shipping_option: { id: 'express' }, quote: { total: 3817, promotion_codes: [{ code: 'WELCOME10' }] } });
+  expect((await ledger.newEntries()).map((entry) => [entry.charge.status, entry.charge.amount])).toEqual([['succeeded', view.quote?.total]]);
 });
 
 test("the widget in the merchant's iframe embedding pays, 3-D Secure included, and its events reach the page", async ({ openShop, ledger }) => {

@@ -73,6 +73,10 @@ export class Shopper {
     return this.within(() => this.driver.click(query));
   }
 
+  type(query: ElementQuery, text: string): Promise<void> {
+    return this.within(() => this.driver.type(query, text));
+  }
+
   /** The widget's Google Pay button, once it is ready: the sandbox wallet's sheet opens. */
   async openWallet(): Promise<void> {
     await this.expectState('ready');

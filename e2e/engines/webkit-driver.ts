@@ -113,6 +113,9 @@ export async function webkitDriver({ client }: WebKitSession): Promise<EngineDri
       await client.performActions([{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value: KEYS[key] }, { type: 'keyUp', value: KEYS[key] }] }]);
       await client.releaseActions();
     },
+    async type(query, text) {
+      await client.elementSendKeys((await elementFor(query))[ELEMENT], text);
+    },
     async enterFrame(query) {
       await client.switchToFrame(await elementFor(query));
     },

@@ -91,6 +91,9 @@ async function recordedReplyOf(response: Response): Promise<RecordedReply | unde
   }
 }
 
+/** The demo store's secret key, which it keeps in a file of its own (demo/server/index.ts), to read its sessions as its server does. */
+export const demoSecretKey = (server: TestServer): string => (JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key;
+
 /** The merchant's whole integration, as docs/embedding.md gives it. */
 const merchantPage = (checkoutSrc: string, clientSecret: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test shop</title></head>
@@ -185,9 +188,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // The demo's server created the session: the widget's ready event names it.
         await expect.poll(async () => (await checkoutEvents(page, 'checkout:ready')).length).toBe(1);
         const [ready] = await checkoutEvents(page, 'checkout:ready');
-        // The demo merchant keeps its secret key in a file of its own (demo).
-        const { secret_key } = JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string };
-        const checkout = new CheckoutPage(page, server, { sessionId: ready?.sessionId ?? '', secretKey: secret_key });
+        const checkout = new CheckoutPage(page, server, { sessionId: ready?.sessionId ?? '', secretKey: demoSecretKey(server) });
         await checkout.expectState('ready');
         return checkout;
       },

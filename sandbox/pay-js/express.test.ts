@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WalletShippingAddress } from '../../contracts';
 import { walletShippingAddresses } from '../shipping-addresses';
-import { change, type Change, type ExpressModel, type ExpressRequest, expressChoices, expressModel, mayPay, MERCHANT_FAILED, redactedAddress, settle } from './express';
+import { authorizationRefused, change, type Change, errorPart, type ExpressModel, type ExpressRequest, expressChoices, expressModel, mayPay, MERCHANT_FAILED, redactedAddress, settle } from './express';
 
 const request = (extra: Partial<ExpressRequest> = {}): ExpressRequest => ({
   callbackIntents: ['SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER', 'PAYMENT_AUTHORIZATION'],
@@ -149,5 +149,23 @@ describe("the merchant's reply", () => {
     const { model } = changed(opened(request({ callbackIntents: ['SHIPPING_ADDRESS'] })), { trigger: 'INITIALIZE' }, request({ callbackIntents: ['SHIPPING_ADDRESS'] }));
     const settled = settle(model, request({ callbackIntents: ['SHIPPING_ADDRESS'] }), model.changes, 'INITIALIZE', { update: { newOfferInfo: { offers: [] } } });
     expect(settled).toEqual({ problem: expect.stringContaining('[GP27]') });
+  });
+});
+
+describe("the merchant's refusal of the payment (onPaymentAuthorized's error)", () => {
+  it('naming the address stands against it, Pay disabled until another address is answered without an error', () => {
+    const model = apply(changed(opened(), { trigger: 'INITIALIZE' }).model, 1, {});
+    const error = { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE', intent: 'SHIPPING_ADDRESS', message: 'We cannot deliver to 1 Sandbox Way' };
+    const refused = authorizationRefused(model, error);
+    expect(refused?.error).toEqual(error);
+    expect(errorPart(error)).toBe('address');
+    expect(mayPay(refused!, request())).toBe(false);
+    const { model: moved } = changed(refused!, { trigger: 'SHIPPING_ADDRESS', addressId: 'gb-office' });
+    expect(mayPay(apply(moved, moved.changes, {}), request())).toBe(true);
+  });
+
+  it("the payment's own is not the sheet's parts' to show: it goes beside Pay, and the shopper may pay again at once", () => {
+    const model = apply(changed(opened(), { trigger: 'INITIALIZE' }).model, 1, {});
+    expect(authorizationRefused(model, { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: 'Review your order' })).toBeUndefined();
   });
 });

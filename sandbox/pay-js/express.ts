@@ -157,6 +157,16 @@ export function settle(model: ExpressModel, request: ExpressRequest, changeNumbe
   };
 }
 
+/**
+ * onPaymentAuthorized's error, as Google's sheet shows it: one that names a part of the sheet (the
+ * address, the option, the codes) stands against that part as a reply's error does, Pay disabled until
+ * a change is answered without one; undefined for the payment's own (PAYMENT_AUTHORIZATION), which the
+ * sheet shows beside Pay.
+ */
+export function authorizationRefused(model: ExpressModel, error: SheetError): ExpressModel | undefined {
+  return errorPart(error) === 'sheet' ? undefined : { ...model, error };
+}
+
 /** Pay waits for the merchant's reply, for an error to be answered, and for every part the request asks for. */
 export function mayPay(model: ExpressModel, request: ExpressRequest): boolean {
   if (model.pending !== undefined || model.error) return false;

@@ -34,7 +34,7 @@ import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestPr
 import { cardNetworks } from '../../contracts/payment-methods';
 import { builtinFetch, BuiltinPromise } from '../../common/browser/builtins';
 import { el, formatAddress, formatPrice } from './dom';
-import { change, type Change, type ExpressRequest, expressChoices, expressModel, type IntermediatePaymentData, mayPay, settle } from './express';
+import { authorizationRefused, change, type Change, type ExpressRequest, expressChoices, expressModel, type IntermediatePaymentData, mayPay, settle } from './express';
 import { askMerchant } from './merchant-call';
 import { drawExpress, isExpress } from './express-view';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
@@ -358,8 +358,12 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
       const resultProblem = authorizationResultProblem(result, request);
       if (resultProblem) return finish({ error: developerError(resultProblem) });
       if (result.transactionState === 'SUCCESS') return finish({ data });
-      // As Google's sheet: the merchant's message, and the shopper may choose again.
-      status.textContent = result.error?.message ?? 'The payment could not be completed';
+      // As Google's sheet: the merchant's message, on the part it names or beside Pay, and the shopper may choose again.
+      const refused = expressPart && result.error ? authorizationRefused(model, result.error) : undefined;
+      if (refused) {
+        model = refused;
+        redraw();
+      } else status.textContent = result.error?.message ?? 'The payment could not be completed';
       pay.textContent = payLabel;
       paying = false;
       refreshPay();

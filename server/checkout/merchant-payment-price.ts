@@ -51,7 +51,7 @@ export async function merchantPriceOfPayment(deps: MerchantQuoteDependencies, se
     logQuoteFailure(deps, request, 'the answer refuses the shipping address of a session that asks for none');
     return err(unavailable);
   }
-  const priced = priceAnswer(session, answered.value, { ...question, country: latest.country }, request.id);
+  const priced = priceAnswer(session, answered.value, { ...question, country: latest.country }, request);
   if (!priced.ok) {
     logQuoteFailure(deps, request, priced.error);
     return err(unavailable);

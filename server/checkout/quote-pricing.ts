@@ -5,7 +5,7 @@
  * payment's check (merchant-payment-price.ts) price an answer the same way.
  */
 import { z } from 'zod';
-import { type PaymentDataRequestUpdate, type QuoteAnswer, type QuotedPromotionCode, SessionQuote } from '../../contracts';
+import { type PaymentDataRequestUpdate, type QuoteAnswer, type QuotedPromotionCode, type QuoteRequest, SessionQuote } from '../../contracts';
 import { googlePayPriceOf } from '../../contracts/currency';
 import { quotedTransactionInfo, quoteTotal, shippingOptionParameters } from '../../contracts/payment-data-request';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -44,7 +44,7 @@ const MAX_TOTAL = 99_999_999_999;
  * why it cannot be charged otherwise (an answer without the options a session with options needs, or with
  * options it cannot show, a code that was not sent, a part Google Pay cannot show, a total out of bounds).
  */
-export function priceAnswer(session: SessionRow, answer: QuotePrice, asked: QuoteAsked, id: string): Result<PricedQuote, string> {
+export function priceAnswer(session: SessionRow, answer: QuotePrice, asked: QuoteAsked, request: Pick<QuoteRequest, 'id' | 'created'>): Result<PricedQuote, string> {
   const withOptions = (shippingOf(session)?.options ?? []).length > 0;
   const options = answer.shipping_options ?? [];
   if (withOptions && options.length === 0) return err('the session offers delivery options, and the answer has no shipping_options');
@@ -60,12 +60,13 @@ export function priceAnswer(session: SessionRow, answer: QuotePrice, asked: Quot
   const total = quoteTotal(session.amount, parts);
   if (total <= 0 || total > MAX_TOTAL) return err(`a total out of bounds (${total <= 0 ? 'not above 0' : `above ${MAX_TOTAL}`})`);
   const quote: MerchantQuote = {
-    id,
+    id: request.id,
     shipping_option: chosen ? { id: chosen.id, label: chosen.label, amount: chosen.amount } : null,
     tax: answer.tax,
     promotion_codes: codes,
     total,
-    created: Date.now(),
+    // When it was asked: of two quotes, the one asked later is the latest, whichever answer came first (quotes.ts).
+    created: request.created,
     offered: options.map((option) => option.id),
     country: asked.country,
   };

@@ -62,15 +62,22 @@ export async function quoteSession(deps: MerchantQuoteDependencies, session: Ses
   // A session with options asks for an address: its country is known (checked above).
   const quoted = merchantPriced ? await quoteByMerchant(deps, session, data) : quoteByOptions(session, options, country ?? '', data.shippingOptionData?.id);
   if ('reply' in quoted) return ok(quoted.reply);
-  if (!(await recordLatestQuote(deps.store, session.id, QUOTABLE, JSON.stringify(quoted.quote)))) {
+  if (!(await recordLatestQuote(deps.store, session.id, QUOTABLE, JSON.stringify(quoted.quote), askedNoLaterThan(quoted.quote.created)))) {
     const current = await findSession(deps.store, session.id);
     return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
   }
   return ok({ quote_id: quoted.quote.id, update: quoted.update });
 }
 
-/** A quote to store, and the sheet's update for it; or a reply that made no quote (an error the sheet shows). */
-type Quoted = { quote: { id: string }; update: PaymentDataRequestUpdate } | { reply: QuoteReply };
+/** A quote to store (`created`: when it was asked), and the sheet's update for it; or a reply that made no quote (an error the sheet shows). */
+type Quoted = { quote: { id: string; created: number }; update: PaymentDataRequestUpdate } | { reply: QuoteReply };
+
+/**
+ * Whether a quote asked at `created` replaces the stored one: only one asked no later. The widget keeps the
+ * quote of the shopper's newest change (web/checkout/quote-decide.ts), and the payment must name the latest:
+ * an older change's answer that arrives after a newer one's must not become it.
+ */
+const askedNoLaterThan = (created: number) => (stored: string) => z.object({ created: z.number() }).parse(JSON.parse(stored)).created <= created;
 
 const unserviceable = (message: string): QuoteReply => ({ quote_id: null, update: { error: { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE', intent: 'SHIPPING_ADDRESS', message } } });
 
@@ -110,7 +117,7 @@ async function quoteByMerchant(deps: MerchantQuoteDependencies, session: Session
     logQuoteFailure(deps, request, 'the answer refuses the shipping address of a session that asks for none');
     return failed;
   }
-  const priced = priceAnswer(session, answered.value, { ...question, country: address?.countryCode ?? null }, request.id);
+  const priced = priceAnswer(session, answered.value, { ...question, country: address?.countryCode ?? null }, request);
   if (!priced.ok) {
     logQuoteFailure(deps, request, priced.error);
     return failed;

@@ -133,8 +133,8 @@ for (const engine of engines) {
       );
       const [quoted, unquoted] = sessionIds as [string, string];
       const claim = (id: string, latestQuote: string | null) => store.transaction().execute((trx) => setSessionStatus(trx, id, ['open'], 'processing', {}, { latest_quote: latestQuote }));
-      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_first"}')).toBe(true);
-      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_second"}')).toBe(true);
+      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_first"}', () => true)).toBe(true);
+      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_second"}', () => true)).toBe(true);
       // Priced by the first quote, or by none: a newer one was recorded since.
       expect(await claim(quoted, '{"id":"qt_first"}')).toBeUndefined();
       expect(await claim(quoted, null)).toBeUndefined();
@@ -143,7 +143,25 @@ for (const engine of engines) {
       expect(await claim(unquoted, '{"id":"qt_first"}')).toBeUndefined();
       expect(await claim(unquoted, null)).toMatchObject({ status: 'processing' });
       // Once claimed, no quote is recorded any more.
-      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_third"}')).toBe(false);
+      expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_third"}', () => true)).toBe(false);
+    });
+
+    it('records a quote only over one it replaces, whatever order they come in, and two at once as one of them', async () => {
+      const created = await createSession(store, cipher, await newApp(), { amount: 2400, currency: 'USD', country_code: 'US' });
+      if (!created.ok) throw new Error(created.error.message);
+      const id = created.value.session.id;
+      const quote = (asked: number) => JSON.stringify({ id: `qt_${asked}`, created: asked });
+      const askedNoLater = (asked: number) => (stored: string) => (JSON.parse(stored) as { created: number }).created <= asked;
+      const latest = async () => (await findSession(store, id))?.latest_quote;
+      expect(await recordLatestQuote(store, id, ['open'], quote(3), askedNoLater(3))).toBe(true);
+      // Asked before the one stored, answered after it: the session stays payable, its latest unchanged.
+      expect(await recordLatestQuote(store, id, ['open'], quote(2), askedNoLater(2))).toBe(true);
+      expect(await latest()).toBe(quote(3));
+      expect(await recordLatestQuote(store, id, ['open'], quote(4), askedNoLater(4))).toBe(true);
+      expect(await latest()).toBe(quote(4));
+      // Two answers at once: the compare-and-set leaves the later asked stored.
+      await Promise.all([recordLatestQuote(store, id, ['open'], quote(6), askedNoLater(6)), recordLatestQuote(store, id, ['open'], quote(5), askedNoLater(5))]);
+      expect(await latest()).toBe(quote(6));
     });
 
     it("keeps one quote endpoint per app, replaced whole, and removes it once", async () => {

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PaymentData } from '../../contracts';
+import { CheckoutApiError } from './api';
 import { en } from './locales/en';
+import { fr } from './locales/fr';
 import { CHALLENGE, flowAt, outcome, PAGE, refused, session } from './flow-fixtures';
 import { readyView, retryView } from './mount-decide';
 import { sheetResult } from './outcome-view';
@@ -22,7 +24,7 @@ describe('a payment', () => {
     const paid = outcome('succeeded');
     expect(flow.send({ on: ANSWERED, outcome: paid, session: session('succeeded', paid) })).toMatchObject({ session: { status: 'succeeded' }, effects: [] });
     expect(flow.view).toEqual({ state: 'paid', outcome: paid });
-    expect(sheetResult(paid, en)).toEqual({ transactionState: 'SUCCESS' });
+    expect(sheetResult({ outcome: paid }, en)).toEqual({ transactionState: 'SUCCESS' });
     // The sheet's own return after it decided: no second payment.
     expect(flow.send({ on: SHEET_RETURNED, data }).effects).toEqual([]);
   });
@@ -39,8 +41,8 @@ describe('a payment', () => {
     const declined = outcome('declined');
     flow.send({ on: ANSWERED, outcome: declined, session: session('open', declined) });
     expect(flow.view).toEqual({ state: 'declined', outcome: declined, reloaded: false });
-    expect(sheetResult(declined, en)).toMatchObject({ transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID' } });
-    expect(sheetResult(declined, en).error?.message).toBeTruthy();
+    expect(sheetResult({ outcome: declined }, en)).toMatchObject({ transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID' } });
+    expect(sheetResult({ outcome: declined }, en).error?.message).toBeTruthy();
     // Decided in the sheet: the page keeps its focus where it was.
     expect(flow.shown({ state: 'processing' }).effects).toEqual([]);
     // The shopper closes the sheet: "Try again" takes the focus from the hidden wallet button.
@@ -86,6 +88,60 @@ describe('a payment', () => {
     const flow = flowAt({ state: 'processing' });
     flow.send({ on: ANSWERED, outcome: outcome('failed', { failure_code: 'processing_error' }), session: session('open') });
     expect(flow.view).toEqual({ state: 'error', code: 'payment_failed', reason: 'processing_error' });
+  });
+});
+
+describe('a payment refused for what the shopper can change in the sheet (nothing charged)', () => {
+  const unserviceable = new CheckoutApiError(422, 'shipping_address_unserviceable', 'We do not deliver to PO boxes');
+  const mismatch = refused(409, 'quote_mismatch');
+  const unavailable = refused(503, 'quote_unavailable');
+
+  it("shows the merchant's refusal of the full address on the address, in the merchant's words", () => {
+    expect(sheetResult({ error: unserviceable }, fr)).toEqual({
+      transactionState: 'ERROR',
+      error: { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE', intent: 'SHIPPING_ADDRESS', message: 'We do not deliver to PO boxes' },
+    });
+  });
+
+  it("asks the shopper to review the order, in the widget's language, when the quote no longer holds or could not be confirmed", () => {
+    for (const error of [mismatch, unavailable]) {
+      expect(sheetResult({ error }, fr)).toEqual({ transactionState: 'ERROR', error: { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: fr.reviewOrder } });
+      // English until the widget's dictionary is here.
+      expect(sheetResult({ error }, undefined).error?.message).toBe(en.reviewOrder);
+    }
+  });
+
+  it('leaves the widget ready under the open sheet, so that the next authorization (a new quote, another address) pays', () => {
+    for (const error of [unserviceable, mismatch, unavailable]) {
+      const flow = flowAt({ state: 'ready' });
+      flow.send({ on: AUTHORIZED, data });
+      expect(flow.send({ on: PAY_FAILED, error }).effects).toEqual([]);
+      expect(flow.view).toEqual({ state: 'ready' });
+      // Nothing for the page to focus or announce: the sheet says it.
+      expect(flow.shown({ state: 'processing' }).effects).toEqual([]);
+      expect(flow.send({ on: AUTHORIZED, data }).effects).toEqual([{ run: PAY, data }]);
+      const paid = outcome('succeeded');
+      flow.send({ on: ANSWERED, outcome: paid, session: session('succeeded', paid) });
+      expect(flow.view.state).toBe('paid');
+      expect(flow.send({ on: SHEET_RETURNED, data }).effects).toEqual([]);
+    }
+  });
+
+  it('is shown on the page, as any refusal, by a wallet without the authorization callback (no sheet to show it in)', () => {
+    const flow = flowAt({ state: 'ready' });
+    flow.send({ on: SHEET_RETURNED, data });
+    flow.send({ on: PAY_FAILED, error: mismatch });
+    expect(flow.view).toEqual({ state: 'error', code: 'payment_failed', reason: 'quote_mismatch' });
+  });
+
+  it('closes the sheet for any other refusal, shown on the page', () => {
+    for (const error of [refused(400, 'shipping_country_not_allowed'), refused(500, 'http_500'), refused(0, 'network_error')]) {
+      expect(sheetResult({ error }, fr)).toEqual({ transactionState: 'SUCCESS' });
+      const flow = flowAt({ state: 'ready' });
+      flow.send({ on: AUTHORIZED, data });
+      flow.send({ on: PAY_FAILED, error });
+      expect(flow.view.state).toBe('error');
+    }
   });
 });
 

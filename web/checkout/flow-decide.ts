@@ -6,7 +6,7 @@
  */
 import { isApiError } from './api';
 import { ABANDON_CHALLENGE, ANNOUNCE_CANCEL, ANSWERED, AUTHENTICATE, AUTHORIZED, CALL_FAILED, CHALLENGE_BLOCKED, CHALLENGE_DONE, CHALLENGE_UNAVAILABLE, CHECK_AGAIN, CHECKED, type Checked, type Decision, type Effect, type FlowEvent, type FlowState, FOCUS, PAY, PAY_FAILED, RESUMED, SHEET_CANCELLED, SHEET_RETURNED, SHOWN, UNWATCH, WARN, WATCH, type Watched } from './flow-events';
-import { challengeBlockedHelp, errorView, failureView, outcomeView, type Shown } from './outcome-view';
+import { challengeBlockedHelp, errorView, failureView, outcomeView, sheetRefusal, type Shown } from './outcome-view';
 import { isPaidStatus, isSettledHold, type View } from './states';
 import type { CheckoutErrorCode } from './types';
 
@@ -39,6 +39,8 @@ export function decide(state: FlowState, event: FlowEvent): Decision {
       // Another tab or click got there first (in progress, or already paid): confirming reads the session's own outcome.
       const e = event.error;
       if (isApiError(e) && e.status === 409 && (e.code === 'payment_in_progress' || e.code === 'session_completed')) return to({ state: 'confirming' });
+      // Refused, nothing charged, for what the shopper changes in the sheet still open (sheetResult says why there): the next authorization pays.
+      if (state.decidedInSheet && sheetRefusal(e)) return to({ state: 'ready' });
       return failed(e, 'payment_failed');
     }
     case CALL_FAILED:

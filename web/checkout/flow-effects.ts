@@ -3,16 +3,16 @@
  * the backend (api.ts), checks of the session (session-watch.ts), the page's focus and console.
  * Each answer goes back to the flow as an event (`tell`).
  */
-import type { PaymentOutcome } from '../../contracts';
 import { fetchPublicSession, type PayResponse, postAuthentication, postPayment } from './api';
 import { ABANDON_CHALLENGE, ANNOUNCE_CANCEL, ANSWERED, AUTHENTICATE, CHECKED, type Effect, type FlowEvent, FOCUS, PAY, PAY_FAILED, UNWATCH, WARN, WATCH, type Watched } from './flow-events';
 import type { FlowHost } from './flow-host';
+import type { PaymentAnswer } from './outcome-view';
 import { HOLD_CHECKS, POLLING, watchSession } from './session-watch';
 
 /** What dispatching an event came to: whether a check of the session goes on, and a payment step's answer if one was sent. */
 export interface Dispatched {
   again: boolean;
-  answer?: Promise<PaymentOutcome | null>;
+  answer?: Promise<PaymentAnswer | null>;
 }
 
 /** `quoteId`: the quote a session with delivery options is paid at (quote-relay.ts), named by the payment. */
@@ -20,21 +20,22 @@ export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatch
   const { apiBase, sessionId, clientSecret } = host;
   const watching: Partial<Record<Watched, () => void>> = {};
 
-  /** Sends a payment step; its answer (null when it failed) is dispatched before it is returned. */
-  async function send(call: Promise<PayResponse>): Promise<PaymentOutcome | null> {
+  /** Sends a payment step; its answer (null once the widget is stopped) is dispatched before it is returned, for the sheet. */
+  async function send(call: Promise<PayResponse>): Promise<PaymentAnswer | null> {
     try {
       const { outcome, session } = await call;
       if (!host.alive()) return null;
       tell({ on: ANSWERED, outcome, session });
-      return outcome;
+      return { outcome };
     } catch (error) {
-      if (host.alive()) tell({ on: PAY_FAILED, error });
-      return null;
+      if (!host.alive()) return null;
+      tell({ on: PAY_FAILED, error });
+      return { error };
     }
   }
 
   /** Performs one effect; a payment step's answer, for the sheet. */
-  function perform(effect: Effect): Promise<PaymentOutcome | null> | void {
+  function perform(effect: Effect): Promise<PaymentAnswer | null> | void {
     switch (effect.run) {
       case PAY:
         return send(postPayment(apiBase, sessionId, clientSecret, effect.data, quoteId()));

@@ -37,8 +37,8 @@ export interface PaymentFlow {
   /** A failed backend call, shown as the widget shows it; `otherwise`: what a refusal means for this call. */
   failCall(err: unknown, otherwise: CheckoutErrorCode): void;
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
-  /** The sheet's onPaymentDataChanged (a session with delivery options): the relay's answer (quote-relay.ts). */
-  onPaymentDataChanged(data: PaymentDataChange): Promise<SheetUpdate>;
+  /** The sheet's onPaymentDataChanged (a session the backend prices), `declared` its request's callbackIntents: the relay's answer (quote-relay.ts). */
+  onPaymentDataChanged(data: PaymentDataChange, declared: readonly string[]): Promise<SheetUpdate>;
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
   /**

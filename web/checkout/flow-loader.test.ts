@@ -62,12 +62,13 @@ it('stops the flow and closes the challenge with the widget', async () => {
   expect(m.closeChallenge).toHaveBeenCalledOnce();
 });
 
-it("hands the sheet's change of delivery to the flow, and refuses it when the flow cannot be had", async () => {
+it("hands the sheet's change to the flow with the request's intents, and refuses it when the flow cannot be had", async () => {
   const m = mount([]);
   m.loadChunk.mockImplementationOnce(() => Promise.reject(new Error('offline'))).mockImplementation(async () => m.chunk);
   const change = { callbackTrigger: 'INITIALIZE' } as Parameters<typeof m.handlers.onPaymentDataChanged>[0];
+  const declared = ['PAYMENT_AUTHORIZATION', 'OFFER'];
   // Google shows its own error for a refused change; the shopper's next change, or Pay, asks for the flow again.
-  await expect(m.handlers.onPaymentDataChanged(change)).rejects.toThrow('offline');
-  expect(await m.handlers.onPaymentDataChanged(change)).toBe(PRICED);
-  expect(m.flow.onPaymentDataChanged).toHaveBeenCalledWith(change);
+  await expect(m.handlers.onPaymentDataChanged(change, declared)).rejects.toThrow('offline');
+  expect(await m.handlers.onPaymentDataChanged(change, declared)).toBe(PRICED);
+  expect(m.flow.onPaymentDataChanged).toHaveBeenCalledWith(change, declared);
 });

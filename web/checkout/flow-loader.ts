@@ -64,7 +64,7 @@ export function flowLoader(host: () => FlowHost, arrived: () => void) {
     // Without the flow the sheet closes, and the page says why.
     onPaymentAuthorized: (data) => loadFlow().then((f) => f.onPaymentAuthorized(data), (err: unknown) => (unavailable(err), { transactionState: 'SUCCESS' as const })),
     // Without the flow the sheet is refused the change, and shows its own error; paying then says why.
-    onPaymentDataChanged: (data) => loadFlow().then((f) => f.onPaymentDataChanged(data)),
+    onPaymentDataChanged: (data, declared) => loadFlow().then((f) => f.onPaymentDataChanged(data, declared)),
     onPaymentData: (data) => withFlow((f) => f.onPaymentData(data)),
     onCancel: () => withFlow((f) => f.onCancel()),
   };

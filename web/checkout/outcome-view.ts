@@ -62,9 +62,39 @@ export function failureView(err: unknown, otherwise: CheckoutErrorCode, pageOrig
   return code === 'origin_not_allowed' ? { view, warning: originNotAllowedHelp(pageOrigin) } : { view };
 }
 
-/** What the wallet's sheet shows once the payment it asked for is answered (null: no answer, shown on the page). */
-export function sheetResult(outcome: PaymentOutcome | null, words: Messages | undefined): SheetResult {
+/** What a payment step the sheet waits for came to: the payment's outcome, or the error its call failed with. */
+export type PaymentAnswer = { outcome: PaymentOutcome } | { error: unknown };
+
+/**
+ * A payment the backend refused, nothing charged, for what the shopper can answer in the open sheet:
+ * `address`, the merchant's quote endpoint refused the full shipping address; `quote`, the quote the
+ * payment named no longer holds (a newer one, another price for the full address) or could not be
+ * confirmed just now. Undefined for any other failure, which the page shows.
+ */
+export function sheetRefusal(error: unknown): 'address' | 'quote' | undefined {
+  if (!isApiError(error)) return undefined;
+  if (error.status === 422 && error.code === 'shipping_address_unserviceable') return 'address';
+  return (error.status === 409 && error.code === 'quote_mismatch') || (error.status === 503 && error.code === 'quote_unavailable') ? 'quote' : undefined;
+}
+
+/**
+ * What the wallet's sheet shows once the payment it asked for is answered (null: no answer, shown on
+ * the page): a decline, on the card; a refusal the shopper can answer there (sheetRefusal), the sheet
+ * kept open to change the address, the option or a code and pay again. The merchant's refusal of the
+ * address is shown on it in the merchant's words: the backend refuses an address only for a session
+ * that asks for one, whose request declares SHIPPING_ADDRESS (contracts/payment-data-request.ts), as
+ * Google requires of an error's intent.
+ */
+export function sheetResult(answer: PaymentAnswer | null, words: Messages | undefined): SheetResult {
+  const t = words ?? en;
+  if (answer && 'error' in answer) {
+    const refusal = sheetRefusal(answer.error);
+    if (refusal === 'address') return { transactionState: 'ERROR', error: { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE', intent: 'SHIPPING_ADDRESS', message: (answer.error as Error).message } };
+    if (refusal === 'quote') return { transactionState: 'ERROR', error: { reason: 'OTHER_ERROR', intent: 'PAYMENT_AUTHORIZATION', message: t.reviewOrder } };
+    return { transactionState: 'SUCCESS' };
+  }
+  const outcome = answer?.outcome;
   if (outcome?.status !== 'declined') return { transactionState: 'SUCCESS' };
-  const message = declineMessage(words ?? en, outcome.failure_code, outcome.failure_message) ?? en.declined;
+  const message = declineMessage(t, outcome.failure_code, outcome.failure_message) ?? en.declined;
   return { transactionState: 'ERROR', error: { reason: 'PAYMENT_DATA_INVALID', intent: 'PAYMENT_AUTHORIZATION', message } };
 }

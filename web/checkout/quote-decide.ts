@@ -1,6 +1,6 @@
 /**
- * Delivery options priced by the server: what the widget answers Google's `onPaymentDataChanged`
- * with, and which quote it keeps for the payment, decided from the relay's reply (POST
+ * A sheet priced by the server (delivery options, the merchant's quote endpoint, promotion codes):
+ * what the widget answers Google's `onPaymentDataChanged` with, and which quote it keeps for the payment, decided from the relay's reply (POST
  * /api/sessions/{id}/quote). Pure, so each rule is a unit test; quote-relay.ts calls the relay.
  * Google's types are @types/googlepay's (contracts/google-pay-types.ts references them).
  */
@@ -27,20 +27,33 @@ export type RelayedChange = Pick<PaymentDataChange, 'callbackTrigger' | 'shippin
 
 export const relayedChange = ({ callbackTrigger, shippingAddress, shippingOptionData, offerData }: PaymentDataChange): RelayedChange => ({ callbackTrigger, shippingAddress, shippingOptionData, offerData });
 
-/** The change numbered `number` (the widget counts them), and what triggered it. */
+/** The change numbered `number` (the widget counts them), what triggered it, and the change intents the request declared. */
 export interface Change {
   number: number;
   trigger: google.payments.api.CallbackTrigger;
+  declared: readonly string[];
 }
 
+/** The intents whose changes call onPaymentDataChanged, in the order INITIALIZE's error picks among them. */
+const CHANGE_INTENTS = ['SHIPPING_ADDRESS', 'SHIPPING_OPTION', 'OFFER'] as const;
+export type ChangeIntent = (typeof CHANGE_INTENTS)[number];
+
 /**
- * Which intent an error answering `trigger` names: the address for an address change, else the
- * option (INITIALIZE answers both; the sessions that call the relay declare both intents).
+ * Which intent an error answering `trigger` names, among those the request `declared`: a change's own
+ * (the address, the option, a code); for the sheet's opening, the address if declared, else the
+ * option, else the code. Google refuses an error naming an intent the request did not declare (as
+ * the sandbox does, GP27), and calls onPaymentDataChanged only for one it declared: the last
+ * fallback is never met.
  */
-export const changeIntent = (trigger: Change['trigger']): 'SHIPPING_ADDRESS' | 'SHIPPING_OPTION' => (trigger === 'SHIPPING_ADDRESS' ? 'SHIPPING_ADDRESS' : 'SHIPPING_OPTION');
+export function changeIntent(trigger: Change['trigger'], declared: readonly string[]): ChangeIntent {
+  const named = CHANGE_INTENTS.filter((intent) => declared.includes(intent));
+  return named.find((intent) => intent === trigger) ?? named[0] ?? 'SHIPPING_ADDRESS';
+}
 
 /** The sheet's answer when the relay cannot be had (no reply in time, the network, a refusal): `message` is the widget's network error words. */
-export const relayFailed = (trigger: Change['trigger'], message: string): SheetUpdate => ({ error: { reason: 'OTHER_ERROR', intent: changeIntent(trigger), message } });
+export const relayFailed = (trigger: Change['trigger'], declared: readonly string[], message: string): SheetUpdate => ({
+  error: { reason: 'OTHER_ERROR', intent: changeIntent(trigger, declared), message },
+});
 
 /** A reply shaped like the relay's (only the shape: the update is Google's to judge). */
 const isQuoteReply = (reply: unknown): reply is QuoteReply => {
@@ -56,6 +69,6 @@ const isQuoteReply = (reply: unknown): reply is QuoteReply => {
  * once a newer one is made. A failed call keeps the quote as it was.
  */
 export function settleChange(kept: string | undefined, change: Change, latest: number, reply: unknown, message: string): { update: SheetUpdate; quoteId: string | undefined } {
-  if (!isQuoteReply(reply)) return { update: relayFailed(change.trigger, message), quoteId: kept };
+  if (!isQuoteReply(reply)) return { update: relayFailed(change.trigger, change.declared, message), quoteId: kept };
   return { update: reply.update, quoteId: change.number === latest ? (reply.quote_id ?? undefined) : kept };
 }

@@ -7,6 +7,8 @@ import { QUOTE_DEADLINE_MS, type PaymentDataChange, type QuoteReply, type Relaye
 import { quoteRelay } from './quote-relay';
 
 const OFFLINE = "We couldn't reach the payment server.";
+/** The request's callbackIntents: a session with delivery options. */
+const DECLARED = ['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION'];
 const change = (callbackTrigger: PaymentDataChange['callbackTrigger'], option = 'standard'): PaymentDataChange => ({
   callbackTrigger,
   paymentMethodData: { type: 'CARD' } as PaymentDataChange['paymentMethodData'],
@@ -33,7 +35,7 @@ afterEach(() => void vi.useRealTimers());
 
 it('answers Google with the relay\'s update, tells the relay the change without the card, and keeps the quote for the payment', async () => {
   const { calls, relay } = relayStandIn();
-  const answered = relay.changed(change('INITIALIZE'));
+  const answered = relay.changed(change('INITIALIZE'), DECLARED);
   expect(calls[0]!.change).toEqual({ callbackTrigger: 'INITIALIZE', shippingAddress: change('INITIALIZE').shippingAddress, shippingOptionData: { id: 'standard' } });
   calls[0]!.answer(priced('qt_1', '24.90'));
   expect(await answered).toEqual(priced('qt_1', '24.90').update);
@@ -42,8 +44,8 @@ it('answers Google with the relay\'s update, tells the relay the change without 
 
 it('keeps the newest change\'s quote when an older reply arrives after it', async () => {
   const { calls, relay } = relayStandIn();
-  const first = relay.changed(change('SHIPPING_OPTION', 'standard'));
-  const second = relay.changed(change('SHIPPING_OPTION', 'express'));
+  const first = relay.changed(change('SHIPPING_OPTION', 'standard'), DECLARED);
+  const second = relay.changed(change('SHIPPING_OPTION', 'express'), DECLARED);
   calls[1]!.answer(priced('qt_express', '29.90'));
   expect(await second).toEqual(priced('qt_express', '29.90').update);
   calls[0]!.answer(priced('qt_standard', '24.90'));
@@ -55,7 +57,7 @@ it('keeps the newest change\'s quote when an older reply arrives after it', asyn
 it(`answers with the network error words once ${QUOTE_DEADLINE_MS} ms have passed without a reply, and gives up the call`, async () => {
   const { calls, relay } = relayStandIn();
   let answer: unknown;
-  void relay.changed(change('SHIPPING_ADDRESS')).then((update) => (answer = update));
+  void relay.changed(change('SHIPPING_ADDRESS'), DECLARED).then((update) => (answer = update));
   await vi.advanceTimersByTimeAsync(QUOTE_DEADLINE_MS - 1);
   expect(answer).toBeUndefined();
   await vi.advanceTimersByTimeAsync(1);
@@ -69,11 +71,22 @@ it(`answers with the network error words once ${QUOTE_DEADLINE_MS} ms have passe
 
 it('answers a change the relay refused (a reply not 2xx, or none: api.ts throws for both) with the same words, keeping the quote', async () => {
   const { calls, relay } = relayStandIn();
-  const priced1 = relay.changed(change('INITIALIZE'));
+  const priced1 = relay.changed(change('INITIALIZE'), DECLARED);
   calls[0]!.answer(priced('qt_1', '24.90'));
   await priced1;
-  const refused = relay.changed(change('SHIPPING_OPTION', 'express'));
+  const refused = relay.changed(change('SHIPPING_OPTION', 'express'), DECLARED);
   calls[1]!.fail(new Error('409'));
   expect(await refused).toEqual({ error: { reason: 'OTHER_ERROR', intent: 'SHIPPING_OPTION', message: OFFLINE } });
   expect(relay.quoteId()).toBe('qt_1');
+});
+
+it("answers a failed change with an intent the request declared: a code's own, and the code for the opening of a sheet that asks only for codes", async () => {
+  const { calls, relay } = relayStandIn();
+  const codesOnly = ['PAYMENT_AUTHORIZATION', 'OFFER'];
+  const opening = relay.changed({ callbackTrigger: 'INITIALIZE', offerData: { redemptionCodes: [] } } as unknown as PaymentDataChange, codesOnly);
+  calls[0]!.fail(new Error('offline'));
+  expect(await opening).toEqual({ error: { reason: 'OTHER_ERROR', intent: 'OFFER', message: OFFLINE } });
+  const code = relay.changed({ callbackTrigger: 'OFFER', offerData: { redemptionCodes: ['WELCOME10'] } } as unknown as PaymentDataChange, ['PAYMENT_AUTHORIZATION', 'SHIPPING_ADDRESS', 'OFFER']);
+  calls[1]!.fail(new Error('offline'));
+  expect(await code).toEqual({ error: { reason: 'OTHER_ERROR', intent: 'OFFER', message: OFFLINE } });
 });

@@ -28,8 +28,9 @@ export function quoteRelay(post: (change: RelayedChange, signal: AbortSignal) =>
   return {
     /** The quote the payment names: the newest change's, if it was priced. */
     quoteId: () => quoteId,
-    async changed(data: PaymentDataChange): Promise<SheetUpdate> {
-      const change = { number: ++latest, trigger: data.callbackTrigger };
+    /** `declared`: the request's callbackIntents, which an error must name one of. */
+    async changed(data: PaymentDataChange, declared: readonly string[]): Promise<SheetUpdate> {
+      const change = { number: ++latest, trigger: data.callbackTrigger, declared };
       const reply = await ask(relayedChange(data));
       // Read once the reply is here: newer changes may have been made, and priced, meanwhile.
       const settled = settleChange(quoteId, change, latest, reply, networkError());

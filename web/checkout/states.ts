@@ -80,7 +80,7 @@ export const WIDGET_STATES: { [K in CheckoutState]: Row<CheckoutState> } = {
   // `loading`: the view the page handed over was stale; the backend's replaces it.
   ready: { to: ['processing', 'error', 'loading'], button: 'shown', firstPaint: true, words: () => '' },
   processing: {
-    // `ready`: the shopper closed the sheet.
+    // `ready`: the shopper closed the sheet, or the payment was refused for what the shopper changes in it (flow-decide.ts).
     to: ['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'],
     busy: true,
     button: 'kept',

@@ -7,7 +7,7 @@
  * button in the same box only when one of the button's own options changed.
  */
 import type { PaymentData, PaymentDataRequest } from '../../contracts';
-import type { GooglePaymentsClient } from '../../contracts/google-pay-types';
+import type { GooglePaymentCallbacks, GooglePaymentsClient } from '../../contracts/google-pay-types';
 import { toJson } from '../../common/browser/builtins';
 import { loadScriptOnce } from './api';
 import { googleButtonLanguage, googleButtonOptions } from './button-options';
@@ -18,10 +18,15 @@ import type { MountOptions } from './types';
 /** Google's script, loaded under the page's nonce unless a wallet (the sandbox's, or the page's own pay.js) is already here. */
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
-/** Google's PaymentAuthorizationResult: SUCCESS closes the sheet, ERROR shows `message` in it. */
+/**
+ * Google's PaymentAuthorizationResult: SUCCESS closes the sheet, ERROR shows `message` in it, on the
+ * part `intent` names (the card, or the shipping address), and the shopper may change it and pay again.
+ */
 export interface SheetResult {
   transactionState: 'SUCCESS' | 'ERROR';
-  error?: { reason: 'PAYMENT_DATA_INVALID' | 'OTHER_ERROR'; intent: 'PAYMENT_AUTHORIZATION'; message: string };
+  error?:
+    | { reason: 'PAYMENT_DATA_INVALID' | 'OTHER_ERROR'; intent: 'PAYMENT_AUTHORIZATION'; message: string }
+    | { reason: 'SHIPPING_ADDRESS_UNSERVICEABLE'; intent: 'SHIPPING_ADDRESS'; message: string };
 }
 
 export interface WalletError {
@@ -43,8 +48,8 @@ export interface WalletButtonCallbacks {
   onReady(ready: boolean, paymentMethodPresent: boolean | null): void;
   /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
-  /** The sheet's change of address or delivery option, for a session whose delivery the backend prices. */
-  onPaymentDataChanged(data: PaymentDataChange): Promise<SheetUpdate>;
+  /** The sheet's change of address, delivery option or promotion code, for a session the backend prices; `declared`: the request's callbackIntents. */
+  onPaymentDataChanged(data: PaymentDataChange, declared: readonly string[]): Promise<SheetUpdate>;
   /** The sheet returned: without the callback (a wallet that has none), the payment is made now. */
   onPaymentData(data: PaymentData): void;
   onCancel(): void;
@@ -65,6 +70,18 @@ export interface WalletButton {
  * rather than in a language the widget chose for it and Google lacks.
  */
 export const buttonLocale = (s: WalletButtonSettings): string | null => googleButtonOptions(s.options).buttonLocale ?? googleButtonLanguage(s.language) ?? null;
+
+/**
+ * The sheet's callbacks for `request`: onPaymentDataChanged wherever it declares an intent that calls
+ * it (the address, the option, a promotion code: Google refuses such an intent without the callback),
+ * told the declared intents so that an error it answers names one of them.
+ */
+export function sheetCallbacks({ callbackIntents = [] }: PaymentDataRequest, on: Pick<WalletButtonCallbacks, 'onPaymentAuthorized' | 'onPaymentDataChanged'>): GooglePaymentCallbacks {
+  return {
+    onPaymentAuthorized: (data) => on.onPaymentAuthorized(data),
+    ...(callbackIntents.some((intent) => intent !== 'PAYMENT_AUTHORIZATION') && { onPaymentDataChanged: (data) => on.onPaymentDataChanged(data, callbackIntents) }),
+  };
+}
 
 /**
  * Loads the wallet if it is not here, asks whether it can pay, and draws its button in a box of
@@ -121,11 +138,7 @@ export function createWalletButton(first: WalletButtonSettings, knowsPaymentMeth
         environment,
         merchantInfo: paymentRequest.merchantInfo,
         nonce: settings.options.nonce,
-        paymentDataCallbacks: {
-          onPaymentAuthorized: (data) => on.onPaymentAuthorized(data),
-          // Only where the request declares the change intents: Google refuses either without the other.
-          ...(paymentRequest.callbackIntents?.some((intent) => intent.startsWith('SHIPPING_')) && { onPaymentDataChanged: (data) => on.onPaymentDataChanged(data) }),
-        },
+        paymentDataCallbacks: sheetCallbacks(paymentRequest, on),
       });
       // Drawn before the answer, hidden by the widget's state until then: the answer shows it at once.
       draw();

@@ -14,6 +14,7 @@ export const ca: Messages = {
   captured: "Pagament completat. La botiga ha cobrat l'import a la teva targeta.",
   released: "La botiga ha cancel·lat aquest pagament i ha alliberat l'import retingut a la teva targeta: no se't cobrarà res.",
   authenticating: 'Confirma el pagament amb el teu banc per continuar.',
+  reviewOrder: "No s'ha pogut confirmar el preu de la comanda i no s'ha cobrat res. Revisa la comanda i torna-ho a provar.",
   challenge: { title: 'Confirma el pagament', frame: 'Verificació del teu banc (3-D Secure)', cancel: 'Cancel·la' },
   errors: {
     invalid_client_secret: "Aquest pagament no està ben configurat. Posa't en contacte amb la botiga.",

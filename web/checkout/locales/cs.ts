@@ -14,6 +14,7 @@ export const cs: Messages = {
   captured: 'Platba proběhla. Obchod částku z vaší karty strhl.',
   released: 'Obchod tuto platbu zrušil a uvolnil blokaci částky na vaší kartě – nic vám nebude účtováno.',
   authenticating: 'Pro pokračování potvrďte platbu u své banky.',
+  reviewOrder: 'Cenu vaší objednávky se nepodařilo potvrdit a nic vám nebylo účtováno. Zkontrolujte prosím objednávku a zkuste to znovu.',
   challenge: { title: 'Potvrďte platbu', frame: 'Ověření u vaší banky (3-D Secure)', cancel: 'Zrušit' },
   errors: {
     invalid_client_secret: 'Tato platba není správně nastavená. Obraťte se prosím na obchod.',

@@ -14,6 +14,7 @@ export const da: Messages = {
   captured: 'Betalingen er gennemført. Butikken har trukket beløbet på dit kort.',
   released: 'Butikken har annulleret betalingen og frigivet reservationen på dit kort – der bliver ikke trukket noget.',
   authenticating: 'Godkend betalingen hos din bank for at fortsætte.',
+  reviewOrder: 'Prisen på din ordre kunne ikke bekræftes, og der er ikke trukket noget. Gennemgå din ordre, og prøv igen.',
   challenge: { title: 'Godkend din betaling', frame: 'Godkendelse hos din bank (3-D Secure)', cancel: 'Annuller' },
   errors: {
     invalid_client_secret: 'Betalingen er ikke sat korrekt op. Kontakt butikken.',

@@ -12,6 +12,7 @@ export const de: Messages = {
   captured: 'Zahlung abgeschlossen. Der Shop hat Ihre Karte belastet.',
   released: 'Der Shop hat diese Zahlung storniert und die Reservierung auf Ihrer Karte aufgehoben: Sie werden nicht belastet.',
   authenticating: 'Bestätigen Sie die Zahlung bei Ihrer Bank, um fortzufahren.',
+  reviewOrder: 'Der Preis Ihrer Bestellung konnte nicht bestätigt werden, es wurde nichts belastet. Bitte prüfen Sie Ihre Bestellung und versuchen Sie es erneut.',
   challenge: { title: 'Zahlung bestätigen', frame: 'Prüfung durch Ihre Bank (3-D Secure)', cancel: 'Abbrechen' },
   errors: {
     invalid_client_secret: 'Diese Zahlung ist nicht richtig eingerichtet. Bitte wenden Sie sich an den Shop.',

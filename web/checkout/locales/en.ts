@@ -14,6 +14,7 @@ export const en: Messages = {
   captured: 'Payment complete. The store has charged your card.',
   released: "The store cancelled this payment and released the hold on your card: you won't be charged.",
   authenticating: 'Confirm the payment with your bank to continue.',
+  reviewOrder: "The price of your order couldn't be confirmed, and nothing was charged. Please review your order and try again.",
   challenge: { title: 'Confirm your payment', frame: "Your bank's verification (3-D Secure)", cancel: 'Cancel' },
   errors: {
     ...enFirstPaint.errors,

@@ -12,6 +12,7 @@ export const es: Messages = {
   captured: 'Pago completado. La tienda ha cargado el importe en tu tarjeta.',
   released: 'La tienda canceló este pago y liberó la retención en tu tarjeta: no se te cobrará.',
   authenticating: 'Confirma el pago con tu banco para continuar.',
+  reviewOrder: 'No se pudo confirmar el precio de tu pedido y no se cobró nada. Revisa tu pedido e inténtalo de nuevo.',
   challenge: { title: 'Confirma tu pago', frame: 'Verificación de tu banco (3-D Secure)', cancel: 'Cancelar' },
   errors: {
     invalid_client_secret: 'Este pago no está bien configurado. Ponte en contacto con la tienda.',

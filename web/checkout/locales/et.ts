@@ -14,6 +14,7 @@ export const et: Messages = {
   captured: 'Makse on tehtud. Pood on summa teie kaardilt maha võtnud.',
   released: 'Pood tühistas selle makse ja vabastas teie kaardil broneeritud summa – teilt ei võeta midagi.',
   authenticating: 'Jätkamiseks kinnitage makse oma pangas.',
+  reviewOrder: 'Teie tellimuse hinda ei õnnestunud kinnitada ja teilt ei võetud midagi. Palun vaadake tellimus üle ja proovige uuesti.',
   challenge: { title: 'Kinnitage makse', frame: 'Panga kinnitus (3-D Secure)', cancel: 'Tühista' },
   errors: {
     invalid_client_secret: 'See makse ei ole õigesti seadistatud. Palun võtke ühendust poega.',

@@ -14,6 +14,7 @@ export const fi: Messages = {
   captured: 'Maksu onnistui. Kauppa on veloittanut korttiasi.',
   released: 'Kauppa perui tämän maksun ja vapautti korttisi katevarauksen – sinua ei veloiteta.',
   authenticating: 'Jatka vahvistamalla maksu pankissasi.',
+  reviewOrder: 'Tilauksesi hintaa ei voitu vahvistaa, eikä sinulta veloitettu mitään. Tarkista tilauksesi ja yritä uudelleen.',
   challenge: { title: 'Vahvista maksu', frame: 'Pankin vahvistus (3-D Secure)', cancel: 'Peruuta' },
   errors: {
     invalid_client_secret: 'Tätä maksua ei ole määritetty oikein. Ota yhteyttä kauppaan.',

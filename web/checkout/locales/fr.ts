@@ -12,6 +12,7 @@ export const fr: Messages = {
   captured: 'Paiement effectué. La boutique a débité votre carte.',
   released: 'La boutique a annulé ce paiement et levé la réservation sur votre carte : vous ne serez pas débité.',
   authenticating: 'Confirmez le paiement auprès de votre banque pour continuer.',
+  reviewOrder: "Le prix de votre commande n'a pas pu être confirmé et rien n'a été débité. Vérifiez votre commande et réessayez.",
   challenge: { title: 'Confirmez votre paiement', frame: 'Vérification de votre banque (3-D Secure)', cancel: 'Annuler' },
   errors: {
     invalid_client_secret: "Ce paiement n'est pas configuré correctement. Contactez la boutique.",

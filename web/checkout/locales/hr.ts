@@ -14,6 +14,7 @@ export const hr: Messages = {
   captured: 'Plaćanje je uspjelo. Trgovina je teretila vašu karticu.',
   released: 'Trgovina je otkazala ovo plaćanje i oslobodila rezervaciju iznosa na vašoj kartici – ništa vam neće biti naplaćeno.',
   authenticating: 'Za nastavak potvrdite plaćanje kod svoje banke.',
+  reviewOrder: 'Cijenu vaše narudžbe nije bilo moguće potvrditi i ništa nije naplaćeno. Provjerite narudžbu i pokušajte ponovno.',
   challenge: { title: 'Potvrdite plaćanje', frame: 'Provjera kod vaše banke (3-D Secure)', cancel: 'Odustani' },
   errors: {
     invalid_client_secret: 'Ovo plaćanje nije ispravno postavljeno. Obratite se trgovini.',

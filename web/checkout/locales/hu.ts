@@ -14,6 +14,7 @@ export const hu: Messages = {
   captured: 'Sikeres fizetés. Az áruház megterhelte a kártyáját.',
   released: 'Az áruház visszavonta ezt a fizetést, és feloldotta a zárolást a kártyáján – terhelés nem történik.',
   authenticating: 'A folytatáshoz hagyja jóvá a fizetést a bankjánál.',
+  reviewOrder: 'A rendelés árát nem sikerült megerősíteni, terhelés nem történt. Kérjük, ellenőrizze a rendelését, és próbálja újra.',
   challenge: { title: 'Fizetés jóváhagyása', frame: 'Banki ellenőrzés (3-D Secure)', cancel: 'Mégse' },
   errors: {
     invalid_client_secret: 'Ez a fizetés nincs megfelelően beállítva. Kérjük, forduljon az áruházhoz.',

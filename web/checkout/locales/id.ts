@@ -14,6 +14,7 @@ export const id: Messages = {
   captured: 'Pembayaran selesai. Toko telah menagih kartu Anda.',
   released: 'Toko telah membatalkan pembayaran ini dan melepas dana yang ditahan di kartu Anda: Anda tidak akan ditagih.',
   authenticating: 'Konfirmasi pembayaran di bank Anda untuk melanjutkan.',
+  reviewOrder: 'Harga pesanan Anda tidak dapat dikonfirmasi, dan Anda tidak dikenai biaya apa pun. Silakan periksa pesanan Anda dan coba lagi.',
   challenge: { title: 'Konfirmasi pembayaran Anda', frame: 'Verifikasi oleh bank Anda (3-D Secure)', cancel: 'Batal' },
   errors: {
     invalid_client_secret: 'Pembayaran ini belum diatur dengan benar. Silakan hubungi toko.',

@@ -34,6 +34,11 @@ export interface Messages {
   released: string;
   /** While the bank's 3-D Secure challenge is open. */
   authenticating: string;
+  /**
+   * In the wallet's sheet, kept open: the payment named a quote (a price from the shop for the sheet's
+   * choices) that no longer holds or could not be confirmed; nothing was charged.
+   */
+  reviewOrder: string;
   /** The challenge dialog: its heading, the frame's accessible name, and the button that closes it. */
   challenge: { title: string; frame: string; cancel: string };
   errors: Record<CheckoutErrorCode, string>;

@@ -14,6 +14,7 @@ export const it: Messages = {
   captured: "Pagamento completato. Il negozio ha addebitato l'importo sulla tua carta.",
   released: "Il negozio ha annullato questo pagamento e sbloccato l'importo riservato sulla tua carta: non ti verrà addebitato nulla.",
   authenticating: 'Conferma il pagamento con la tua banca per continuare.',
+  reviewOrder: "Non è stato possibile confermare il prezzo dell'ordine e non è stato addebitato nulla. Controlla l'ordine e riprova.",
   challenge: { title: 'Conferma il pagamento', frame: 'Verifica della tua banca (3-D Secure)', cancel: 'Annulla' },
   errors: {
     invalid_client_secret: 'Questo pagamento non è configurato correttamente. Contatta il negozio.',

@@ -14,6 +14,7 @@ export const ko: Messages = {
   captured: '결제가 완료되었습니다. 상점에서 카드로 대금을 청구했습니다.',
   released: '상점에서 이 결제를 취소하여 카드 승인이 취소되었습니다. 대금은 청구되지 않습니다.',
   authenticating: '계속하려면 카드사에서 결제를 인증해 주세요.',
+  reviewOrder: '주문 금액을 확인하지 못했으며 대금은 청구되지 않았습니다. 주문 내용을 확인한 후 다시 시도해 주세요.',
   challenge: { title: '결제 인증', frame: '카드사 본인 인증(3-D Secure)', cancel: '취소' },
   errors: {
     invalid_client_secret: '이 결제 페이지가 올바르게 설정되지 않았습니다. 상점에 문의해 주세요.',

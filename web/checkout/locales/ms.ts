@@ -14,6 +14,7 @@ export const ms: Messages = {
   captured: 'Pembayaran selesai. Kedai telah mengecaj kad anda.',
   released: 'Kedai telah membatalkan pembayaran ini dan melepaskan amaun yang ditahan pada kad anda: anda tidak akan dicaj.',
   authenticating: 'Sahkan pembayaran dengan bank anda untuk meneruskan.',
+  reviewOrder: 'Harga pesanan anda tidak dapat disahkan dan anda tidak dicaj. Sila semak pesanan anda dan cuba lagi.',
   challenge: { title: 'Sahkan pembayaran anda', frame: 'Pengesahan oleh bank anda (3-D Secure)', cancel: 'Batal' },
   errors: {
     invalid_client_secret: 'Pembayaran ini tidak ditetapkan dengan betul. Sila hubungi kedai.',

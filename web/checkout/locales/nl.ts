@@ -14,6 +14,7 @@ export const nl: Messages = {
   captured: 'Betaling gelukt. De winkel heeft het bedrag van je kaart afgeschreven.',
   released: 'De winkel heeft deze betaling geannuleerd en de reservering op je kaart vrijgegeven: er wordt niets afgeschreven.',
   authenticating: 'Bevestig de betaling bij je bank om verder te gaan.',
+  reviewOrder: 'De prijs van je bestelling kon niet worden bevestigd en er is niets afgeschreven. Controleer je bestelling en probeer het opnieuw.',
   challenge: { title: 'Bevestig je betaling', frame: 'Verificatie door je bank (3-D Secure)', cancel: 'Annuleren' },
   errors: {
     invalid_client_secret: 'Deze betaling is niet goed ingesteld. Neem contact op met de winkel.',

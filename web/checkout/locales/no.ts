@@ -14,6 +14,7 @@ export const no: Messages = {
   captured: 'Betalingen er fullført. Butikken har trukket beløpet fra kortet ditt.',
   released: 'Butikken har kansellert betalingen og frigitt det reserverte beløpet på kortet ditt – du blir ikke belastet.',
   authenticating: 'Bekreft betalingen hos banken din for å fortsette.',
+  reviewOrder: 'Prisen på bestillingen din kunne ikke bekreftes, og ingen penger er trukket. Se over bestillingen og prøv igjen.',
   challenge: { title: 'Bekreft betalingen', frame: 'Bekreftelse hos banken din (3-D Secure)', cancel: 'Avbryt' },
   errors: {
     invalid_client_secret: 'Denne betalingen er ikke satt opp riktig. Kontakt butikken.',

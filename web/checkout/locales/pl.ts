@@ -14,6 +14,7 @@ export const pl: Messages = {
   captured: 'Płatność zakończona. Sklep obciążył kartę.',
   released: 'Sklep anulował tę płatność i zdjął blokadę środków z karty – nic nie zostanie pobrane.',
   authenticating: 'Aby kontynuować, potwierdź płatność w swoim banku.',
+  reviewOrder: 'Nie udało się potwierdzić ceny zamówienia i nic nie zostało pobrane. Sprawdź zamówienie i spróbuj ponownie.',
   challenge: { title: 'Potwierdź płatność', frame: 'Weryfikacja w banku (3-D Secure)', cancel: 'Anuluj' },
   errors: {
     invalid_client_secret: 'Ta płatność nie jest poprawnie skonfigurowana. Skontaktuj się ze sklepem.',

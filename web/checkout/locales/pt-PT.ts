@@ -14,6 +14,7 @@ export const ptPT: Messages = {
   captured: 'Pagamento concluído. A loja debitou o seu cartão.',
   released: 'A loja cancelou este pagamento e libertou o valor cativo no seu cartão: não lhe será cobrado nada.',
   authenticating: 'Confirme o pagamento junto do seu banco para continuar.',
+  reviewOrder: 'Não foi possível confirmar o preço da sua encomenda, e não foi cobrado nada. Reveja a sua encomenda e tente novamente.',
   challenge: { title: 'Confirme o seu pagamento', frame: 'Verificação do seu banco (3-D Secure)', cancel: 'Cancelar' },
   errors: {
     invalid_client_secret: 'Este pagamento não está configurado corretamente. Contacte a loja.',

@@ -14,6 +14,7 @@ export const pt: Messages = {
   captured: 'Pagamento concluído. A loja já cobrou o valor no seu cartão.',
   released: 'A loja cancelou este pagamento e liberou o valor reservado no seu cartão: nada será cobrado.',
   authenticating: 'Confirme o pagamento com seu banco para continuar.',
+  reviewOrder: 'Não foi possível confirmar o preço do seu pedido, e nada foi cobrado. Revise seu pedido e tente novamente.',
   challenge: { title: 'Confirme seu pagamento', frame: 'Verificação do seu banco (3-D Secure)', cancel: 'Cancelar' },
   errors: {
     invalid_client_secret: 'Este pagamento não está configurado corretamente. Entre em contato com a loja.',

@@ -14,6 +14,7 @@ export const ro: Messages = {
   captured: 'Plata a fost efectuată. Magazinul a debitat cardul dumneavoastră.',
   released: 'Magazinul a anulat această plată și a deblocat suma rezervată pe cardul dumneavoastră: nu veți plăti nimic.',
   authenticating: 'Pentru a continua, confirmați plata la banca dumneavoastră.',
+  reviewOrder: 'Prețul comenzii nu a putut fi confirmat și nu a fost debitată nicio sumă. Verificați comanda și încercați din nou.',
   challenge: { title: 'Confirmați plata', frame: 'Verificarea cerută de banca dumneavoastră (3-D Secure)', cancel: 'Anulați' },
   errors: {
     invalid_client_secret: 'Această plată nu este configurată corect. Vă rugăm să contactați magazinul.',

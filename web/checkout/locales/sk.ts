@@ -14,6 +14,7 @@ export const sk: Messages = {
   captured: 'Platba prebehla. Obchod sumu z vašej karty strhol.',
   released: 'Obchod túto platbu zrušil a uvoľnil blokáciu sumy na vašej karte – nič vám nebude zaúčtované.',
   authenticating: 'Ak chcete pokračovať, potvrďte platbu vo svojej banke.',
+  reviewOrder: 'Cenu vašej objednávky sa nepodarilo potvrdiť a nič vám nebolo zaúčtované. Skontrolujte, prosím, objednávku a skúste to znova.',
   challenge: { title: 'Potvrďte platbu', frame: 'Overenie vo vašej banke (3-D Secure)', cancel: 'Zrušiť' },
   errors: {
     invalid_client_secret: 'Táto platba nie je správne nastavená. Obráťte sa, prosím, na obchod.',

@@ -14,6 +14,7 @@ export const sl: Messages = {
   captured: 'Plačilo je uspelo. Trgovina je bremenila vašo kartico.',
   released: 'Trgovina je preklicala to plačilo in sprostila rezervacijo sredstev na vaši kartici – kartica ne bo bremenjena.',
   authenticating: 'Za nadaljevanje potrdite plačilo pri svoji banki.',
+  reviewOrder: 'Cene vašega naročila ni bilo mogoče potrditi in nič ni bilo zaračunano. Preverite naročilo in poskusite znova.',
   challenge: { title: 'Potrdite plačilo', frame: 'Preverjanje pri vaši banki (3-D Secure)', cancel: 'Prekliči' },
   errors: {
     invalid_client_secret: 'To plačilo ni pravilno nastavljeno. Obrnite se na trgovino.',

@@ -13,6 +13,7 @@ export const srLatn: Messages = {
   captured: 'Plaćanje je uspešno. Prodavnica je naplatila iznos sa Vaše kartice.',
   released: 'Prodavnica je otkazala ovo plaćanje i oslobodila rezervisana sredstva na Vašoj kartici: ništa neće biti naplaćeno.',
   authenticating: 'Da biste nastavili, potvrdite plaćanje u svojoj banci.',
+  reviewOrder: 'Cena vaše porudžbine nije mogla da se potvrdi i ništa nije naplaćeno. Proverite porudžbinu i pokušajte ponovo.',
   challenge: { title: 'Potvrdite plaćanje', frame: 'Provera Vaše banke (3-D Secure)', cancel: 'Otkaži' },
   errors: {
     invalid_client_secret: 'Plaćanje na ovoj stranici nije ispravno podešeno. Obratite se prodavnici.',

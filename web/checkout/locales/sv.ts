@@ -14,6 +14,7 @@ export const sv: Messages = {
   captured: 'Betalningen är klar. Butiken har dragit beloppet från ditt kort.',
   released: 'Butiken har avbrutit betalningen och släppt reservationen på ditt kort – inga pengar dras.',
   authenticating: 'Bekräfta betalningen hos din bank för att fortsätta.',
+  reviewOrder: 'Priset på din beställning kunde inte bekräftas och inga pengar har dragits. Granska din beställning och försök igen.',
   challenge: { title: 'Bekräfta din betalning', frame: 'Verifiering hos din bank (3-D Secure)', cancel: 'Avbryt' },
   errors: {
     invalid_client_secret: 'Betalningen är inte rätt inställd. Kontakta butiken.',

@@ -13,6 +13,7 @@ export const tr: Messages = {
   captured: 'Ödeme tamamlandı. Mağaza tutarı kartınızdan tahsil etti.',
   released: 'Mağaza bu ödemeyi iptal etti ve kartınızdaki provizyonu kaldırdı: kartınızdan çekim yapılmayacak.',
   authenticating: 'Devam etmek için ödemeyi bankanız üzerinden onaylayın.',
+  reviewOrder: 'Siparişinizin fiyatı onaylanamadı ve kartınızdan çekim yapılmadı. Lütfen siparişinizi gözden geçirip tekrar deneyin.',
   challenge: { title: 'Ödemenizi onaylayın', frame: 'Bankanızın doğrulaması (3-D Secure)', cancel: 'İptal' },
   errors: {
     invalid_client_secret: 'Bu ödeme sayfası doğru ayarlanmamış. Lütfen mağazayla iletişime geçin.',

@@ -14,6 +14,7 @@ export const vi: Messages = {
   captured: 'Thanh toán hoàn tất. Cửa hàng đã trừ tiền từ thẻ của bạn.',
   released: 'Cửa hàng đã hủy khoản thanh toán này và giải tỏa khoản tạm giữ trên thẻ của bạn: bạn sẽ không bị trừ tiền.',
   authenticating: 'Vui lòng xác nhận thanh toán với ngân hàng của bạn để tiếp tục.',
+  reviewOrder: 'Không thể xác nhận giá đơn hàng của bạn và bạn chưa bị trừ tiền. Vui lòng xem lại đơn hàng và thử lại.',
   challenge: { title: 'Xác nhận thanh toán', frame: 'Xác thực từ ngân hàng của bạn (3-D Secure)', cancel: 'Hủy' },
   errors: {
     invalid_client_secret: 'Trang thanh toán này chưa được thiết lập đúng. Vui lòng liên hệ với cửa hàng.',

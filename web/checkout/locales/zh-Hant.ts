@@ -14,6 +14,7 @@ export const zhHant: Messages = {
   captured: '付款完成。商店已向您的卡片請款。',
   released: '商店已取消這筆付款，並解除您卡片上的預先授權，不會向您扣款。',
   authenticating: '請完成銀行驗證以繼續付款。',
+  reviewOrder: '無法確認您訂單的金額，未產生任何扣款。請檢查您的訂單後再試一次。',
   challenge: { title: '確認付款', frame: '銀行身分驗證（3-D Secure）', cancel: '取消' },
   errors: {
     invalid_client_secret: '此付款頁面設定有誤，請與商店聯絡。',

@@ -14,6 +14,7 @@ export const zh: Messages = {
   captured: '付款成功。商家已从您的卡中扣款。',
   released: '商家已取消此笔付款，并撤销了您卡上的预授权，不会向您扣款。',
   authenticating: '请完成银行验证以继续付款。',
+  reviewOrder: '无法确认您订单的金额，未产生任何扣款。请检查您的订单后重试。',
   challenge: { title: '确认付款', frame: '银行身份验证（3-D Secure）', cancel: '取消' },
   errors: {
     invalid_client_secret: '此支付页面设置有误，请联系商家。',
