@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import type { Plugin } from 'esbuild';
 import ts from 'typescript';
+import { buildAngularPackage } from './build-angular-package';
 import { buildPackage } from './package-build';
 import { repoProgram } from './string-union';
 
@@ -96,10 +97,11 @@ export async function buildBrowserPackages(): Promise<void> {
       declarations: (entry) => bindingDeclarations(binding, entry),
     });
   }
+  await buildAngularPackage();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   await buildBrowserPackages();
-  console.log(`packages/js/dist/ (index, element), packages/react/dist/ and packages/vue/dist/ (index): .js, .cjs, .d.ts (${Date.now() - started} ms)`);
+  console.log(`packages/js/dist/ (index, element), packages/react/dist/ and packages/vue/dist/ (index): .js, .cjs, .d.ts; packages/angular/dist/ (ng-packagr) (${Date.now() - started} ms)`);
 }
