@@ -7,7 +7,7 @@
  * run at once, under `nice` so that the browser tests running beside them keep the processor
  * first; each step's wall time is kept for the report.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -31,6 +31,7 @@ export interface BuiltApps {
   dir(app: FrameworkApp): string;
   output(app: FrameworkApp): string;
   timings: Record<FrameworkApp, { install: number; ours: number; build: number }> & { pack: number; total: number };
+  /** Starts removing the apps (about 700 MB of node_modules, 26 s on a loaded machine) without waiting for it. */
   dispose(): void;
 }
 
@@ -73,7 +74,7 @@ export async function buildFrameworkApps(): Promise<BuiltApps> {
       dir: (app) => join(root, app),
       output: (app) => join(root, app, FRAMEWORK_APPS[app].output),
       timings: { ...apps, pack, total: (Date.now() - started) / 1000 },
-      dispose: () => rmSync(root, { recursive: true, force: true }),
+      dispose: () => spawn('rm', ['-rf', root], { detached: true, stdio: 'ignore' }).unref(),
     };
   } catch (error) {
     rmSync(root, { recursive: true, force: true });
