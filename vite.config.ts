@@ -244,11 +244,14 @@ export default defineConfig({
     // Every reply a test receives from our servers is held against the OpenAPI document (testing/api-contract.ts).
     setupFiles: ['testing/api-contract-setup.ts'],
     environment: 'node',
-    // The packages' published names as their sources, as tsconfig.json's paths have them (the React package imports the widget's).
+    // The packages' published names as their sources, as tsconfig.json's paths have them (the framework packages import the widget's).
     alias: [
       { find: /^@wallet-checkout\/js(\/pure)?$/, replacement: fileURLToPath(new URL('./packages/js/src/index.ts', import.meta.url)) },
       { find: /^@wallet-checkout\/js\/element$/, replacement: fileURLToPath(new URL('./packages/js/src/element.ts', import.meta.url)) },
       { find: /^@wallet-checkout\/react$/, replacement: fileURLToPath(new URL('./packages/react/src/index.ts', import.meta.url)) },
+      { find: /^@wallet-checkout\/vue$/, replacement: fileURLToPath(new URL('./packages/vue/src/index.ts', import.meta.url)) },
+      // Built by npm run build: the component's partial compilation, which Angular's JIT compiler links when a test loads it.
+      { find: /^@wallet-checkout\/angular$/, replacement: fileURLToPath(new URL('./packages/angular/dist/fesm2022/wallet-checkout-angular.mjs', import.meta.url)) },
       { find: /^wallet-checkout:pinned-bundle$/, replacement: fileURLToPath(new URL('./testing/pinned-bundle.ts', import.meta.url)) },
     ],
     testTimeout: 20_000,

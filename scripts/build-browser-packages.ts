@@ -6,9 +6,12 @@
  *   the release it loads written in: the versioned file and SRI hash that the widget's build gave
  *   checkout.js (dist/web/manifest.json). Its declarations are dts-bundle-generator's, the widget's
  *   types (web/checkout/types.ts) inlined, so the package needs nothing of this repository.
- * - `@wallet-checkout/react` (packages/react/dist/): its one module, leaving `react` and
- *   `@wallet-checkout/js` to the merchant's install, code and declarations alike (the compiler's
- *   declarations, which keep the import of `@wallet-checkout/js` as written).
+ * - `@wallet-checkout/react` and `@wallet-checkout/vue` (packages/react/dist/, packages/vue/dist/):
+ *   one module each, leaving the framework and `@wallet-checkout/js` to the merchant's install, code
+ *   and declarations alike (the compiler's declarations, which keep the import of
+ *   `@wallet-checkout/js` as written).
+ * - `@wallet-checkout/angular` (packages/angular/dist/): ng-packagr's build
+ *   (scripts/build-angular-package.ts), after the js package's, whose declarations it reads.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,14 +19,18 @@ import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import type { Plugin } from 'esbuild';
 import ts from 'typescript';
+import { buildAngularPackage } from './build-angular-package';
 import { buildPackage } from './package-build';
 import { repoProgram } from './string-union';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const jsDir = join(repoRoot, 'packages/js/');
-const reactDir = join(repoRoot, 'packages/react/');
 const JS = '@wallet-checkout/js';
-const REACT_IMPORTS = ['react', JS];
+/** The bindings built like React's: their folder, and the imports they leave to the merchant's install. */
+const BINDINGS = [
+  { name: '@wallet-checkout/react', dir: join(repoRoot, 'packages/react/'), imports: ['react', JS] },
+  { name: '@wallet-checkout/vue', dir: join(repoRoot, 'packages/vue/'), imports: ['vue', JS] },
+];
 
 /** checkout.js's versioned file and SRI hash in the widget's build. */
 export function pinnedBundle(manifestFile = join(repoRoot, 'dist/web/manifest.json')): { file: string; integrity: string } {
@@ -58,14 +65,14 @@ function bundledDeclarations(entry: string): string {
   return declarations;
 }
 
-/** The compiler's declarations of the React module, which may import `react` and `@wallet-checkout/js` alone. */
-function reactDeclarations(entry: string): string {
+/** The compiler's declarations of a binding's module, which may import its framework and `@wallet-checkout/js` alone. */
+function bindingDeclarations(binding: (typeof BINDINGS)[number], entry: string): string {
   const program = repoProgram([entry], { noEmit: false, declaration: true, emitDeclarationOnly: true });
   let emitted: string | undefined;
   program.emit(program.getSourceFile(entry), (_name, text) => (emitted = text), undefined, true);
   if (!emitted) throw new Error(`the compiler emitted no declarations for ${entry}`);
-  const foreign = ts.preProcessFile(emitted, true, true).importedFiles.map((imported) => imported.fileName).filter((name) => !REACT_IMPORTS.includes(name));
-  if (foreign.length > 0) throw new Error(`the React package's declarations import ${foreign.join(', ')}: a merchant installs ${REACT_IMPORTS.join(' and ')} alone`);
+  const foreign = ts.preProcessFile(emitted, true, true).importedFiles.map((imported) => imported.fileName).filter((name) => !binding.imports.includes(name));
+  if (foreign.length > 0) throw new Error(`${binding.name}'s declarations import ${foreign.join(', ')}: a merchant installs ${binding.imports.join(' and ')} alone`);
   return emitted;
 }
 
@@ -80,18 +87,21 @@ export async function buildBrowserPackages(): Promise<void> {
     refusal: (foreign) => `${JS} imports ${foreign.join(', ')}: it has no dependencies`,
     declarations: bundledDeclarations,
   });
-  await buildPackage({
-    dir: reactDir,
-    platform: 'browser',
-    plugins: [keepImports(REACT_IMPORTS)],
-    mayImport: (specifier) => REACT_IMPORTS.includes(specifier),
-    refusal: (foreign) => `@wallet-checkout/react imports ${foreign.join(', ')}: a merchant installs ${REACT_IMPORTS.join(' and ')} alone`,
-    declarations: reactDeclarations,
-  });
+  for (const binding of BINDINGS) {
+    await buildPackage({
+      dir: binding.dir,
+      platform: 'browser',
+      plugins: [keepImports(binding.imports)],
+      mayImport: (specifier) => binding.imports.includes(specifier),
+      refusal: (foreign) => `${binding.name} imports ${foreign.join(', ')}: a merchant installs ${binding.imports.join(' and ')} alone`,
+      declarations: (entry) => bindingDeclarations(binding, entry),
+    });
+  }
+  await buildAngularPackage();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   await buildBrowserPackages();
-  console.log(`packages/js/dist/ (index, element) and packages/react/dist/ (index): .js, .cjs, .d.ts (${Date.now() - started} ms)`);
+  console.log(`packages/js/dist/ (index, element), packages/react/dist/ and packages/vue/dist/ (index): .js, .cjs, .d.ts; packages/angular/dist/ (ng-packagr) (${Date.now() - started} ms)`);
 }

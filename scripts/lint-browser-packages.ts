@@ -1,9 +1,12 @@
 /**
  * `npm run lint:packages` (part of `npm test`, after the build): each front-end package packed by
- * npm as a merchant would install it (packages/js, packages/react), then held to publint (strict:
- * its warnings fail too) and to Are the Types Wrong (every entry's types resolve for ES modules and
- * CommonJS, under Node 16+ and bundler resolution; TypeScript's pre-exports `node10` resolution,
- * which cannot see subpath exports, is left out, as its `node16` profile does).
+ * npm as a merchant would install it (packages/js, packages/react, packages/vue, and the package
+ * ng-packagr writes into packages/angular/dist), then held to publint (strict: its warnings fail
+ * too) and to Are the Types Wrong (every entry's types resolve for ES modules and CommonJS, under
+ * Node 16+ and bundler resolution; TypeScript's pre-exports `node10` resolution, which cannot see
+ * subpath exports, is left out, as its `node16` profile does). The Angular package is ES modules
+ * only, as the Angular Package Format is: attw's `esm-only` profile leaves out CommonJS's
+ * resolution too.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,13 +19,19 @@ import { packPackage } from '../testing/npm-pack';
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(repoRoot, 'node_modules/.bin', name);
-const BROWSER_PACKAGES = ['packages/js', 'packages/react'];
+/** Each package's folder as npm packs it, and the Are the Types Wrong profile it is held to. */
+const BROWSER_PACKAGES = [
+  { dir: 'packages/js', profile: 'node16' },
+  { dir: 'packages/react', profile: 'node16' },
+  { dir: 'packages/vue', profile: 'node16' },
+  { dir: 'packages/angular/dist', profile: 'esm-only' },
+] as const;
 
-async function lint(dir: string, into: string): Promise<string | undefined> {
+async function lint({ dir, profile }: (typeof BROWSER_PACKAGES)[number], into: string): Promise<string | undefined> {
   const tarball = await packPackage(dir, into);
   const checks = [
     [bin('publint'), ['run', tarball, '--strict']],
-    [bin('attw'), [tarball, '--profile', 'node16', '--format', 'ascii', '--no-color']],
+    [bin('attw'), [tarball, '--profile', profile, '--format', 'ascii', '--no-color']],
   ] as const;
   for (const [command, args] of checks) {
     try {
@@ -38,11 +47,11 @@ async function lint(dir: string, into: string): Promise<string | undefined> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const into = mkdtempSync(join(tmpdir(), 'browser-packages-'));
   try {
-    const failures = (await Promise.all(BROWSER_PACKAGES.map((dir) => lint(dir, into)))).filter((failure) => failure !== undefined);
+    const failures = (await Promise.all(BROWSER_PACKAGES.map((pkg) => lint(pkg, into)))).filter((failure) => failure !== undefined);
     if (failures.length > 0) {
       console.error(failures.join('\n'));
       process.exitCode = 1;
-    } else console.log(`${BROWSER_PACKAGES.join(', ')}: packed, publint --strict and attw (node16) pass`);
+    } else console.log(`${BROWSER_PACKAGES.map(({ dir, profile }) => `${dir} (attw ${profile})`).join(', ')}: packed, publint --strict and attw pass`);
   } finally {
     rmSync(into, { recursive: true, force: true });
   }

@@ -59,9 +59,11 @@ const KINDS: readonly { folder: string; mayImport: readonly string[] }[] = [
   { folder: 'demo/', mayImport: ['contracts/', 'common/', 'packages/node/src/', 'web/checkout/types.ts'] },
   { folder: 'packages/node/', mayImport: ['contracts/'] },
   { folder: 'packages/qa-kit/', mayImport: ['contracts/', 'web/checkout/types.ts'] },
-  // The widget's package re-exports the widget's types (type-only; its build writes them out); the React package imports it by its name.
+  // The widget's package re-exports the widget's types (type-only; its build writes them out); the framework layers import it by its name.
   { folder: 'packages/js/', mayImport: ['web/checkout/types.ts'] },
   { folder: 'packages/react/', mayImport: [] },
+  { folder: 'packages/vue/', mayImport: [] },
+  { folder: 'packages/angular/', mayImport: [] },
   { folder: 'testing/', mayImport: ['contracts/', 'common/', 'server/', 'sandbox/', 'demo/', 'web/', 'packages/'] },
   { folder: 'e2e/', mayImport: ['contracts/', 'common/', 'server/', 'sandbox/', 'demo/', 'web/', 'packages/', 'testing/'] },
   { folder: 'scripts/', mayImport: ['contracts/', 'common/', 'server/', 'sandbox/', 'demo/', 'web/', 'packages/', 'testing/', 'e2e/', 'vite.config.ts'] },

@@ -1,0 +1,5 @@
+/** @type {import('next').NextConfig} */
+export default {
+  poweredByHeader: false,
+  eslint: { ignoreDuringBuilds: true },
+};
