@@ -5,12 +5,14 @@
  * the tarballs npm packs and its framework from the registry, built once for the file
  * (support/framework-apps.ts). Each pays through the sandbox wallet under a nonce CSP, after a
  * theme switch the widget takes in place; the Next.js page's server HTML already holds the
- * widget's placeholder, and rendering it read `window` nowhere in our packages.
+ * widget's placeholder, and rendering it read `window` nowhere in our packages. The two React apps
+ * run the two majors the component's peer range promises: React 18 (Vite) and 19 (Next.js).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import type { CreatedSession } from '../contracts';
 import { freePort } from '../testing/free-port';
@@ -99,6 +101,23 @@ for (const app of ['vite-react', 'vue', 'angular'] as const) {
     await payThroughApp(page, server, ledger, { sessionId: session.id, secretKey }, violations);
   });
 }
+
+/** The version of `pkg` an app was installed with (its lockfile's, as npm ci put it in its node_modules). */
+const installedVersion = (app: FrameworkApp, pkg: string) => (JSON.parse(readFileSync(join(apps.dir(app), 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+test('the Vite app runs on React 18 and the Next.js app on React 19, and the packed component renders under StrictMode on React 18\'s server renderer', async () => {
+  for (const pkg of ['react', 'react-dom']) {
+    expect(installedVersion('vite-react', pkg), `vite-react's ${pkg}`).toMatch(/^18\./);
+    expect(installedVersion('next', pkg), `next's ${pkg}`).toMatch(/^19\./);
+  }
+  // Next.js renders on React 19's server; React 18's is checked here, in plain Node (no window), with the packages the Vite app installed.
+  const render = `import { createElement, StrictMode } from 'react';
+    import { renderToString } from 'react-dom/server';
+    import { WalletCheckout } from '@wallet-checkout/react';
+    process.stdout.write(renderToString(createElement(StrictMode, null, createElement(WalletCheckout, { host: 'https://checkout.example', clientSecret: 'cs_1_secret_a', className: 'pay' }))));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', render], { cwd: apps.dir('vite-react') });
+  expect(stdout).toBe('<div class="pay" data-wallet-checkout-root="" data-status="idle"></div>');
+});
 
 /** `next start` of the built app on `port`, with the shop's settings; `stop` ends it. */
 async function startNext(port: number, env: Record<string, string>): Promise<{ origin: string; output(): string; stop(): Promise<void> }> {
