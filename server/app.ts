@@ -28,6 +28,7 @@ import { openApiRoutes } from './openapi';
 import { healthRoutes, type ReadinessOptions } from './lifecycle';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
+import { archivedReleaseRoutes } from '../common/http/releases';
 import { staticRoutes } from '../common/http/static';
 import { webhookBodies, webhookRoutes } from './webhooks/routes';
 
@@ -65,6 +66,8 @@ export interface AppDependencies {
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
   /** QUOTE_ENDPOINT_TIMEOUT_MS: how long a merchant's quote endpoint has to answer (sent under the webhooks' address rule). */
   quoteEndpointTimeoutMs: number;
+  /** Where the widget's earlier releases are kept and served from (DATA_DIR/releases); absent: only the running build's. */
+  releaseArchiveDir?: string;
 }
 
 export function createApp(deps: AppDependencies): express.Express {
@@ -91,6 +94,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));
+  if (deps.releaseArchiveDir) app.use(archivedReleaseRoutes(deps.releaseArchiveDir));
   if (deps.demo) app.use(demoRoutes(deps.demo));
   // The gallery's widgets pay with the sandbox wallet, so it exists only beside a sandbox.
   if (deps.demo && deps.sandboxOrigin) app.use(galleryRoutes({ checkoutOrigin: deps.ownOrigin, sandboxOrigin: deps.sandboxOrigin, gatewayName: deps.gatewayName }));

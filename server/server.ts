@@ -7,6 +7,8 @@ import { createPublicKey } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { archiveRelease } from '../common/http/releases';
+import { readManifest } from '../common/http/static';
 import { createApp } from './app';
 import type { Config } from './config';
 import { DEMO_WEBHOOK_PATH, type DemoMerchant } from '../demo/server';
@@ -146,6 +148,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const { instanceId } = heartbeat;
   const sharedStore = config.databaseUrl !== undefined;
   const originVerification: OriginVerificationDependencies = { store, config: config.originVerification, logger };
+  // Pages and packages pinned to an earlier release keep loading it after this deploy (common/http/releases.ts).
+  const releaseArchiveDir = join(config.dataDir, 'releases');
+  archiveRelease(readManifest(), releaseArchiveDir);
   const app = createApp({
     store,
     service,
@@ -172,6 +177,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     readiness: { serviceUrl, timeoutMs: config.readinessTimeoutMs, draining: () => requests.draining },
     webhooks: { addressPolicy: config.webhooks.addressPolicy, retryWindowMs: config.webhooks.retry.windowMs },
     quoteEndpointTimeoutMs: config.quoteEndpointTimeoutMs,
+    releaseArchiveDir,
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed; a replay as long.

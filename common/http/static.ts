@@ -14,14 +14,14 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { escapeHtml } from '../html';
 
 const bundleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
-type Manifest = Record<string, { file: string; integrity: string }>;
+export type Manifest = Record<string, { file: string; integrity: string }>;
 
 /** The build's manifest; empty when the bundles haven't been built (the plain names then answer 404 too). */
 export function readManifest(): Manifest {
@@ -47,7 +47,7 @@ interface Variant {
 }
 
 /** A bundle's bytes as the build wrote them: plain, and each precompressed encoding there is. */
-interface Bundle {
+export interface Bundle {
   plain: Variant;
   compressed: (Variant & { encoding: (typeof PRECOMPRESSED)[number]['encoding'] })[];
 }
@@ -57,23 +57,45 @@ interface Bundle {
  * checkout.js). The build comes before the server starts (npm start), so a rebuild needs a
  * restart, as the manifest does. Undefined when the bundle was not built.
  */
-function readBundle(file: string): Bundle | undefined {
+export function readBundle(file: string, dir = bundleDir): Bundle | undefined {
   const read = (path: string): Variant | undefined => {
     if (!existsSync(path)) return undefined;
     const body = readFileSync(path);
     return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
   };
-  const plain = read(`${bundleDir}${file}`);
+  const plain = read(join(dir, file));
   if (!plain) return undefined;
   const compressed = PRECOMPRESSED.flatMap(({ encoding, suffix }) => {
-    const variant = read(`${bundleDir}${file}${suffix}`);
+    const variant = read(join(dir, `${file}${suffix}`));
     return variant ? [{ ...variant, encoding }] : [];
   });
   return { plain, compressed };
 }
 
 const SHORT_CACHE = 'public, max-age=300';
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Sends `bundle` (the bytes of `file`) in the encoding the request accepts, to a page on any origin. */
+export function sendBundle(req: express.Request, res: express.Response, file: string, bundle: Bundle, cacheControl: string): void {
+  // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
+  res.set('Access-Control-Allow-Origin', '*');
+  res.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  res.set('Cache-Control', cacheControl);
+  // The build compressed each script already (vite.config.ts): no request costs a compression.
+  const encodings = bundle.compressed.map(({ encoding }) => encoding);
+  if (encodings.length > 0) res.vary('Accept-Encoding');
+  const accepted = encodings.length > 0 && req.acceptsEncodings(...encodings);
+  const compressed = bundle.compressed.find(({ encoding }) => encoding === accepted);
+  const variant = compressed ?? bundle.plain;
+  res.type(extname(file));
+  if (compressed) res.set('Content-Encoding', compressed.encoding);
+  // An ETag per encoding, of its bytes: no cache hands brotli to a gzip request, and every instance of a fleet gives the same one. res.send answers a match with 304.
+  res.set('ETag', variant.etag);
+  res.send(variant.body);
+}
+
+/** The build's directory of bundles: the release archive copies its versioned files from there. */
+export const builtBundleDir = bundleDir;
 
 /**
  * Serves each bundle of `bundles` (path -> file in dist/web) under its plain
@@ -85,23 +107,7 @@ export function bundleRoutes(bundles: Record<string, string>, manifest: Manifest
   const serve = (path: string, file: string, cacheControl: string) => {
     const bundle = readBundle(file);
     if (!bundle) return; // not built: the path answers 404 as any unknown one
-    const encodings = bundle.compressed.map(({ encoding }) => encoding);
-    router.get(path, (req, res) => {
-      // Merchants' pages on any origin load these, as classic or module scripts, with or without SRI (CORS).
-      res.set('Access-Control-Allow-Origin', '*');
-      res.set('Cross-Origin-Resource-Policy', 'cross-origin');
-      res.set('Cache-Control', cacheControl);
-      // The build compressed each script already (vite.config.ts): no request costs a compression.
-      if (encodings.length > 0) res.vary('Accept-Encoding');
-      const accepted = encodings.length > 0 && req.acceptsEncodings(...encodings);
-      const compressed = bundle.compressed.find(({ encoding }) => encoding === accepted);
-      const variant = compressed ?? bundle.plain;
-      res.type(extname(file));
-      if (compressed) res.set('Content-Encoding', compressed.encoding);
-      // An ETag per encoding, of its bytes: no cache hands brotli to a gzip request, and every instance of a fleet gives the same one. res.send answers a match with 304.
-      res.set('ETag', variant.etag);
-      res.send(variant.body);
-    });
+    router.get(path, (req, res) => sendBundle(req, res, file, bundle, cacheControl));
   };
   const publish = (path: string, file: string) => {
     serve(path, file, SHORT_CACHE);
