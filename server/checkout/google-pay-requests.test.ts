@@ -133,7 +133,7 @@ describe("every express checkout request (line items, shipping address, contact 
     ];
     const session = { id: 'cs_1', amount: 1850, currency: 'USD', countryCode: 'US' };
     const express = buildPaymentDataRequest(app, { ...session, lineItems, shipping: { countries: ['US', 'CA'], phone: true }, contact: { email: true, phone: true } }, { gatewayName: 'g' });
-    expect(express.transactionInfo.displayItems).toEqual([
+    expect(express.transactionInfo?.displayItems).toEqual([
       { label: 'Coffee beans', type: 'LINE_ITEM', price: '14.50', status: 'FINAL' },
       { label: 'Sales tax', type: 'TAX', price: '1.05', status: 'FINAL' },
       { label: 'Welcome offer', type: 'DISCOUNT', price: '-2.00', status: 'FINAL' },
@@ -176,7 +176,7 @@ describe('a request with delivery options', () => {
     expect(request.transactionInfo).toMatchObject({ totalPriceStatus: 'ESTIMATED', totalPrice: '23.45' });
     // Google takes COMPLETE_IMMEDIATE_PURCHASE only with a FINAL total.
     expect(request.transactionInfo).not.toHaveProperty('checkoutOption');
-    expect(request.transactionInfo.displayItems).toEqual([
+    expect(request.transactionInfo?.displayItems).toEqual([
       { label: 'Coffee beans', type: 'LINE_ITEM', price: '18.50', status: 'FINAL' },
       { label: 'Standard', type: 'SHIPPING_OPTION', price: '4.95', status: 'FINAL' },
     ]);
