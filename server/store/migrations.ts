@@ -462,7 +462,6 @@ export const backendMigrations: Record<string, Migration> = {
         .addColumn('agreement', 'text', (c) => c.notNull())
         .addColumn('network_transaction_reference', 'text', (c) => c.notNull())
         .addColumn('country_code', 'text', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('created', 'bigint', (c) => c.notNull())
         .addColumn('updated', 'bigint', (c) => c.notNull())
         .addColumn('detached', 'bigint')

@@ -28,7 +28,7 @@ export const updateLivePaymentMethod = (db: Db, id: string, changes: Updateable<
 
 /** Detaches the row (a compare-and-set: of two detaches one does it); the row as detached, undefined when it already was. */
 export const detachPaymentMethodRow = (db: Db, id: string, now: number): Promise<PaymentMethodRow | undefined> =>
-  db.updateTable('payment_methods').set({ status: 'detached', detached: now, updated: now }).where('id', '=', id).where('detached', 'is', null).returningAll().executeTakeFirst();
+  db.updateTable('payment_methods').set({ detached: now, updated: now }).where('id', '=', id).where('detached', 'is', null).returningAll().executeTakeFirst();
 
 export interface PaymentMethodListFilter {
   appId: string;

@@ -126,8 +126,6 @@ export interface PaymentMethodsTable {
   network_transaction_reference: string;
   /** The saving session's country: the merchant-initiated sessions made on it are in it. */
   country_code: string;
-  /** `active` or `expired` (its issuer said so); `detached`, final. An active one past its expiry reads `expired`. */
-  status: string;
   created: number;
   updated: number;
   detached: number | null;
