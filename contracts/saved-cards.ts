@@ -102,8 +102,8 @@ export const TokenKind = z.enum(['network_token', 'card']).meta({ id: 'TokenKind
 export type TokenKind = z.infer<typeof TokenKind>;
 
 /**
- * active: it can be charged; expired: its expiry passed, or its issuer said it expired (a new session
- * that saves it, or the network's card update, makes it active again); detached: for good.
+ * active: it can be charged; expired: its expiry has passed (a new session that saves the card, or the
+ * network's card update, makes it active again); detached: for good.
  */
 export const PaymentMethodStatus = z.enum(['active', 'expired', 'detached']).meta({ id: 'PaymentMethodStatus' });
 export type PaymentMethodStatus = z.infer<typeof PaymentMethodStatus>;
