@@ -12,7 +12,8 @@ export const ChallengeUrl = z.url().refine(isFrameableUrl, `challenge_url ${FRAM
 
 export const CreateAuthenticationSession = z.strictObject({
   payment_method: PaymentMethodId,
-  amount: z.number().int().positive().max(99_999_999_999),
+  /** 0 for a card kept without a charge (intent setup): 3-D Secure 2's non-payment authentication. */
+  amount: z.number().int().nonnegative().max(99_999_999_999),
   currency: Currency,
   /** The origin of the page that frames the challenge: the only one told its result. */
   return_origin: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin),

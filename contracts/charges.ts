@@ -10,6 +10,7 @@ import { CountryCode } from './country';
 import { EcV2Token } from './ecv2';
 import { isPaymentCurrency } from './currency';
 import { AuthMethod, CardNetwork } from './google-pay';
+import { MERCHANT_CHARGE_REASONS, SAVED_CARD_USAGES } from './agreements';
 
 export const NetworkToken = z.strictObject({
   token: z.string().regex(/^\d{12,19}$/),
@@ -63,9 +64,22 @@ export const Currency = z
   .regex(/^[a-z]{3}$/, 'currency must be a lowercase ISO 4217 code')
   .refine(isPaymentCurrency, 'currency must be an active ISO 4217 currency');
 
+/**
+ * A stored credential, as the card networks name the use of a kept card (docs/service-conventions.md, a
+ * convention of ours): `customer`, the customer-initiated transaction that keeps the card for `usage` (the
+ * shopper present, who agreed to it); `merchant`, a later charge without the shopper, for `reason`, naming
+ * the network's reference of that first transaction.
+ */
+export const StoredCredential = z.discriminatedUnion('initiator', [
+  z.strictObject({ initiator: z.literal('customer'), usage: z.enum(SAVED_CARD_USAGES) }),
+  z.strictObject({ initiator: z.literal('merchant'), reason: z.enum(MERCHANT_CHARGE_REASONS), network_transaction_reference: z.string().min(1).max(100) }),
+]).meta({ id: 'StoredCredential' });
+export type StoredCredential = z.infer<typeof StoredCredential>;
+
 export const ChargeRequest = z.strictObject({
   source_data: SourceData,
-  amount: z.number().int().positive().max(99_999_999_999),
+  /** Positive; 0 only for an account verification: the customer-initiated charge that keeps a card without charging it (a setup). */
+  amount: z.number().int().nonnegative().max(99_999_999_999),
   currency: Currency,
   billing_details: BillingDetails.optional(),
   description: z.string().max(500).optional(),
@@ -76,6 +90,17 @@ export const ChargeRequest = z.strictObject({
   authentication: z.literal('required').optional(),
   /** With a `payment_method` source: the authenticated session that makes the charge 3-D Secure. */
   authentication_session: AuthenticationSessionId.optional(),
+  /** The use of a kept card: the first payment that keeps it (`customer`), or a later one without the shopper (`merchant`). */
+  stored_credential: StoredCredential.optional(),
+}).superRefine((request, ctx) => {
+  const verification = request.stored_credential?.initiator === 'customer' && request.capture !== false;
+  if (request.amount === 0 && !verification) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must be positive: 0 is only an account verification, a charge that keeps the card (stored_credential.initiator customer), not held' });
+  if (request.stored_credential?.initiator === 'merchant' && request.source_data.type !== 'payment_method') {
+    ctx.addIssue({ code: 'custom', path: ['stored_credential'], message: 'a merchant-initiated charge is made on a kept payment method (source_data.type payment_method)' });
+  }
+  if (request.stored_credential?.initiator === 'merchant' && request.authentication_session !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['authentication_session'], message: 'a merchant-initiated charge is made without the shopper: it carries no authentication' });
+  }
 }).meta({ id: 'ChargeRequest' });
 export type ChargeRequest = z.infer<typeof ChargeRequest>;
 
@@ -138,6 +163,11 @@ export const Charge = z.object({
   }),
   failure_code: z.string().nullable(),
   failure_message: z.string().nullable(),
+  /**
+   * The card network's reference of the transaction, for a charge the issuer authorized; null for a decline.
+   * Optional: a reply the service stored for an Idempotency-Key before it answered one has none.
+   */
+  network_transaction_reference: z.string().nullable().optional(),
   created: z.number().int(),
 }).meta({ id: 'Charge' });
 export type Charge = z.infer<typeof Charge>;

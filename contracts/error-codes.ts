@@ -19,6 +19,9 @@ export const ERROR_CODES = {
   // Express checkout: the wallet offers only the session's shipping countries, so another was written by the page.
   shipping_country_not_allowed: { status: 400, meaning: "the wallet's shipping address is in a country the session does not ship to (`shipping.countries`); nothing was charged" },
   url_not_allowed: { status: 400, meaning: 'in production, webhook URLs must be https to a public address' },
+  // Saved cards (docs/saved-cards.md): the first payment carries the shopper's agreement; a kept card is charged only as agreed.
+  agreement_required: { status: 400, meaning: "the session keeps the card: its payment must name the agreement the shopper was shown (`agreement.id`, the public view's `save_payment_method.agreement.id`); nothing was charged" },
+  customer_mismatch: { status: 400, meaning: 'the payment method is kept for another customer than the request names; nothing was charged' },
   // The sandbox wallet's (POST /sandbox/wallet/tokens), as Google's wallet would refuse the request.
   unknown_card: { status: 400, meaning: 'sandbox wallet: card_id is not one of GET /sandbox/wallet/cards' },
   card_network_not_allowed: { status: 400, meaning: "sandbox wallet: the request does not allow the card's network" },
@@ -43,6 +46,9 @@ export const ERROR_CODES = {
   amount_exceeds_refundable: { status: 409, meaning: 'more than is left to refund' },
   authentication_pending: { status: 409, meaning: 'the 3-D Secure challenge is not finished yet' },
   hold_expired: { status: 409, meaning: 'the hold lapsed 7 days after it was placed: it can only be released' },
+  payment_method_detached: { status: 409, meaning: 'the payment method was detached, for good: save the card again with a new session; nothing was charged' },
+  payment_method_expired: { status: 409, meaning: "the payment method's card expired (its expiry passed, or its issuer said so): the shopper saves it again with a new session, or the network's card update renews it; nothing was charged" },
+  not_covered_by_agreement: { status: 409, meaning: "the shopper's agreement does not cover this charge: its reason (a subscription needs a recurring agreement, a reload a reload one, an unscheduled or delayed charge an unscheduled one), or, for a subscription or a reload, an amount above the agreed one or another currency; nothing was charged" },
   // Delivery options (docs/api.md): the charge is the server's latest quote, and the payment must be for what it priced.
   quote_mismatch: {
     status: 409,

@@ -6,8 +6,10 @@
  */
 import { z } from 'zod';
 import { Refund } from './refunds';
+import { PaymentMethod } from './saved-cards';
 import { Session } from './sessions';
 
+/** A payment's events: its session's and its refunds' (what the dashboard's timeline and deliveries show). */
 export const EventType = z.enum([
   'session.succeeded',
   'session.authorized',
@@ -20,15 +22,26 @@ export const EventType = z.enum([
 ]).meta({ id: 'EventType' });
 export type EventType = z.infer<typeof EventType>;
 
+/**
+ * A kept card's events (docs/saved-cards.md): attached when a payment first keeps it for a customer; updated
+ * when it is kept again, the network updates the card, or its issuer says it expired; detached, for good.
+ */
+export const PaymentMethodEventType = z.enum(['payment_method.attached', 'payment_method.updated', 'payment_method.detached']).meta({ id: 'PaymentMethodEventType' });
+export type PaymentMethodEventType = z.infer<typeof PaymentMethodEventType>;
+
+/** Every event an endpoint can listen to: a payment's and a kept card's. */
+export const WebhookEventType = z.enum([...EventType.options, ...PaymentMethodEventType.options]).meta({ id: 'WebhookEventType' });
+export type WebhookEventType = z.infer<typeof WebhookEventType>;
+
 export const EventId = z.string().regex(/^evt_[A-Za-z0-9_-]{22}$/, 'an event id (evt_...)');
 
 export const Event = z.object({
   id: z.string(),
   object: z.literal('event'),
-  type: EventType,
+  type: WebhookEventType,
   /** ms since the epoch, like every timestamp of the API. */
   created: z.number().int(),
   app_id: z.string(),
-  data: z.object({ object: z.discriminatedUnion('object', [Session, Refund]) }),
+  data: z.object({ object: z.discriminatedUnion('object', [Session, Refund, PaymentMethod]) }),
 }).meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;

@@ -6,7 +6,7 @@
  * Each check carries the id of its row in docs/google-pay-rules.md (`[GP14]`), which names the
  * part of Google's reference it comes from; a refusal's message ends with it. Objects are loose:
  * Google's reference refuses wrong values, not fields it does not list, and a field this module
- * does not model (PayPal's parameters, a recurring transaction's) is left to Google.
+ * does not model (PayPal's parameters) is left to Google.
  *
  * Written with zod/mini, whose functions tree-shake, because the sandbox wallet's bundle carries it.
  */
@@ -122,6 +122,115 @@ const TransactionInfo = z
     }),
   );
 
+/** GP30: an RFC 3339 date-time, as the merchant-initiated transactions' times are written ("2026-05-01T00:00:00Z"). */
+const dateTime = (id: RuleId) =>
+  text(id).check(
+    z.refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value)), says(id, 'must be an RFC 3339 date-time')),
+  );
+/** GP30: tokenUpdateUrl and managementUrl, https with no trailing slash, parameters or fragment. */
+const merchantUrl = (id: RuleId) =>
+  text(id).check(z.refine((value) => /^https:\/\/[^/?#\s]+(\/[^?#\s]*[^/?#\s])?$/.test(value) && parsesAsUrl(value), says(id, 'must be an https URL with no trailing slash, parameters or fragment')));
+
+function parsesAsUrl(value: string): boolean {
+  try {
+    return Boolean(new URL(value));
+  } catch {
+    return false;
+  }
+}
+/** GP30-GP33: a label of a future transaction, at most 100 characters. */
+const shortLabel = (id: RuleId) => filled(id).check(z.maxLength(100, says(id, 'must be at most 100 characters')));
+
+/**
+ * GP30: what the three merchant-initiated transaction objects share. `immediateTotalPrice` is what is
+ * charged today, and may be "0.00" (a free trial, a card kept with nothing charged): unlike a
+ * transactionInfo's total, the reference says so of these objects.
+ */
+const futureTransaction = {
+  currencyCode: text('GP30').check(z.regex(/^[A-Z]{3}$/, says('GP30', 'must be an ISO 4217 alphabetic code'))),
+  countryCode: countryCode('GP30'),
+  transactionId: z.optional(text('GP30')),
+  tokenUpdateUrl: z.optional(merchantUrl('GP30')),
+  managementUrl: z.optional(merchantUrl('GP30')),
+  billingAgreement: z.optional(text('GP30').check(z.maxLength(300, says('GP30', 'must be at most 300 characters')))),
+  immediateTotalPrice: price('GP30'),
+  immediateDisplayItems: z.optional(z.array(DisplayItem, says('GP30', 'must be a list'))),
+};
+
+/** GP31-GP32: a price for a status, present when FINAL or ESTIMATED, absent or null when NOT_CURRENTLY_KNOWN. */
+function pricedAsItsStatus(id: RuleId, item: { priceStatus: string; price?: string | null | undefined }, ctx: z.core.$RefinementCtx<unknown>): void {
+  const known = item.priceStatus !== 'NOT_CURRENTLY_KNOWN';
+  if (known && (item.price === undefined || item.price === null)) ctx.addIssue({ code: 'custom', path: ['price'], message: `is required when priceStatus is ${item.priceStatus} [${id}]`, input: item });
+  if (!known && item.price !== undefined && item.price !== null) ctx.addIssue({ code: 'custom', path: ['price'], message: `must be null when priceStatus is NOT_CURRENTLY_KNOWN [${id}]`, input: item });
+}
+
+const IntroductoryPeriodInfo = z
+  .looseObject({
+    introductoryPeriodStartDateTime: z.optional(dateTime('GP31')),
+    introductoryPeriodEndDateTime: dateTime('GP31'),
+    label: shortLabel('GP31'),
+    totalPrice: price('GP31'),
+    displayItems: z.optional(z.array(DisplayItem, says('GP31', 'must be a list'))),
+  }, says('GP31', 'must be an object'))
+  .check(
+    z.superRefine((info, ctx) => {
+      if (info.introductoryPeriodStartDateTime !== undefined && Date.parse(info.introductoryPeriodStartDateTime) >= Date.parse(info.introductoryPeriodEndDateTime)) {
+        ctx.addIssue({ code: 'custom', path: ['introductoryPeriodStartDateTime'], message: 'must be before introductoryPeriodEndDateTime [GP31]', input: info });
+      }
+    }),
+  );
+
+const RecurrencePeriodItem = z
+  .looseObject({
+    billingInitialDateTime: z.optional(dateTime('GP31')),
+    billingFinalDateTime: z.optional(z.nullable(dateTime('GP31'))),
+    label: shortLabel('GP31'),
+    priceStatus: oneOf('GP31', ['NOT_CURRENTLY_KNOWN', 'ESTIMATED', 'FINAL']),
+    recurrencePeriod: oneOf('GP31', ['YEAR', 'MONTH', 'WEEK', 'DAY']),
+    recurrencePeriodCount: z.number(says('GP31', 'must be a positive integer')).check(z.int(says('GP31', 'must be a positive integer')), z.positive(says('GP31', 'must be a positive integer'))),
+    price: z.optional(z.nullable(price('GP31'))),
+    displayItems: z.optional(z.array(DisplayItem, says('GP31', 'must be a list'))),
+  }, says('GP31', 'must be an object'))
+  .check(z.superRefine((item, ctx) => pricedAsItsStatus('GP31', item, ctx)));
+
+const RecurringTransactionInfo = z
+  .looseObject({ ...futureTransaction, introductoryPeriodInfo: z.optional(IntroductoryPeriodInfo), recurrenceItems: listOf('GP31', RecurrencePeriodItem, 'recurrence period') }, says('GP30', 'must be an object'))
+  .check(
+    z.superRefine((info, ctx) => {
+      const introEnd = info.introductoryPeriodInfo?.introductoryPeriodEndDateTime;
+      if (introEnd === undefined) return;
+      info.recurrenceItems.forEach((item, index) => {
+        if (item.billingInitialDateTime === undefined || Date.parse(item.billingInitialDateTime) < Date.parse(introEnd)) {
+          ctx.addIssue({ code: 'custom', path: ['recurrenceItems', index, 'billingInitialDateTime'], message: 'is required with an introductoryPeriodInfo, at or after its introductoryPeriodEndDateTime [GP31]', input: info });
+        }
+      });
+    }),
+  );
+
+const DeferredTransactionInfo = z
+  .looseObject({
+    ...futureTransaction,
+    billingDateTime: dateTime('GP32'),
+    priceStatus: oneOf('GP32', ['NOT_CURRENTLY_KNOWN', 'ESTIMATED', 'FINAL']),
+    label: shortLabel('GP32'),
+    price: z.optional(z.nullable(price('GP32'))),
+    displayItems: z.optional(z.array(DisplayItem, says('GP32', 'must be a list'))),
+  }, says('GP30', 'must be an object'))
+  .check(
+    z.superRefine((info, ctx) => {
+      pricedAsItsStatus('GP32', info, ctx);
+      if (Date.parse(info.billingDateTime) <= Date.now()) ctx.addIssue({ code: 'custom', path: ['billingDateTime'], message: 'must be in the future [GP32]', input: info });
+    }),
+  );
+
+const AutomaticReloadTransactionInfo = z
+  .looseObject({
+    ...futureTransaction,
+    minimumBalanceAmount: price('GP33'),
+    reloadAmount: price('GP33').check(z.refine((amount) => Number(amount) > 0, says('GP33', 'must not be zero'))),
+    label: shortLabel('GP33'),
+  }, says('GP30', 'must be an object'));
+
 /** GP21 in the request, GP28 in an update: the shipping options as Google lists them. */
 const shippingOptionParameters = (id: RuleId) =>
   z
@@ -164,9 +273,9 @@ const PaymentDataRequest = z.looseObject({
   // GP12: required here, optional in isReadyToPay's and the button's methods.
   allowedPaymentMethods: listOf('GP4', paymentMethod(TokenizationSpecification), 'payment method'),
   transactionInfo: z.optional(TransactionInfo),
-  recurringTransactionInfo: z.optional(z.looseObject({})),
-  deferredTransactionInfo: z.optional(z.looseObject({})),
-  automaticReloadTransactionInfo: z.optional(z.looseObject({})),
+  recurringTransactionInfo: z.optional(RecurringTransactionInfo),
+  deferredTransactionInfo: z.optional(DeferredTransactionInfo),
+  automaticReloadTransactionInfo: z.optional(AutomaticReloadTransactionInfo),
   emailRequired: flag('GP19'),
   shippingAddressRequired: flag('GP19'),
   shippingAddressParameters: z.optional(
@@ -260,7 +369,7 @@ export function paymentDataRequestProblem(request: unknown, context: GoogleClien
   const r = checked.value;
   const transactions = [r.transactionInfo, r.recurringTransactionInfo, r.deferredTransactionInfo, r.automaticReloadTransactionInfo].filter((info) => info !== undefined);
   if (transactions.length !== 1) return 'transactionInfo: exactly one of transactionInfo, recurringTransactionInfo, deferredTransactionInfo and automaticReloadTransactionInfo is required [GP15]';
-  const country = r.transactionInfo?.countryCode;
+  const country = transactions[0]?.countryCode;
   for (const method of r.allowedPaymentMethods) {
     const brazilOnly = method.parameters.allowedCardNetworks.find((network) => network in BRAZIL_ONLY);
     if (brazilOnly && country !== 'BR') return `allowedPaymentMethods.parameters.allowedCardNetworks: ${brazilOnly} is offered only when transactionInfo.countryCode is BR [GP7]`;

@@ -98,24 +98,62 @@ export type ShippingOptionParameters = z.infer<typeof ShippingOptionParameters>;
 export const OfferInfo = z.object({ offers: z.array(z.object({ redemptionCode: z.string(), description: z.string() })) });
 export type OfferInfo = z.infer<typeof OfferInfo>;
 
+/** Google's TransactionInfo: a payment's total, charged (or held) now. */
+export const TransactionInfo = z.object({
+  /** ESTIMATED for a session with delivery options until the server's quote for the address (then FINAL); FINAL otherwise. */
+  totalPriceStatus: z.enum(['FINAL', 'ESTIMATED']),
+  totalPrice: z.string(),
+  currencyCode: z.string(),
+  countryCode: z.string(),
+  /** Our checkout session's id: the same payment in Google's records and ours. */
+  transactionId: z.string().optional(),
+  /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". Absent with an ESTIMATED total, which Google does not allow it with. */
+  checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
+  /** What the amount is made of, as the sheet shows it (the session's line items, and the delivery option's price). */
+  displayItems: z.array(DisplayItem).optional(),
+});
+export type TransactionInfo = z.infer<typeof TransactionInfo>;
+
+/** What Google's three merchant-initiated transaction objects share: who asks, what is charged today, and the agreement the sheet shows. */
+const futureTransaction = {
+  currencyCode: z.string(),
+  countryCode: z.string(),
+  transactionId: z.string().optional(),
+  /** The agreement's text (at most 300 characters), shown in the sheet; absent when the text is longer. */
+  billingAgreement: z.string().max(300).optional(),
+  /** What is charged today: "0.00" when nothing is (intent setup). */
+  immediateTotalPrice: z.string(),
+};
+
+/** Google's RecurrencePeriodItem as the server asks for a subscription: one period, at a FINAL price. */
+export const RecurrencePeriodItem = z.object({
+  label: z.string(),
+  priceStatus: z.literal('FINAL'),
+  recurrencePeriod: z.enum(['DAY', 'WEEK', 'MONTH', 'YEAR']),
+  recurrencePeriodCount: z.number().int(),
+  price: z.string(),
+});
+
+/** Google's RecurringTransactionInfo: a card kept for a subscription (a session saving it for usage `recurring`). */
+export const RecurringTransactionInfo = z.object({ ...futureTransaction, recurrenceItems: z.array(RecurrencePeriodItem).min(1) });
+export type RecurringTransactionInfo = z.infer<typeof RecurringTransactionInfo>;
+
+/** Google's AutomaticReloadTransactionInfo: a card kept to top a balance up (usage `reload`). */
+export const AutomaticReloadTransactionInfo = z.object({ ...futureTransaction, minimumBalanceAmount: z.string(), reloadAmount: z.string(), label: z.string() });
+export type AutomaticReloadTransactionInfo = z.infer<typeof AutomaticReloadTransactionInfo>;
+
+/**
+ * Exactly one of `transactionInfo`, `recurringTransactionInfo` and `automaticReloadTransactionInfo` (Google's
+ * rule, GP15): a session that keeps the card for a subscription or a reload asks with the second or the third.
+ */
 export const PaymentDataRequest = z.object({
   apiVersion: z.literal(2),
   apiVersionMinor: z.literal(0),
   allowedPaymentMethods: z.array(CardPaymentMethod).min(1),
   merchantInfo: MerchantInfo,
-  transactionInfo: z.object({
-    /** ESTIMATED for a session with delivery options until the server's quote for the address (then FINAL); FINAL otherwise. */
-    totalPriceStatus: z.enum(['FINAL', 'ESTIMATED']),
-    totalPrice: z.string(),
-    currencyCode: z.string(),
-    countryCode: z.string(),
-    /** Our checkout session's id: the same payment in Google's records and ours. */
-    transactionId: z.string().optional(),
-    /** COMPLETE_IMMEDIATE_PURCHASE: the sheet's button reads "Pay" (the widget charges as soon as it returns), not "Continue". Absent with an ESTIMATED total, which Google does not allow it with. */
-    checkoutOption: z.enum(['DEFAULT', 'COMPLETE_IMMEDIATE_PURCHASE']).optional(),
-    /** What the amount is made of, as the sheet shows it (the session's line items, and the delivery option's price). */
-    displayItems: z.array(DisplayItem).optional(),
-  }),
+  transactionInfo: TransactionInfo.optional(),
+  recurringTransactionInfo: RecurringTransactionInfo.optional(),
+  automaticReloadTransactionInfo: AutomaticReloadTransactionInfo.optional(),
   /** Asks the wallet for the shopper's e-mail (PaymentData `email`, returned only then). */
   emailRequired: z.boolean().optional(),
   /** Asks the wallet for a shipping address (PaymentData `shippingAddress`), in `allowedCountryCodes` only, its phone when `phoneNumberRequired`. */

@@ -1,4 +1,5 @@
 /** Every schema and type shared between the server, the widget and the tests. */
+export * from './agreements';
 export * from './authentication';
 export * from './billing-address';
 export * from './charges';
@@ -14,6 +15,8 @@ export * from './quote-endpoint';
 export * from './quotes';
 export * from './refunds';
 export * from './sandbox';
+export * from './saved-cards';
+export * from './service-payment-methods';
 export * from './sessions';
 export * from './text';
 export * from './urls';

@@ -10,6 +10,7 @@ import { type AuthMethod, type CallbackIntent, type CardNetwork, type CardPaymen
 import type { GoogleMerchantInfo, GooglePaymentDataRequest } from './google-pay-types';
 import type { QuotePricing } from './quote-endpoint';
 import type { QuotedTransactionInfo } from './quotes';
+import type { SavePaymentMethod } from './saved-cards';
 
 /** What of an application the request is built from (the backend's App has these and more). */
 export interface PaymentRequestApp {
@@ -55,7 +56,22 @@ export interface SessionAmount {
   contact?: AskedContact | null;
   /** Priced by the merchant's quote endpoint (and whether it takes promotion codes); the session's own prices when absent or null. */
   quotePricing?: QuotePricing | null;
+  /** A session that keeps the card (docs/saved-cards.md): what for, and the agreement's text; none when absent or null. */
+  saving?: SavingTerms | null;
 }
+
+/** What a session that keeps the card asks Google to show: its use and terms, the agreement's text, and whether it charges nothing now. */
+export interface SavingTerms extends Pick<SavePaymentMethod, 'usage' | 'recurring' | 'reload' | 'description'> {
+  agreement: string;
+  /** Intent setup: nothing is charged today. */
+  setup: boolean;
+}
+
+/** Google's RecurrencePeriod of each interval. */
+const RECURRENCE_PERIODS = { day: 'DAY', week: 'WEEK', month: 'MONTH', year: 'YEAR' } as const;
+
+/** The longest billingAgreement Google takes: a longer text is left to the widget alone. */
+const MAX_BILLING_AGREEMENT = 300;
 
 /** Google Pay's DisplayItem type of each kind of line. */
 const DISPLAY_ITEM_TYPES = { item: 'LINE_ITEM', tax: 'TAX', discount: 'DISCOUNT', shipping: 'SHIPPING_OPTION' } as const satisfies Record<LineItemKind, google.payments.api.DisplayItemType>;
@@ -105,17 +121,19 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
       },
     ],
     merchantInfo: merchantInfo(app, context),
-    transactionInfo: {
-      // With delivery options it is the default option's; with the merchant's quote endpoint, the amount until its first quote.
-      totalPriceStatus: estimated ? 'ESTIMATED' : 'FINAL',
-      totalPrice: priceOf(session.amount + (defaultOption?.amount ?? 0), session.currency, session.id),
-      currencyCode: session.currency,
-      countryCode: session.countryCode,
-      transactionId: session.id,
-      // The widget charges as soon as the sheet returns: nothing is left to confirm on the page. Google allows it only with a FINAL total.
-      ...(!estimated && { checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE' as const }),
-      ...(displayItemsWith(session, { option: defaultOption }) ?? {}),
-    },
+    ...(futureTransactionOf(session) ?? {
+      transactionInfo: {
+        // With delivery options it is the default option's; with the merchant's quote endpoint, the amount until its first quote.
+        totalPriceStatus: estimated ? 'ESTIMATED' : 'FINAL',
+        totalPrice: priceOf(session.amount + (defaultOption?.amount ?? 0), session.currency, session.id),
+        currencyCode: session.currency,
+        countryCode: session.countryCode,
+        transactionId: session.id,
+        // The widget charges as soon as the sheet returns: nothing is left to confirm on the page. Google allows it only with a FINAL total.
+        ...(!estimated && { checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE' as const }),
+        ...(displayItemsWith(session, { option: defaultOption }) ?? {}),
+      },
+    }),
     ...(contact?.email && { emailRequired: true }),
     ...(shipping && { shippingAddressRequired: true, shippingAddressParameters: { allowedCountryCodes: shipping.countries, phoneNumberRequired: shipping.phone } }),
     ...(defaultOption && { shippingOptionRequired: true, shippingOptionParameters: shippingOptionParameters(options, defaultOption.id) }),
@@ -123,6 +141,34 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
     ...(offers && { offerInfo: { offers: [] } }),
     callbackIntents: callbackIntentsOf(session),
   } satisfies GooglePaymentDataRequest;
+}
+
+/**
+ * A session that keeps the card for a subscription or a reload asks Google with the object for that use in
+ * place of transactionInfo (Google takes exactly one): what is charged today (its amount; "0.00" for a setup,
+ * which Google's reference allows these objects, never a transactionInfo total of 0), the terms, and the
+ * agreement's text. A card kept for unscheduled charges has no such object: its payment is an ordinary one
+ * (undefined here), and the widget shows the agreement.
+ */
+function futureTransactionOf(session: SessionAmount): Pick<PaymentDataRequest, 'recurringTransactionInfo' | 'automaticReloadTransactionInfo'> | undefined {
+  const saving = session.saving;
+  if (!saving || saving.usage === 'unscheduled') return undefined;
+  const price = (amount: number) => priceOf(amount, session.currency, session.id);
+  const shared = {
+    currencyCode: session.currency,
+    countryCode: session.countryCode,
+    transactionId: session.id,
+    ...(saving.agreement.length <= MAX_BILLING_AGREEMENT && { billingAgreement: saving.agreement }),
+    immediateTotalPrice: price(saving.setup ? 0 : session.amount),
+  };
+  if (saving.recurring) {
+    const { interval, interval_count: count, amount, label } = saving.recurring;
+    const item = { label: label ?? saving.description ?? 'Subscription', priceStatus: 'FINAL' as const, recurrencePeriod: RECURRENCE_PERIODS[interval], recurrencePeriodCount: count, price: price(amount) };
+    return { recurringTransactionInfo: { ...shared, recurrenceItems: [item] } };
+  }
+  if (!saving.reload) throw new Error(`session ${session.id}: usage reload without its terms; SavePaymentMethod must refuse it first`);
+  const { threshold, amount, label } = saving.reload;
+  return { automaticReloadTransactionInfo: { ...shared, minimumBalanceAmount: price(threshold), reloadAmount: price(amount), label: label ?? saving.description ?? 'Automatic reload' } };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CountryCode } from './country';
-import { AuthMethod, CardNetwork, PaymentData, PaymentDataRequest, WalletAddress } from './google-pay';
+import { AuthMethod, CardNetwork, PaymentData, PaymentDataRequest, TransactionInfo, WalletAddress } from './google-pay';
 
 /** A sandbox service key; `sk_sandbox_` so that NODE_ENV=production refuses it as a payment service key. */
 export const SandboxServiceKey = z.string().regex(/^sk_sandbox_[A-Za-z0-9_-]{32,}$/, 'sk_sandbox_ followed by at least 32 characters of A-Z a-z 0-9 _ -');
@@ -58,10 +58,10 @@ const choiceId = z.string().min(1).max(100);
  * an express checkout's too, its total maybe estimated, its shipping asked for, any callback intent.
  */
 const WalletPaymentDataRequest = PaymentDataRequest.extend({
-  transactionInfo: PaymentDataRequest.shape.transactionInfo.extend({
+  transactionInfo: TransactionInfo.extend({
     totalPriceStatus: z.enum(['NOT_CURRENTLY_KNOWN', 'ESTIMATED', 'FINAL']),
     totalPrice: z.string().optional(),
-  }),
+  }).optional(),
   callbackIntents: z.array(z.enum(['OFFER', 'PAYMENT_AUTHORIZATION', 'PAYMENT_METHOD', 'SHIPPING_ADDRESS', 'SHIPPING_OPTION'])).optional(),
   shippingAddressRequired: z.boolean().optional(),
   shippingAddressParameters: z.object({ allowedCountryCodes: z.array(CountryCode).min(1).optional(), phoneNumberRequired: z.boolean().optional() }).optional(),

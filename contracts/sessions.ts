@@ -14,6 +14,7 @@ import { isPaymentCurrency } from './currency';
 import { usableLocale } from './locale';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 import { Refund } from './refunds';
+import { AgreementText, KeepCardError, MerchantChargeReason, PayAgreement, RecordedAgreement, SavedCardUsage, savedCardProblems, SavePaymentMethod } from './saved-cards';
 import { SESSION_STATUSES } from './session-states';
 
 /**
@@ -26,8 +27,17 @@ export const SessionId = z.string().regex(/^cs_[A-Za-z0-9_-]{22}$/, 'a checkout 
 /** How long a session takes payments: 24 hours unless the merchant says otherwise, from 30 minutes to 7 days. */
 export const SESSION_LIFETIME = { defaultMs: 24 * 60 * 60 * 1000, minMs: 30 * 60 * 1000, maxMs: 7 * 24 * 60 * 60 * 1000 } as const;
 
+/**
+ * What a payment of the session does: `charge` takes the money, `hold` places a hold the merchant captures
+ * or releases, `setup` charges nothing and keeps the card (with `save_payment_method`); `merchant_initiated`
+ * is a charge of a kept card without the shopper, made by POST /api/payment_methods/{id}/charges, never created here.
+ */
+export const SessionIntent = z.enum(['charge', 'hold', 'setup', 'merchant_initiated']).meta({ id: 'SessionIntent' });
+export type SessionIntent = z.infer<typeof SessionIntent>;
+
 export const CreateSessionBody = z.strictObject({
-  amount: z.number().int().positive().max(99_999_999_999),
+  /** Required, except with intent `setup`, which charges nothing now and takes none. */
+  amount: z.number().int().positive().max(99_999_999_999).optional().meta({ description: 'In minor units; required, except with intent `setup`, which charges nothing now and refuses one' }),
   /** An active ISO 4217 currency (contracts/currency.ts), any case; stored upper case. */
   currency: z
     .string()
@@ -39,7 +49,12 @@ export const CreateSessionBody = z.strictObject({
     .pipe(CountryCode),
   description: z.string().max(500).optional(),
   reference: z.string().max(200).optional(),
-  intent: z.enum(['charge', 'hold']).default('charge'),
+  intent: z.enum(['charge', 'hold', 'setup']).default('charge'),
+  /**
+   * Keep the card this session is paid with, for this customer and this use, so the merchant can charge it
+   * later without the shopper (docs/saved-cards.md): the shopper agrees to the terms shown at the payment.
+   */
+  save_payment_method: SavePaymentMethod.optional(),
   /**
    * When the session stops taking payments (ms since the epoch): from
    * SESSION_LIFETIME.minMs to SESSION_LIFETIME.maxMs after its creation
@@ -86,6 +101,7 @@ export const CreateSessionBody = z.strictObject({
   /** Let the shopper enter promotion codes in the sheet, each accepted or refused by the quote endpoint: needs `quote_endpoint`. */
   promotion_codes: z.boolean().default(false),
 }).superRefine((body, ctx) => {
+  savingProblems(body, ctx);
   if (body.promotion_codes && !body.quote_endpoint) ctx.addIssue({ code: 'custom', path: ['promotion_codes'], message: 'promotion codes are accepted or refused by the quote endpoint: set quote_endpoint too' });
   if (body.quote_endpoint && !body.shipping && !body.promotion_codes) {
     ctx.addIssue({ code: 'custom', path: ['quote_endpoint'], message: 'the quote endpoint prices a shipping address or a promotion code: ask for shipping, or allow promotion_codes' });
@@ -96,10 +112,34 @@ export const CreateSessionBody = z.strictObject({
   if (options.every((option) => Number.isSafeInteger(option.amount))) {
     for (const problem of shippingOptionsProblems(options, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
   }
-  if (!body.line_items || ![body.amount, ...body.line_items.map((item) => item.amount)].every(Number.isSafeInteger)) return;
+  if (body.save_payment_method) for (const problem of savedCardProblems(body.save_payment_method, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
+  if (!body.line_items || body.amount === undefined || ![body.amount, ...body.line_items.map((item) => item.amount)].every(Number.isSafeInteger)) return;
   for (const problem of lineItemsProblems(body.line_items, body.amount, body.currency)) ctx.addIssue({ code: 'custom', ...problem });
 }).meta({ id: 'CreateSessionBody' });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+/**
+ * What a session that saves the card may not ask, and what a setup needs. Google Pay's recurring and
+ * automatic-reload requests (recurringTransactionInfo, automaticReloadTransactionInfo) replace the
+ * transaction's total, which line items, delivery options and quotes are lines and updates of; and it has
+ * no request that shows a card kept for unscheduled charges with nothing charged now (docs/saved-cards.md).
+ */
+function savingProblems(body: { amount?: number | undefined; intent: string; save_payment_method?: SavePaymentMethod | undefined; line_items?: unknown[] | undefined; shipping?: { options?: unknown } | undefined; quote_endpoint: boolean }, ctx: z.RefinementCtx): void {
+  const issue = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const save = body.save_payment_method;
+  if (body.intent === 'setup') {
+    if (body.amount !== undefined) issue(['amount'], 'intent setup charges nothing now: leave amount out (the amounts charged later are save_payment_method\'s)');
+    if (!save) issue(['save_payment_method'], 'intent setup keeps a card without charging it: save_payment_method is required');
+    else if (save.usage === 'unscheduled') {
+      issue(['intent'], 'a card kept for unscheduled charges is saved with a payment (intent charge or hold): Google Pay has no request that shows such an agreement with nothing charged now');
+    }
+  } else if (body.amount === undefined) issue(['amount'], 'amount is required (only intent setup takes none)');
+  if (!save || save.usage === 'unscheduled') return;
+  const why = `a card kept for ${save.usage} charges is asked for with Google Pay's ${save.usage} request, which has no`;
+  if (body.line_items?.length) issue(['line_items'], `${why} line items`);
+  if (body.shipping?.options) issue(['shipping', 'options'], `${why} delivery options`);
+  if (body.quote_endpoint) issue(['quote_endpoint'], `${why} quotes`);
+}
 
 /**
  * open: waiting for the shopper; processing: a payment attempt is with the
@@ -146,7 +186,7 @@ export const Session = z.object({
   country_code: z.string(),
   description: z.string().nullable(),
   reference: z.string().nullable(),
-  intent: z.enum(['charge', 'hold']),
+  intent: SessionIntent,
   attempts: z.number().int(),
   outcome: PaymentOutcome.nullable(),
   /** captured: how much of the hold was taken (the rest was released); null otherwise. */
@@ -197,6 +237,19 @@ export const Session = z.object({
   promotion_codes: z.boolean(),
   /** With `quote_endpoint`: the quote the latest payment was charged (its total is `amount_charged`); null before a payment. */
   quote: SessionQuote.nullable(),
+  /** What the session asked to keep the card for (docs/saved-cards.md); null when it keeps none. */
+  save_payment_method: SavePaymentMethod.nullable(),
+  /** What the shopper agreed to when paying a session that saves the card, and when; null before such a payment. */
+  agreement: RecordedAgreement.nullable(),
+  /**
+   * The payment method (pm_...) this session saved the card as, once saved (the `payment_method.attached` or `.updated`
+   * event says when); for intent `merchant_initiated`, the one it charged. Null otherwise.
+   */
+  payment_method: z.string().nullable(),
+  /** Why the payment service would not keep the card of this paid session (the payment stands); null otherwise. */
+  payment_method_error: KeepCardError.nullable(),
+  /** Intent `merchant_initiated`: why the merchant charged the kept card; null otherwise. */
+  charge_reason: MerchantChargeReason.nullable(),
   address_verification: AddressVerification.nullable().meta({
     description:
       "The card issuer's address verification (AVS), answered by the payment service with the latest attempt's charge: the billing address " +
@@ -256,6 +309,11 @@ export const PublicSession = z.object({
   outcome: PaymentOutcome.nullable(),
   /** When the session stops taking payments (ms since the epoch); past it, this view answers 410 `session_expired`. */
   expires_at: z.number().int(),
+  /**
+   * A session that keeps the card: its use, whether it charges nothing now (intent `setup`), and the agreement the
+   * widget must show the shopper and name in its payment (`agreement.id` of pay); absent for one that keeps none.
+   */
+  save_payment_method: z.object({ usage: SavedCardUsage, setup: z.boolean(), agreement: AgreementText }).optional(),
 }).meta({ id: 'PublicSession' });
 export type PublicSession = z.infer<typeof PublicSession>;
 
@@ -275,8 +333,16 @@ export type CreatedSession = z.infer<typeof CreatedSession>;
 /**
  * POST /api/sessions/{id}/pay: the PaymentData exactly as the wallet returned it. `quote_id`: for a session with
  * delivery options, the latest quote's (POST /api/sessions/{id}/quote), required; for one without, ignored.
+ * `agreement`: for a session that keeps the card, the agreement shown to the shopper.
  */
-export const PayBody = z.strictObject({ payment_data: PaymentData, quote_id: z.string().max(100).optional() }).meta({ id: 'PayBody' });
+export const PayBody = z
+  .strictObject({
+    payment_data: PaymentData,
+    quote_id: z.string().max(100).optional(),
+    /** For a session that keeps the card: the agreement the shopper was shown (the public view's `save_payment_method.agreement.id`); required then, ignored otherwise. */
+    agreement: PayAgreement.optional(),
+  })
+  .meta({ id: 'PayBody' });
 export type PayBody = z.infer<typeof PayBody>;
 
 /** The reply to POST /api/sessions/{id}/pay: the attempt's outcome and the session as the widget now sees it. */

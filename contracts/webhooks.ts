@@ -4,7 +4,7 @@
  * merchant reads or redelivers them.
  */
 import { z } from 'zod';
-import { EventId, Event, EventType } from './events';
+import { EventId, Event, WebhookEventType } from './events';
 import { MerchantUrl } from './merchant-url';
 import { listOf, pageLimit, startingAfter } from './paging';
 
@@ -17,7 +17,7 @@ export const WebhookEndpointId = z.string().regex(/^we_[A-Za-z0-9_-]{22}$/, 'a w
 export const CreateWebhookEndpointBody = z.strictObject({
   url: MerchantUrl.meta({ description: 'Where events are POSTed; in production an https URL of a public address' }),
   events: z
-    .array(EventType)
+    .array(WebhookEventType)
     .min(1)
     .optional()
     .meta({ description: 'The event types sent to this endpoint; every type (also those added later) when absent' }),
@@ -30,7 +30,7 @@ export const WebhookEndpoint = z.object({
   object: z.literal('webhook_endpoint'),
   url: z.string(),
   /** null: every type. */
-  events: z.array(EventType).nullable(),
+  events: z.array(WebhookEventType).nullable(),
   created: z.number().int(),
 }).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
@@ -61,7 +61,7 @@ export type RolledWebhookSecret = z.infer<typeof RolledWebhookSecret>;
 
 /** GET /api/events: newest first, keyset on (created, id) like GET /api/sessions. */
 export const ListEventsQuery = z.strictObject({
-  type: EventType.optional().meta({ description: 'Only events of this type' }),
+  type: WebhookEventType.optional().meta({ description: 'Only events of this type' }),
   limit: pageLimit('Events'),
   starting_after: startingAfter(EventId, 'event'),
 });

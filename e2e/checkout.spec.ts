@@ -145,7 +145,7 @@ test('a page that rewrites the payment request cannot change the amount charged'
   await expect(checkout.testId('amount')).toContainText('0.01');
 
   const { request } = await checkout.payWith(SUCCESS_CARD);
-  expect(request.transactionInfo.totalPrice, 'the wallet was asked for the tampered price').toBe('0.01');
+  expect(request.transactionInfo?.totalPrice, 'the wallet was asked for the tampered price').toBe('0.01');
   await checkout.expectState('paid');
 
   const entries = await ledger.newEntries();

@@ -42,12 +42,12 @@ test('a page that tampers with the view it carries shows its amount, but the ses
   const view = structuredClone(session.public_view);
   if (!view) throw new Error('the creation reply carries no public view');
   view.amount = 1;
-  view.payment_data_request.transactionInfo.totalPrice = '0.01';
+  view.payment_data_request.transactionInfo!.totalPrice = '0.01';
   await openWithView(page, server, site, session, view, '/tampered-view');
   const checkout = new CheckoutPage(page, server, { sessionId: session.id, secretKey });
   await expect(checkout.testId('amount')).toContainText('0.01');
   const { request } = await checkout.payWith('visa-success-3ds');
-  expect(request.transactionInfo.totalPrice, 'the wallet was asked for the tampered price').toBe('0.01');
+  expect(request.transactionInfo?.totalPrice, 'the wallet was asked for the tampered price').toBe('0.01');
   await checkout.expectState('paid');
   expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
 });

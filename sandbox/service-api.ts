@@ -4,11 +4,11 @@
  * page, plus the gateway's public key. Conventions (auth, Merchant-Account,
  * idempotency, errors) are documented in docs/service-conventions.md.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, ServiceRefundRequest } from '../contracts';
+import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, KeepPaymentMethodRequest, ServiceRefundRequest, SimulatedCardUpdate } from '../contracts';
 import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
 import { err, ok } from '../common/result';
 import type { Result } from '../common/result';
@@ -26,17 +26,24 @@ import { challengeRoutes } from './challenge';
 import {
   allLedgerEntries,
   consumeWalletMessage,
+  detachKeptPaymentMethod,
   findAuthenticationSession,
   findCharge,
+  findChargeWithCredential,
+  findKeptPaymentMethod,
   findPaymentMethod,
   findRefund,
   insertAuthenticationSession,
   insertCharge,
   insertPaymentMethod,
   insertRefund,
+  keptPaymentMethodView,
   listCharges,
+  paymentMethodUpdates,
   refundableAmount,
+  rekeepPaymentMethod,
   updateCharge,
+  updateKeptCard,
   useAuthentication,
 } from './store';
 import type { PaymentMethod, SandboxDb, SandboxDbOrTransaction, StoredAuthenticationSession } from './store';
@@ -145,9 +152,38 @@ async function resolveSource(ctx: ServiceApiContext, merchantAccount: string, re
   const network = cardNetworkOf(card.pan);
   if (!network) return err(httpError(400, 'unsupported_card_network', 'the card number belongs to none of AMEX, DISCOVER, MASTERCARD, VISA'));
   const summary: CardSummary = { network, last4: card.pan.slice(-4), auth_method: card.authMethod, exp_month: card.expMonth, exp_year: card.expYear };
-  const method: PaymentMethod = { id: `pm_${randomBytes(12).toString('hex')}`, card: summary, issuer: issuerProfile(card.pan), billingDetails: request.billing_details ?? null };
+  const method: PaymentMethod = {
+    id: `pm_${randomBytes(12).toString('hex')}`,
+    card: summary,
+    issuer: issuerProfile(card.pan),
+    billingDetails: request.billing_details ?? null,
+    fingerprint: fingerprintOf(ctx, merchantAccount, card.pan),
+  };
   return ok({ method, isNew: true, messageId: card.messageId });
 }
+
+/**
+ * The card's fingerprint at this merchant: a hash of its number keyed by the service's own key, the same
+ * whichever way the wallet gave the card (a device token and the card on file carry the same number in the
+ * sandbox), and useless to anyone without the key, or at another merchant.
+ */
+const fingerprintOf = (ctx: ServiceApiContext, merchantAccount: string, pan: string): string =>
+  createHmac('sha256', ctx.keys.serviceSecretKey).update(`fingerprint\0${merchantAccount}\0${pan}`).digest('base64url').slice(0, 22);
+
+/** A merchant-initiated charge is made on a live kept payment method, naming the network reference of the charge it was kept from. */
+function checkStoredCredential(request: ChargeRequest, method: PaymentMethod): Result<undefined, HttpError> {
+  const credential = request.stored_credential;
+  if (credential?.initiator !== 'merchant') return ok(undefined);
+  if (!method.kept) return err(httpError(400, 'invalid_stored_credential', 'source_data.payment_method: a merchant-initiated charge is made on a kept payment method (POST /api/v1/payment_methods)'));
+  if (method.kept.detached !== null) return err(httpError(400, 'payment_method_detached', 'source_data.payment_method: the payment method was detached'));
+  if (credential.network_transaction_reference !== method.kept.networkTransactionReference) {
+    return err(httpError(400, 'invalid_stored_credential', 'stored_credential.network_transaction_reference: not the reference of the charge the payment method was kept from'));
+  }
+  return ok(undefined);
+}
+
+/** A network's transaction reference: 15 digits, as Visa's transaction identifier has. */
+const networkTransactionReference = (): string => Array.from({ length: 15 }, () => randomInt(10)).join('');
 
 /** The Authentication Session a payment_method charge names must be authenticated, for this card, amount and currency. */
 async function checkAuthentication(ctx: ServiceApiContext, merchantAccount: string, request: ChargeRequest): Promise<Result<StoredAuthenticationSession | undefined, HttpError>> {
@@ -177,6 +213,8 @@ async function prepareCharge(
 ): Promise<Result<ResolvedSource & { authentication: StoredAuthenticationSession | undefined }, HttpError>> {
   const resolved = await resolveSource(ctx, merchantAccount, request);
   if (!resolved.ok) return resolved;
+  const credential = checkStoredCredential(request, resolved.value.method);
+  if (!credential.ok) return credential;
   const authentication = await checkAuthentication(ctx, merchantAccount, request);
   if (!authentication.ok) return authentication;
   return ok({ ...resolved.value, authentication: authentication.value });
@@ -198,7 +236,9 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
     authMethod: method.card.auth_method,
     authenticationRequested: request.authentication === 'required',
     authenticated: authentication !== undefined,
+    merchantInitiated: request.stored_credential?.initiator === 'merchant',
   });
+  // An amount of 0 is an account verification (ChargeRequest): succeeded, nothing captured.
   const status = decision.status === 'failed' ? 'failed' : request.capture === false ? 'held' : 'succeeded';
   // A payment_method charge that sends no billing details carries, and is verified against, those its payment method was made with.
   const billingDetails = request.billing_details ?? (request.source_data.type === 'payment_method' ? method.billingDetails : null);
@@ -216,6 +256,7 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
     ...verifyAddress(method.issuer.address, billingDetails),
     failure_code: decision.status === 'failed' ? decision.code : null,
     failure_message: decision.status === 'failed' ? decision.message : null,
+    network_transaction_reference: decision.status === 'failed' ? null : networkTransactionReference(),
     created: Math.floor(now / 1000),
   };
   return ctx.db.transaction().execute(async (trx) => {
@@ -226,7 +267,7 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
       reply = errorReply(httpError(400, 'invalid_authentication_session', 'authentication_session: it was already used by another charge'));
     } else {
       if (isNew) await insertPaymentMethod(trx, merchantAccount, method, now);
-      await insertCharge(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge });
+      await insertCharge(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge, storedCredential: request.stored_credential });
       reply = { status: 201, body: JSON.stringify(charge) };
     }
     return keepReply(trx, merchantAccount, idempotencyKey, reply);
@@ -292,6 +333,43 @@ async function processRefund(ctx: ServiceApiContext, merchantAccount: string, id
     }
     return keepReply(trx, merchantAccount, idempotencyKey, reply);
   });
+}
+
+/**
+ * Keeps the card of a charge for a customer: the charge must have been made to keep it (a customer-initiated
+ * stored credential) and authorized. One kept payment method per merchant, customer and card: the same card
+ * kept again updates the one kept (its card, issuer and billing details, and the newer charge's reference).
+ */
+async function processKeep(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: KeepPaymentMethodRequest): Promise<StoredReply> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const found = await findChargeWithCredential(trx, merchantAccount, request.charge);
+    const from = found?.charge.payment_method ? await findPaymentMethod(trx, merchantAccount, found.charge.payment_method) : undefined;
+    let reply: StoredReply;
+    if (!found || !from) reply = errorReply(httpError(404, 'resource_missing', 'charge: no such charge for this merchant'));
+    else if (found.storedCredential?.initiator !== 'customer') reply = errorReply(httpError(400, 'invalid_request', 'charge: it was not made to keep the card (stored_credential.initiator customer)'));
+    else if (found.charge.status === 'failed' || !found.charge.network_transaction_reference) reply = errorReply(httpError(409, 'invalid_state', 'charge: it was declined, so there is no card to keep'));
+    else if (from.fingerprint === null) reply = errorReply(httpError(409, 'invalid_state', 'charge: it was made before cards had fingerprints, so its card cannot be kept'));
+    else {
+      const reference = found.charge.network_transaction_reference;
+      const existing = await findKeptPaymentMethod(trx, merchantAccount, request.customer, from.fingerprint);
+      const now = ctx.now();
+      if (existing?.kept) await rekeepPaymentMethod(trx, existing.id, from, reference);
+      const id = existing?.id ?? `pm_${randomBytes(12).toString('hex')}`;
+      const created = existing?.kept?.created ?? now;
+      if (!existing) await insertPaymentMethod(trx, merchantAccount, { ...from, id, kept: { customer: request.customer, networkTransactionReference: reference, detached: null, created } }, now);
+      const view = keptPaymentMethodView({ ...from, id, kept: { customer: request.customer, networkTransactionReference: reference, detached: null, created } });
+      reply = { status: 201, body: JSON.stringify(view) };
+    }
+    return keepReply(trx, merchantAccount, idempotencyKey, reply);
+  });
+}
+
+/** Detaches a kept payment method, for good: a merchant-initiated charge on it is refused. Detaching it again answers it as it is. */
+async function processDetach(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, id: string): Promise<StoredReply> {
+  await detachKeptPaymentMethod(ctx.db, merchantAccount, id, ctx.now());
+  const method = await findPaymentMethod(ctx.db, merchantAccount, id);
+  const reply = method?.kept ? { status: 200, body: JSON.stringify(keptPaymentMethodView({ ...method, kept: method.kept })) } : errorReply(httpError(404, 'resource_missing', 'no such kept payment method for this merchant'));
+  return keepReply(ctx.db, merchantAccount, idempotencyKey, reply);
 }
 
 /** Frictionless cards are authenticated at once; the others wait for the shopper at the challenge page. */
@@ -426,6 +504,10 @@ export const serviceBodies = {
   // No fields: no body (as the backend sends it) or `{}`.
   'POST /api/v1/charges/:id/release': { body: 'optional', limit: 4 * KB },
   'POST /api/v1/authentication_sessions': { body: 'required', limit: 4 * KB },
+  'POST /api/v1/payment_methods': { body: 'required', limit: 4 * KB },
+  // No fields: no body (as the backend sends it) or `{}`.
+  'POST /api/v1/payment_methods/:id/detach': { body: 'optional', limit: 4 * KB },
+  'POST /test_helpers/payment_methods/:id/card_update': { body: 'required', limit: 4 * KB },
   'PUT /faults': { body: 'required', limit: 4 * KB },
   // The 3-D Secure page's own form (challenge.ts), as a bank's page posts it.
   'POST /challenge/:id': { body: 'form', limit: 1 * KB },
@@ -478,6 +560,46 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     const session = await findAuthenticationSession(ctx.db, String(req.params.id), ctx.now(), merchantOf(res));
     if (!session) return sendError(res, httpError(404, 'resource_missing', 'no such authentication session for this merchant'));
     res.json(publicAuthenticationSession(session));
+  });
+
+  router.post('/api/v1/payment_methods', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    const request = parseBody(req, res, KeepPaymentMethodRequest);
+    if (request === undefined) return;
+    await respondOnce(ctx, req, res, undefined, (key) => processKeep(ctx, merchantOf(res), key, request));
+  });
+
+  router.get('/api/v1/payment_methods/:id', ...merchantCall, async (req, res) => {
+    const method = await findPaymentMethod(ctx.db, merchantOf(res), String(req.params.id));
+    if (!method?.kept) return sendError(res, httpError(404, 'resource_missing', 'no such kept payment method for this merchant'));
+    res.json(keptPaymentMethodView({ ...method, kept: method.kept }));
+  });
+
+  router.post('/api/v1/payment_methods/:id/detach', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    if (req.body !== undefined && parseBody(req, res, EmptyBody) === undefined) return;
+    await respondOnce(ctx, req, res, undefined, (key) => processDetach(ctx, merchantOf(res), key, String(req.params.id)));
+  });
+
+  /** The merchant's feed of card updates, oldest first, after `after` (a sequence; 0 when absent). */
+  router.get('/api/v1/payment_method_updates', ...merchantCall, async (req, res) => {
+    const number = (value: unknown, fallback: number) => (value === undefined ? fallback : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : -1);
+    const after = number(req.query['after'], 0);
+    const limit = number(req.query['limit'], DEFAULT_LIST_LIMIT);
+    if (after < 0 || limit < 1 || limit > MAX_LIST_LIMIT) return sendError(res, httpError(400, 'invalid_request', `after must be a sequence (digits) and limit an integer from 1 to ${MAX_LIST_LIMIT}`));
+    res.json({ object: 'list', ...(await paymentMethodUpdates(ctx.db, merchantOf(res), after, limit)) });
+  });
+
+  /**
+   * The sandbox's stand-in for the card networks' updater: a kept card's new expiry (and last four, for a
+   * reissued card), as the network would tell the service; the merchant's feed lists it. Sandbox only.
+   */
+  router.post('/test_helpers/payment_methods/:id/card_update', ...merchantCall, async (req, res) => {
+    const update = parseBody(req, res, SimulatedCardUpdate);
+    if (update === undefined) return;
+    const method = await findPaymentMethod(ctx.db, merchantOf(res), String(req.params.id));
+    if (!method?.kept || method.kept.detached !== null) return sendError(res, httpError(404, 'resource_missing', 'no such live kept payment method for this merchant'));
+    const card: CardSummary = { ...method.card, exp_month: update.exp_month, exp_year: update.exp_year, ...(update.last4 !== undefined && { last4: update.last4 }) };
+    await ctx.db.transaction().execute((trx) => updateKeptCard(trx, merchantOf(res), method, card, ctx.now()));
+    res.json(keptPaymentMethodView({ ...method, card, kept: method.kept }));
   });
 
   router.use(challengeRoutes(ctx));

@@ -6,7 +6,7 @@
  * cryptogram is ever written here.
  */
 import { sql, type Generated, type Kysely, type Migration, type Transaction } from 'kysely';
-import type { AuthenticationSession, AuthenticationStatus, BillingDetails, CardSummary, Charge, ServiceRefund } from '../contracts';
+import type { AuthenticationSession, AuthenticationStatus, BillingDetails, CardSummary, Charge, KeptPaymentMethod, PaymentMethodUpdate, ServiceRefund, StoredCredential } from '../contracts';
 import { openDatabase } from '../common/store/database';
 import { SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
 import type { IssuerProfile } from './test-cards';
@@ -34,6 +34,10 @@ interface ChargesTable {
   /** The issuer's address verification (`match`, `mismatch`, `unavailable`; null: not sent, or a charge made before 0005). */
   address_line1_check: Generated<string | null>;
   address_postal_code_check: Generated<string | null>;
+  /** The network's reference of an authorized charge; null for a decline (and a charge made before 0006). */
+  network_transaction_reference: Generated<string | null>;
+  /** StoredCredential JSON of the request; null when it named none. */
+  stored_credential: Generated<string | null>;
 }
 
 /** A card the service keeps for later charges: its summary and what the issuer knows of it (IssuerProfile), never its number. */
@@ -44,6 +48,24 @@ interface PaymentMethodsTable {
   issuer: string;
   /** BillingDetails JSON of the charge that made it: a payment_method charge that sends none is verified against these. */
   billing_details: Generated<string | null>;
+  created: number;
+  /** The same for the same card number at this merchant (a keyed hash, never the number); null for one made before 0006. */
+  fingerprint: Generated<string | null>;
+  /** A kept payment method's customer key (POST /api/v1/payment_methods); null for the one every wallet charge makes. */
+  customer: Generated<string | null>;
+  /** A kept one's: the network's reference of the customer-initiated charge it was kept from, which merchant-initiated charges must name. */
+  network_transaction_reference: Generated<string | null>;
+  /** When a kept one was detached; null while it is not. */
+  detached: Generated<number | null>;
+}
+
+/** The merchants' feed of card updates (the network's updater, played by the test helper): read in `seq` order. */
+interface PaymentMethodUpdatesTable {
+  seq: Generated<number>;
+  merchant_account: string;
+  payment_method: string;
+  /** CardSummary JSON: the card as updated. */
+  card: string;
   created: number;
 }
 
@@ -106,6 +128,7 @@ export interface SandboxDatabase {
   authentication_sessions: AuthenticationSessionsTable;
   operations: OperationsTable;
   refunds: RefundsTable;
+  payment_method_updates: PaymentMethodUpdatesTable;
 }
 
 export type SandboxDb = Kysely<SandboxDatabase>;
@@ -219,6 +242,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('payment_methods').addColumn('billing_details', 'text').execute();
     },
   },
+  '0006_kept_payment_methods': {
+    // Saved cards (docs/service-conventions.md#kept-payment-methods): each charge's network reference and stored credential;
+    // each payment method's fingerprint, and for a kept one its customer, the reference merchant-initiated charges name, and
+    // its detach; one live kept payment method per merchant, customer and card; and the merchants' feed of card updates.
+    async up(db: Kysely<unknown>) {
+      for (const column of ['network_transaction_reference', 'stored_credential']) await db.schema.alterTable('charges').addColumn(column, 'text').execute();
+      for (const column of ['fingerprint', 'customer', 'network_transaction_reference']) await db.schema.alterTable('payment_methods').addColumn(column, 'text').execute();
+      await db.schema.alterTable('payment_methods').addColumn('detached', 'integer').execute();
+      await sql`CREATE UNIQUE INDEX payment_methods_kept ON payment_methods (merchant_account, customer, fingerprint) WHERE customer IS NOT NULL AND detached IS NULL`.execute(db);
+      await db.schema
+        .createTable('payment_method_updates')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('payment_method', 'text', (c) => c.notNull())
+        .addColumn('card', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('payment_method_updates_merchant_seq').on('payment_method_updates').columns(['merchant_account', 'seq']).execute();
+    },
+  },
 };
 
 export const openSandboxDb = (file: string) => openDatabase<SandboxDatabase>(file, migrations);
@@ -232,10 +275,11 @@ export interface LedgerEntry {
   refund?: ServiceRefund;
 }
 
-type ChargeRow = Omit<ChargesTable, 'seq' | 'amount_refunded' | 'address_line1_check' | 'address_postal_code_check'> & {
+type ChargeRow = Omit<ChargesTable, 'seq' | 'amount_refunded' | 'address_line1_check' | 'address_postal_code_check' | 'network_transaction_reference' | 'stored_credential'> & {
   seq: number;
   address_line1_check: string | null;
   address_postal_code_check: string | null;
+  network_transaction_reference: string | null;
 };
 
 function toCharge(row: ChargeRow): Charge {
@@ -255,6 +299,7 @@ function toCharge(row: ChargeRow): Charge {
     created: row.created,
     amount_captured: row.amount_captured,
     payment_method: row.payment_method,
+    network_transaction_reference: row.network_transaction_reference,
   };
 }
 
@@ -277,7 +322,7 @@ async function appendOperation(db: SandboxDbOrTransaction, operation: LedgerOper
     .execute();
 }
 
-export async function insertCharge(db: Transaction<SandboxDatabase>, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
+export async function insertCharge(db: Transaction<SandboxDatabase>, entry: Omit<LedgerEntry, 'operation'> & { storedCredential: StoredCredential | undefined }): Promise<void> {
   const { charge } = entry;
   await appendOperation(db, 'charge', entry);
   await db
@@ -299,8 +344,16 @@ export async function insertCharge(db: Transaction<SandboxDatabase>, entry: Omit
       created: charge.created,
       amount_captured: charge.amount_captured,
       payment_method: charge.payment_method,
+      network_transaction_reference: charge.network_transaction_reference ?? null,
+      stored_credential: entry.storedCredential ? JSON.stringify(entry.storedCredential) : null,
     })
     .execute();
+}
+
+/** A charge and the stored credential its request named (none: undefined). */
+export async function findChargeWithCredential(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<{ charge: Charge; storedCredential: StoredCredential | undefined } | undefined> {
+  const row = await db.selectFrom('charges').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  return row && { charge: toCharge(row), storedCredential: row.stored_credential === null ? undefined : (JSON.parse(row.stored_credential) as StoredCredential) };
 }
 
 /** A capture or release: the charge's new state, and its ledger entry. */
@@ -394,6 +447,10 @@ export interface PaymentMethod {
   issuer: IssuerProfile;
   /** The billing details of the charge that made it, if it sent any. */
   billingDetails: BillingDetails | null;
+  /** Null for one made before fingerprints (0006): it cannot be kept. */
+  fingerprint: string | null;
+  /** A kept one's (POST /api/v1/payment_methods): its customer, the reference its merchant-initiated charges name, and when it was detached. */
+  kept?: { customer: string; networkTransactionReference: string; detached: number | null; created: number };
 }
 
 export async function insertPaymentMethod(db: Transaction<SandboxDatabase>, merchantAccount: string, method: PaymentMethod, now: number): Promise<void> {
@@ -406,17 +463,91 @@ export async function insertPaymentMethod(db: Transaction<SandboxDatabase>, merc
       issuer: JSON.stringify(method.issuer),
       billing_details: method.billingDetails === null ? null : JSON.stringify(method.billingDetails),
       created: now,
+      fingerprint: method.fingerprint,
+      customer: method.kept?.customer ?? null,
+      network_transaction_reference: method.kept?.networkTransactionReference ?? null,
     })
     .execute();
 }
 
-export async function findPaymentMethod(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
-  const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
-  if (!row) return undefined;
+function toPaymentMethod(row: { id: string; card: string; issuer: string; billing_details: string | null; fingerprint: string | null; customer: string | null; network_transaction_reference: string | null; detached: number | null; created: number }): PaymentMethod {
   // A payment method kept before 0005 has no address in its profile: its issuer has the sandbox cardholder's, as every card's then.
   const issuer: IssuerProfile = { address: SANDBOX_CARDHOLDER_ADDRESS, ...(JSON.parse(row.issuer) as Omit<IssuerProfile, 'address'>) };
   const billingDetails = row.billing_details === null ? null : (JSON.parse(row.billing_details) as BillingDetails);
-  return { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer, billingDetails };
+  const kept = row.customer !== null && row.network_transaction_reference !== null ? { customer: row.customer, networkTransactionReference: row.network_transaction_reference, detached: row.detached, created: row.created } : undefined;
+  return { id: row.id, card: JSON.parse(row.card) as CardSummary, issuer, billingDetails, fingerprint: row.fingerprint, ...(kept && { kept }) };
+}
+
+export async function findPaymentMethod(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
+  const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  return row && toPaymentMethod(row);
+}
+
+/** The merchant's live kept payment method of this customer's card, if any. */
+export async function findKeptPaymentMethod(db: SandboxDbOrTransaction, merchantAccount: string, customer: string, fingerprint: string): Promise<PaymentMethod | undefined> {
+  const row = await db
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('merchant_account', '=', merchantAccount)
+    .where('customer', '=', customer)
+    .where('fingerprint', '=', fingerprint)
+    .where('detached', 'is', null)
+    .executeTakeFirst();
+  return row && toPaymentMethod(row);
+}
+
+/** A kept payment method kept again, from a newer charge of the same card: that charge's card, issuer, billing details and reference. */
+export async function rekeepPaymentMethod(db: Transaction<SandboxDatabase>, id: string, from: PaymentMethod, networkTransactionReference: string): Promise<void> {
+  await db
+    .updateTable('payment_methods')
+    .set({ card: JSON.stringify(from.card), issuer: JSON.stringify(from.issuer), billing_details: from.billingDetails === null ? null : JSON.stringify(from.billingDetails), network_transaction_reference: networkTransactionReference })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Detaches a kept payment method; false when it was not a live kept one of the merchant's. */
+export async function detachKeptPaymentMethod(db: SandboxDbOrTransaction, merchantAccount: string, id: string, now: number): Promise<boolean> {
+  const updated = await db.updateTable('payment_methods').set({ detached: now }).where('merchant_account', '=', merchantAccount).where('id', '=', id).where('customer', 'is not', null).where('detached', 'is', null).executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** What the API shows of a kept payment method: never its issuer's profile or billing details. */
+export function keptPaymentMethodView(method: PaymentMethod & { kept: NonNullable<PaymentMethod['kept']> }): KeptPaymentMethod {
+  return {
+    id: method.id,
+    object: 'payment_method',
+    customer: method.kept.customer,
+    card: method.card,
+    fingerprint: method.fingerprint ?? '',
+    network_transaction_reference: method.kept.networkTransactionReference,
+    status: method.kept.detached === null ? 'active' : 'detached',
+    created: Math.floor(method.kept.created / 1000),
+  };
+}
+
+/**
+ * The network updated a kept card (its expiry, a reissued card's last four): the card as updated, the
+ * issuer's answer to merchant-initiated charges as to any (the reissued card is good), and the merchant's
+ * feed of updates, in one transaction.
+ */
+export async function updateKeptCard(db: Transaction<SandboxDatabase>, merchantAccount: string, method: PaymentMethod, card: CardSummary, now: number): Promise<void> {
+  const { merchantInitiated: _refused, ...issuer } = method.issuer;
+  await db.updateTable('payment_methods').set({ card: JSON.stringify(card), issuer: JSON.stringify(issuer) }).where('id', '=', method.id).execute();
+  await db.insertInto('payment_method_updates').values({ merchant_account: merchantAccount, payment_method: method.id, card: JSON.stringify(card), created: now }).execute();
+}
+
+/** The merchant's card updates after `after`, oldest first; one more row tells `has_more`. */
+export async function paymentMethodUpdates(db: SandboxDb, merchantAccount: string, after: number, limit: number): Promise<{ data: PaymentMethodUpdate[]; has_more: boolean }> {
+  const rows = await db.selectFrom('payment_method_updates').selectAll().where('merchant_account', '=', merchantAccount).where('seq', '>', after).orderBy('seq').limit(limit + 1).execute();
+  const data = rows.slice(0, limit).map((row) => ({
+    id: `pmu_${row.seq}`,
+    object: 'payment_method_update' as const,
+    sequence: row.seq,
+    payment_method: row.payment_method,
+    card: JSON.parse(row.card) as CardSummary,
+    created: Math.floor(row.created / 1000),
+  }));
+  return { data, has_more: rows.length > limit };
 }
 
 export type StoredAuthenticationSession = AuthenticationSession & { merchant_account: string; return_origin: string; ancestor_origins: string[]; charge_id: string | null };

@@ -63,6 +63,18 @@ describe('decide', () => {
     expect(decideFor('4000000000000002', far, pan({ authenticationRequested: true, authenticated: true }))).toMatchObject({ code: 'card_declined' });
   });
 
+  it("answers a merchant-initiated charge with the card's own code, and never asks for 3-D Secure without the shopper", () => {
+    const merchant = (context: Partial<ChargeContext> = {}) => ({ ...cryptogram, authMethod: 'PAN_ONLY' as const, merchantInitiated: true, ...context });
+    for (const card of testCards.filter((c) => c.merchantInitiated)) {
+      expect(decideFor(card.number, far).status).toBe('succeeded');
+      expect(decideFor(card.number, far, merchant())).toMatchObject({ status: 'failed', code: card.merchantInitiated });
+    }
+    expect(decideFor('4000002760003184', far, merchant()).status).toBe('succeeded');
+    expect(decideFor('4111111111111111', far, merchant({ authenticationRequested: true })).status).toBe('succeeded');
+    expect(decideFor('4000000000009995', far, merchant())).toMatchObject({ code: 'insufficient_funds' });
+    expect(decideFor('4111111111111111', { expMonth: 1, expYear: 2020 }, merchant())).toMatchObject({ code: 'expired_card' });
+  });
+
   it('treats a card as valid through the end of its expiry month', () => {
     expect(decideFor('4111111111111111', { expMonth: 6, expYear: 2026 }).status).toBe('succeeded');
     expect(decideFor('4111111111111111', { expMonth: 5, expYear: 2026 })).toMatchObject({ status: 'failed', code: 'expired_card' });

@@ -20,7 +20,7 @@ const failureMessages: Record<FailureCode, string> = {
   insufficient_funds: 'The card has insufficient funds to complete the purchase.',
   expired_card: 'The card has expired.',
   processing_error: 'An error occurred while processing the card. Try again later.',
-  authentication_required: 'The card requires 3-D Secure authentication: run an Authentication Session on its payment_method.',
+  authentication_required: 'The card requires 3-D Secure authentication: run an Authentication Session on its payment_method (a merchant-initiated charge: the shopper must pay again).',
   invalid_number: 'The card number is not a valid card number.',
 };
 
@@ -40,6 +40,12 @@ export interface TestCard {
    * the sandbox cardholder's (SANDBOX_CARDHOLDER_ADDRESS, the sandbox wallet's default address).
    */
   issuerAddress?: IssuerAddress | null;
+  /**
+   * Kept (docs/saved-cards.md), the card is charged when the shopper pays (its outcome), and its issuer
+   * refuses every merchant-initiated charge with this code, until the network updates the card
+   * (the issuer's reissued card, for `expired_card`: POST /test_helpers/payment_methods/{id}/card_update).
+   */
+  merchantInitiated?: FailureCode;
 }
 
 export const testCards: readonly TestCard[] = [
@@ -60,6 +66,10 @@ export const testCards: readonly TestCard[] = [
   { slug: 'visa-avs-line1-mismatch', number: '4000000000000028', network: 'VISA', outcome: 'success', issuerAddress: { line1: '2 Sandbox Way', postal_code: '94105' } },
   { slug: 'visa-avs-postal-code-mismatch', number: '4000000000000036', network: 'VISA', outcome: 'success', issuerAddress: { line1: '1 Sandbox Way', postal_code: '94107' } },
   { slug: 'visa-avs-unavailable', number: '4000000000000044', network: 'VISA', outcome: 'success', issuerAddress: null },
+  // Saved cards (docs/test-cards.md#merchant-initiated-charges): each is charged and kept when the shopper pays; its issuer then refuses the merchant's charges.
+  { slug: 'visa-mit-insufficient-funds', number: '4000000000000358', network: 'VISA', outcome: 'success', merchantInitiated: 'insufficient_funds' },
+  { slug: 'visa-mit-authentication-required', number: '4000000000000374', network: 'VISA', outcome: 'success', merchantInitiated: 'authentication_required' },
+  { slug: 'visa-mit-expired-card', number: '4000000000000382', network: 'VISA', outcome: 'success', merchantInitiated: 'expired_card' },
 ];
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
@@ -103,12 +113,19 @@ export interface IssuerProfile {
   threeDs: ThreeDsFlow | null;
   /** The cardholder's address on record, for address verification; null: the issuer verifies none (and a number no issuer has). */
   address: IssuerAddress | null;
+  /** What the issuer answers a merchant-initiated charge (TestCard.merchantInitiated); absent: as a charge with the shopper. */
+  merchantInitiated?: FailureCode;
 }
 
 export function issuerProfile(pan: string): IssuerProfile {
   if (!luhnValid(pan)) return { outcome: 'invalid_number', threeDs: null, address: null };
   const card = cardsByNumber.get(pan);
-  return { outcome: card?.outcome ?? 'success', threeDs: card?.threeDs ?? null, address: card?.issuerAddress === undefined ? SANDBOX_CARDHOLDER_ADDRESS : card.issuerAddress };
+  return {
+    outcome: card?.outcome ?? 'success',
+    threeDs: card?.threeDs ?? null,
+    address: card?.issuerAddress === undefined ? SANDBOX_CARDHOLDER_ADDRESS : card.issuerAddress,
+    ...(card?.merchantInitiated && { merchantInitiated: card.merchantInitiated }),
+  };
 }
 
 /** An Authentication Session on a card the table does not mark frictionless asks for a challenge. */
@@ -120,19 +137,25 @@ export interface ChargeContext {
   authenticationRequested: boolean;
   /** The charge carries an authenticated Authentication Session. */
   authenticated: boolean;
+  /** A merchant-initiated charge of a kept card (stored_credential.initiator merchant): the shopper is not there. */
+  merchantInitiated?: boolean;
 }
 
 /**
  * What the issuer would say, in this order: Luhn, expiry (a card is good
- * through the last day of its expiry month, UTC), 3-D Secure for PAN_ONLY
- * cards that are not authenticated yet, then the table.
+ * through the last day of its expiry month, UTC), for a merchant-initiated
+ * charge the card's answer to those, else 3-D Secure for PAN_ONLY cards that
+ * are not authenticated yet (a merchant-initiated charge is exempt: the
+ * shopper is not there to authenticate, and agreed when the card was kept),
+ * then the table.
  */
 export function decide(profile: IssuerProfile, card: { expMonth: number; expYear: number }, now: number, context: ChargeContext): Decision {
   if (profile.outcome === 'invalid_number') return failed('invalid_number');
   const today = new Date(now);
   const currentMonth = today.getUTCFullYear() * 12 + today.getUTCMonth() + 1;
   if (card.expYear * 12 + card.expMonth < currentMonth) return failed('expired_card');
-  const wants3ds = profile.threeDs !== null || context.authenticationRequested;
+  if (context.merchantInitiated && profile.merchantInitiated) return failed(profile.merchantInitiated);
+  const wants3ds = !context.merchantInitiated && (profile.threeDs !== null || context.authenticationRequested);
   if (context.authMethod === 'PAN_ONLY' && wants3ds && !context.authenticated) return failed('authentication_required');
   return profile.outcome === 'success' ? { status: 'succeeded' } : failed(profile.outcome);
 }
@@ -157,7 +180,7 @@ export const walletCards: readonly (WalletCard & { number: string; eciIndicator:
   (['CRYPTOGRAM_3DS', 'PAN_ONLY'] as const).map((authMethod) => {
     const last4 = card.number.slice(-4);
     const threeDs = authMethod === 'PAN_ONLY' ? (card.threeDs ?? null) : null;
-    const result = card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`;
+    const result = (card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`) + (card.merchantInitiated ? `; kept, the merchant's charges fail: ${card.merchantInitiated}` : '');
     const outcome = (threeDs ? `3-D Secure ${threeDs}, then ${result}` : result) + issuerAddressLabel(card);
     const eciIndicator = authMethod === 'CRYPTOGRAM_3DS' && !card.withoutEci ? eciFor(card.network) : undefined;
     const variant = authMethod === 'PAN_ONLY' ? 'PAN only' : eciIndicator ? '3-D Secure cryptogram' : '3-D Secure cryptogram, no ECI';

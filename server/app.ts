@@ -31,6 +31,7 @@ import { type Store, storeFailureOf } from './store';
 import { archivedReleaseRoutes } from '../common/http/releases';
 import { staticRoutes } from '../common/http/static';
 import { webhookBodies, webhookRoutes } from './webhooks/routes';
+import { paymentMethodBodies, paymentMethodRoutes } from './payment-methods/routes';
 
 export interface AppDependencies {
   store: Store;
@@ -82,7 +83,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
   // Every other body is read here, before any route (common/http/body.ts): a route without a rule takes none.
-  app.use(bodyEdge({ ...checkoutBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
+  app.use(bodyEdge({ ...checkoutBodies, ...paymentMethodBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
 
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
   app.get('/metrics', deps.metrics.scrape);
@@ -91,6 +92,7 @@ export function createApp(deps: AppDependencies): express.Express {
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
   const merchantQuotes = { addressPolicy: deps.webhooks.addressPolicy, timeoutMs: deps.quoteEndpointTimeoutMs, logger: deps.logger };
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls, merchantQuotes }));
+  app.use(paymentMethodRoutes({ ...deps, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));

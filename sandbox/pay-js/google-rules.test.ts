@@ -37,6 +37,17 @@ const changed = (change: (r: Loose) => void): Loose => {
   return r;
 };
 const card = (r: Loose) => r.allowedPaymentMethods[0];
+/** The request with one of Google's merchant-initiated transaction objects in place of transactionInfo (Google takes exactly one). */
+const future = (kind: 'recurringTransactionInfo' | 'deferredTransactionInfo' | 'automaticReloadTransactionInfo', info: Loose, change: (info: Loose) => void = () => undefined): Loose =>
+  changed((r) => {
+    delete r.transactionInfo;
+    r[kind] = structuredClone(info);
+    change(r[kind]);
+  });
+const today = { currencyCode: 'USD', countryCode: 'US', immediateTotalPrice: '0.00' };
+const subscription = { ...today, billingAgreement: 'Cancel at any time.', recurrenceItems: [{ label: 'Coffee club', priceStatus: 'FINAL', recurrencePeriod: 'MONTH', recurrencePeriodCount: 1, price: '9.99' }] };
+const reload = { ...today, minimumBalanceAmount: '5.00', reloadAmount: '20.00', label: 'Card reload' };
+const deferred = { ...today, billingDateTime: '2099-01-01T00:00:00Z', priceStatus: 'FINAL', price: '120.00', label: 'Hotel stay' };
 const readiness = (r: Loose) => ({ apiVersion: r.apiVersion, apiVersionMinor: r.apiVersionMinor, allowedPaymentMethods: r.allowedPaymentMethods });
 
 const refusal = (rule: string) => ({ statusCode: 'DEVELOPER_ERROR', statusMessage: expect.stringContaining(`[${rule}]`) });
@@ -76,7 +87,7 @@ const loadCases: [string, string, Loose, Record<string, unknown>?][] = [
   ['GP15', 'a currency code in lower case', changed((r) => (r.transactionInfo.currencyCode = 'usd'))],
   ['GP15', 'a country code of three letters', changed((r) => (r.transactionInfo.countryCode = 'USA'))],
   ['GP15', 'no transaction at all', changed((r) => delete r.transactionInfo)],
-  ['GP15', 'two kinds of transaction at once', changed((r) => (r.recurringTransactionInfo = {}))],
+  ['GP15', 'two kinds of transaction at once', changed((r) => (r.recurringTransactionInfo = structuredClone(subscription)))],
   ['GP16', 'a line item of a type Google does not know', changed((r) => (r.transactionInfo.displayItems = [{ label: 'Fee', type: 'FEE', price: '1.00' }]))],
   ['GP16', 'a line item without a label', changed((r) => (r.transactionInfo.displayItems = [{ label: '', type: 'LINE_ITEM', price: '1.00' }]))],
   ['GP17', 'a price status Google does not know', changed((r) => (r.transactionInfo.totalPriceStatus = 'KNOWN'))],
@@ -92,11 +103,40 @@ const loadCases: [string, string, Loose, Record<string, unknown>?][] = [
   ['GP21', 'a default shipping option that is not one of them', changed((r) => Object.assign(r, { shippingOptionRequired: true, shippingOptionParameters: { shippingOptions: [{ id: 'std', label: 'Standard' }], defaultSelectedOptionId: 'fast' } }))],
   ['GP21', 'two shipping options of one id', changed((r) => Object.assign(r, { shippingOptionRequired: true, shippingOptionParameters: { shippingOptions: [{ id: 'std', label: 'A' }, { id: 'std', label: 'B' }] } }))],
   ['GP22', 'an offer described in 60 characters or more', changed((r) => (r.offerInfo = { offers: [{ redemptionCode: 'TEN', description: 'x'.repeat(60) }] }))],
+  ['GP30', 'a subscription without its currency', future('recurringTransactionInfo', subscription, (info) => delete info.currencyCode)],
+  ['GP30', 'a total due today with one decimal', future('automaticReloadTransactionInfo', reload, (info) => (info.immediateTotalPrice = '0.5'))],
+  ['GP30', 'a billing agreement of more than 300 characters', future('recurringTransactionInfo', subscription, (info) => (info.billingAgreement = 'x'.repeat(301)))],
+  ['GP30', 'a management URL with a trailing slash', future('recurringTransactionInfo', subscription, (info) => (info.managementUrl = 'https://shop.example/account/'))],
+  ['GP30', 'a token update URL with parameters', future('deferredTransactionInfo', deferred, (info) => (info.tokenUpdateUrl = 'https://psp.example/updates?merchant=1'))],
+  ['GP31', 'a subscription without a recurrence', future('recurringTransactionInfo', subscription, (info) => (info.recurrenceItems = []))],
+  ['GP31', 'a recurrence every 0 months', future('recurringTransactionInfo', subscription, (info) => (info.recurrenceItems[0].recurrencePeriodCount = 0))],
+  ['GP31', 'a recurrence of a period Google does not know', future('recurringTransactionInfo', subscription, (info) => (info.recurrenceItems[0].recurrencePeriod = 'QUARTER'))],
+  ['GP31', 'a FINAL recurrence without its price', future('recurringTransactionInfo', subscription, (info) => delete info.recurrenceItems[0].price)],
+  ['GP31', 'a recurrence whose price is not known, with a price', future('recurringTransactionInfo', subscription, (info) => (info.recurrenceItems[0].priceStatus = 'NOT_CURRENTLY_KNOWN'))],
+  ['GP31', 'a recurrence labelled in more than 100 characters', future('recurringTransactionInfo', subscription, (info) => (info.recurrenceItems[0].label = 'x'.repeat(101)))],
+  ['GP31', 'a trial whose recurrence bills before it ends', future('recurringTransactionInfo', subscription, (info) => (info.introductoryPeriodInfo = { introductoryPeriodEndDateTime: '2099-02-01T00:00:00Z', label: 'Free month', totalPrice: '0.00' }))],
+  ['GP32', 'a deferred charge in the past', future('deferredTransactionInfo', deferred, (info) => (info.billingDateTime = '2001-01-01T00:00:00Z'))],
+  ['GP32', 'a deferred charge at a time that is no RFC 3339 date-time', future('deferredTransactionInfo', deferred, (info) => (info.billingDateTime = 'next Tuesday'))],
+  ['GP33', 'a reload of nothing', future('automaticReloadTransactionInfo', reload, (info) => (info.reloadAmount = '0.00'))],
+  ['GP33', 'a reload without its threshold', future('automaticReloadTransactionInfo', reload, (info) => delete info.minimumBalanceAmount)],
 ];
 
 describe("loadPaymentData refuses, as Google's client does", () => {
   it('nothing in the request the server builds, which every case below breaks in one place', () => {
     expect(paymentDataRequestProblem(request(), { environment: 'TEST', callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } })).toBeUndefined();
+  });
+
+  it('nor a card kept for a subscription, a deferred charge or a reload with nothing charged today (0.00), or with a free trial first', () => {
+    const context = { environment: 'TEST', callbacks: { onPaymentAuthorized: true, onPaymentDataChanged: false } };
+    const trial = { introductoryPeriodEndDateTime: '2099-02-01T00:00:00Z', label: 'Free month', totalPrice: '0.00' };
+    for (const kept of [
+      future('recurringTransactionInfo', subscription),
+      future('recurringTransactionInfo', subscription, (info) => Object.assign(info, { introductoryPeriodInfo: trial, managementUrl: 'https://shop.example/account' }, { recurrenceItems: [{ ...info.recurrenceItems[0], billingInitialDateTime: '2099-02-01T00:00:00Z' }] })),
+      future('deferredTransactionInfo', deferred),
+      future('automaticReloadTransactionInfo', reload),
+    ]) {
+      expect(paymentDataRequestProblem(kept, context)).toBeUndefined();
+    }
   });
 
   it('nor a discount line with a negative price, which Google allows a display item', () => {

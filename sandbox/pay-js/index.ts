@@ -38,6 +38,7 @@ import { authorizationRefused, change, type Change, type ExpressRequest, express
 import { askMerchant } from './merchant-call';
 import { drawExpress, isExpress } from './express-view';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
+import { futurePart } from './future-view';
 
 interface PaymentAuthorizationResult {
   transactionState: 'SUCCESS' | 'ERROR';
@@ -247,7 +248,8 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
     { class: 'sheet', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-badge', 'data-testid': 'sandbox-wallet' },
     el('h2', { id: 'sw-title' }, 'Sandbox wallet — test cards only, no real payment'),
     el('p', { class: 'badge', id: 'sw-badge' }, 'SANDBOX: no real card is charged'),
-    expressPart ? el('p', { class: 'total' }, `Pay ${merchant ?? ''}`) : el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatPrice(request.transactionInfo?.totalPrice, request.transactionInfo?.currencyCode))),
+    futurePart(request, merchant) ??
+      (expressPart ? el('p', { class: 'total' }, `Pay ${merchant ?? ''}`) : el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatPrice(request.transactionInfo?.totalPrice, request.transactionInfo?.currencyCode)))),
     expressPart,
     list,
     addresses,

@@ -40,7 +40,7 @@ describe('creating a session', () => {
     // Kuwait's dinar has three minor digits: 123450 is 123.450, shown so though Google Pay is asked for 123.45.
     const kwd = await server.createSession(secretKey, { amount: 123450, currency: 'KWD', locale: 'en-US' });
     expect(kwd.public_view?.amount_display?.text).toBe(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'KWD', minimumFractionDigits: 3 }).format(123.45));
-    expect(kwd.public_view?.payment_data_request.transactionInfo.totalPrice).toBe('123.45');
+    expect(kwd.public_view?.payment_data_request.transactionInfo?.totalPrice).toBe('123.45');
     // Not stored: the session's own reads, the merchant's and the widget's, carry no locale.
     expect((await server.publicSession(created)).amount_display).toBeNull();
     expect(await (await merchantGet(`/api/sessions/${created.id}`)).json()).not.toHaveProperty('locale');

@@ -82,7 +82,7 @@ describe('creating a session with line items, shipping and contact details', () 
 
   it('takes items that add up in a three-decimal currency when each is a price Google can show', async () => {
     const session = await server.createSession(secretKey, { amount: 1240, currency: 'KWD', country_code: 'KW', line_items: items(1230, 10) });
-    expect((await server.publicSession(session)).payment_data_request.transactionInfo.displayItems?.map((item) => item.price)).toEqual(['1.23', '0.01']);
+    expect((await server.publicSession(session)).payment_data_request.transactionInfo?.displayItems?.map((item) => item.price)).toEqual(['1.23', '0.01']);
   });
 });
 

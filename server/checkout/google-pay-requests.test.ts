@@ -13,7 +13,7 @@ import { exponentOf, googlePayRestrictedCurrencies, paymentCurrencyCodes } from 
 import { paymentDataRequestProblem, paymentDataRequestUpdateProblem } from '../../contracts/google-pay-rules';
 import { startTestServer } from '../../testing/harness';
 import { googlePayAmountRefusal } from './payment-request';
-import { buildPaymentDataRequest, quotedTransactionInfo, type SessionAmount, shippingOptionParameters } from '../../contracts/payment-data-request';
+import { buildPaymentDataRequest, quotedTransactionInfo, type SavingTerms, type SessionAmount, shippingOptionParameters } from '../../contracts/payment-data-request';
 import { createPlatformSigner } from './platform';
 import { testApp } from '../../testing/apps';
 
@@ -57,6 +57,57 @@ describe('every request the builder makes', () => {
     expect(refused).toEqual([]);
     // Not vacuous: every currency has amounts that are built, the restricted ones too.
     expect(built).toBeGreaterThan(3 * paymentCurrencyCodes.length * 4);
+  });
+});
+
+describe('every request of a session that keeps the card (docs/saved-cards.md)', () => {
+  const terms = (amount: number): SavingTerms[] => [
+    { usage: 'recurring', recurring: { interval: 'month', interval_count: 1, amount }, reload: undefined, description: undefined, agreement: 'You allow Test Shop to charge this card every month.', setup: false },
+    { usage: 'recurring', recurring: { interval: 'week', interval_count: 2, amount, label: 'Fortnightly box' }, reload: undefined, description: 'Coffee club', agreement: 'x'.repeat(301), setup: true },
+    { usage: 'reload', recurring: undefined, reload: { threshold: 0, amount }, description: undefined, agreement: 'You allow Test Shop to top your card up.', setup: true },
+    { usage: 'reload', recurring: undefined, reload: { threshold: amount, amount, label: 'Transit card' }, description: undefined, agreement: 'You allow Test Shop to top your card up.', setup: false },
+    { usage: 'unscheduled', recurring: undefined, reload: undefined, description: undefined, agreement: 'You allow Test Shop to keep this card.', setup: false },
+  ];
+
+  it.each(variants)('%s: Google takes each use, charged now or set up with nothing charged, in every currency and environment', (_name, variant, context) => {
+    const refused: string[] = [];
+    const asked = new Set<string>();
+    for (const environment of ['SANDBOX', 'TEST', 'PRODUCTION'] as const) {
+      for (const currency of paymentCurrencyCodes) {
+        for (const amount of AMOUNTS) {
+          if (googlePayAmountRefusal(amount, currency)) continue;
+          for (const saving of terms(amount)) {
+            const request = buildPaymentDataRequest(variant, { id: 'cs_1', amount: saving.setup ? 0 : amount, currency, countryCode: 'US', saving }, { gatewayName: 'walletcheckout', ...context });
+            const problem = paymentDataRequestProblem(request, clientOf(environment));
+            if (problem) refused.push(`${environment} ${currency} ${amount} ${saving.usage}: ${problem}`);
+            asked.add(Object.keys(request).find((key) => key.endsWith('ransactionInfo')) ?? '');
+            // Never a transaction total of 0: a setup is asked with what is due today, 0.00.
+            if (request.transactionInfo) expect(Number(request.transactionInfo.totalPrice)).toBeGreaterThan(0);
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    expect([...asked].sort()).toEqual(['automaticReloadTransactionInfo', 'recurringTransactionInfo', 'transactionInfo']);
+  });
+
+  it('asks for a setup with what is due today at 0.00, the terms at their price, and the agreement when Google takes its length', () => {
+    const [monthly, long, reloadSetup] = terms(999);
+    const recurring = buildPaymentDataRequest(app, { id: 'cs_1', amount: 999, currency: 'USD', countryCode: 'US', saving: monthly }, { gatewayName: 'walletcheckout' });
+    expect(recurring.transactionInfo).toBeUndefined();
+    expect(recurring.recurringTransactionInfo).toEqual({
+      currencyCode: 'USD',
+      countryCode: 'US',
+      transactionId: 'cs_1',
+      billingAgreement: monthly?.agreement,
+      immediateTotalPrice: '9.99',
+      recurrenceItems: [{ label: 'Subscription', priceStatus: 'FINAL', recurrencePeriod: 'MONTH', recurrencePeriodCount: 1, price: '9.99' }],
+    });
+    const setup = buildPaymentDataRequest(app, { id: 'cs_1', amount: 0, currency: 'USD', countryCode: 'US', saving: long }, { gatewayName: 'walletcheckout' });
+    expect(setup.recurringTransactionInfo).toMatchObject({ immediateTotalPrice: '0.00', recurrenceItems: [{ label: 'Fortnightly box', recurrencePeriod: 'WEEK', recurrencePeriodCount: 2 }] });
+    expect(setup.recurringTransactionInfo).not.toHaveProperty('billingAgreement');
+    const reload = buildPaymentDataRequest(app, { id: 'cs_1', amount: 0, currency: 'JPY', countryCode: 'JP', saving: reloadSetup }, { gatewayName: 'walletcheckout' });
+    expect(reload.automaticReloadTransactionInfo).toMatchObject({ currencyCode: 'JPY', immediateTotalPrice: '0', minimumBalanceAmount: '0', reloadAmount: '999', label: 'Automatic reload' });
   });
 });
 
@@ -133,7 +184,7 @@ describe("every express checkout request (line items, shipping address, contact 
     ];
     const session = { id: 'cs_1', amount: 1850, currency: 'USD', countryCode: 'US' };
     const express = buildPaymentDataRequest(app, { ...session, lineItems, shipping: { countries: ['US', 'CA'], phone: true }, contact: { email: true, phone: true } }, { gatewayName: 'g' });
-    expect(express.transactionInfo.displayItems).toEqual([
+    expect(express.transactionInfo?.displayItems).toEqual([
       { label: 'Coffee beans', type: 'LINE_ITEM', price: '14.50', status: 'FINAL' },
       { label: 'Sales tax', type: 'TAX', price: '1.05', status: 'FINAL' },
       { label: 'Welcome offer', type: 'DISCOUNT', price: '-2.00', status: 'FINAL' },
@@ -176,7 +227,7 @@ describe('a request with delivery options', () => {
     expect(request.transactionInfo).toMatchObject({ totalPriceStatus: 'ESTIMATED', totalPrice: '23.45' });
     // Google takes COMPLETE_IMMEDIATE_PURCHASE only with a FINAL total.
     expect(request.transactionInfo).not.toHaveProperty('checkoutOption');
-    expect(request.transactionInfo.displayItems).toEqual([
+    expect(request.transactionInfo?.displayItems).toEqual([
       { label: 'Coffee beans', type: 'LINE_ITEM', price: '18.50', status: 'FINAL' },
       { label: 'Standard', type: 'SHIPPING_OPTION', price: '4.95', status: 'FINAL' },
     ]);

@@ -6,7 +6,7 @@
  * the payment method the service made from the card.
  */
 import type { App } from '../apps';
-import { type AddressVerification, type AskedShipping, type AssuranceDetails, AuthenticateBody, type BillingDetails, type ChallengeFraming, type Charge, PayBody, type PaymentData, type PaymentOutcome, SessionStatus } from '../../contracts';
+import { type AddressVerification, type AskedShipping, type AssuranceDetails, AuthenticateBody, type BillingDetails, type ChallengeFraming, type Charge, type ChargeRequest, PayBody, type PaymentData, type PaymentOutcome, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
@@ -19,6 +19,7 @@ import { buildCharge, chargedAmountOf, type ChargeSource } from './build-charge'
 import { contactOf, outcomeOf, shippingOf } from './sessions';
 import { findSession, type SessionChanges, type SessionExpectations, type SessionRow } from '../store/sessions';
 import { chargeSourceFor, type DirectDecryption, parseWalletToken } from './charge-source';
+import { acceptedAgreement } from '../payment-methods/agreement';
 import { shopperColumns } from './personal-data';
 import type { MerchantQuoteOptions } from './merchant-quotes';
 import { priceOfPayment } from './quotes';
@@ -37,6 +38,9 @@ export interface PayDependencies {
   /** How the merchant's quote endpoint is reached, for the sessions it prices (checked again at payment). */
   merchantQuotes: MerchantQuoteOptions;
 }
+
+/** What an attempt needs, whatever made it: a shopper's payment, or a merchant's charge of a kept card (payment-methods/merchant-initiated.ts). */
+export type ChargeDependencies = Pick<PayDependencies, 'store' | 'service' | 'cipher' | 'abandoned' | 'instanceId'>;
 
 /**
  * Attempts whose request gave up after the service was called because the
@@ -68,6 +72,9 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   // What the page could have written is checked before the token is opened (a direct-mode token opened is a token used).
   const shipping = shippingAddressOf(parsed.data.payment_data, asked.shipping);
   if (!shipping.ok) return shipping;
+  // A session that keeps the card is paid only with the shopper's agreement to what it is kept for (docs/saved-cards.md).
+  const agreed = acceptedAgreement(app, session, parsed.data.agreement, Date.now());
+  if (!agreed.ok) return agreed;
   const price = await priceOfPayment(deps, session, parsed.data.quote_id, parsed.data.payment_data);
   if (!price.ok) return price;
   // The session as this attempt charges it: its price is the server's (the latest quote's total, with delivery options or the merchant's quotes).
@@ -87,7 +94,7 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   // The merchant's view carries what the shopper gave, the address check and the price from the moment the attempt is claimed.
   const addressColumns = shopperColumns(deps.cipher, session.billing_address_on_file_sealed, asked, { billing, shipping: shipping.value, email: parsed.data.payment_data.email });
   // Claimed from the status the session was read in: if it moved since, someone else got there first; if it was quoted again, the price is stale.
-  const claim = { from: [SessionStatus.parse(session.status)], changes: { ...addressColumns, ...price.value.columns }, ...(price.value.quote !== undefined && { expected: { latest_quote: price.value.quote } }) };
+  const claim = { from: [SessionStatus.parse(session.status)], changes: { ...addressColumns, ...price.value.columns, ...agreed.value }, ...(price.value.quote !== undefined && { expected: { latest_quote: price.value.quote } }) };
   const attempt = await chargeAttempt(deps, app, session.id, claim, source.value, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
@@ -113,7 +120,7 @@ function shippingAddressOf(paymentData: PaymentData, asked: AskedShipping | null
 }
 
 /** Records what followed the service's answer; if the store fails meanwhile, the attempt is left to reconciliation at once. */
-async function abandonedIfStoreFails<T>(deps: PayDependencies, attemptId: string, record: () => Promise<T>): Promise<T> {
+async function abandonedIfStoreFails<T>(deps: ChargeDependencies, attemptId: string, record: () => Promise<T>): Promise<T> {
   try {
     return await record();
   } catch (error) {
@@ -186,7 +193,7 @@ interface ClaimedAttempt {
  * a crash, it can be replayed with the same key), and calls the service.
  */
 async function chargeAttempt(
-  deps: PayDependencies,
+  deps: ChargeDependencies,
   app: App,
   sessionId: string,
   claim: Claim,
@@ -203,7 +210,7 @@ async function chargeAttempt(
  * How an attempt claims its session: from one of the statuses `from`, writing `changes`; with `expected`, only
  * while the session still holds it (the latest quote the payment was priced by).
  */
-interface Claim {
+export interface Claim {
   from: readonly SessionStatus[];
   changes?: SessionChanges;
   expected?: SessionExpectations;
@@ -216,7 +223,7 @@ interface Claim {
  * address verification goes: the new attempt's charge answers its own.
  */
 async function claimAttempt(
-  { store, cipher, instanceId }: PayDependencies,
+  { store, cipher, instanceId }: ChargeDependencies,
   sessionId: string,
   { from, changes = {}, expected = {} }: Claim,
   sourceType: string,
@@ -296,10 +303,19 @@ async function payAuthenticated(
   assurance: Assurance,
 ): Promise<Result<Paid, Failure>> {
   const request = buildCharge(session, { type: 'payment_method', payment_method: authenticated.paymentMethod }, undefined, { authenticationSession: authenticated.authenticationSession });
-  const attempt = await chargeAttempt(deps, app, session.id, { from: ['requires_authentication'] }, request.source_data, serializeCharge(request));
+  return attemptCharge(deps, app, session.id, { from: ['requires_authentication'] }, request, assurance);
+}
+
+/**
+ * One attempt of a charge with no 3-D Secure to follow: claimed (its request sealed) before the service
+ * is called, its outcome recorded after, unknown ones left to reconciliation. A payment after 3-D Secure,
+ * and a merchant's charge of a kept card, are made this way.
+ */
+export async function attemptCharge(deps: ChargeDependencies, app: App, sessionId: string, claim: Claim, request: ChargeRequest, assurance?: Assurance): Promise<Result<Paid, Failure>> {
+  const attempt = await chargeAttempt(deps, app, sessionId, claim, request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
-  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps, session.id, claimed.id, reply, assurance)));
+  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps, sessionId, claimed.id, reply, assurance)));
 }
 
 /** 3-D Secure ended without authentication: a decline the shopper may retry, with this card or another. */

@@ -7,7 +7,9 @@
  * (checkout/refunds.ts). Each pass then expires the sessions whose time is up
  * (expiry.ts), after settling: a session whose attempt has just come back
  * unpaid expires in the same pass; releases the holds that lapsed (holds.ts); and erases the
- * billing addresses older than PERSONAL_DATA_RETENTION_DAYS (personal-data.ts).
+ * billing addresses older than PERSONAL_DATA_RETENTION_DAYS (personal-data.ts). Saved cards'
+ * part (payment-methods/): the cards of paid saving sessions not kept yet are kept, detaches the
+ * service has not heard of are told, and the networks' card updates are applied.
  */
 import { getApp } from '../apps';
 import type { Logger } from '../../common/logging';
@@ -23,6 +25,9 @@ import { releaseLapsedHolds } from './holds';
 import { type ErasureReport, erasePersonalData, type PersonalDataDependencies } from './personal-data';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
 import { reconcileRefunds, type RefundReconcileReport } from './refunds';
+import { applyCardUpdates } from '../payment-methods/card-updates';
+import { keepPendingCards } from '../payment-methods/keep';
+import { confirmDetaches } from '../payment-methods/records';
 
 export interface ReconcileDependencies extends PersonalDataDependencies {
   store: Store;
@@ -55,6 +60,8 @@ export interface ReconcileReport {
   lapsedHoldsReleased: number;
   /** What this pass erased after the retention period (personal-data.ts). */
   personalDataErased: ErasureReport;
+  /** Saved cards: cards kept, detaches told to the service, payment methods the networks' card updates changed. */
+  savedCards: { kept: number; detachesTold: number; cardsUpdated: number };
 }
 
 /**
@@ -98,13 +105,15 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
     deps.logger.info({ attempt: attempt.id, session: attempt.session_id, status: outcome.status }, 'attempt reconciled');
   }
   const refunds = await reconcileRefunds(deps);
+  // After the attempts: a saving session settled paid by this pass has its card kept in it.
+  const savedCards = { kept: await keepPendingCards(deps), detachesTold: await confirmDetaches(deps), cardsUpdated: await applyCardUpdates(deps) };
   const expired = await expirePastDueSessions(deps);
   const lapsedHoldsReleased = await releaseLapsedHolds({ ...deps, longestRequestMs: deps.leaseMs });
   const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
   if (endedRateLimitWindows > 0) deps.logger.debug({ endedRateLimitWindows }, 'ended rate limit windows purged');
-  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased };
+  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards };
 }
 
 export interface Reconciler {

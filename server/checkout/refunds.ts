@@ -50,6 +50,7 @@ function refundIdFor(app: App, session: SessionRow, merchantKey: string | undefi
 }
 
 function notRefundable(session: SessionRow): Failure {
+  if (session.intent === 'setup') return { code: 'invalid_state', message: 'A setup keeps a card and takes no money: there is nothing to refund' };
   const why = session.status === 'authorized' ? ': an uncaptured hold is released (POST .../release), not refunded' : ': only a succeeded or captured checkout is';
   return { code: 'invalid_state', message: `A ${session.status} checkout cannot be refunded${why}` };
 }
@@ -66,7 +67,7 @@ export async function createRefund(deps: RefundDependencies, app: App, session: 
   if (made) return ok(made.status === 'pending' ? await send(deps, made, app.merchantId) : toRefund(made));
   const taken = takenIn[session.status as SessionStatus]?.(session);
   const chargeId = outcomeOf(session)?.charge_id;
-  if (taken === undefined || !chargeId) return err(notRefundable(session));
+  if (taken === undefined || !chargeId || session.intent === 'setup') return err(notRefundable(session));
   const amount = parsed.data.amount ?? taken - session.amount_refunded;
   if (amount <= 0) return err(exceeds(0));
 

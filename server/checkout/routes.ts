@@ -35,6 +35,8 @@ import { clientSecretOpens, createSession, listAppSessions, outcomeOf, requested
 import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-endpoints';
 import { quoteSession } from './quotes';
 import { findSession, type SessionRow } from '../store/sessions';
+import { agreementFor, savingOf, savingTermsOf } from '../payment-methods/agreement';
+import { keepCardAfterPayment } from '../payment-methods/keep';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
   store: Store;
@@ -57,6 +59,7 @@ export interface CheckoutRoutesOptions extends PayDependencies {
   merchantCalls: RequestHandler;
   /** No request runs longer: an Idempotency-Key claimed longer ago than this was left by a process that died. */
   longestRequestMs: number;
+  logger: Logger;
 }
 
 /**
@@ -138,6 +141,7 @@ export const checkoutAnswers = {
     ...JSON_BODY,
     'invalid_payment_token',
     'shipping_country_not_allowed',
+    'agreement_required',
     'quote_mismatch',
     'shipping_address_unserviceable',
     'quote_unavailable',
@@ -456,6 +460,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: directPublicKey.value, ...(platform && { platform }) };
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
     const exponent = exponentOf(session.currency);
+    const save = savingOf(session);
     return ok({
       id: session.id,
       status: SessionStatus.parse(session.status),
@@ -467,9 +472,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },
-      payment_data_request: buildPaymentDataRequest(app, requestedAmountOf(session), context),
+      payment_data_request: buildPaymentDataRequest(app, { ...requestedAmountOf(session), saving: savingTermsOf(app, session) }, context),
       outcome: outcomeOf(session),
       expires_at: session.expires_at,
+      ...(save && { save_payment_method: { usage: save.usage, setup: session.intent === 'setup', agreement: agreementFor(app.name, session, save) } }),
     });
   };
 
@@ -490,6 +496,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const embedder = embedderOf(req);
     const framing = { return_origin: req.get('origin') ?? options.ownOrigin(), ...(embedder ? { ancestor_origins: [embedder] } : {}) };
     const paid = await pay(options, found.app, found.session, req.body, framing);
+    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session.id, paid.value.outcome);
     await sendPayReply(res, found, paid);
   });
 
@@ -508,7 +515,9 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.post('/api/sessions/:id/authenticate', payments, widgetCors, async (req, res) => {
     const found = await widgetSession(req, res);
     if (!found) return;
-    await sendPayReply(res, found, await authenticate(options, found.app, found.session, req.body));
+    const paid = await authenticate(options, found.app, found.session, req.body);
+    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session.id, paid.value.outcome);
+    await sendPayReply(res, found, paid);
   });
 
   async function sendPayReply(res: Response, found: WidgetCall, paid: Result<Paid, Failure>): Promise<void> {

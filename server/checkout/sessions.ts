@@ -3,7 +3,7 @@
  * secret key and by the widget with the client secret.
  */
 import type { App } from '../apps';
-import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, PaymentOutcome, type CreatedSession, type Refund, SESSION_LIFETIME, type Session, type SessionList, QuotePricing, SessionQuote, SessionStatus } from '../../contracts';
+import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, KeepCardError, MerchantChargeReason, PaymentOutcome, type CreatedSession, RecordedAgreement, type Refund, SESSION_LIFETIME, type Session, SessionIntent, type SessionList, QuotePricing, SessionQuote, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -17,6 +17,7 @@ import { findSession, insertSession, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
 import type { SessionAmount } from '../../contracts/payment-data-request';
 import { sealAddress, storedAddress, storedEmail } from './personal-data';
+import { savingOf } from '../payment-methods/agreement';
 
 const CLIENT_SECRET_SEPARATOR = '_secret_';
 
@@ -33,7 +34,9 @@ export async function createSession(
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
-  const unpayable = googlePayAmountRefusal(input.amount, input.currency);
+  // A setup charges nothing now (the schema refuses an amount with it): its amount is 0.
+  const amount = input.amount ?? 0;
+  const unpayable = googlePayAmountRefusal(amount, input.currency);
   if (unpayable) return err(unpayable);
   if (input.quote_endpoint && !(await findQuoteEndpoint(store, app.id))) {
     return err({ code: 'quote_endpoint_missing', message: 'quote_endpoint: this application has no quote endpoint to price the session: set one with PUT /api/quote_endpoint first' });
@@ -46,41 +49,56 @@ export async function createSession(
   const id = `cs_${randomId(16)}`;
   const clientSecret = `${id}${CLIENT_SECRET_SEPARATOR}${randomId(24)}`;
   const row: SessionRow = {
-    id,
-    app_id: app.id,
-    status: 'open',
-    amount: input.amount,
-    currency: input.currency,
-    country_code: input.country_code,
+    ...newSessionRow({ id, app_id: app.id, amount, currency: input.currency, country_code: input.country_code, intent: input.intent, client_secret_hash: hashSecret(clientSecret), created: now, expires_at: expiresAt }),
     description: input.description ?? null,
     reference: input.reference ?? null,
-    intent: input.intent,
-    client_secret_hash: hashSecret(clientSecret),
+    billing_address_on_file_sealed: input.billing_address_on_file ? sealAddress(cipher, input.billing_address_on_file) : null,
+    line_items: input.line_items?.length ? JSON.stringify(input.line_items) : null,
+    shipping: input.shipping ? JSON.stringify(input.shipping) : null,
+    contact: input.contact ? JSON.stringify(input.contact) : null,
+    quote_pricing: input.quote_endpoint ? JSON.stringify({ promotion_codes: input.promotion_codes }) : null,
+    save_payment_method: input.save_payment_method ? JSON.stringify(input.save_payment_method) : null,
+  };
+  await insertSession(store, row);
+  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
+}
+
+/** What every new session's row is made of; the rest of its columns start empty, to be filled by its creator and its payments. */
+type NewSession = Pick<SessionRow, 'id' | 'app_id' | 'amount' | 'currency' | 'country_code' | 'intent' | 'client_secret_hash' | 'created' | 'expires_at'>;
+
+/** A new, open session's row: `fields`, and every other column empty. */
+export function newSessionRow(fields: NewSession): SessionRow {
+  return {
+    ...fields,
+    status: 'open',
+    description: null,
+    reference: null,
     attempts: 0,
     outcome: null,
     amount_captured: null,
     amount_refunded: 0,
-    created: now,
-    updated: now,
-    expires_at: expiresAt,
-    billing_address_on_file_sealed: input.billing_address_on_file ? sealAddress(cipher, input.billing_address_on_file) : null,
+    updated: fields.created,
+    billing_address_on_file_sealed: null,
     billing_address_sealed: null,
     billing_address_check: null,
     address_verification: null,
-    line_items: input.line_items?.length ? JSON.stringify(input.line_items) : null,
-    shipping: input.shipping ? JSON.stringify(input.shipping) : null,
-    contact: input.contact ? JSON.stringify(input.contact) : null,
+    line_items: null,
+    shipping: null,
+    contact: null,
     shipping_address_sealed: null,
     email_sealed: null,
     personal_data_erased: null,
     latest_quote: null,
     shipping_option: null,
     amount_charged: null,
-    quote_pricing: input.quote_endpoint ? JSON.stringify({ promotion_codes: input.promotion_codes }) : null,
+    quote_pricing: null,
     charged_quote: null,
+    save_payment_method: null,
+    agreement: null,
+    payment_method: null,
+    payment_method_error: null,
+    charge_reason: null,
   };
-  await insertSession(store, row);
-  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
 }
 
 /**
@@ -124,7 +142,7 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     country_code: row.country_code,
     description: row.description,
     reference: row.reference,
-    intent: row.intent === 'hold' ? 'hold' : 'charge',
+    intent: SessionIntent.parse(row.intent),
     attempts: row.attempts,
     outcome: outcomeOf(row),
     amount_captured: row.amount_captured,
@@ -147,6 +165,11 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     quote_endpoint: row.quote_pricing !== null,
     promotion_codes: quotePricingOf(row)?.promotion_codes ?? false,
     quote: row.charged_quote ? SessionQuote.parse(JSON.parse(row.charged_quote)) : null,
+    save_payment_method: savingOf(row) ?? null,
+    agreement: row.agreement ? RecordedAgreement.parse(JSON.parse(row.agreement)) : null,
+    payment_method: row.payment_method ?? null,
+    payment_method_error: row.payment_method_error ? KeepCardError.parse(JSON.parse(row.payment_method_error)) : null,
+    charge_reason: row.charge_reason ? MerchantChargeReason.parse(row.charge_reason) : null,
   };
 }
 

@@ -17,6 +17,7 @@ import { JSON_BODY, NO_BODY, type RouteAnswers } from '../../contracts/error-cod
 import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './parts';
 import { quoteAnswerComponent, quoteEndpointPaths, quoteEndpointTag, quoteEndpointWebhooks } from './quote-endpoint';
 import { webhookEvents, webhookPaths } from './webhooks';
+import { paymentMethodPaths, paymentMethodsTag } from './payment-methods';
 
 /**
  * What the sandbox wallet's routes (sandbox/wallet-api.ts) answer besides their success, by
@@ -261,6 +262,7 @@ const paths: ZodOpenApiObject['paths'] = {
     },
   },
   ...quoteEndpointPaths,
+  ...paymentMethodPaths,
   ...webhookPaths,
   '/v3/apps/{appId}': {
     get: {
@@ -372,8 +374,9 @@ const tags = [
   { name: 'Keys', description: "The application's secret key (secret key)" },
   { name: 'Origin verification', description: "Platform mode: each allowed origin's proof that the application controls it, before authJwts are signed for it (secret key; docs/platform.md)" },
   quoteEndpointTag,
+  paymentMethodsTag,
   { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
-  { name: 'Events', description: 'What happened to the application\'s sessions and refunds, as delivered to webhook endpoints (secret key)' },
+  { name: 'Events', description: 'What happened to the application\'s sessions, refunds and kept cards, as delivered to webhook endpoints (secret key)' },
   { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/apps-api.md)' },
   { name: 'Sandbox wallet', description: "A stand-in for Google Pay's wallet, for tests and QA: present only with the embedded sandbox" },
   { name: 'Sandbox service', description: 'A stand-in for the payment service: present only when no real service is configured' },

@@ -9,7 +9,7 @@ import { validate } from '@hyperjump/json-schema/openapi-3-1';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDevIssuer } from '../apps-api/dev-issuer';
-import { type CreatedSession, EventType } from '../../contracts';
+import { type CreatedSession, WebhookEventType } from '../../contracts';
 import { scopeUrl } from '../apps-api/scopes';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
@@ -84,6 +84,10 @@ describe('/openapi.json', () => {
         '/api/origin_verifications',
         '/api/origin_verifications/verify',
         '/api/quote_endpoint',
+        '/api/payment_methods',
+        '/api/payment_methods/{paymentMethodId}',
+        '/api/payment_methods/{paymentMethodId}/detach',
+        '/api/payment_methods/{paymentMethodId}/charges',
         '/api/webhook_endpoints',
         '/api/webhook_endpoints/{id}',
         '/api/webhook_endpoints/{id}/roll_secret',
@@ -114,8 +118,8 @@ describe('/openapi.json', () => {
     expect(full.info.contact).toBeDefined();
     const operations = [...Object.entries(full.paths), ...Object.entries(full.webhooks)].flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ at: `${method} ${path}`, ...operation })));
     expect(operations.filter((operation) => !operation.tags?.length || !operation.description).map((operation) => operation.at), 'untagged or undescribed').toEqual([]);
-    // Every event, and the merchant's quote endpoint's request (docs/express-checkout.md).
-    expect(Object.keys(full.webhooks).sort()).toEqual([...EventType.options, 'quoteRequest'].sort());
+    // Every event, a payment's and a kept card's, and the merchant's quote endpoint's request (docs/express-checkout.md).
+    expect(Object.keys(full.webhooks).sort()).toEqual([...WebhookEventType.options, 'quoteRequest'].sort());
 
     const statuses = (path: string, method = 'post') => Object.keys(full.paths[path]![method]!.responses);
     for (const widgetRoute of ['/api/sessions/{id}/public', '/api/sessions/{id}/pay', '/api/sessions/{id}/quote', '/api/sessions/{id}/authenticate']) {

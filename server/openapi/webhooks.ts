@@ -1,7 +1,7 @@
 /** The webhook API's part of the OpenAPI document (docs/webhooks.md). */
 import { z } from 'zod';
 import type { ZodOpenApiObject } from 'zod-openapi';
-import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, EmptyBody, Event, EventList, EventRedelivery, EventType, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList } from '../../contracts';
+import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, DeletedWebhookEndpoint, EmptyBody, Event, EventList, EventRedelivery, ListEventsQuery, RolledWebhookSecret, RollSecretKeyBody, WebhookEndpointList, WebhookEventType } from '../../contracts';
 import { webhookAnswers, webhookBodies } from '../webhooks/routes';
 import { SIGNATURE_HEADER } from '../webhooks/signature';
 import { errorResponses, idempotencyKey, reply, requestBody } from './parts';
@@ -112,7 +112,7 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
 };
 
 /**
- * What each endpoint receives: one POST per event, its type one of EventType, signed in the
+ * What each endpoint receives: one POST per event, its type one of WebhookEventType, signed in the
  * SIGNATURE_HEADER header (docs/webhooks.md, "Verifying a delivery"). A 2xx within the timeout is
  * delivered; anything else is retried with backoff until the retry window closes.
  */
@@ -120,7 +120,7 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
 const EVENT_COMPONENT = 'Event';
 
 export const webhookEvents: ZodOpenApiObject['webhooks'] = Object.fromEntries(
-  EventType.options.map((type) => [
+  WebhookEventType.options.map((type) => [
     type,
     {
       post: {

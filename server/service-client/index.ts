@@ -15,6 +15,9 @@ import {
   Charge,
   ChargeRequest,
   type CreateAuthenticationSession,
+  type KeepPaymentMethodRequest,
+  KeptPaymentMethod,
+  PaymentMethodUpdateList,
   ServiceRefund,
   type ServiceRefundRequest,
 } from '../../contracts';
@@ -93,6 +96,16 @@ export interface ServiceClient {
    * call made: the service replays it.
    */
   createRefund(request: ServiceRefundRequest, call: ChargeCall): Promise<Result<ServiceRefund, ServiceFailure>>;
+  /**
+   * Keeps the card of a charge made to keep it (stored_credential.initiator customer) for a customer, one
+   * payment method per card and customer (the same card kept again answers the same one, updated);
+   * idempotent under the call's key.
+   */
+  keepPaymentMethod(request: KeepPaymentMethodRequest, call: ChargeCall): Promise<Result<KeptPaymentMethod, ServiceFailure>>;
+  /** Detaches a kept payment method, for good; idempotent under the call's key. */
+  detachPaymentMethod(id: string, call: ChargeCall): Promise<Result<KeptPaymentMethod, ServiceFailure>>;
+  /** The merchant's card updates after `after` (a sequence), oldest first, at most `limit`. */
+  paymentMethodUpdates(merchantId: string, after: number, limit: number): Promise<Result<PaymentMethodUpdateList, ServiceFailure>>;
 }
 
 /** A refund request's bytes, the same for the same fields whoever builds them, so that a replay matches the first request. */
@@ -140,6 +153,9 @@ const paths = {
   authenticationSessions: '/api/v1/authentication_sessions',
   authenticationSession: (id: string) => `/api/v1/authentication_sessions/${encodeURIComponent(id)}`,
   refunds: '/api/v1/refunds',
+  paymentMethods: '/api/v1/payment_methods',
+  detach: (paymentMethodId: string) => `/api/v1/payment_methods/${encodeURIComponent(paymentMethodId)}/detach`,
+  paymentMethodUpdates: (after: number, limit: number) => `/api/v1/payment_method_updates?after=${after}&limit=${limit}`,
 };
 
 /**
@@ -228,5 +244,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       send({ method: 'POST', path: paths.authenticationSessions, ...call, body: JSON.stringify(request), reply: AuthenticationSession, what: 'authentication session' }),
     getAuthenticationSession: (id, merchantId) => send({ method: 'GET', path: paths.authenticationSession(id), merchantId, reply: AuthenticationSession, what: 'authentication session' }),
     createRefund: (request, call) => send({ method: 'POST', path: paths.refunds, ...call, body: refundBody(request), reply: ServiceRefund, what: 'refund' }),
+    keepPaymentMethod: (request, call) =>
+      send({ method: 'POST', path: paths.paymentMethods, ...call, body: JSON.stringify({ charge: request.charge, customer: request.customer }), reply: KeptPaymentMethod, what: 'payment method' }),
+    detachPaymentMethod: (id, call) => send({ method: 'POST', path: paths.detach(id), ...call, reply: KeptPaymentMethod, what: 'payment method' }),
+    paymentMethodUpdates: (merchantId, after, limit) => send({ method: 'GET', path: paths.paymentMethodUpdates(after, limit), merchantId, reply: PaymentMethodUpdateList, what: 'payment method update list' }),
   };
 }

@@ -4,7 +4,7 @@
  * so no event is lost and none is sent for a change that rolled back.
  */
 import type { Transaction } from 'kysely';
-import type { Event, EventType } from '../../contracts';
+import type { Event, WebhookEventType } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
 import { randomId } from '../../common/secrets';
 import type { BackendDatabase } from './schema';
@@ -12,7 +12,7 @@ import type { BackendDatabase } from './schema';
 export type StoreTransaction = Transaction<BackendDatabase>;
 
 /** Whether an endpoint listening to `events` (JSON array, or null for all) takes `type`. */
-export function endpointListensTo(events: string | null, type: EventType): boolean {
+export function endpointListensTo(events: string | null, type: WebhookEventType): boolean {
   return events === null || (JSON.parse(events) as string[]).includes(type);
 }
 
@@ -38,13 +38,13 @@ export function pendingDelivery(eventId: string, endpointId: string, now: number
  * Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that
  * listens to its type. `sealWith`: the object carries personal data, and the body is kept sealed with it.
  */
-export async function recordEvent(trx: StoreTransaction, appId: string, type: EventType, object: Event['data']['object'], sealWith?: DataCipher): Promise<Event> {
+export async function recordEvent(trx: StoreTransaction, appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith?: DataCipher): Promise<Event> {
   const now = Date.now();
   const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
   const body = JSON.stringify(event);
   await trx
     .insertInto('events')
-    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: 'session_id' in object ? object.session_id : object.id })
+    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: sessionOf(object) })
     .execute();
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
   const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
@@ -55,6 +55,12 @@ export async function recordEvent(trx: StoreTransaction, appId: string, type: Ev
       .execute();
   }
   return event;
+}
+
+/** The session an event is about, for the dashboard's timeline: a session's own, a refund's; none for a kept card. */
+function sessionOf(object: Event['data']['object']): string | null {
+  if (object.object === 'refund') return object.session_id;
+  return object.object === 'checkout_session' ? object.id : null;
 }
 
 /**

@@ -438,6 +438,49 @@ export const backendMigrations: Record<string, Migration> = {
       for (const column of ['quote_pricing', 'charged_quote']) await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
     },
   },
+  '0026_saved_cards': {
+    // Saved cards (docs/saved-cards.md): what a session keeps the card for, the shopper's agreement, the payment method it
+    // kept (or, for a merchant-initiated session, charged) and why the service would not keep it; the kept cards, one
+    // live row per app, customer and card (a partial unique index: a detached row stays, and the card may be kept anew);
+    // and how far into each merchant account's feed of card updates the backend has read. Sessions before keep none (null).
+    async up(db: Kysely<unknown>) {
+      for (const column of ['save_payment_method', 'agreement', 'payment_method', 'payment_method_error', 'charge_reason']) {
+        await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
+      }
+      await db.schema
+        .createTable('payment_methods')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('customer', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('service_payment_method', 'text', (c) => c.notNull())
+        .addColumn('network', 'text', (c) => c.notNull())
+        .addColumn('last4', 'text', (c) => c.notNull())
+        .addColumn('exp_month', 'integer', (c) => c.notNull())
+        .addColumn('exp_year', 'integer', (c) => c.notNull())
+        .addColumn('token_kind', 'text', (c) => c.notNull())
+        .addColumn('agreement', 'text', (c) => c.notNull())
+        .addColumn('network_transaction_reference', 'text', (c) => c.notNull())
+        .addColumn('country_code', 'text', (c) => c.notNull())
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
+        .addColumn('detached', 'bigint')
+        .addColumn('service_detached', 'bigint')
+        .execute();
+      await sql`CREATE UNIQUE INDEX payment_methods_live_card ON payment_methods (app_id, customer, fingerprint) WHERE detached IS NULL`.execute(db);
+      await sql`CREATE INDEX payment_methods_app_created ON payment_methods (app_id, created, id)`.execute(db);
+      await sql`CREATE INDEX payment_methods_app_customer_created ON payment_methods (app_id, customer, created, id)`.execute(db);
+      await sql`CREATE INDEX payment_methods_service ON payment_methods (service_payment_method)`.execute(db);
+      // The reconciliation pass's two questions: paid saving sessions whose card is not kept yet, and detaches the service has not confirmed.
+      await sql`CREATE INDEX sessions_card_to_keep ON sessions (status) WHERE save_payment_method IS NOT NULL AND payment_method IS NULL AND payment_method_error IS NULL`.execute(db);
+      await sql`CREATE INDEX payment_methods_detach_unconfirmed ON payment_methods (detached) WHERE detached IS NOT NULL AND service_detached IS NULL`.execute(db);
+      await db.schema
+        .createTable('card_update_cursors')
+        .addColumn('merchant_id', 'text', (c) => c.primaryKey())
+        .addColumn('sequence', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

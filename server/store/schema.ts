@@ -89,6 +89,55 @@ export interface SessionsTable {
   quote_pricing: Generated<string | null>;
   /** SessionQuote JSON: the quote the latest payment attempt was charged, from its claim; null without a quote endpoint or before a payment. */
   charged_quote: Generated<string | null>;
+  /** SavePaymentMethod JSON: what the session keeps the card for (docs/saved-cards.md); null when it keeps none. */
+  save_payment_method: Generated<string | null>;
+  /** RecordedAgreement JSON: what the shopper agreed to, written by the claim of the payment that carried it. */
+  agreement: Generated<string | null>;
+  /** The payment method (payment_methods.id) the session kept the card as; a merchant-initiated session's, the one it charged. */
+  payment_method: Generated<string | null>;
+  /** `{code, message}` JSON: why the service would not keep the card of a paid saving session (the payment stands). */
+  payment_method_error: Generated<string | null>;
+  /** MerchantChargeReason of a merchant-initiated session; null otherwise. */
+  charge_reason: Generated<string | null>;
+}
+
+/**
+ * The cards kept for customers of an app (server/payment-methods/): one live row per app, customer and card
+ * (the service's fingerprint), never more of the card than its network, last four digits and expiry.
+ */
+export interface PaymentMethodsTable {
+  id: string;
+  app_id: string;
+  /** The merchant's customer reference. */
+  customer: string;
+  /** The service's fingerprint of the card: the same card kept again for the customer updates this row. */
+  fingerprint: string;
+  /** The service's kept payment method (pm_... of the service), which merchant-initiated charges name. */
+  service_payment_method: string;
+  network: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  /** TokenKind: `network_token` or `card`. */
+  token_kind: string;
+  /** PaymentMethodAgreement JSON: the latest agreement the shopper gave for it. */
+  agreement: string;
+  /** The card network's reference of the customer-initiated transaction that set the agreement up. */
+  network_transaction_reference: string;
+  /** The saving session's country: the merchant-initiated sessions made on it are in it. */
+  country_code: string;
+  created: number;
+  updated: number;
+  detached: number | null;
+  /** When the service confirmed the detach (reconciliation asks again until it does); null before. */
+  service_detached: number | null;
+}
+
+/** How far into each merchant account's feed of card updates at the service the backend has read (server/payment-methods/card-updates.ts). */
+export interface CardUpdateCursorsTable {
+  merchant_id: string;
+  /** The last update's sequence applied. */
+  sequence: number;
 }
 
 /** An app's quote endpoint (at most one): where its sessions' prices are asked (checkout/merchant-quotes.ts). */
@@ -295,6 +344,8 @@ export interface BackendDatabase {
   idempotency_keys: IdempotencyKeysTable;
   server_heartbeats: ServerHeartbeatsTable;
   direct_keys: DirectKeysTable;
+  payment_methods: PaymentMethodsTable;
+  card_update_cursors: CardUpdateCursorsTable;
   wallet_messages: WalletMessagesTable;
   rate_limit_windows: RateLimitWindowsTable;
 }

@@ -7,7 +7,13 @@ import type { Selectable, Transaction, UpdateObject } from 'kysely';
 import type { BackendDatabase, SessionsTable } from './schema';
 import type { Store } from '.';
 
-export type SessionRow = Selectable<SessionsTable>;
+/**
+ * A session's row. The saved-card columns (migration 0026) may be left out of a row built in code
+ * (the session-list benchmark builds thousands without them, left to their default, null); a row read
+ * from the store always has them.
+ */
+type SavedCardColumns = 'save_payment_method' | 'agreement' | 'payment_method' | 'payment_method_error' | 'charge_reason';
+export type SessionRow = Omit<Selectable<SessionsTable>, SavedCardColumns> & Partial<Pick<Selectable<SessionsTable>, SavedCardColumns>>;
 
 /** What a move may change besides the status (and `updated`, which it sets). */
 export type SessionChanges = Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'>;
@@ -51,3 +57,32 @@ export async function setSessionStatus(
   if (quote !== undefined) update = quote === null ? update.where('latest_quote', 'is', null) : update.where('latest_quote', '=', quote);
   return update.returningAll().executeTakeFirst();
 }
+
+/**
+ * Records the payment method a paid saving session kept its card as, or why the service would not keep it
+ * (`{code, message}` JSON), once: a compare-and-set on both being unset, so of a request and a
+ * reconciliation pass keeping the same card, one records it. False when another did.
+ */
+export async function recordKeptCard(db: Store | Transaction<BackendDatabase>, sessionId: string, kept: { payment_method: string } | { payment_method_error: string }): Promise<boolean> {
+  const updated = await db
+    .updateTable('sessions')
+    .set({ ...kept, updated: Date.now() })
+    .where('id', '=', sessionId)
+    .where('payment_method', 'is', null)
+    .where('payment_method_error', 'is', null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Saving sessions in one of `statuses` (paid) whose card is neither kept nor refused yet, at most `limit`, oldest first (migration 0026's index). */
+export const sessionsWithCardToKeep = (store: Store, statuses: readonly string[], limit: number): Promise<{ id: string; app_id: string }[]> =>
+  store
+    .selectFrom('sessions')
+    .select(['id', 'app_id'])
+    .where('status', 'in', statuses)
+    .where('save_payment_method', 'is not', null)
+    .where('payment_method', 'is', null)
+    .where('payment_method_error', 'is', null)
+    .orderBy('created')
+    .limit(limit)
+    .execute();

@@ -4,7 +4,7 @@
  * several instances on one database one sends a delivery at a time).
  */
 import type { Selectable } from 'kysely';
-import type { EventType } from '../../contracts';
+import type { WebhookEventType } from '../../contracts';
 import { endpointListensTo, pendingDelivery } from './events';
 import type { WebhookEndpointsTable } from './schema';
 import type { Store } from '.';
@@ -55,7 +55,7 @@ export async function replaceEndpointSecret(store: Store, id: string, secrets: {
 
 export interface EventPageFilter {
   appId: string;
-  type?: EventType;
+  type?: WebhookEventType;
   /** The last event of the previous page. */
   after?: { created: number; id: string };
   limit: number;
@@ -80,7 +80,7 @@ export function findEvent(store: Store, appId: string, id: string): Promise<{ id
  * its type now: its deliveries start over (failed or delivered alike, with a
  * retry window from now), and an endpoint added since gets one. Returns the endpoints.
  */
-export async function redeliverEvent(store: Store, event: { id: string; type: EventType }, appId: string, now: number, retryUntil: number): Promise<string[]> {
+export async function redeliverEvent(store: Store, event: { id: string; type: WebhookEventType }, appId: string, now: number, retryUntil: number): Promise<string[]> {
   return store.transaction().execute(async (trx) => {
     const endpoints = (await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).orderBy('created').execute()).filter(
       (endpoint) => endpointListensTo(endpoint.events, event.type),

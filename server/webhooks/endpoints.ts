@@ -4,7 +4,7 @@
  * database alone cannot forge deliveries).
  */
 import type { App } from '../apps';
-import { type CreatedWebhookEndpoint, CreateWebhookEndpointBody, EventType, MAX_WEBHOOK_ENDPOINTS_PER_APP, type RolledWebhookSecret, type WebhookEndpoint } from '../../contracts';
+import { type CreatedWebhookEndpoint, CreateWebhookEndpointBody, MAX_WEBHOOK_ENDPOINTS_PER_APP, type RolledWebhookSecret, type WebhookEndpoint, WebhookEventType } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -24,7 +24,7 @@ export interface EndpointDependencies {
 }
 
 export function endpointView(row: WebhookEndpointRow): WebhookEndpoint {
-  return { id: row.id, object: 'webhook_endpoint', url: row.url, events: row.events === null ? null : EventType.array().parse(JSON.parse(row.events)), created: row.created };
+  return { id: row.id, object: 'webhook_endpoint', url: row.url, events: row.events === null ? null : WebhookEventType.array().parse(JSON.parse(row.events)), created: row.created };
 }
 
 export async function createEndpoint(deps: EndpointDependencies, app: App, body: unknown): Promise<Result<CreatedWebhookEndpoint, Failure>> {

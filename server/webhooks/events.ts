@@ -3,7 +3,7 @@
  * newest first, and their redelivery.
  */
 import type { App } from '../apps';
-import { type Event, type EventList, type EventRedelivery, EventType, ListEventsQuery } from '../../contracts';
+import { type Event, type EventList, type EventRedelivery, ListEventsQuery, WebhookEventType } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import type { DataCipher } from '../lib/data-cipher';
@@ -38,6 +38,6 @@ export async function redeliver(store: Store, app: App, id: string, retryWindowM
   const found = await findEvent(store, app.id, id);
   if (!found) return err(noSuchEvent);
   const now = Date.now();
-  const endpoints = await redeliverEvent(store, { id: found.id, type: EventType.parse(found.type) }, app.id, now, now + retryWindowMs);
+  const endpoints = await redeliverEvent(store, { id: found.id, type: WebhookEventType.parse(found.type) }, app.id, now, now + retryWindowMs);
   return ok({ object: 'event_redelivery', event: found.id, endpoints });
 }
