@@ -6,9 +6,10 @@
  * build does not have is served from there, immutable, as the build that made it served it. An
  * archived file is never rewritten: its name is its content's hash.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express from 'express';
+import { privateDirectory } from '../private-files';
 import { builtBundleDir, type Bundle, IMMUTABLE, type Manifest, readBundle, sendBundle } from './static';
 
 /** A content-versioned file's name as the build writes it (vite.config.ts): a name, 12 hex digits of its hash, an extension. */
@@ -18,13 +19,17 @@ const COPIES = ['', '.br', '.gz'];
 
 /** Copies each versioned file of `manifest` from the build into `archiveDir`; one already there stays as it is. */
 export function archiveRelease(manifest: Manifest, archiveDir: string, buildDir = builtBundleDir): void {
-  mkdirSync(archiveDir, { recursive: true });
+  // Under DATA_DIR, whose every directory and file only the server's user reads (common/private-files.ts), as the rest of it.
+  privateDirectory(archiveDir);
   for (const { file } of Object.values(manifest)) {
     if (!VERSIONED.test(file)) continue;
     for (const suffix of COPIES) {
       const from = join(buildDir, `${file}${suffix}`);
       const to = join(archiveDir, `${file}${suffix}`);
-      if (existsSync(from) && !existsSync(to)) copyFileSync(from, to);
+      if (existsSync(from) && !existsSync(to)) {
+        copyFileSync(from, to);
+        chmodSync(to, 0o600);
+      }
     }
   }
 }
