@@ -82,3 +82,28 @@ mergeTests(test, kitTest)("the QA kit pays the product page with an address, a d
   expect(await checkout.merchantView()).toMatchObject({ status: 'succeeded', amount_charged: 4760, quote: { total: 4760, shipping_option: { id: 'tracked' }, promotion_codes: [{ code: 'WELCOME10' }] } });
   expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([4760]);
 });
+
+mergeTests(test, kitTest)('a card declined in the sheet, then another that pays there: the store page follows the order past the decline to confirmed', async ({ page, shop, walletCheckout }) => {
+  await shop.openDemo('/');
+  await walletCheckout.pay(page, { card: 'visa-insufficient-funds-3ds' });
+  await walletCheckout.expectOutcome(page, 'declined');
+  // The store's webhook for the decline arrives while the shopper picks another card: a declined order can still be paid.
+  await walletCheckout.payAgain(page, { card: 'mastercard-success-pan' });
+  await walletCheckout.expectOutcome(page, 'paid');
+  const order = page.locator('#order-status');
+  await expect(order).toHaveAttribute('data-order-status', 'succeeded');
+  await expect(order).toHaveText('Order confirmed by the store. Thank you!');
+});
+
+mergeTests(test, kitTest)("the widget's live region is named, so the store page's own status region and the widget's are each found by role", async ({ page, shop, walletCheckout }) => {
+  await shop.openDemo('/');
+  await walletCheckout.pay(page, { card: 'visa-success-3ds' });
+  await walletCheckout.expectOutcome(page, 'paid');
+  await expect(page.locator('#order-status')).toHaveAttribute('data-order-status', 'succeeded');
+  // Both speak now: the store page's own role=status (#order-status, unnamed) and the widget's, whose open shadow root is reachable.
+  await expect(page.getByRole('status')).toHaveCount(2);
+  const widgetStatus = page.getByRole('status', { name: 'Payment status', exact: true });
+  await expect(widgetStatus).toContainText('Payment complete. Thank you!');
+  // The page's own, by its empty name: never the widget's.
+  await expect(page.getByRole('status', { name: '', exact: true })).toHaveText('Order confirmed by the store. Thank you!');
+});

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { clientErrors, httpError, sendError } from '../common/http/errors';
+import { packageRoutes } from '../common/http/packages';
 import { bundleRoutes, sandboxWalletBundle } from '../common/http/static';
 import { type Logger, loggedError, requestLog, requestLogger } from '../common/logging';
 import { createSandboxService, type SandboxOptions, type SandboxService } from './index';
@@ -37,6 +38,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   app.use(requestLogger(logger));
   app.get('/healthz', (_req, res) => res.json({ status: 'ok' }));
   app.use(bundleRoutes(sandboxWalletBundle));
+  // The QA kit pays through this sandbox: its packages are served here too (common/http/packages.ts).
+  app.use(packageRoutes());
   app.use('/sandbox', service.router);
   app.use((_req, res) => sendError(res, httpError(404, 'not_found', 'No such route')));
   app.use(clientErrors);

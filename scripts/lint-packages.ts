@@ -15,19 +15,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { packPackage } from '../testing/npm-pack';
+import { PUBLISHED_PACKAGES as PACKAGES } from './published-packages';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(repoRoot, 'node_modules/.bin', name);
-/** Each package's folder as npm packs it, and the Are the Types Wrong profile it is held to (its package.json's exports: ES modules and CommonJS, or ES modules only). */
-const PACKAGES = [
-  { dir: 'packages/js', profile: 'node16' },
-  { dir: 'packages/react', profile: 'node16' },
-  { dir: 'packages/vue', profile: 'node16' },
-  { dir: 'packages/angular/dist', profile: 'esm-only' },
-  { dir: 'packages/node', profile: 'node16' },
-  { dir: 'packages/qa-kit', profile: 'node16' },
-] as const;
 
 async function lint({ dir, profile }: (typeof PACKAGES)[number], into: string): Promise<string | undefined> {
   // `npm publish` refuses a private package: each of these is meant to be installed from the registry.

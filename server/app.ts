@@ -29,6 +29,7 @@ import { healthRoutes, type ReadinessOptions } from './lifecycle';
 import type { ServiceClient } from './service-client';
 import { type Store, storeFailureOf } from './store';
 import { archivedReleaseRoutes } from '../common/http/releases';
+import { packageRoutes } from '../common/http/packages';
 import { staticRoutes } from '../common/http/static';
 import { webhookBodies, webhookRoutes } from './webhooks/routes';
 import { paymentMethodBodies, paymentMethodRoutes } from './payment-methods/routes';
@@ -97,6 +98,8 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));
   if (deps.releaseArchiveDir) app.use(archivedReleaseRoutes(deps.releaseArchiveDir));
+  // This version's packages, for QA teams to install the kit and the Node library that match it.
+  app.use(packageRoutes());
   if (deps.demo) app.use(demoRoutes(deps.demo));
   // The gallery's widgets pay with the sandbox wallet, so it exists only beside a sandbox.
   if (deps.demo && deps.sandboxOrigin) app.use(galleryRoutes({ checkoutOrigin: deps.ownOrigin, sandboxOrigin: deps.sandboxOrigin, gatewayName: deps.gatewayName }));

@@ -73,7 +73,9 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
   const amount = element('span', { class: 'amount', 'data-testid': 'amount' });
   const desc = element('p', { class: 'desc' });
   const wallet = element('div');
-  const status = element('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+  // Named, so that a page's own status region and ours are told apart (getByRole('status', { name })). English in
+  // every language: the dictionaries have no word for it yet, and the first script carries none but English's.
+  const status = element('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'aria-label': 'Payment status', 'data-testid': 'status' });
   const spinner = element('span', { class: 'spinner', 'aria-hidden': 'true' });
   const words = document.createTextNode('');
   const card = element('span', { class: 'card', 'data-testid': 'card' });

@@ -1,0 +1,130 @@
+/**
+ * The QA kit's README, sections 1 and 2, run as written: in an empty folder outside this repository,
+ * every `sh` block's commands (CHECKOUT_HOST being a test server of this commit, which serves the
+ * kit and the Node library it built at /packages/), every `ts` block written to the file its first
+ * line names, and the README's last command, `npx playwright test`, must pass: the kit's example
+ * and a team's own test, with the team's own config, against the server's demo store. A README that
+ * changes without the product (or the product without its README) fails here.
+ *
+ * Two liberties, both the README's own: `npx playwright install` is left out for
+ * `CHROMIUM_PATH` (Playwright's browsers cannot be downloaded here: docs/testing.md, "Every
+ * engine"), and `WALLET_CHECKOUT_SECRET_KEY` is set, so the example checks the order on the server
+ * side too. @playwright/test comes from npm's cache when it has it (--prefer-offline).
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import ts from 'typescript';
+import { type TestServer, startTestServer } from '../testing/harness';
+import { chromiumLaunchOptions } from './support/chromium';
+
+const run = promisify(execFile);
+
+const kitDir = resolve('packages/qa-kit');
+const readme = readFileSync(join(kitDir, 'README.md'), 'utf8');
+const importsOf = (file: string) => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
+
+/** What a README section asks: commands to run (`sh`) and files to write (`ts`, named by the first line's `// path`), in its order. */
+type Step = { run: string } | { write: string; text: string };
+
+function stepsOf(heading: string): Step[] {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`the QA kit's README has no section "## ${heading}"`);
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map(([, language, body]): Step => {
+    if (language === 'sh') return { run: body! };
+    const path = /^\/\/ (\S+)\n/.exec(body!)?.[1];
+    if (language !== 'ts' || !path) throw new Error(`a \`${language}\` block of "${heading}" is neither commands (sh) nor a file (ts, its first line \`// path\`)`);
+    return { write: path, text: body! };
+  });
+}
+
+test.beforeAll(() => {
+  for (const built of ['packages/qa-kit/dist/index.js', 'dist/packages/manifest.json']) if (!existsSync(resolve(built))) throw new Error(`${built} is missing: run npm run build first`);
+});
+
+test('the built kit imports @playwright/test alone (types included); its example adds the Node library', () => {
+  const kitFiles = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts'];
+  expect(Object.fromEntries(kitFiles.map((file) => [file, [...new Set(importsOf(join(kitDir, 'dist', file)))]]))).toEqual(Object.fromEntries(kitFiles.map((file) => [file, ['@playwright/test']])));
+  expect([...new Set(importsOf(join(kitDir, 'example.spec.ts')))].sort()).toEqual(['@wallet-checkout/node', '@wallet-checkout/qa-kit']);
+});
+
+test.describe('the README, run as written in an empty folder', () => {
+  let server: TestServer;
+  let project: string;
+
+  test.beforeAll(async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    project = mkdtempSync(join(tmpdir(), 'qa-kit-readme-'));
+  });
+
+  test.afterAll(async () => {
+    await server?.close();
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  test('installs the kit and the Node library from the checkout host, and its example and a test of our own pass with our config', async () => {
+    test.setTimeout(300_000);
+    const env = {
+      // A clean environment: nothing of this run (its worker, its config, CI) leaks into the team's.
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? project,
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      ...(chromiumLaunchOptions.executablePath && { CHROMIUM_PATH: chromiumLaunchOptions.executablePath }),
+      // The demo merchant's key, which the demo keeps in its data directory: the example checks the order on the server side.
+      WALLET_CHECKOUT_SECRET_KEY: (JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,
+    };
+    const steps = [...stepsOf('1. Install'), ...stepsOf('2. Your tests and your config')];
+    const commands = steps.flatMap((step) => ('run' in step ? [step.run] : []));
+    expect(commands.at(-1), 'the README ends on running the tests').toMatch(/^\S.* npx playwright test\b/m);
+    let output = '';
+    for (const step of steps) {
+      if ('write' in step) {
+        mkdirSync(dirname(join(project, step.write)), { recursive: true });
+        writeFileSync(join(project, step.write), step.text);
+        continue;
+      }
+      // The README offers CHROMIUM_PATH instead of Playwright's download, which cannot be had here.
+      const script = step.run.replaceAll('https://CHECKOUT_HOST', server.url).split('\n').filter((line) => !/^npx playwright install\b.*CHROMIUM_PATH/.test(line)).join('\n');
+      const result = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`the README's commands failed:\n${script}\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
+      });
+      output = result.stdout;
+    }
+    // The last command's report: both files ran, and nothing failed or was skipped.
+    expect(output).toMatch(/\d+ passed/);
+    expect(output).not.toMatch(/failed|skipped|flaky/);
+    expect(output).toContain('example.spec.ts');
+    expect(output).toContain('checkout.spec.ts');
+
+    // What the team's lockfile keeps: the versioned tarballs, with the integrity the build gave them.
+    const manifest = JSON.parse(readFileSync(resolve('dist/packages/manifest.json'), 'utf8')) as Record<string, { file: string; integrity: string }>;
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
+    for (const name of ['@wallet-checkout/qa-kit', '@wallet-checkout/node']) {
+      expect(lock.packages[`node_modules/${name}`]).toEqual(expect.objectContaining({ resolved: `${server.url}/packages/${manifest[name]!.file}`, integrity: manifest[name]!.integrity }));
+    }
+  });
+
+  test('the host serves each tarball under its versioned name for a year, and redirects its unversioned name for minutes', async () => {
+    const { file, integrity } = (JSON.parse(readFileSync(resolve('dist/packages/manifest.json'), 'utf8')) as Record<string, { file: string; integrity: string }>)['@wallet-checkout/qa-kit']!;
+    const versioned = await fetch(`${server.url}/packages/${file}`);
+    expect(versioned.status).toBe(200);
+    expect(versioned.headers.get('content-type')).toBe('application/gzip');
+    expect(versioned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const body = Buffer.from(await versioned.arrayBuffer());
+    expect(`sha512-${createHash('sha512').update(body).digest('base64')}`).toBe(integrity);
+
+    const stable = await fetch(`${server.url}/packages/wallet-checkout-qa-kit.tgz`, { redirect: 'manual' });
+    expect(stable.status).toBe(302);
+    expect(new URL(stable.headers.get('location')!, stable.url).href).toBe(`${server.url}/packages/${file}`);
+    expect(stable.headers.get('cache-control')).toBe('public, max-age=300');
+    expect((await fetch(`${server.url}/packages/wallet-checkout-qa-kit-0.0.0.tgz`)).status).toBe(404);
+  });
+});
