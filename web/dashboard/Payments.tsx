@@ -6,6 +6,7 @@ import { describeCard } from '../checkout/format';
 import { addressText } from './address';
 import { api, type PaymentFilter } from './api';
 import { ExpressDetails } from './ExpressDetails';
+import { SavedCard } from './SavedCard';
 import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
@@ -184,6 +185,7 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
       </dl>
       <ExpressDetails t={t} payment={payment} amountText={amountText} />
       <BillingAddress t={t} payment={payment} />
+      <SavedCard t={t} payment={payment} fail={fail} />
       {notice && <p role="status">{notice}</p>}
       <div class="actions">
         {payment.status === 'authorized' && (
