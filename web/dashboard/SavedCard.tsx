@@ -8,7 +8,7 @@ import type { DashboardPayment, PaymentMethod } from '../../contracts';
 import { describeCard } from '../checkout/format';
 import { api } from './api';
 import type { PageProps } from './page';
-import { Confirm } from './Payments';
+import { Confirm } from './Confirm';
 
 export function SavedCard({ t, payment, fail }: Pick<PageProps, 't' | 'fail'> & { payment: DashboardPayment }) {
   const [method, setMethod] = useState<PaymentMethod>();
