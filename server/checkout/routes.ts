@@ -141,6 +141,7 @@ export const checkoutAnswers = {
     ...JSON_BODY,
     'invalid_payment_token',
     'shipping_country_not_allowed',
+    'agreement_required',
     'quote_mismatch',
     'shipping_address_unserviceable',
     'quote_unavailable',

@@ -16,6 +16,7 @@ import { walletBodies } from '../../sandbox/wallet-api';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { webhookBodies } from '../webhooks/routes';
+import { paymentMethodBodies } from '../payment-methods/routes';
 import { type BodyRules, routesOf } from '../../common/http/body';
 
 const ALLOWED_ORIGIN = 'https://shop.example';
@@ -199,6 +200,7 @@ describe('content types, on every route', () => {
   const bodyRoutes = [
     ...prefixed('', checkoutBodies),
     ...prefixed('', webhookBodies),
+    ...prefixed('', paymentMethodBodies),
     ...prefixed('', dashboardBodies),
     ...prefixed('/sandbox/wallet', walletBodies),
     ...prefixed('/sandbox/service', serviceBodies),

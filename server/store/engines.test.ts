@@ -13,7 +13,8 @@ import { createApp, findAppBySecretKey } from '../apps';
 import { createDataCipher } from '../lib/data-cipher';
 import { hashSecret } from '../../common/secrets';
 import { clientSecretOpens, createSession } from '../checkout/sessions';
-import { findSession, setSessionStatus } from './sessions';
+import { findSession, recordKeptCard, sessionsWithCardToKeep, setSessionStatus } from './sessions';
+import { advanceCardUpdateCursor, cardUpdateCursor, detachPaymentMethodRow, findLivePaymentMethod, insertPaymentMethod, listPaymentMethods, merchantAccountsWithLiveCards, unconfirmedDetaches, updateLivePaymentMethod } from './payment-methods';
 import { recordLatestQuote } from './quotes';
 import { deleteQuoteEndpoint, findQuoteEndpoint, replaceQuoteEndpoint } from './quote-endpoints';
 import { createTestDatabase, testDatabaseServer } from '../../testing/postgres';
@@ -144,6 +145,54 @@ for (const engine of engines) {
       expect(await claim(unquoted, null)).toMatchObject({ status: 'processing' });
       // Once claimed, no quote is recorded any more.
       expect(await recordLatestQuote(store, quoted, ['open'], '{"id":"qt_third"}')).toBe(false);
+    });
+
+    it('keeps one live payment method per app, customer and card, detaches it once, and pages them newest first', async () => {
+      const app = await newApp();
+      const row = (id: string, customer: string, created: number) => ({
+        id, app_id: app.id, customer, fingerprint: 'fp_1', service_payment_method: `pm_service_${id}`, network: 'VISA', last4: '4242', exp_month: 12, exp_year: 2040,
+        token_kind: 'card', agreement: '{}', network_transaction_reference: '123456789012345', country_code: 'US', created, updated: created, detached: null, service_detached: null,
+      });
+      const pm = (suffix: string) => `pm_${app.id.slice(-8)}_${suffix}`;
+      await insertPaymentMethod(store, row(pm('a'), 'cus_1', 2 ** 41));
+      // The partial unique index: a second live row of the customer's card is refused, another customer's is not.
+      await expect(insertPaymentMethod(store, row(pm('b'), 'cus_1', 2 ** 41 + 1))).rejects.toThrow();
+      await insertPaymentMethod(store, row(pm('c'), 'cus_2', 2 ** 41 + 2));
+      expect((await findLivePaymentMethod(store, app.id, 'cus_1', 'fp_1'))?.id).toBe(pm('a'));
+      expect(await detachPaymentMethodRow(store, pm('a'), 2 ** 41 + 3)).toMatchObject({ id: pm('a'), detached: 2 ** 41 + 3 });
+      expect(await detachPaymentMethodRow(store, pm('a'), 2 ** 41 + 4)).toBeUndefined();
+      expect(await updateLivePaymentMethod(store, pm('a'), { last4: '0000' })).toBeUndefined();
+      expect(await findLivePaymentMethod(store, app.id, 'cus_1', 'fp_1')).toBeUndefined();
+      // Detached, the card may be kept anew.
+      await insertPaymentMethod(store, row(pm('d'), 'cus_1', 2 ** 41 + 5));
+      const first = await listPaymentMethods(store, { appId: app.id, limit: 2 });
+      expect([first.rows.map((r) => r.id), first.hasMore]).toEqual([[pm('d'), pm('c')], true]);
+      const last = first.rows.at(-1)!;
+      expect((await listPaymentMethods(store, { appId: app.id, limit: 2, after: { created: last.created, id: last.id } })).rows.map((r) => r.id)).toEqual([pm('a')]);
+      expect((await listPaymentMethods(store, { appId: app.id, customer: 'cus_1', limit: 10 })).rows.map((r) => r.id)).toEqual([pm('d'), pm('a')]);
+      expect(await unconfirmedDetaches(store, 100)).toContainEqual({ id: pm('a'), service_payment_method: `pm_service_${pm('a')}`, merchant_id: 'engine_1' });
+      expect(await merchantAccountsWithLiveCards(store)).toContain('engine_1');
+    });
+
+    it("moves a merchant account's card-update cursor once from where it was read, and keeps a paid session's card once", async () => {
+      const merchant = `cursor_${Date.now()}`;
+      const advance = (from: number, to: number) => store.transaction().execute((trx) => advanceCardUpdateCursor(trx, merchant, from, to));
+      expect(await cardUpdateCursor(store, merchant)).toBe(0);
+      expect([await advance(0, 5), await advance(0, 7), await advance(5, 9), await advance(5, 11)]).toEqual([true, false, true, false]);
+      expect(await cardUpdateCursor(store, merchant)).toBe(9);
+
+      const app = await newApp();
+      const save = { customer: 'cus_1', usage: 'unscheduled' };
+      const created = await createSession(store, cipher, app, { amount: 2400, currency: 'USD', country_code: 'US', save_payment_method: save });
+      if (!created.ok) throw new Error(created.error.message);
+      const id = created.value.session.id;
+      await store.transaction().execute((trx) => setSessionStatus(trx, id, ['open'], 'succeeded', {}));
+      expect((await sessionsWithCardToKeep(store, ['succeeded'], 1000)).map((row) => row.id)).toContain(id);
+      expect(await recordKeptCard(store, id, { payment_method: 'pm_first' })).toBe(true);
+      expect(await recordKeptCard(store, id, { payment_method: 'pm_second' })).toBe(false);
+      expect(await recordKeptCard(store, id, { payment_method_error: '{}' })).toBe(false);
+      expect((await findSession(store, id))?.payment_method).toBe('pm_first');
+      expect((await sessionsWithCardToKeep(store, ['succeeded'], 1000)).map((row) => row.id)).not.toContain(id);
     });
 
     it("keeps one quote endpoint per app, replaced whole, and removes it once", async () => {

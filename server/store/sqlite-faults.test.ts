@@ -3,7 +3,8 @@
  * directory, a full disk) answers 503 store_unavailable with Retry-After,
  * charges nothing, corrupts nothing, and works again once the fault is gone.
  * Read-only is the store's own fault (`PRAGMA query_only`, SQLITE_READONLY),
- * run everywhere; the full disk is a real one, DATA_DIR on a 2 MB tmpfs,
+ * run everywhere; the full disk is a real one, DATA_DIR on a 4 MB tmpfs (room for the
+ * migrated store's write-ahead log, 1.4 MB, to be checkpointed before the disk is filled),
  * where this process may mount one (root), skipped with a notice otherwise.
  * And the store failing after the service charged: reconciliation settles
  * that charge at its next pass, once.
@@ -102,7 +103,7 @@ describe('the SQLite store when it cannot be written', () => {
   const mountPoint = mkdtempSync(join(tmpdir(), 'wallet-checkout-tmpfs-'));
   let mounted = false;
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mountPoint], { stdio: 'ignore' });
     mounted = true;
   } catch {
     console.warn('\n[sqlite] Cannot mount a tmpfs here (needs root): the full-disk test is SKIPPED; the read-only one runs.\n');
