@@ -136,6 +136,19 @@ describe('a session that keeps the card', () => {
     expect(await errorOf(await server.merchantPost(secretKey, `/api/sessions/${created.id}/refunds`))).toEqual([409, 'invalid_state']);
   });
 
+  it('keeps a PAN_ONLY card its issuer authenticates first: 3-D Secure for nothing charged (a non-payment authentication), then the verification that keeps it', async () => {
+    const created = (await (await cards.createSession(monthlyFor(customer()), { intent: 'setup', amount: undefined })).json()) as CreatedSession;
+    const paid = (await (await cards.pay(created, 'visa-3ds-frictionless-pan')).json()) as { outcome: { status: string; card: { auth_method: string } } };
+    expect(paid.outcome).toMatchObject({ status: 'succeeded', card: { auth_method: 'PAN_ONLY' } });
+    // The declined first try, then the authenticated verification: both of 0.
+    expect((await chargesAtService(`${created.id}:`)).map((entry) => [entry.charge.amount, entry.charge.status, entry.charge.source_type])).toEqual([
+      [0, 'failed', 'walletpay'],
+      [0, 'succeeded', 'payment_method'],
+    ]);
+    const session = (await cards.get<Session>(`/api/sessions/${created.id}`)).body;
+    expect(await cards.paymentMethod(session.payment_method ?? '')).toMatchObject({ token_kind: 'card', status: 'active' });
+  });
+
   it('keeps the same card for the same customer as one payment method (updated), and for another customer as another', async () => {
     const who = customer();
     const first = await kept('visa-success-3ds', monthlyFor(who));
