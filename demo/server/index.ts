@@ -15,10 +15,11 @@ import { type BodyRules, KB, rawBodyOf } from '../../common/http/body';
 import { sendFailure } from '../../common/http/errors';
 import { SIGNATURE_HEADER, type SessionCreateParams, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
 import { escapeHtml } from '../../common/html';
-import { exponentOf } from '../../contracts/currency';
-import { formatAmount } from '../../contracts/money';
+import { apiRefusal, orderOf, passOn, priceOf, sameOriginPost } from './back-office';
 import { DEMO_QUOTE_PATH, quoteRoutes, registerQuoteEndpoint } from './quote-endpoint';
 import { OPENING_OPTIONS, PROMOTION_CODES, ZONES } from './quote-prices';
+import { recentMap } from './recent';
+import { subscriptionRoutes } from './subscription';
 
 /**
  * What the demo merchant's server is given, as any merchant's server is: the
@@ -45,6 +46,7 @@ export const demoBodies = {
 const pageTemplate = (name: string) => readFileSync(fileURLToPath(new URL(`../../demo/pages/${name}`, import.meta.url)), 'utf8');
 const storeTemplate = pageTemplate('store.html');
 const productTemplate = pageTemplate('product.html');
+const subscriptionTemplate = pageTemplate('subscription.html');
 /** The pages' shared script that waits for the store's server to confirm an order from its webhook. */
 const confirmedOrderScript = pageTemplate('confirmed-order.js').trim();
 /** The pages' shared styles. */
@@ -70,57 +72,17 @@ const DemoOrder = z.object({
   intent: z.enum(['charge', 'hold']).default('charge'),
 });
 
-/** A price as the page shows it: the widget's formatting, the currency's ISO 4217 exponent, in English like the page. */
-const priceOf = (amount: number, currency: string) => formatAmount(amount, currency, exponentOf(currency), 'en');
-
 /** What the product page says of delivery (each zone's cheapest option, or that it is not served yet) and of the promotion codes. */
 const deliveryText = ZONES.map((zone) => `${zone.name}: ${'options' in zone ? `from ${priceOf(Math.min(...zone.options.map((option) => option.amount)), PRODUCT.currency)}` : 'not yet'}`).join(' · ');
 const promotionText = Object.entries(PROMOTION_CODES).map(([code, { label }]) => `${code} (${label})`).join(' · ');
-
-/** What the store's page is told about an order: enough to show it, nothing of the card but its summary. */
-const orderOf = (session: Session) => ({
-  id: session.id,
-  status: session.status,
-  reference: session.reference,
-  amount: session.amount,
-  currency: session.currency,
-  amount_captured: session.amount_captured,
-  /** The amounts formatted for the page, so that it never shows minor units. */
-  price: priceOf(session.amount, session.currency),
-  price_captured: session.amount_captured === null ? null : priceOf(session.amount_captured, session.currency),
-  card: session.outcome?.card ?? null,
-});
-
-/**
- * The back office's capture spends the merchant's secret key on the caller's
- * behalf, so a page on another site must not be able to trigger it (CSRF): a
- * browser says where a request comes from with Sec-Fetch-Site, or else with
- * Origin. A request with neither is not a browser's cross-site one.
- */
-function sameOriginPost(req: express.Request, ownOrigin: string): boolean {
-  const site = req.get('sec-fetch-site');
-  if (site !== undefined) return site === 'same-origin';
-  const origin = req.get('origin');
-  return origin === undefined || origin === ownOrigin;
-}
-
-/** The API's refusal as a value, to pass on; any other failure stays thrown. */
-const apiRefusal = (error: unknown): WalletCheckoutApiError | Promise<never> => (error instanceof WalletCheckoutApiError ? error : Promise.reject(error));
-
-/** Passes the API's refusal on to the page as it came. */
-const passOn = (res: express.Response, refusal: WalletCheckoutApiError) => res.status(refusal.status).json({ error: { code: refusal.code, message: refusal.message } });
 
 /** The demo's orders, as its server knows them: made when the page is served, confirmed by webhooks. In memory: a demo. */
 const MAX_ORDERS = 10_000;
 
 export function demoRoutes(merchant: DemoMerchant): express.Router {
   const router = express.Router();
-  const orders = new Map<string, Session>();
-  const remember = (session: Session) => {
-    orders.delete(session.id);
-    orders.set(session.id, session);
-    if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
-  };
+  const orders = recentMap<string, Session>(MAX_ORDERS);
+  const remember = (session: Session) => orders.set(session.id, session);
   const walletCheckout = new WalletCheckout(merchant.secretKey, { baseUrl: merchant.apiBase });
   const quoteEndpoint = registerQuoteEndpoint(walletCheckout.quoteEndpoint, `${merchant.apiBase}${DEMO_QUOTE_PATH}`);
 
@@ -187,6 +149,10 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
 
   router.use(quoteRoutes(quoteEndpoint));
 
+  /** The monthly subscription: the first month in the sheet, the next ones and the cancel from the back office (subscription.ts). */
+  const subscription = subscriptionRoutes({ walletCheckout, ownOrigin: merchant.apiBase, template: subscriptionTemplate, sendCheckoutPage, remember });
+  router.use(subscription.router);
+
   /**
    * The store's webhook receiver: a delivery whose signature does not verify
    * is refused; a verified one updates the order, unless the store already
@@ -200,6 +166,11 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     } catch (error) {
       if (error instanceof WebhookVerificationError) return sendFailure(res, { code: 'unauthenticated', message: `The signature does not verify (${error.code})` });
       throw error;
+    }
+    // The card kept for a subscription, or detached.
+    if (event.data.object.object === 'payment_method') {
+      subscription.onPaymentMethod(event.data.object);
+      return res.status(204).end();
     }
     // Acknowledged but not kept: an event the store has no use for (a refund's) is not worth a retry.
     if (event.data.object.object !== 'checkout_session') return res.status(204).end();

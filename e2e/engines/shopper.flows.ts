@@ -208,3 +208,34 @@ test("on a page that names no language the widget and the wallet's sheet speak t
   expect(Intl.getCanonicalLocales(widget?.attributes.lang ?? ''), `browser language ${browserLanguage}`).toHaveLength(1);
   expect(widget?.attributes.lang).not.toMatch(/^(c|posix)$/i);
 });
+
+/** A card kept for a monthly subscription of $12.99 (docs/saved-cards.md). */
+const monthly = { customer: 'cust_flows', usage: 'recurring', recurring: { interval: 'month', interval_count: 1, amount: 1299 } };
+
+test('a subscription paid now shows the agreement before the button and in the sheet; paying records it and keeps the card', async ({ openShop, ledger }) => {
+  const { shopper, merchantView } = await openShop({ session: { amount: 1299, currency: 'USD', save_payment_method: monthly } });
+  await shopper.expectText('[data-testid=agreement]', /^You allow .+ to charge this card \$12\.99 every month for your subscription, without asking you each time/);
+  await shopper.expectVisible('[data-testid=nothing-today]', false);
+  await shopper.openWallet();
+  await shopper.expectText('[data-testid=sandbox-future] .total', /\$12\.99 today$/);
+  await shopper.expectText('[data-testid=sandbox-billing-agreement]', /every month/);
+  await shopper.payInSheet('visa-success-3ds');
+  await shopper.expectState('paid');
+  const paid = await merchantView();
+  expect(paid).toMatchObject({ status: 'succeeded', agreement: { id: 'saved_card.recurring.v1', text: expect.stringContaining('$12.99 every month') } });
+  await expect.poll(async () => (await merchantView()).payment_method).toMatch(/^pm_/);
+  expect((await ledger.newEntries()).filter((entry) => entry.operation === 'charge').map((entry) => [entry.charge.status, entry.charge.amount])).toEqual([['succeeded', 1299]]);
+});
+
+test('a setup says nothing is charged today beside the agreement, keeps the card, and charges nothing', async ({ openShop, ledger }) => {
+  // A setup takes no amount: the harness's default one is left out (JSON drops undefined).
+  const { shopper, merchantView } = await openShop({ session: { intent: 'setup', amount: undefined, currency: 'USD', save_payment_method: monthly } });
+  await shopper.expectText('[data-testid=nothing-today]', 'Nothing is charged today.');
+  await shopper.expectText('[data-testid=agreement]', /\$12\.99 every month/);
+  await shopper.openWallet();
+  await shopper.expectText('[data-testid=sandbox-future] .total', /\$0\.00 today$/);
+  await shopper.payInSheet('visa-success-3ds');
+  await expect.poll(async () => (await merchantView()).payment_method).toMatch(/^pm_/);
+  expect((await merchantView()).agreement?.id).toBe('saved_card.recurring.v1');
+  expect((await ledger.newEntries()).filter((entry) => entry.operation === 'charge').map((entry) => entry.charge.amount)).toEqual([0]);
+});

@@ -64,7 +64,7 @@ export class CheckoutPage {
     this.widget = page.locator('[data-checkout-state]');
   }
 
-  testId(id: 'amount' | 'merchant' | 'status' | 'card' | 'retry'): Locator {
+  testId(id: 'amount' | 'merchant' | 'status' | 'card' | 'retry' | 'agreement' | 'nothing-today'): Locator {
     return this.page.locator(`[data-testid=${id}]`);
   }
 

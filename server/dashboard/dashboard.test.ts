@@ -232,6 +232,41 @@ describe('payments in the dashboard', () => {
     expect(page.timeline.some((entry) => entry.kind === 'event' && entry.type === 'refund.succeeded')).toBe(true);
   });
 
+  it("shows the card a payment saved, its agreement and status, and detaches it only with the CSRF token; a charge of it then is refused", async () => {
+    const browser = await signIn();
+    const session = await server.createSession(secretKey, { save_payment_method: { customer: 'cust_dash', usage: 'recurring', recurring: { interval: 'month', interval_count: 1, amount: 2500 } } });
+    const agreement = session.public_view!.save_payment_method!.agreement;
+    const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds'), agreement: { id: agreement.id } });
+    expect(reply.status).toBe(200);
+    const { payment } = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    expect(payment.agreement).toMatchObject({ id: agreement.id, text: agreement.text });
+    const pm = payment.payment_method!;
+    expect(pm).toMatch(/^pm_/);
+    const read = await browser.call('GET', `/dashboard/api/payment_methods/${pm}`);
+    expect(await read.json()).toMatchObject({ id: pm, customer: 'cust_dash', status: 'active', agreement: { text: agreement.text } });
+
+    const detach = (headers: Record<string, string> = {}) => browser.call('POST', `/dashboard/api/payment_methods/${pm}/detach`, {}, headers);
+    expect((await detach({ [CSRF_HEADER]: 'forged' })).status).toBe(403);
+    const detached = await detach({ 'idempotency-key': `dash-detach-${pm}` });
+    expect(detached.status).toBe(200);
+    expect(await detached.json()).toMatchObject({ id: pm, status: 'detached' });
+
+    const charge = await fetch(`${server.url}/api/payment_methods/${pm}/charges`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', 'idempotency-key': `dash-charge-${pm}` },
+      body: JSON.stringify({ amount: 2500, currency: 'USD', reason: 'subscription', customer: 'cust_dash' }),
+    });
+    expect(charge.status).toBe(409);
+    expect(await charge.json()).toMatchObject({ error: { code: 'payment_method_detached' } });
+  });
+
+  it("does not show or detach another application's payment method", async () => {
+    const browser = await signIn();
+    expect((await browser.call('GET', '/dashboard/api/payment_methods/pm_AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+    expect((await browser.call('POST', '/dashboard/api/payment_methods/pm_AAAAAAAAAAAAAAAAAAAAAA/detach', {})).status).toBe(404);
+    expect((await browser.call('GET', '/dashboard/api/payment_methods/not-an-id')).status).toBe(404);
+  });
+
   it('captures part of a hold and refuses to release it afterwards, as the API does', async () => {
     const browser = await signIn();
     const session = await paid({ intent: 'hold' });

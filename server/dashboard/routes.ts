@@ -7,10 +7,10 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardKeyRoll, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
+import { CheckoutSettings, DashboardKeyRoll, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
 import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { type BodyRules, KB } from '../../common/http/body';
-import { replyOf, respondIdempotently } from '../http/idempotency';
+import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
 import type { DataCipher } from '../lib/data-cipher';
 import { escapeHtml } from '../../common/html';
 import { bundleRoutes, readManifest } from '../../common/http/static';
@@ -28,6 +28,8 @@ import type { WebhookAddressPolicy } from '../config';
 import { createEndpoint, rollEndpointSecret } from '../webhooks/endpoints';
 import { redeliver } from '../webhooks/events';
 import { dashboardSessions, signedInOf } from './session';
+import { detachAppPaymentMethod, getAppPaymentMethod } from '../payment-methods/records';
+import type { Logger } from '../../common/logging';
 import { endpointWithDeliveries, paymentView, timelineOf } from './views';
 
 export interface DashboardRoutesOptions {
@@ -44,6 +46,8 @@ export interface DashboardRoutesOptions {
   webhooks: { addressPolicy: WebhookAddressPolicy; retryWindowMs: number };
   /** Platform mode's origin verification: shown, and checked now on request (docs/platform.md). */
   originVerification: OriginVerificationDependencies;
+  /** A kept card's detach is told to the payment service, and logged when it cannot be yet (server/payment-methods). */
+  logger: Logger;
 }
 
 /** The bodies the dashboard's API takes, read at the edge (as checkoutBodies in server/checkout/routes.ts). */
@@ -58,6 +62,7 @@ export const dashboardBodies = {
   'POST /dashboard/api/keys/roll': { body: 'required', limit: 32 * KB },
   'PUT /dashboard/api/settings': { body: 'required', limit: 32 * KB },
   'POST /dashboard/api/origins/verify': { body: 'required', limit: 32 * KB },
+  'POST /dashboard/api/payment_methods/:paymentMethodId/detach': { body: 'optional', limit: 32 * KB },
 } as const satisfies BodyRules;
 
 const noSuchPayment = { code: 'not_found', message: 'No such payment' };
@@ -89,6 +94,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.param('paymentId', pathIdParam(SessionId, noSuchPayment));
   router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
   router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
+  router.param('paymentMethodId', pathIdParam(PaymentMethodRecordId, { code: 'not_found', message: 'No such payment method' }));
 
   router.post('/dashboard/api/session', options.merchantCalls, async (req, res) => {
     const parsed = DashboardSignIn.safeParse(req.body);
@@ -148,6 +154,23 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
       const refunded = await createRefund(options, app, session, req.body, req.get('idempotency-key'));
       return replyOf(refunded, 201, (failure) => failure.code !== 'invalid_request');
+    });
+  });
+
+  /** A kept card (the payment page's saved card, docs/saved-cards.md), as GET /api/payment_methods/{id} reads it. */
+  router.get('/dashboard/api/payment_methods/:paymentMethodId', signedIn, async (req, res) => {
+    const found = await getAppPaymentMethod(store, signedInOf(res).app, String(req.params.paymentMethodId));
+    if (found.ok) res.json(found.value);
+    else sendFailure(res, found.error);
+  });
+
+  /** Detach, for good, as POST /api/payment_methods/{id}/detach runs it (CSRF-checked by signedIn, like every action). */
+  router.post('/dashboard/api/payment_methods/:paymentMethodId/detach', signedIn, async (req, res) => {
+    const { app } = signedInOf(res);
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
+      const empty = EmptyBody.safeParse(req.body ?? {});
+      if (!empty.success) return refusal(invalidRequest(empty.error));
+      return replyOf(await detachAppPaymentMethod(options, app, String(req.params.paymentMethodId)), 200);
     });
   });
 

@@ -116,13 +116,16 @@ export function fetchPublicSession(apiBase: string, sessionId: string, clientSec
   return call<PublicSession>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`, clientSecret, {}, signal);
 }
 
-/** `quoteId`: the latest quote of a session with delivery options (quote-relay.ts), which the backend charges. */
-export function postPayment(apiBase: string, sessionId: string, clientSecret: string, paymentData: PaymentData, quoteId?: string, signal?: AbortSignal) {
+/**
+ * `quoteId`: the latest quote of a session with delivery options (quote-relay.ts), which the backend charges;
+ * `agreementId`: the agreement the widget showed for a session that keeps the card (agreement-words.ts).
+ */
+export function postPayment(apiBase: string, sessionId: string, clientSecret: string, paymentData: PaymentData, quoteId?: string, agreementId?: string, signal?: AbortSignal) {
   return call<PayResponse>(
     `${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/pay`,
     clientSecret,
-    // An undefined quote_id is left out, as JSON leaves it out.
-    { method: 'POST', body: toJson({ payment_data: paymentData, quote_id: quoteId }) },
+    // An undefined quote_id or agreement is left out, as JSON leaves it out.
+    { method: 'POST', body: toJson({ payment_data: paymentData, quote_id: quoteId, agreement: agreementId === undefined ? undefined : { id: agreementId } }) },
     signal,
   );
 }

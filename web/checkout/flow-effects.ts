@@ -38,7 +38,7 @@ export function flowEffects(host: FlowHost, tell: (event: FlowEvent) => Dispatch
   function perform(effect: Effect): Promise<PaymentAnswer | null> | void {
     switch (effect.run) {
       case PAY:
-        return send(postPayment(apiBase, sessionId, clientSecret, effect.data, quoteId()));
+        return send(postPayment(apiBase, sessionId, clientSecret, effect.data, quoteId(), host.agreementShown()));
       case AUTHENTICATE:
         return send(postAuthentication(apiBase, sessionId, clientSecret, effect.cancel ? { cancel: true } : {}));
       case ABANDON_CHALLENGE:

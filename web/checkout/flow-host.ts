@@ -24,6 +24,8 @@ export interface FlowHost {
   setSession(session: PublicSession): void;
   /** The bundle's chunk loader (chunks.ts), which knows where the chunks are and their hashes: the 3-D Secure dialog's. */
   loadChunk(name: string): Promise<unknown>;
+  /** The id of the saved card's agreement the widget shows the shopper (a session that keeps the card), which the payment names. */
+  agreementShown(): string | undefined;
   /** The widget's language's dictionary, if it is here (English is the chunk's). */
   words(): Messages | undefined;
   /** `checkout:cancel`. */

@@ -19,17 +19,20 @@ type FlowHandlers = Pick<CheckoutViewHandlers, 'challengeBox'> & Pick<WalletButt
 /**
  * `host`: made when the flow comes; `arrived`: the flow is here (and the rest of English with it).
  * Returns what loads it, what tells the shopper it cannot be had, what makes it follow a move,
- * the wallet's and the view's handlers that hand it their answers, and what stops it.
+ * the wallet's and the view's handlers that hand it their answers, what stops it, and what words a
+ * saved card's agreement (the chunk's too).
  */
 export function flowLoader(host: () => FlowHost, arrived: () => void) {
   let flow: Promise<PaymentFlow> | null = null;
   let here: PaymentFlow | undefined;
+  let agreementWords: (typeof afterClick)['agreementWords'] | undefined;
   let closeChallenge: (() => void) | undefined;
   const load = () =>
     (flow ??= (host().loadChunk('payment-flow') as Promise<typeof afterClick | undefined>).then(
       (chunk) => {
         if (!chunk) throw new Error('Wallet Checkout: the payment flow chunk carried nothing');
         addEnglish(chunk.en);
+        agreementWords = chunk.agreementWords;
         const created = (here = chunk.paymentFlow(host()));
         created.sync(host().view());
         arrived();
@@ -72,5 +75,7 @@ export function flowLoader(host: () => FlowHost, arrived: () => void) {
     here?.stop();
     closeChallenge?.();
   };
-  return [loadFlow, unavailable, follow, handlers, stop] as const;
+  /** The saved card's agreement in `words`' language, once the chunk that words it is here. */
+  const agreement: (...args: Parameters<(typeof afterClick)['agreementWords']>) => string | undefined = (...args) => agreementWords?.(...args);
+  return [loadFlow, unavailable, follow, handlers, stop, agreement] as const;
 }

@@ -12,6 +12,7 @@
  * mode (FlowHost.embedderOrigin), which only the bundle's copy learnt from the frame's init message.
  */
 import { detach } from '../../common/browser/builtins';
+import { agreementWords } from './agreement-words';
 import afterClickCss from './after-click.css?inline';
 import { postQuote, setEmbedderOrigin, shopperPageOrigin } from './api';
 import { openChallengeIn } from './challenge-opener';
@@ -75,5 +76,5 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
   };
 }
 
-/** What the chunk carries (vite.config.ts): the flow, and the rest of English. */
-export const afterClick = { paymentFlow, en };
+/** What the chunk carries (vite.config.ts): the flow, the rest of English, and the words of a saved card's agreement. */
+export const afterClick = { paymentFlow, en, agreementWords };

@@ -24,6 +24,14 @@ export interface CheckoutViewProps {
   dir: 'ltr' | 'rtl';
   /** The button fills the widget's width (buttonSizeMode fill). */
   fill: boolean;
+  /** A session that keeps the card, once its words are here. */
+  saving?: SavingView | undefined;
+}
+
+/** What a session that keeps the card shows beside the amount: the agreement the shopper gives by paying, and, for a setup, that nothing is charged today. */
+export interface SavingView {
+  agreement: string | undefined;
+  nothingToday: string | undefined;
 }
 
 export interface CheckoutViewHandlers {
@@ -72,6 +80,8 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
   const merchant = element('span', { class: 'merchant', 'data-testid': 'merchant' });
   const amount = element('span', { class: 'amount', 'data-testid': 'amount' });
   const desc = element('p', { class: 'desc' });
+  const nothingToday = element('p', { class: 'desc', 'data-testid': 'nothing-today' });
+  const agreement = element('p', { class: 'desc agreement', 'data-testid': 'agreement' });
   const wallet = element('div');
   // Named, so that a page's own status region and ours are told apart (getByRole('status', { name })). English in
   // every language: the dictionaries have no word for it yet, and the first script carries none but English's.
@@ -97,7 +107,10 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
         text(merchant, session.merchant_name);
         text(amount, amountText(session, p.locale));
         text(desc, session.description ?? '');
-        children(summary, [merchant, amount, !!session.description && desc]);
+        const saving = p.saving;
+        text(nothingToday, saving?.nothingToday ?? '');
+        text(agreement, saving?.agreement ?? '');
+        children(summary, [merchant, amount, !!session.description && desc, !!saving?.nothingToday && nothingToday, !!saving?.agreement && agreement]);
       }
 
       if (p.button) {

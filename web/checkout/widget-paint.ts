@@ -6,7 +6,7 @@ import type { PublicSession } from '../../contracts';
 import { directionOf } from './locales';
 import { wordsAtHand } from './locales/load';
 import { type View, WIDGET_STATES } from './states';
-import { type CheckoutViewHandlers, checkoutView } from './view';
+import { type CheckoutViewHandlers, checkoutView, type SavingView } from './view';
 import { createWalletButton, type WalletButton, type WalletButtonCallbacks } from './wallet-button';
 import type { CheckoutProps } from './widget-props';
 
@@ -16,7 +16,7 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
   return {
     root: drawn.root,
     /** In `language`, the widget's (its dictionary's tag): the words at hand in it, and its direction. */
-    paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string) {
+    paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string, saving?: SavingView) {
       const settings = session &&
         walletLoaded &&
         WIDGET_STATES[view.state].button !== 'removed' && {
@@ -30,7 +30,7 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
         button = null;
       } else if (button) button.configure(settings);
       else button = createWalletButton(settings, session.wallet.environment !== 'TEST', on);
-      drawn.draw({ view, session, button: button?.element ?? null, words: wordsAtHand(language), locale, dir: directionOf(language), fill: options.buttonSizeMode === 'fill' });
+      drawn.draw({ view, session, button: button?.element ?? null, words: wordsAtHand(language), locale, dir: directionOf(language), fill: options.buttonSizeMode === 'fill', saving });
     },
     remove() {
       button?.element.remove();

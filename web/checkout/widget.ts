@@ -57,11 +57,13 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   }
 
   // The widget as the payment flow sees it (flow-host.ts).
-  const [loadFlow, flowUnavailable, followFlow, flowHandlers, stopFlow] = flowLoader(
+  /** The saved card's agreement as the widget last drew it (a session that keeps the card), with its id. */
+  let agreementShown: { id: string; text: string } | undefined;
+  const [loadFlow, flowUnavailable, followFlow, flowHandlers, stopFlow, agreementIn] = flowLoader(
     () => ({
       apiBase, sessionId: sessionId!, clientSecret, embedderOrigin: embedderOriginOf(), nonce: nonce(),
       view: () => view, setView, setSession: (s) => ((session = s), paint()),
-      loadChunk: (name) => loadChunk(name, nonce()), words: () => loadedMessages(language()),
+      loadChunk: (name) => loadChunk(name, nonce()), words: () => loadedMessages(language()), agreementShown: () => agreementShown?.id,
       cancelled: () => emit({ name: 'checkout:cancel', detail: { sessionId: sessionId! } }),
       alive: () => alive, root: () => drawn.root,
     }),
@@ -84,7 +86,12 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     void loadSession(
       signal, taken, () => fetchSession(signal), loadFlow,
       (s) => sandboxWalletReady(s, apiBase, nonce(), paint), // the summary is drawn while the sandbox wallet's script loads
-      (s, draw) => ((session = s), draw && paint()),
+      (s, draw) => {
+        session = s;
+        // The agreement is shown before the button, in the shopper's words, which the after-click chunk has: wanted at once.
+        if (s.save_payment_method) loadFlow().catch(flowUnavailable);
+        if (draw) paint();
+      },
       // A failed load is shown by the after-click chunk; without it, the network is the likeliest reason.
       (err, unavailable) =>
         unavailable ? flowUnavailable(err) : loadFlow().then((f) => f.failCall(err, 'server_error'), () => setView({ state: 'error', code: 'network_error', reason: null })),
@@ -120,8 +127,18 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     onError: (err) => setView({ state: 'error', code: 'wallet_error', reason: err.statusCode ?? null }),
   });
 
+  /**
+   * Draws the view. A session that keeps the card shows its button only with the agreement the shopper gives
+   * by paying, in their words (the dictionary and the chunk that words it here).
+   */
   function paint() {
-    if (alive) drawn.paint(view, session, walletLoaded, props, language());
+    if (!alive) return;
+    const saving = session?.save_payment_method;
+    const words = saving && loadedMessages(language());
+    const text = saving && words && agreementIn({ ...session!, save_payment_method: saving }, words.saving, props.locale);
+    agreementShown = saving && text ? { id: saving.agreement.id, text } : undefined;
+    const saved = saving && words ? { agreement: text, nothingToday: saving.setup ? words.saving.nothingToday : undefined } : undefined;
+    drawn.paint(view, session, walletLoaded && (!saving || !!agreementShown), props, language(), saved);
   }
 
   speak(initial.locale);

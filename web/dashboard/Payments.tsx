@@ -1,11 +1,13 @@
 /** Payments: the list with its filters and cursor paging, and a payment's page with its timeline and actions. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, TimelineEntry } from '../../contracts';
 import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../contracts/money';
 import { describeCard } from '../checkout/format';
 import { addressText } from './address';
 import { api, type PaymentFilter } from './api';
 import { ExpressDetails } from './ExpressDetails';
+import { Confirm } from './Confirm';
+import { SavedCard } from './SavedCard';
 import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
@@ -184,6 +186,7 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
       </dl>
       <ExpressDetails t={t} payment={payment} amountText={amountText} />
       <BillingAddress t={t} payment={payment} />
+      <SavedCard t={t} payment={payment} fail={fail} />
       {notice && <p role="status">{notice}</p>}
       <div class="actions">
         {payment.status === 'authorized' && (
@@ -285,26 +288,5 @@ function AmountAction({ label, field, initial, onSubmit }: { label: string; fiel
       <input id={fieldId} name="amount" inputMode="decimal" value={initial} size={10} />
       <button type="submit">{label}</button>
     </form>
-  );
-}
-
-/** A modal confirmation (the native dialog: focus moves into it, Escape cancels, the page behind is inert). */
-export function Confirm({ t, question, onConfirm, onCancel }: { t: DashboardMessages; question: string; onConfirm(): void; onCancel(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
-  return (
-    <dialog ref={dialog} aria-labelledby="confirm-question" onCancel={onCancel}>
-      <p id="confirm-question">{question}</p>
-      <div class="dialog-buttons">
-        <button type="button" class="secondary" onClick={onCancel}>
-          {t.payment.cancel}
-        </button>
-        <button type="button" onClick={onConfirm} autofocus>
-          {t.payment.confirm}
-        </button>
-      </div>
-    </dialog>
   );
 }

@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
+import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
 
 export class DashboardError extends Error {
   constructor(
@@ -75,6 +75,8 @@ export const api = {
   capture: (id: string, amount: number) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/capture`, { amount }, once()),
   release: (id: string) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/release`, {}, once()),
   refund: (id: string, amount: number) => call<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { amount }, once()),
+  paymentMethod: (id: string) => call<PaymentMethod>('GET', `/payment_methods/${encodeURIComponent(id)}`),
+  detachPaymentMethod: (id: string) => call<PaymentMethod>('POST', `/payment_methods/${encodeURIComponent(id)}/detach`, {}, once()),
   endpoints: () => call<{ data: DashboardEndpoint[] }>('GET', '/webhook_endpoints'),
   addEndpoint: (url: string) => call<{ id: string; secret: string }>('POST', '/webhook_endpoints', { url }),
   removeEndpoint: (id: string) => call('DELETE', `/webhook_endpoints/${encodeURIComponent(id)}`),

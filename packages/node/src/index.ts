@@ -5,7 +5,7 @@
  *   const session = await walletCheckout.sessions.create({ amount: 2400, currency: 'USD', country_code: 'US' });
  */
 import { type ClientOptions, HttpClient } from './http';
-import { Events, Keys, OriginVerifications, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
+import { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
 import { quotes } from './quotes';
 import { webhooks } from './webhooks';
 
@@ -17,6 +17,7 @@ export class WalletCheckout {
   readonly keys: Keys;
   readonly originVerifications: OriginVerifications;
   readonly quoteEndpoint: QuoteEndpointResource;
+  readonly paymentMethods: PaymentMethods;
   /** Verifying deliveries needs no secret key: `webhooks` is exported on its own too. */
   readonly webhooks = webhooks;
   /** Nor does verifying quote requests: `quotes` is exported on its own too. */
@@ -31,12 +32,13 @@ export class WalletCheckout {
     this.keys = new Keys(http);
     this.originVerifications = new OriginVerifications(http);
     this.quoteEndpoint = new QuoteEndpointResource(http);
+    this.paymentMethods = new PaymentMethods(http);
   }
 }
 
 export default WalletCheckout;
 export type { ClientOptions, RequestOptions } from './http';
-export type { Events, Keys, OriginVerifications, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
+export type { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
 export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from './webhooks';
 export { quotes } from './quotes';
 export type { VerifyOptions } from './signed-body';

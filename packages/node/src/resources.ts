@@ -15,6 +15,10 @@ import type {
   OriginVerification,
   OriginVerificationList,
   OriginVerifyParams,
+  PaymentMethod,
+  PaymentMethodChargeParams,
+  PaymentMethodList,
+  PaymentMethodListParams,
   QuoteEndpoint,
   QuoteEndpointSetParams,
   Refund,
@@ -185,5 +189,40 @@ export class QuoteEndpointResource {
   /** Nothing is asked of it any more: sessions created with `quote_endpoint: true` are refused until one is set again. */
   delete(options?: RequestOptions): Promise<void> {
     return this.http.request({ method: 'DELETE', path: '/api/quote_endpoint', options });
+  }
+}
+
+/**
+ * Cards kept for a customer by a session that saved its card (`save_payment_method`, docs/saved-cards.md), and
+ * the charges made on them without the shopper (merchant-initiated), each a session of intent `merchant_initiated`.
+ */
+export class PaymentMethods {
+  constructor(private readonly http: HttpClient) {}
+
+  /** One page, newest first; `customer` filters to your customer's cards. */
+  list(params: PaymentMethodListParams = {}, options?: RequestOptions): Promise<PaymentMethodList> {
+    return this.http.request({ method: 'GET', path: '/api/payment_methods', query: params, options });
+  }
+
+  listAll(params: PaymentMethodListParams = {}, options?: RequestOptions): AsyncGenerator<PaymentMethod> {
+    return everyItem((page, pageOptions) => this.list(page, pageOptions), params, options);
+  }
+
+  retrieve(paymentMethodId: string, options?: RequestOptions): Promise<PaymentMethod> {
+    return this.http.request({ method: 'GET', path: `/api/payment_methods/${id(paymentMethodId)}`, options });
+  }
+
+  /** For good: a charge on it is refused (`payment_method_detached`); the shopper saves the card again with a new session. */
+  detach(paymentMethodId: string, options?: RequestOptions): Promise<PaymentMethod> {
+    return this.http.request({ method: 'POST', path: `/api/payment_methods/${id(paymentMethodId)}/detach`, body: {}, options });
+  }
+
+  /**
+   * Charges the kept card without the shopper, for `reason`, as the shopper's agreement covers it. The idempotency key is
+   * required and yours (one per charge you mean, "sub_42:2026-02" say): sent again after a crash, it is the same charge.
+   * Answers the session the charge was made as; a decline is its `outcome`, a refusal (not covered, detached) an error.
+   */
+  charge(paymentMethodId: string, params: PaymentMethodChargeParams, options: RequestOptions & { idempotencyKey: string }): Promise<Session> {
+    return this.http.request({ method: 'POST', path: `/api/payment_methods/${id(paymentMethodId)}/charges`, body: params, options });
   }
 }

@@ -11,6 +11,7 @@ import type { CreateWebhookEndpointBody, ListEventsQuery } from '../../../contra
 import type { RollSecretKeyBody } from '../../../contracts/keys';
 import type { VerifyOriginBody } from '../../../contracts/origin-verification';
 import type { QuoteAnswer as QuoteAnswerSchema, SetQuoteEndpointBody } from '../../../contracts/quote-endpoint';
+import type { ChargePaymentMethodBody, ListPaymentMethodsQuery } from '../../../contracts/saved-cards';
 
 /** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
 export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../contracts/sessions';
@@ -27,7 +28,12 @@ export type { OriginVerification, OriginVerificationList, OriginVerificationStat
  */
 export type { CreatedQuoteEndpoint, QuoteAddress, QuoteEndpoint, QuotedPromotionCode, QuoteRequest, SessionQuote } from '../../../contracts/quote-endpoint';
 
+/** A card kept for your customer (paymentMethods), its agreement and status; `Session.intent` `merchant_initiated` and `charge_reason` for a charge made on it. */
+export type { MerchantChargeReason, PaymentMethod, PaymentMethodAgreement, PaymentMethodList, PaymentMethodStatus, SavedCard, SavedCardUsage, SavePaymentMethod } from '../../../contracts/saved-cards';
+
 export type SessionCreateParams = z.input<typeof CreateSessionBody>;
+export type PaymentMethodListParams = Partial<z.output<typeof ListPaymentMethodsQuery>>;
+export type PaymentMethodChargeParams = z.input<typeof ChargePaymentMethodBody>;
 /** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */
 export type SessionListParams = Partial<z.output<typeof ListSessionsQuery>>;
 export type SessionCaptureParams = z.input<typeof CaptureSessionBody>;

@@ -29,6 +29,16 @@ export const ar: Messages = {
     payment_not_completed: 'لم تكتمل عملية الدفع ولم يتم خصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
     challenge_blocked: 'تعذّر عرض تحقق مصرفك على هذه الصفحة ولم يتم خصم أي مبلغ. يُرجى تجربة بطاقة أو طريقة دفع أخرى.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'أنت تسمح لـ {merchant} بخصم {amount} من هذه البطاقة {period} مقابل {what}، دون سؤالك في كل مرة، حتى تلغي ذلك لدى {merchant}.',
+      'saved_card.unscheduled.v1': 'أنت تسمح لـ {merchant} بالاحتفاظ بهذه البطاقة والخصم منها، دون سؤالك في كل مرة، مقابل ما تدين به عن {what}، بما في ذلك الرسوم التي تنشأ بعد الشراء، حتى تطلب من {merchant} إزالتها.',
+      'saved_card.reload.v1': 'أنت تسمح لـ {merchant} بخصم {amount} من هذه البطاقة في كل مرة ينخفض فيها رصيد {what} عن {threshold}، دون سؤالك في كل مرة، حتى تلغي ذلك لدى {merchant}.',
+    },
+    subjects: { recurring: 'اشتراكك', unscheduled: 'مشترياتك', reload: 'حسابك' },
+    periods: { day: 'كل يوم', week: 'كل أسبوع', month: 'كل شهر', year: 'كل سنة', many: 'كل {count}' },
+    nothingToday: 'لن يتم خصم أي مبلغ اليوم.',
+  },
   declines: {
     card_declined: 'تم رفض بطاقتك. حاول مرة أخرى ببطاقة أخرى.',
     insufficient_funds: 'الرصيد غير كافٍ في هذه البطاقة. حاول مرة أخرى ببطاقة أخرى.',

@@ -31,6 +31,16 @@ export const ca: Messages = {
     payment_not_completed: "El pagament no s'ha completat i no s'ha cobrat res. Pots tornar-ho a provar.",
     challenge_blocked: "La verificació del teu banc no s'ha pogut mostrar en aquesta pàgina i no s'ha cobrat res. Prova amb una altra targeta o una altra forma de pagament.",
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Permeteu que {merchant} cobri {amount} a aquesta targeta {period} per {what}, sense demanar-vos-ho cada vegada, fins que ho cancel·leu amb {merchant}.',
+      'saved_card.unscheduled.v1': "Permeteu que {merchant} desi aquesta targeta i hi cobri, sense demanar-vos-ho cada vegada, el que deveu per {what}, inclosos els càrrecs que sorgeixin després d'una compra, fins que demaneu a {merchant} que l'elimini.",
+      'saved_card.reload.v1': 'Permeteu que {merchant} cobri {amount} a aquesta targeta cada vegada que el saldo de {what} baixi de {threshold}, sense demanar-vos-ho cada vegada, fins que ho cancel·leu amb {merchant}.',
+    },
+    subjects: { recurring: 'la vostra subscripció', unscheduled: 'les vostres compres', reload: 'el vostre compte' },
+    periods: { day: 'cada dia', week: 'cada setmana', month: 'cada mes', year: 'cada any', many: 'cada {count}' },
+    nothingToday: 'Avui no se us cobra res.',
+  },
   declines: {
     card_declined: "S'ha rebutjat la targeta. Torna-ho a provar amb una altra targeta.",
     insufficient_funds: 'La targeta no té saldo suficient. Torna-ho a provar amb una altra targeta.',

@@ -31,6 +31,16 @@ export const cs: Messages = {
     payment_not_completed: 'Platba nebyla dokončena a nic vám nebylo účtováno. Můžete to zkusit znovu.',
     challenge_blocked: 'Ověření u vaší banky se na této stránce nepodařilo zobrazit a nic vám nebylo účtováno. Zkuste prosím jinou kartu nebo jiný způsob platby.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Povolujete {merchant} strhávat z této karty {amount} {period} za {what}, aniž by se vás pokaždé ptal, dokud to u {merchant} nezrušíte.',
+      'saved_card.unscheduled.v1': 'Povolujete {merchant} uložit si tuto kartu a strhávat z ní, aniž by se vás pokaždé ptal, to, co dlužíte za {what}, včetně poplatků vzniklých po nákupu, dokud {merchant} nepožádáte o její odstranění.',
+      'saved_card.reload.v1': 'Povolujete {merchant} strhnout z této karty {amount} pokaždé, když zůstatek {what} klesne pod {threshold}, aniž by se vás pokaždé ptal, dokud to u {merchant} nezrušíte.',
+    },
+    subjects: { recurring: 'vašeho předplatného', unscheduled: 'vašich nákupů', reload: 'vašeho účtu' },
+    periods: { day: 'každý den', week: 'každý týden', month: 'každý měsíc', year: 'každý rok', many: 'každé {count}' },
+    nothingToday: 'Dnes se nic nestrhává.',
+  },
   declines: {
     card_declined: 'Platba kartou byla zamítnuta. Zkuste to s jinou kartou.',
     insufficient_funds: 'Na kartě není dostatek prostředků. Zkuste to s jinou kartou.',

@@ -31,6 +31,16 @@ export const da: Messages = {
     payment_not_completed: 'Din betaling blev ikke gennemført, og der er ikke trukket noget. Du kan prøve igen.',
     challenge_blocked: 'Godkendelsen hos din bank kunne ikke vises på denne side, og der er ikke trukket noget. Prøv med et andet kort eller en anden betalingsmetode.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Du tillader {merchant} at trække {amount} på dette kort {period} for {what} uden at spørge dig hver gang, indtil du opsiger det hos {merchant}.',
+      'saved_card.unscheduled.v1': 'Du tillader {merchant} at gemme dette kort og trække på det uden at spørge dig hver gang for det, du skylder for {what}, herunder beløb, der opstår efter et køb, indtil du beder {merchant} om at fjerne det.',
+      'saved_card.reload.v1': 'Du tillader {merchant} at trække {amount} på dette kort, hver gang saldoen på {what} falder under {threshold}, uden at spørge dig hver gang, indtil du opsiger det hos {merchant}.',
+    },
+    subjects: { recurring: 'dit abonnement', unscheduled: 'dine køb', reload: 'din konto' },
+    periods: { day: 'hver dag', week: 'hver uge', month: 'hver måned', year: 'hvert år', many: 'hver {count}' },
+    nothingToday: 'Der trækkes intet i dag.',
+  },
   declines: {
     card_declined: 'Dit kort blev afvist. Prøv igen med et andet kort.',
     insufficient_funds: 'Der er ikke dækning på kortet. Prøv igen med et andet kort.',

@@ -29,6 +29,16 @@ export const de: Messages = {
     payment_not_completed: 'Ihre Zahlung wurde nicht ausgeführt, es wurde nichts belastet. Sie können es erneut versuchen.',
     challenge_blocked: 'Die Prüfung durch Ihre Bank konnte auf dieser Seite nicht angezeigt werden, es wurde nichts belastet. Versuchen Sie es mit einer anderen Karte oder Zahlungsart.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Sie erlauben {merchant}, diese Karte {period} mit {amount} für {what} zu belasten, ohne Sie jedes Mal zu fragen, bis Sie bei {merchant} kündigen.',
+      'saved_card.unscheduled.v1': 'Sie erlauben {merchant}, diese Karte zu speichern und ohne Sie jedes Mal zu fragen mit dem zu belasten, was Sie für {what} schulden, einschließlich Beträgen, die nach einem Kauf entstehen, bis Sie {merchant} bitten, sie zu entfernen.',
+      'saved_card.reload.v1': 'Sie erlauben {merchant}, diese Karte jedes Mal mit {amount} zu belasten, wenn das Guthaben von {what} unter {threshold} fällt, ohne Sie jedes Mal zu fragen, bis Sie bei {merchant} kündigen.',
+    },
+    subjects: { recurring: 'Ihr Abonnement', unscheduled: 'Ihre Einkäufe', reload: 'Ihrem Konto' },
+    periods: { day: 'jeden Tag', week: 'jede Woche', month: 'jeden Monat', year: 'jedes Jahr', many: 'alle {count}' },
+    nothingToday: 'Heute wird nichts belastet.',
+  },
   declines: {
     card_declined: 'Ihre Karte wurde abgelehnt. Versuchen Sie es mit einer anderen Karte.',
     insufficient_funds: 'Die Karte ist nicht ausreichend gedeckt. Versuchen Sie es mit einer anderen Karte.',

@@ -1,4 +1,5 @@
 import type { Messages } from '.';
+import { AGREEMENT_TEXTS, DEFAULT_AGREEMENT_SUBJECT, periodText } from '../../../contracts/agreements';
 import { enFirstPaint } from '../en-first-paint';
 
 export { enFirstPaint };
@@ -30,6 +31,13 @@ export const en: Messages = {
     payment_failed: "The payment couldn't be completed and nothing was charged. Please try again.",
     payment_not_completed: "Your payment wasn't completed and nothing was charged. You can try again.",
     challenge_blocked: "Your bank's verification couldn't be shown on this page, and nothing was charged. Please try another card or another way to pay.",
+  },
+  // The agreements' English is the contracts' own (one source with the text the server records), as is each period's word.
+  saving: {
+    agreements: { ...AGREEMENT_TEXTS },
+    subjects: { ...DEFAULT_AGREEMENT_SUBJECT },
+    periods: { day: periodText('day', 1), week: periodText('week', 1), month: periodText('month', 1), year: periodText('year', 1), many: '{count}' },
+    nothingToday: 'Nothing is charged today.',
   },
   declines: {},
 };

@@ -29,6 +29,16 @@ export const es: Messages = {
     payment_not_completed: 'Tu pago no se completó y no se cobró nada. Puedes intentarlo de nuevo.',
     challenge_blocked: 'La verificación de tu banco no se pudo mostrar en esta página y no se cobró nada. Prueba con otra tarjeta u otra forma de pago.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Permites que {merchant} cobre {amount} en esta tarjeta {period} por {what}, sin preguntarte cada vez, hasta que lo canceles con {merchant}.',
+      'saved_card.unscheduled.v1': 'Permites que {merchant} guarde esta tarjeta y cobre en ella, sin preguntarte cada vez, lo que debas por {what}, incluidos los cargos que surjan después de una compra, hasta que pidas a {merchant} que la elimine.',
+      'saved_card.reload.v1': 'Permites que {merchant} cobre {amount} en esta tarjeta cada vez que el saldo de {what} baje de {threshold}, sin preguntarte cada vez, hasta que lo canceles con {merchant}.',
+    },
+    subjects: { recurring: 'tu suscripción', unscheduled: 'tus compras', reload: 'tu cuenta' },
+    periods: { day: 'cada día', week: 'cada semana', month: 'cada mes', year: 'cada año', many: 'cada {count}' },
+    nothingToday: 'Hoy no se te cobra nada.',
+  },
   declines: {
     card_declined: 'Tu tarjeta fue rechazada. Inténtalo de nuevo con otra tarjeta.',
     insufficient_funds: 'La tarjeta no tiene fondos suficientes. Inténtalo de nuevo con otra tarjeta.',

@@ -31,6 +31,16 @@ export const et: Messages = {
     payment_not_completed: 'Makse jäi lõpetamata ja teilt ei võetud midagi. Võite uuesti proovida.',
     challenge_blocked: 'Panga kinnitust ei õnnestunud sellel lehel kuvada ja teilt ei võetud midagi. Proovige mõnda teist kaarti või muud makseviisi.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Lubate {merchant}-l võtta sellelt kaardilt {amount} {period} teenuse {what} eest, teilt iga kord küsimata, kuni tühistate selle {merchant} juures.',
+      'saved_card.unscheduled.v1': 'Lubate {merchant}-l see kaart salvestada ja sellelt teilt iga kord küsimata võtta summa, mille võlgnete teenuse {what} eest, sealhulgas pärast ostu tekkivad tasud, kuni palute {merchant}-l selle eemaldada.',
+      'saved_card.reload.v1': 'Lubate {merchant}-l võtta sellelt kaardilt {amount} iga kord, kui {what} saldo langeb alla {threshold}, teilt iga kord küsimata, kuni tühistate selle {merchant} juures.',
+    },
+    subjects: { recurring: 'teie tellimus', unscheduled: 'teie ostud', reload: 'teie konto' },
+    periods: { day: 'iga päev', week: 'iga nädal', month: 'iga kuu', year: 'iga aasta', many: 'iga {count} järel' },
+    nothingToday: 'Täna ei võeta midagi.',
+  },
   declines: {
     card_declined: 'Kaart lükati tagasi. Proovige mõne teise kaardiga.',
     insufficient_funds: 'Kaardil ei ole piisavalt raha. Proovige mõne teise kaardiga.',

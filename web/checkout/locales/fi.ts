@@ -31,6 +31,16 @@ export const fi: Messages = {
     payment_not_completed: 'Maksusi jäi kesken, eikä sinulta veloitettu mitään. Voit yrittää uudelleen.',
     challenge_blocked: 'Pankin vahvistusta ei voitu näyttää tällä sivulla, eikä sinulta veloitettu mitään. Kokeile toista korttia tai maksutapaa.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Sallit, että {merchant} veloittaa tältä kortilta {amount} {period} kohteesta {what} kysymättä sinulta joka kerta, kunnes peruutat sen {merchant}-palvelussa.',
+      'saved_card.unscheduled.v1': 'Sallit, että {merchant} tallentaa tämän kortin ja veloittaa siltä kysymättä sinulta joka kerta sen, mitä olet velkaa kohteesta {what}, mukaan lukien oston jälkeen syntyvät maksut, kunnes pyydät {merchant}-palvelua poistamaan sen.',
+      'saved_card.reload.v1': 'Sallit, että {merchant} veloittaa tältä kortilta {amount} aina, kun kohteen {what} saldo laskee alle {threshold}, kysymättä sinulta joka kerta, kunnes peruutat sen {merchant}-palvelussa.',
+    },
+    subjects: { recurring: 'tilauksesi', unscheduled: 'ostoksesi', reload: 'tilisi' },
+    periods: { day: 'joka päivä', week: 'joka viikko', month: 'joka kuukausi', year: 'joka vuosi', many: '{count} välein' },
+    nothingToday: 'Tänään ei veloiteta mitään.',
+  },
   declines: {
     card_declined: 'Kortti hylättiin. Kokeile toista korttia.',
     insufficient_funds: 'Kortilla ei ole riittävästi katetta. Kokeile toista korttia.',

@@ -29,6 +29,16 @@ export const fr: Messages = {
     payment_not_completed: "Votre paiement n'a pas abouti et rien n'a été débité. Vous pouvez réessayer.",
     challenge_blocked: "La vérification de votre banque n'a pas pu s'afficher sur cette page et rien n'a été débité. Essayez une autre carte ou un autre moyen de paiement.",
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': "Vous autorisez {merchant} à débiter cette carte de {amount} {period} pour {what}, sans vous le demander à chaque fois, jusqu'à ce que vous résiliiez auprès de {merchant}.",
+      'saved_card.unscheduled.v1': "Vous autorisez {merchant} à conserver cette carte et à la débiter, sans vous le demander à chaque fois, de ce que vous devez pour {what}, y compris les frais qui surviennent après un achat, jusqu'à ce que vous demandiez à {merchant} de la supprimer.",
+      'saved_card.reload.v1': "Vous autorisez {merchant} à débiter cette carte de {amount} chaque fois que le solde de {what} passe sous {threshold}, sans vous le demander à chaque fois, jusqu'à ce que vous résiliiez auprès de {merchant}.",
+    },
+    subjects: { recurring: 'votre abonnement', unscheduled: 'vos achats', reload: 'votre compte' },
+    periods: { day: 'chaque jour', week: 'chaque semaine', month: 'chaque mois', year: 'chaque année', many: 'tous les {count}' },
+    nothingToday: "Rien n'est débité aujourd'hui.",
+  },
   declines: {
     card_declined: 'Votre carte a été refusée. Réessayez avec une autre carte.',
     insufficient_funds: 'Fonds insuffisants sur cette carte. Réessayez avec une autre carte.',

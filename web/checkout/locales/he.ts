@@ -30,6 +30,16 @@ export const he: Messages = {
     payment_not_completed: 'התשלום לא הושלם, ולא בוצע חיוב. אפשר לנסות שוב.',
     challenge_blocked: 'לא ניתן להציג את האימות מול הבנק בדף הזה, ולא בוצע חיוב. נא לנסות כרטיס אחר או אמצעי תשלום אחר.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'אתם מרשים ל-{merchant} לחייב כרטיס זה ב-{amount} {period} עבור {what}, בלי לשאול אתכם בכל פעם, עד שתבטלו מול {merchant}.',
+      'saved_card.unscheduled.v1': 'אתם מרשים ל-{merchant} לשמור כרטיס זה ולחייב אותו, בלי לשאול אתכם בכל פעם, במה שאתם חייבים עבור {what}, כולל חיובים שנוצרים אחרי רכישה, עד שתבקשו מ-{merchant} להסיר אותו.',
+      'saved_card.reload.v1': 'אתם מרשים ל-{merchant} לחייב כרטיס זה ב-{amount} בכל פעם שהיתרה של {what} יורדת מתחת ל-{threshold}, בלי לשאול אתכם בכל פעם, עד שתבטלו מול {merchant}.',
+    },
+    subjects: { recurring: 'המינוי שלכם', unscheduled: 'הרכישות שלכם', reload: 'החשבון שלכם' },
+    periods: { day: 'בכל יום', week: 'בכל שבוע', month: 'בכל חודש', year: 'בכל שנה', many: 'כל {count}' },
+    nothingToday: 'היום לא יחויב דבר.',
+  },
   declines: {
     card_declined: 'הכרטיס נדחה. אפשר לנסות שוב עם כרטיס אחר.',
     insufficient_funds: 'אין בכרטיס מספיק יתרה או מסגרת. אפשר לנסות עם כרטיס אחר.',

@@ -31,6 +31,16 @@ export const hr: Messages = {
     payment_not_completed: 'Plaćanje nije dovršeno i ništa nije naplaćeno. Možete pokušati ponovno.',
     challenge_blocked: 'Provjeru kod vaše banke nije bilo moguće prikazati na ovoj stranici i ništa nije naplaćeno. Pokušajte s drugom karticom ili drugim načinom plaćanja.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Dopuštate da {merchant} tereti ovu karticu za {amount} {period} za {what}, bez pitanja svaki put, dok to ne otkažete kod {merchant}.',
+      'saved_card.unscheduled.v1': 'Dopuštate da {merchant} spremi ovu karticu i tereti je, bez pitanja svaki put, za ono što dugujete za {what}, uključujući troškove nastale nakon kupnje, dok ne zatražite od {merchant} da je ukloni.',
+      'saved_card.reload.v1': 'Dopuštate da {merchant} tereti ovu karticu za {amount} svaki put kad saldo {what} padne ispod {threshold}, bez pitanja svaki put, dok to ne otkažete kod {merchant}.',
+    },
+    subjects: { recurring: 'vaše pretplate', unscheduled: 'vaše kupnje', reload: 'vašeg računa' },
+    periods: { day: 'svaki dan', week: 'svaki tjedan', month: 'svaki mjesec', year: 'svake godine', many: 'svakih {count}' },
+    nothingToday: 'Danas se ništa ne naplaćuje.',
+  },
   declines: {
     card_declined: 'Kartica je odbijena. Pokušajte s drugom karticom.',
     insufficient_funds: 'Na kartici nema dovoljno sredstava. Pokušajte s drugom karticom.',

@@ -31,6 +31,16 @@ export const hu: Messages = {
     payment_not_completed: 'A fizetés nem fejeződött be, terhelés nem történt. Újra megpróbálhatja.',
     challenge_blocked: 'A banki ellenőrzést nem sikerült megjeleníteni ezen az oldalon, terhelés nem történt. Próbálkozzon másik kártyával vagy másik fizetési móddal.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Engedélyezi, hogy a(z) {merchant} {period} {amount} összeget terheljen erre a kártyára a következőért: {what}, anélkül, hogy minden alkalommal megkérdezné, amíg le nem mondja a(z) {merchant} felé.',
+      'saved_card.unscheduled.v1': 'Engedélyezi, hogy a(z) {merchant} elmentse ezt a kártyát, és anélkül, hogy minden alkalommal megkérdezné, megterhelje azzal, amivel a következőért tartozik: {what}, beleértve a vásárlás után felmerülő díjakat is, amíg meg nem kéri a(z) {merchant} kereskedőt, hogy törölje.',
+      'saved_card.reload.v1': 'Engedélyezi, hogy a(z) {merchant} {amount} összeget terheljen erre a kártyára minden alkalommal, amikor a(z) {what} egyenlege {threshold} alá csökken, anélkül, hogy minden alkalommal megkérdezné, amíg le nem mondja a(z) {merchant} felé.',
+    },
+    subjects: { recurring: 'az előfizetése', unscheduled: 'a vásárlásai', reload: 'a fiókja' },
+    periods: { day: 'naponta', week: 'hetente', month: 'havonta', year: 'évente', many: '{count}ként' },
+    nothingToday: 'Ma semmit nem terhelünk.',
+  },
   declines: {
     card_declined: 'A kártyát elutasították. Próbálkozzon egy másik kártyával.',
     insufficient_funds: 'A kártyán nincs elegendő fedezet. Próbálkozzon egy másik kártyával.',

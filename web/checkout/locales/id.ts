@@ -31,6 +31,16 @@ export const id: Messages = {
     payment_not_completed: 'Pembayaran Anda belum selesai, dan Anda tidak dikenai biaya apa pun. Anda dapat mencoba lagi.',
     challenge_blocked: 'Verifikasi dari bank Anda tidak dapat ditampilkan di halaman ini, dan Anda tidak dikenai biaya apa pun. Silakan coba kartu lain atau metode pembayaran lain.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Anda mengizinkan {merchant} menagih kartu ini sebesar {amount} {period} untuk {what}, tanpa menanyakan Anda setiap kali, hingga Anda membatalkannya di {merchant}.',
+      'saved_card.unscheduled.v1': 'Anda mengizinkan {merchant} menyimpan kartu ini dan menagihnya, tanpa menanyakan Anda setiap kali, untuk jumlah yang Anda utang atas {what}, termasuk biaya yang muncul setelah pembelian, hingga Anda meminta {merchant} menghapusnya.',
+      'saved_card.reload.v1': 'Anda mengizinkan {merchant} menagih kartu ini sebesar {amount} setiap kali saldo {what} turun di bawah {threshold}, tanpa menanyakan Anda setiap kali, hingga Anda membatalkannya di {merchant}.',
+    },
+    subjects: { recurring: 'langganan Anda', unscheduled: 'pembelian Anda', reload: 'akun Anda' },
+    periods: { day: 'setiap hari', week: 'setiap minggu', month: 'setiap bulan', year: 'setiap tahun', many: 'setiap {count}' },
+    nothingToday: 'Tidak ada yang ditagih hari ini.',
+  },
   declines: {
     card_declined: 'Kartu Anda ditolak. Silakan coba lagi dengan kartu lain.',
     insufficient_funds: 'Saldo atau limit kartu ini tidak mencukupi. Silakan coba lagi dengan kartu lain.',

@@ -9,7 +9,11 @@
  */
 import spokenTags, { rightToLeft } from 'wallet-checkout:languages';
 import { usableLocale } from '../../../contracts/locale';
+import type { AGREEMENT_TEXT_IDS, RecurringInterval, SAVED_CARD_USAGES } from '../../../contracts/agreements';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
+
+type SavedCardUsage = (typeof SAVED_CARD_USAGES)[number];
+type AgreementTextId = (typeof AGREEMENT_TEXT_IDS)[SavedCardUsage];
 
 /** The dictionaries' tags (the files in this folder), known before any of their words arrive. */
 export const LANGUAGES: readonly SupportedLocale[] = spokenTags;
@@ -42,11 +46,27 @@ export interface Messages {
   /** The challenge dialog: its heading, the frame's accessible name, and the button that closes it. */
   challenge: { title: string; frame: string; cancel: string };
   errors: Record<CheckoutErrorCode, string>;
+  /** A session that keeps the card for later payments: the agreement the shopper gives by paying (agreement-words.ts). */
+  saving: SavingWords;
   /**
    * Declines by the payment service's failure code. The service's reasons are
    * English, so English leaves this empty and shows them as they come.
    */
   declines: Partial<Record<string, string>>;
+}
+
+/**
+ * The words of a saved card's agreement. `agreements`: each text by its id (contracts/agreements.ts, whose
+ * English they translate: a new id is a new text, translated anew), with `{merchant}`, `{what}`, `{amount}`,
+ * `{period}` and `{threshold}` filled in; `subjects`: what `{what}` reads when the merchant named nothing;
+ * `periods`: what `{period}` reads for one interval, and `many` for several (`{count}`: the number and
+ * its unit as Intl words it, "3 months"); `nothingToday`: a setup's (nothing charged now).
+ */
+export interface SavingWords {
+  agreements: Record<AgreementTextId, string>;
+  subjects: Record<SavedCardUsage, string>;
+  periods: Record<RecurringInterval | 'many', string>;
+  nothingToday: string;
 }
 
 /**

@@ -31,6 +31,16 @@ export const it: Messages = {
     payment_not_completed: 'Il pagamento non è stato completato e non è stato addebitato nulla. Puoi riprovare.',
     challenge_blocked: "Non è stato possibile mostrare la verifica della tua banca su questa pagina e non è stato addebitato nulla. Prova con un'altra carta o un altro metodo di pagamento.",
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Autorizzi {merchant} ad addebitare {amount} su questa carta {period} per {what}, senza chiedertelo ogni volta, finché non annulli con {merchant}.',
+      'saved_card.unscheduled.v1': 'Autorizzi {merchant} a conservare questa carta e ad addebitarvi, senza chiedertelo ogni volta, quanto devi per {what}, compresi gli addebiti che sorgono dopo un acquisto, finché non chiedi a {merchant} di rimuoverla.',
+      'saved_card.reload.v1': 'Autorizzi {merchant} ad addebitare {amount} su questa carta ogni volta che il saldo di {what} scende sotto {threshold}, senza chiedertelo ogni volta, finché non annulli con {merchant}.',
+    },
+    subjects: { recurring: 'il tuo abbonamento', unscheduled: 'i tuoi acquisti', reload: 'il tuo account' },
+    periods: { day: 'ogni giorno', week: 'ogni settimana', month: 'ogni mese', year: 'ogni anno', many: 'ogni {count}' },
+    nothingToday: 'Oggi non viene addebitato nulla.',
+  },
   declines: {
     card_declined: "La carta è stata rifiutata. Riprova con un'altra carta.",
     insufficient_funds: "Disponibilità insufficiente sulla carta. Riprova con un'altra carta.",

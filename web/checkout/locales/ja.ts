@@ -31,6 +31,16 @@ export const ja: Messages = {
     payment_not_completed: 'お支払いは完了していません。代金は請求されていませんので、もう一度お試しいただけます。',
     challenge_blocked: 'カード会社の本人認証をこのページに表示できませんでした。代金は請求されていません。別のカードまたは別のお支払い方法をお試しください。',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': '{merchant} が、{what} の代金として、毎回確認することなく、このカードに {period} {amount} を請求することを許可します。{merchant} で解約するまで有効です。',
+      'saved_card.unscheduled.v1': '{merchant} がこのカードを保存し、{what} についてお支払いいただく金額（購入後に発生する料金を含む）を毎回確認することなく請求することを許可します。{merchant} に削除を依頼するまで有効です。',
+      'saved_card.reload.v1': '{what} の残高が {threshold} を下回るたびに、{merchant} が毎回確認することなく、このカードに {amount} を請求することを許可します。{merchant} で解約するまで有効です。',
+    },
+    subjects: { recurring: 'ご利用中のサブスクリプション', unscheduled: 'ご購入品', reload: 'アカウント' },
+    periods: { day: '毎日', week: '毎週', month: '毎月', year: '毎年', many: '{count}ごとに' },
+    nothingToday: '本日の請求はありません。',
+  },
   declines: {
     card_declined: 'カードが承認されませんでした。別のカードでもう一度お試しください。',
     insufficient_funds: 'このカードのご利用可能額が不足しています。別のカードでもう一度お試しください。',

@@ -31,6 +31,16 @@ export const ko: Messages = {
     payment_not_completed: '결제가 완료되지 않았으며 대금은 청구되지 않았습니다. 다시 시도하실 수 있습니다.',
     challenge_blocked: '카드사 인증 화면을 이 페이지에 표시할 수 없었으며 대금은 청구되지 않았습니다. 다른 카드나 다른 결제 수단을 이용해 주세요.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': '{merchant}이(가) {what}에 대해 매번 묻지 않고 이 카드에 {period} {amount}을(를) 청구하도록 허용합니다. {merchant}에서 해지할 때까지 유효합니다.',
+      'saved_card.unscheduled.v1': '{merchant}이(가) 이 카드를 저장하고, 구매 후 발생하는 요금을 포함하여 {what}에 대해 지불할 금액을 매번 묻지 않고 청구하도록 허용합니다. {merchant}에 삭제를 요청할 때까지 유효합니다.',
+      'saved_card.reload.v1': '{what} 잔액이 {threshold} 미만으로 떨어질 때마다 {merchant}이(가) 매번 묻지 않고 이 카드에 {amount}을(를) 청구하도록 허용합니다. {merchant}에서 해지할 때까지 유효합니다.',
+    },
+    subjects: { recurring: '구독', unscheduled: '구매', reload: '계정' },
+    periods: { day: '매일', week: '매주', month: '매월', year: '매년', many: '{count}마다' },
+    nothingToday: '오늘은 청구되는 금액이 없습니다.',
+  },
   declines: {
     card_declined: '카드 승인이 거절되었습니다. 다른 카드로 다시 시도해 주세요.',
     insufficient_funds: '카드 잔액 또는 한도가 부족합니다. 다른 카드로 다시 시도해 주세요.',

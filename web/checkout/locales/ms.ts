@@ -31,6 +31,16 @@ export const ms: Messages = {
     payment_not_completed: 'Pembayaran anda tidak selesai dan anda tidak dicaj. Anda boleh cuba lagi.',
     challenge_blocked: 'Pengesahan bank anda tidak dapat dipaparkan pada halaman ini dan anda tidak dicaj. Sila cuba kad lain atau kaedah pembayaran lain.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Anda membenarkan {merchant} mengenakan caj {amount} pada kad ini {period} untuk {what}, tanpa bertanya kepada anda setiap kali, sehingga anda membatalkannya dengan {merchant}.',
+      'saved_card.unscheduled.v1': 'Anda membenarkan {merchant} menyimpan kad ini dan mengenakan caj padanya, tanpa bertanya kepada anda setiap kali, bagi jumlah yang anda hutang untuk {what}, termasuk caj yang timbul selepas pembelian, sehingga anda meminta {merchant} mengalih keluarnya.',
+      'saved_card.reload.v1': 'Anda membenarkan {merchant} mengenakan caj {amount} pada kad ini setiap kali baki {what} jatuh di bawah {threshold}, tanpa bertanya kepada anda setiap kali, sehingga anda membatalkannya dengan {merchant}.',
+    },
+    subjects: { recurring: 'langganan anda', unscheduled: 'pembelian anda', reload: 'akaun anda' },
+    periods: { day: 'setiap hari', week: 'setiap minggu', month: 'setiap bulan', year: 'setiap tahun', many: 'setiap {count}' },
+    nothingToday: 'Tiada caj dikenakan hari ini.',
+  },
   declines: {
     card_declined: 'Kad anda ditolak. Sila cuba lagi dengan kad lain.',
     insufficient_funds: 'Baki atau had kredit kad ini tidak mencukupi. Sila cuba lagi dengan kad lain.',

@@ -31,6 +31,16 @@ export const nl: Messages = {
     payment_not_completed: 'Je betaling is niet afgerond en er is niets afgeschreven. Je kunt het opnieuw proberen.',
     challenge_blocked: 'De verificatie van je bank kon niet op deze pagina worden getoond en er is niets afgeschreven. Probeer een andere kaart of een andere betaalmethode.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'U staat {merchant} toe deze kaart {period} {amount} te belasten voor {what}, zonder het u elke keer te vragen, totdat u opzegt bij {merchant}.',
+      'saved_card.unscheduled.v1': 'U staat {merchant} toe deze kaart te bewaren en te belasten, zonder het u elke keer te vragen, voor wat u verschuldigd bent voor {what}, inclusief kosten die na een aankoop ontstaan, totdat u {merchant} vraagt hem te verwijderen.',
+      'saved_card.reload.v1': 'U staat {merchant} toe deze kaart met {amount} te belasten telkens wanneer het saldo van {what} onder {threshold} zakt, zonder het u elke keer te vragen, totdat u opzegt bij {merchant}.',
+    },
+    subjects: { recurring: 'uw abonnement', unscheduled: 'uw aankopen', reload: 'uw account' },
+    periods: { day: 'elke dag', week: 'elke week', month: 'elke maand', year: 'elk jaar', many: 'elke {count}' },
+    nothingToday: 'Vandaag wordt er niets afgeschreven.',
+  },
   declines: {
     card_declined: 'Je kaart is geweigerd. Probeer het opnieuw met een andere kaart.',
     insufficient_funds: 'Er is niet genoeg saldo of bestedingsruimte op deze kaart. Probeer het opnieuw met een andere kaart.',

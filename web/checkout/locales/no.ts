@@ -31,6 +31,16 @@ export const no: Messages = {
     payment_not_completed: 'Betalingen din ble ikke fullført, og ingen penger er trukket. Du kan prøve igjen.',
     challenge_blocked: 'Bekreftelsen fra banken din kunne ikke vises på denne siden, og ingen penger er trukket. Prøv et annet kort eller en annen betalingsmåte.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Du tillater {merchant} å belaste dette kortet med {amount} {period} for {what}, uten å spørre deg hver gang, til du sier opp hos {merchant}.',
+      'saved_card.unscheduled.v1': 'Du tillater {merchant} å lagre dette kortet og belaste det, uten å spørre deg hver gang, for det du skylder for {what}, inkludert beløp som oppstår etter et kjøp, til du ber {merchant} om å fjerne det.',
+      'saved_card.reload.v1': 'Du tillater {merchant} å belaste dette kortet med {amount} hver gang saldoen på {what} faller under {threshold}, uten å spørre deg hver gang, til du sier opp hos {merchant}.',
+    },
+    subjects: { recurring: 'abonnementet ditt', unscheduled: 'kjøpene dine', reload: 'kontoen din' },
+    periods: { day: 'hver dag', week: 'hver uke', month: 'hver måned', year: 'hvert år', many: 'hver {count}' },
+    nothingToday: 'Ingenting belastes i dag.',
+  },
   declines: {
     card_declined: 'Kortet ditt ble avvist. Prøv igjen med et annet kort.',
     insufficient_funds: 'Det er ikke dekning på kortet. Prøv igjen med et annet kort.',

@@ -31,6 +31,16 @@ export const pl: Messages = {
     payment_not_completed: 'Płatność nie została dokończona i nic nie zostało pobrane. Możesz spróbować ponownie.',
     challenge_blocked: 'Nie udało się wyświetlić weryfikacji w banku na tej stronie i nic nie zostało pobrane. Użyj innej karty lub wybierz inną metodę płatności.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Zezwalasz {merchant} na obciążanie tej karty kwotą {amount} {period} za {what}, bez pytania Cię za każdym razem, dopóki nie zrezygnujesz w {merchant}.',
+      'saved_card.unscheduled.v1': 'Zezwalasz {merchant} na zapisanie tej karty i obciążanie jej, bez pytania Cię za każdym razem, kwotami, które jesteś winien za {what}, w tym opłatami powstałymi po zakupie, dopóki nie poprosisz {merchant} o jej usunięcie.',
+      'saved_card.reload.v1': 'Zezwalasz {merchant} na obciążenie tej karty kwotą {amount} za każdym razem, gdy saldo {what} spadnie poniżej {threshold}, bez pytania Cię za każdym razem, dopóki nie zrezygnujesz w {merchant}.',
+    },
+    subjects: { recurring: 'Twoją subskrypcję', unscheduled: 'Twoje zakupy', reload: 'Twojego konta' },
+    periods: { day: 'codziennie', week: 'co tydzień', month: 'co miesiąc', year: 'co rok', many: 'co {count}' },
+    nothingToday: 'Dzisiaj nic nie zostanie pobrane.',
+  },
   declines: {
     card_declined: 'Karta została odrzucona. Spróbuj użyć innej karty.',
     insufficient_funds: 'Brak wystarczających środków na karcie. Spróbuj użyć innej karty.',

@@ -31,6 +31,16 @@ export const ptPT: Messages = {
     payment_not_completed: 'O seu pagamento não foi concluído, e não foi cobrado nada. Pode tentar novamente.',
     challenge_blocked: 'Não foi possível apresentar a verificação do seu banco nesta página, e não foi cobrado nada. Experimente outro cartão ou outro método de pagamento.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Autoriza {merchant} a cobrar {amount} neste cartão {period} por {what}, sem lhe perguntar de cada vez, até cancelar junto de {merchant}.',
+      'saved_card.unscheduled.v1': 'Autoriza {merchant} a guardar este cartão e a cobrar nele, sem lhe perguntar de cada vez, o que deve por {what}, incluindo encargos que surjam após uma compra, até pedir a {merchant} que o remova.',
+      'saved_card.reload.v1': 'Autoriza {merchant} a cobrar {amount} neste cartão sempre que o saldo de {what} descer abaixo de {threshold}, sem lhe perguntar de cada vez, até cancelar junto de {merchant}.',
+    },
+    subjects: { recurring: 'a sua subscrição', unscheduled: 'as suas compras', reload: 'a sua conta' },
+    periods: { day: 'todos os dias', week: 'todas as semanas', month: 'todos os meses', year: 'todos os anos', many: 'a cada {count}' },
+    nothingToday: 'Hoje não é cobrado nada.',
+  },
   declines: {
     card_declined: 'O seu cartão foi recusado. Tente novamente com outro cartão.',
     insufficient_funds: 'Saldo ou plafond insuficiente neste cartão. Tente novamente com outro cartão.',

@@ -31,6 +31,16 @@ export const pt: Messages = {
     payment_not_completed: 'Seu pagamento não foi concluído, e nada foi cobrado. Você pode tentar novamente.',
     challenge_blocked: 'Não foi possível mostrar a verificação do seu banco nesta página, e nada foi cobrado. Tente outro cartão ou outra forma de pagamento.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Você autoriza {merchant} a cobrar {amount} neste cartão {period} por {what}, sem perguntar a você toda vez, até que você cancele com {merchant}.',
+      'saved_card.unscheduled.v1': 'Você autoriza {merchant} a salvar este cartão e cobrar nele, sem perguntar a você toda vez, o que você deve por {what}, incluindo cobranças que surgirem após uma compra, até que você peça a {merchant} para removê-lo.',
+      'saved_card.reload.v1': 'Você autoriza {merchant} a cobrar {amount} neste cartão sempre que o saldo de {what} ficar abaixo de {threshold}, sem perguntar a você toda vez, até que você cancele com {merchant}.',
+    },
+    subjects: { recurring: 'sua assinatura', unscheduled: 'suas compras', reload: 'sua conta' },
+    periods: { day: 'todo dia', week: 'toda semana', month: 'todo mês', year: 'todo ano', many: 'a cada {count}' },
+    nothingToday: 'Nada será cobrado hoje.',
+  },
   declines: {
     card_declined: 'Seu cartão foi recusado. Tente novamente com outro cartão.',
     insufficient_funds: 'Saldo ou limite insuficiente neste cartão. Tente novamente com outro cartão.',

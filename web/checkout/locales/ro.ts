@@ -31,6 +31,16 @@ export const ro: Messages = {
     payment_not_completed: 'Plata nu a fost finalizată și nu a fost debitată nicio sumă. Puteți încerca din nou.',
     challenge_blocked: 'Verificarea cerută de bancă nu a putut fi afișată pe această pagină și nu a fost debitată nicio sumă. Încercați alt card sau altă metodă de plată.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Permiteți {merchant} să debiteze acest card cu {amount} {period} pentru {what}, fără să vă întrebe de fiecare dată, până când anulați la {merchant}.',
+      'saved_card.unscheduled.v1': 'Permiteți {merchant} să păstreze acest card și să îl debiteze, fără să vă întrebe de fiecare dată, cu ce datorați pentru {what}, inclusiv sumele care apar după o achiziție, până când cereți {merchant} să îl elimine.',
+      'saved_card.reload.v1': 'Permiteți {merchant} să debiteze acest card cu {amount} de fiecare dată când soldul {what} scade sub {threshold}, fără să vă întrebe de fiecare dată, până când anulați la {merchant}.',
+    },
+    subjects: { recurring: 'abonamentul dvs.', unscheduled: 'achizițiile dvs.', reload: 'contului dvs.' },
+    periods: { day: 'în fiecare zi', week: 'în fiecare săptămână', month: 'în fiecare lună', year: 'în fiecare an', many: 'la fiecare {count}' },
+    nothingToday: 'Astăzi nu se debitează nimic.',
+  },
   declines: {
     card_declined: 'Cardul a fost refuzat. Încercați din nou cu alt card.',
     insufficient_funds: 'Fonduri insuficiente pe acest card. Încercați din nou cu alt card.',

@@ -31,6 +31,16 @@ export const sk: Messages = {
     payment_not_completed: 'Platba nebola dokončená a nič vám nebolo zaúčtované. Môžete to skúsiť znova.',
     challenge_blocked: 'Overenie vo vašej banke sa na tejto stránke nepodarilo zobraziť a nič vám nebolo zaúčtované. Skúste, prosím, inú kartu alebo iný spôsob platby.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Povoľujete {merchant} strhávať z tejto karty {amount} {period} za {what} bez toho, aby sa vás zakaždým pýtal, kým to u {merchant} nezrušíte.',
+      'saved_card.unscheduled.v1': 'Povoľujete {merchant} uložiť si túto kartu a strhávať z nej bez toho, aby sa vás zakaždým pýtal, to, čo dlhujete za {what}, vrátane poplatkov vzniknutých po nákupe, kým {merchant} nepožiadate o jej odstránenie.',
+      'saved_card.reload.v1': 'Povoľujete {merchant} strhnúť z tejto karty {amount} vždy, keď zostatok {what} klesne pod {threshold}, bez toho, aby sa vás zakaždým pýtal, kým to u {merchant} nezrušíte.',
+    },
+    subjects: { recurring: 'vášho predplatného', unscheduled: 'vašich nákupov', reload: 'vášho účtu' },
+    periods: { day: 'každý deň', week: 'každý týždeň', month: 'každý mesiac', year: 'každý rok', many: 'každé {count}' },
+    nothingToday: 'Dnes sa nič nestrháva.',
+  },
   declines: {
     card_declined: 'Platba kartou bola zamietnutá. Skúste to s inou kartou.',
     insufficient_funds: 'Na karte nie je dostatok prostriedkov. Skúste to s inou kartou.',

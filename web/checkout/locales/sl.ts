@@ -31,6 +31,16 @@ export const sl: Messages = {
     payment_not_completed: 'Plačilo ni bilo dokončano in nič ni bilo zaračunano. Lahko poskusite znova.',
     challenge_blocked: 'Preverjanja pri vaši banki ni bilo mogoče prikazati na tej strani in nič ni bilo zaračunano. Poskusite z drugo kartico ali drugim načinom plačila.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Dovolite, da {merchant} bremeni to kartico za {amount} {period} za {what}, ne da bi vas vsakič vprašal, dokler tega ne prekličete pri {merchant}.',
+      'saved_card.unscheduled.v1': 'Dovolite, da {merchant} shrani to kartico in jo bremeni, ne da bi vas vsakič vprašal, za to, kar dolgujete za {what}, vključno s stroški, nastalimi po nakupu, dokler {merchant} ne prosite, naj jo odstrani.',
+      'saved_card.reload.v1': 'Dovolite, da {merchant} bremeni to kartico za {amount} vsakič, ko stanje {what} pade pod {threshold}, ne da bi vas vsakič vprašal, dokler tega ne prekličete pri {merchant}.',
+    },
+    subjects: { recurring: 'vašo naročnino', unscheduled: 'vaše nakupe', reload: 'vašega računa' },
+    periods: { day: 'vsak dan', week: 'vsak teden', month: 'vsak mesec', year: 'vsako leto', many: 'vsakih {count}' },
+    nothingToday: 'Danes se ne bremeni nič.',
+  },
   declines: {
     card_declined: 'Kartica je bila zavrnjena. Poskusite z drugo kartico.',
     insufficient_funds: 'Na kartici ni dovolj sredstev. Poskusite z drugo kartico.',

@@ -30,6 +30,16 @@ export const srLatn: Messages = {
     payment_not_completed: 'Plaćanje nije završeno i ništa nije naplaćeno. Možete da pokušate ponovo.',
     challenge_blocked: 'Provera Vaše banke nije mogla da se prikaže na ovoj stranici i ništa nije naplaćeno. Pokušajte drugom karticom ili drugim načinom plaćanja.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Dozvoljavate da {merchant} tereti ovu karticu za {amount} {period} za {what}, bez pitanja svaki put, dok to ne otkažete kod {merchant}.',
+      'saved_card.unscheduled.v1': 'Dozvoljavate da {merchant} sačuva ovu karticu i tereti je, bez pitanja svaki put, za ono što dugujete za {what}, uključujući troškove nastale posle kupovine, dok ne zatražite od {merchant} da je ukloni.',
+      'saved_card.reload.v1': 'Dozvoljavate da {merchant} tereti ovu karticu za {amount} svaki put kad stanje {what} padne ispod {threshold}, bez pitanja svaki put, dok to ne otkažete kod {merchant}.',
+    },
+    subjects: { recurring: 'vaše pretplate', unscheduled: 'vaše kupovine', reload: 'vašeg naloga' },
+    periods: { day: 'svakog dana', week: 'svake nedelje', month: 'svakog meseca', year: 'svake godine', many: 'svakih {count}' },
+    nothingToday: 'Danas se ništa ne naplaćuje.',
+  },
   declines: {
     card_declined: 'Kartica je odbijena. Pokušajte ponovo drugom karticom.',
     insufficient_funds: 'Na kartici nema dovoljno sredstava. Pokušajte drugom karticom.',

@@ -31,6 +31,16 @@ export const sv: Messages = {
     payment_not_completed: 'Din betalning slutfördes inte och inga pengar har dragits. Du kan försöka igen.',
     challenge_blocked: 'Verifieringen från din bank kunde inte visas på den här sidan och inga pengar har dragits. Försök med ett annat kort eller ett annat betalsätt.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Du tillåter {merchant} att debitera det här kortet {amount} {period} för {what}, utan att fråga dig varje gång, tills du säger upp det hos {merchant}.',
+      'saved_card.unscheduled.v1': 'Du tillåter {merchant} att spara det här kortet och debitera det, utan att fråga dig varje gång, för det du är skyldig för {what}, inklusive avgifter som uppstår efter ett köp, tills du ber {merchant} att ta bort det.',
+      'saved_card.reload.v1': 'Du tillåter {merchant} att debitera det här kortet {amount} varje gång saldot på {what} understiger {threshold}, utan att fråga dig varje gång, tills du säger upp det hos {merchant}.',
+    },
+    subjects: { recurring: 'ditt abonnemang', unscheduled: 'dina köp', reload: 'ditt konto' },
+    periods: { day: 'varje dag', week: 'varje vecka', month: 'varje månad', year: 'varje år', many: 'var {count}' },
+    nothingToday: 'Inget debiteras i dag.',
+  },
   declines: {
     card_declined: 'Ditt kort nekades. Försök igen med ett annat kort.',
     insufficient_funds: 'Det saknas täckning på kortet. Försök igen med ett annat kort.',

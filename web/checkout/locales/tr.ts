@@ -30,6 +30,16 @@ export const tr: Messages = {
     payment_not_completed: 'Ödemeniz tamamlanmadı ve kartınızdan çekim yapılmadı. Tekrar deneyebilirsiniz.',
     challenge_blocked: 'Bankanızın doğrulama ekranı bu sayfada gösterilemedi ve kartınızdan çekim yapılmadı. Lütfen başka bir kart ya da başka bir ödeme yöntemi deneyin.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': '{merchant} tarafından {what} için bu karttan {period} {amount} tahsil edilmesine, her seferinde size sorulmadan, {merchant} nezdinde iptal edene kadar izin veriyorsunuz.',
+      'saved_card.unscheduled.v1': '{merchant} tarafından bu kartın saklanmasına ve bir satın alma sonrasında doğan ücretler dahil {what} için borçlu olduğunuz tutarların her seferinde size sorulmadan bu karttan tahsil edilmesine, {merchant} kartı kaldırana kadar izin veriyorsunuz.',
+      'saved_card.reload.v1': '{what} bakiyesi {threshold} altına her düştüğünde {merchant} tarafından bu karttan {amount} tahsil edilmesine, her seferinde size sorulmadan, {merchant} nezdinde iptal edene kadar izin veriyorsunuz.',
+    },
+    subjects: { recurring: 'aboneliğiniz', unscheduled: 'satın alımlarınız', reload: 'hesabınızın' },
+    periods: { day: 'her gün', week: 'her hafta', month: 'her ay', year: 'her yıl', many: 'her {count}' },
+    nothingToday: 'Bugün hiçbir ücret alınmaz.',
+  },
   declines: {
     card_declined: 'Kartınız reddedildi. Başka bir kartla tekrar deneyin.',
     insufficient_funds: 'Kartınızın bakiyesi ya da limiti yetersiz. Başka bir kartla tekrar deneyin.',

@@ -31,6 +31,16 @@ export const vi: Messages = {
     payment_not_completed: 'Thanh toán của bạn chưa hoàn tất và bạn chưa bị trừ tiền. Bạn có thể thử lại.',
     challenge_blocked: 'Không thể hiển thị bước xác thực của ngân hàng trên trang này và bạn chưa bị trừ tiền. Vui lòng thử thẻ khác hoặc phương thức thanh toán khác.',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': 'Bạn cho phép {merchant} trừ {amount} vào thẻ này {period} cho {what}, mà không hỏi bạn mỗi lần, cho đến khi bạn hủy với {merchant}.',
+      'saved_card.unscheduled.v1': 'Bạn cho phép {merchant} lưu thẻ này và trừ tiền vào thẻ, mà không hỏi bạn mỗi lần, cho khoản bạn nợ đối với {what}, bao gồm các khoản phí phát sinh sau khi mua, cho đến khi bạn yêu cầu {merchant} xóa thẻ.',
+      'saved_card.reload.v1': 'Bạn cho phép {merchant} trừ {amount} vào thẻ này mỗi khi số dư {what} xuống dưới {threshold}, mà không hỏi bạn mỗi lần, cho đến khi bạn hủy với {merchant}.',
+    },
+    subjects: { recurring: 'gói đăng ký của bạn', unscheduled: 'các giao dịch mua của bạn', reload: 'tài khoản của bạn' },
+    periods: { day: 'mỗi ngày', week: 'mỗi tuần', month: 'mỗi tháng', year: 'mỗi năm', many: 'mỗi {count}' },
+    nothingToday: 'Hôm nay bạn không bị trừ tiền.',
+  },
   declines: {
     card_declined: 'Thẻ của bạn đã bị từ chối. Vui lòng thử lại bằng thẻ khác.',
     insufficient_funds: 'Thẻ không đủ số dư hoặc hạn mức. Vui lòng thử lại bằng thẻ khác.',

@@ -31,6 +31,16 @@ export const zhHant: Messages = {
     payment_not_completed: '您的付款尚未完成，未產生任何扣款。您可以再試一次。',
     challenge_blocked: '無法在此頁面顯示銀行驗證，未產生任何扣款。請改用其他卡片或付款方式。',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': '您允許 {merchant} 為{what}{period}從此卡扣款 {amount}，無須每次詢問您，直到您向 {merchant} 取消為止。',
+      'saved_card.unscheduled.v1': '您允許 {merchant} 保存此卡並從中扣款，無須每次詢問您，用於支付您就{what}所欠的款項（包括購買後產生的費用），直到您要求 {merchant} 移除此卡為止。',
+      'saved_card.reload.v1': '您允許 {merchant} 在{what}餘額低於 {threshold} 時，每次從此卡扣款 {amount}，無須每次詢問您，直到您向 {merchant} 取消為止。',
+    },
+    subjects: { recurring: '您的訂閱', unscheduled: '您的購物', reload: '帳戶' },
+    periods: { day: '每天', week: '每週', month: '每月', year: '每年', many: '每 {count}' },
+    nothingToday: '今天不會扣款。',
+  },
   declines: {
     card_declined: '您的卡片遭到拒絕，請改用其他卡片再試一次。',
     insufficient_funds: '此卡片餘額或額度不足，請改用其他卡片再試一次。',

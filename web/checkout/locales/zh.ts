@@ -31,6 +31,16 @@ export const zh: Messages = {
     payment_not_completed: '您的付款尚未完成，未产生任何扣款。您可以重试。',
     challenge_blocked: '无法在此页面上显示银行验证，未产生任何扣款。请换一张卡或使用其他支付方式。',
   },
+  saving: {
+    agreements: {
+      'saved_card.recurring.v1': '您允许 {merchant} 为{what}{period}从此卡扣款 {amount}，无需每次询问您，直到您向 {merchant} 取消为止。',
+      'saved_card.unscheduled.v1': '您允许 {merchant} 保存此卡并从中扣款，无需每次询问您，用于支付您就{what}所欠的款项（包括购买后产生的费用），直到您要求 {merchant} 移除此卡为止。',
+      'saved_card.reload.v1': '您允许 {merchant} 在{what}余额低于 {threshold} 时，每次从此卡扣款 {amount}，无需每次询问您，直到您向 {merchant} 取消为止。',
+    },
+    subjects: { recurring: '您的订阅', unscheduled: '您的购物', reload: '账户' },
+    periods: { day: '每天', week: '每周', month: '每月', year: '每年', many: '每 {count}' },
+    nothingToday: '今天不会扣款。',
+  },
   declines: {
     card_declined: '银行卡交易被拒绝，请换一张卡重试。',
     insufficient_funds: '此卡余额或额度不足，请换一张卡重试。',

@@ -1,5 +1,5 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
-import type { AddressFieldCheck, AddressVerdict, EventType, OriginVerificationStatus, SessionStatus, ThreeDsPolicy } from '../../../contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, SessionStatus, ThreeDsPolicy } from '../../../contracts';
 
 export interface DashboardMessages {
   title: string;
@@ -73,6 +73,23 @@ export interface DashboardMessages {
     confirm: string;
     cancel: string;
     done: string;
+  };
+  /** A payment's saved card (SavedCard.tsx): a session that keeps the card, or a merchant-initiated charge of one. */
+  savedCard: {
+    title: string;
+    chargedCard: string;
+    reason: string;
+    reasons: Record<MerchantChargeReason, string>;
+    paymentMethod: string;
+    /** The payment stands, but the service would not keep the card; the code follows in brackets. */
+    notKept: string;
+    customer: string;
+    card: string;
+    status: string;
+    statuses: Record<PaymentMethodStatus, string>;
+    agreement: string;
+    detach: string;
+    confirmDetach: string;
   };
   timeline: {
     created: string;
