@@ -7,7 +7,10 @@
  * reconciliation is given time to settle every payment and the service's
  * ledger is audited against the store. With `express`, every session is an
  * express checkout priced by the merchant's quote endpoint (soak-express.ts),
- * and every charge is held to its quote too. Run by `npm run soak`
+ * and every charge is held to its quote too. With `mit`, some shoppers keep
+ * their card and the merchant's billing runs charge the kept cards without them
+ * (soak-mit.ts), each charge held to one key, its card and its stored
+ * credential. Run by `npm run soak`
  * (scripts/soak.ts) and, short, by the unit suite (store-outage.test.ts).
  */
 import { mkdtempSync } from 'node:fs';
