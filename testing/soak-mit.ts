@@ -81,7 +81,7 @@ export function billingJob(shop: ShopClient): Billing {
   const keys = new Map<string, BilledKey>();
   const counts: MitCounts = { kept: 0, runs: 0, keys: 0, concurrent: 0, repeated: 0, requests: 0, replies: {} };
 
-  /** One request under the key, sent again while its outcome is unknown: false when it never got one. */
+  /** One request under the key, sent again while its outcome is unknown, until `giveUpAt`. */
   async function send(billed: BilledKey, body: Record<string, unknown>, giveUpAt: number): Promise<void> {
     for (;;) {
       counts.requests++;
