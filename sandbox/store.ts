@@ -356,6 +356,23 @@ export async function findChargeWithCredential(db: SandboxDbOrTransaction, merch
   return row && { charge: toCharge(row), storedCredential: row.stored_credential === null ? undefined : (JSON.parse(row.stored_credential) as StoredCredential) };
 }
 
+/** A merchant-initiated charge as the service holds it: the charge, the key it was made under and the stored credential its request named. */
+export interface MerchantInitiatedCharge {
+  merchant_account: string;
+  idempotency_key: string | null;
+  charge: Charge;
+  storedCredential: Extract<StoredCredential, { initiator: 'merchant' }>;
+}
+
+/** Every merchant-initiated charge the service holds, oldest first: what a soak holds to the kept cards and the merchant's keys. */
+export async function allMerchantInitiatedCharges(db: SandboxDb): Promise<MerchantInitiatedCharge[]> {
+  const rows = await db.selectFrom('charges').selectAll().where('stored_credential', 'is not', null).orderBy('seq', 'asc').execute();
+  return rows.flatMap((row) => {
+    const credential = JSON.parse(row.stored_credential!) as StoredCredential;
+    return credential.initiator === 'merchant' ? [{ merchant_account: row.merchant_account, idempotency_key: row.idempotency_key, charge: toCharge(row), storedCredential: credential }] : [];
+  });
+}
+
 /** A capture or release: the charge's new state, and its ledger entry. */
 export async function updateCharge(db: Transaction<SandboxDatabase>, operation: Exclude<LedgerOperation, 'charge'>, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
   const { charge } = entry;
@@ -481,6 +498,15 @@ function toPaymentMethod(row: { id: string; card: string; issuer: string; billin
 export async function findPaymentMethod(db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<PaymentMethod | undefined> {
   const row = await db.selectFrom('payment_methods').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
   return row && toPaymentMethod(row);
+}
+
+/** Every kept payment method (detached ones too), with its merchant: what a soak holds merchant-initiated charges to. */
+export async function allKeptPaymentMethods(db: SandboxDb): Promise<(PaymentMethod & { merchantAccount: string; kept: NonNullable<PaymentMethod['kept']> })[]> {
+  const rows = await db.selectFrom('payment_methods').selectAll().where('customer', 'is not', null).execute();
+  return rows.flatMap((row) => {
+    const method = toPaymentMethod(row);
+    return method.kept ? [{ ...method, kept: method.kept, merchantAccount: row.merchant_account }] : [];
+  });
 }
 
 /** The merchant's live kept payment method of this customer's card, if any. */

@@ -8,7 +8,7 @@
  *
  *   npm run soak -- [--shoppers 20] [--seconds 60] [--fault-rate 0.2] [--crash] [--crashes 3]
  *                   [--db-outage] [--outages 2] [--outage-seconds 5] [--fleet 3]
- *                   [--rolling-restart] [--rolling-restarts 2] [--express]
+ *                   [--rolling-restart] [--rolling-restarts 2] [--express] [--mit]
  *
  * --express makes every session an express checkout priced by the merchant's
  * quote endpoint (testing/soak-express.ts): a soak-local endpoint prices by
@@ -16,6 +16,15 @@
  * the sheet (some overtaking the one before), pays with the latest quote
  * (some first with an older one, which must be refused), and every charge
  * is audited against the session's quote. It composes with every other flag.
+ *
+ * --mit has some shoppers keep their card for a subscription (their agreement
+ * sent with the payment), and the merchant's billing runs charge the kept
+ * cards (POST /api/payment_methods/{id}/charges), one Idempotency-Key per card
+ * and period, some keys sent twice, at once or again, and every key without
+ * an answer sent again (testing/soak-mit.ts). The audit holds each
+ * merchant-initiated charge at the service to one key's one session, its card,
+ * amount and stored credential. Not with --fleet (it reads the service's own
+ * database).
  *
  * --fleet N runs the shoppers through nginx at N compiled instances on a
  * throwaway PostgreSQL cluster with the standalone sandbox (`npm run fleet`,
@@ -36,8 +45,8 @@
  *
  * Each flag defaults to SOAK_SHOPPERS, SOAK_SECONDS, SOAK_FAULT_RATE,
  * SOAK_CRASH=1, SOAK_CRASHES, SOAK_DB_OUTAGE=1, SOAK_OUTAGES,
- * SOAK_OUTAGE_SECONDS, SOAK_FLEET, SOAK_ROLLING_RESTART=1, SOAK_ROLLING_RESTARTS, SOAK_EXPRESS=1. Exits 1 when the server died, or a duplicate, a lost
- * or mismatched charge, a pending payment, or (--express) a charge off its quote or a stale quote paid is left; the data directory is then kept.
+ * SOAK_OUTAGE_SECONDS, SOAK_FLEET, SOAK_ROLLING_RESTART=1, SOAK_ROLLING_RESTARTS, SOAK_EXPRESS=1, SOAK_MIT=1. Exits 1 when the server died, or a duplicate, a lost
+ * or mismatched charge, a pending payment, or (--express) a charge off its quote or a stale quote paid, or (--mit) a merchant-initiated charge duplicated, lost, mismatched, pending or without its stored credential is left; the data directory is then kept.
  */
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -62,6 +71,7 @@ const { values: flags } = parseArgs({
     'rolling-restart': { type: 'boolean', default: process.env.SOAK_ROLLING_RESTART === '1' },
     'rolling-restarts': { type: 'string', default: process.env.SOAK_ROLLING_RESTARTS ?? '2' },
     express: { type: 'boolean', default: process.env.SOAK_EXPRESS === '1' },
+    mit: { type: 'boolean', default: process.env.SOAK_MIT === '1' },
   },
 });
 const SHOPPERS = Number(flags.shoppers);
@@ -73,20 +83,22 @@ const OUTAGE_SECONDS = Number(flags['outage-seconds']);
 const FLEET = Number(flags.fleet);
 const ROLLING_RESTARTS = flags['rolling-restart'] ? Number(flags['rolling-restarts']) : 0;
 const EXPRESS = flags.express;
-const checkouts = EXPRESS ? 'express checkouts priced by the merchant\'s quote endpoint' : 'checkouts at the session\'s amount';
+const MIT = flags.mit;
+const checkouts = `${EXPRESS ? 'express checkouts priced by the merchant\'s quote endpoint' : 'checkouts at the session\'s amount'}${MIT ? ', some keeping the card, charged by the merchant\'s billing runs' : ''}`;
 if (
   ![SHOPPERS, SECONDS, CRASHES, OUTAGES, FLEET, ROLLING_RESTARTS].every(Number.isInteger) ||
   FLEET < 0 ||
   ROLLING_RESTARTS < 0 ||
   (ROLLING_RESTARTS > 0 && FLEET === 0) ||
   (FLEET > 0 && OUTAGES > 0) ||
+  (FLEET > 0 && MIT) ||
   SHOPPERS < 1 ||
   SECONDS < 1 ||
   OUTAGES < 0 ||
   !(OUTAGE_SECONDS > 0) ||
   !(FAULT_RATE >= 0 && FAULT_RATE <= 1)
 ) {
-  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage] [--rolling-restart [--rolling-restarts N], with --fleet] [--express]');
+  console.error('usage: npm run soak -- [--shoppers N>=1] [--seconds S>=1] [--fault-rate 0..1] [--crash] [--crashes N] [--db-outage] [--outages N] [--outage-seconds S>0] [--fleet N>=1, not with --db-outage] [--rolling-restart [--rolling-restarts N], with --fleet] [--express] [--mit, not with --fleet]');
   process.exit(2);
 }
 /** Time reconciliation is given, after the shoppers stop, to settle every payment (with faults still on). */
@@ -152,6 +164,7 @@ const report = await runSoak({
   ...(cluster && { database: { cluster, url: cluster.url, outages: OUTAGES, outageMs: OUTAGE_SECONDS * 1000 } }),
   drainTimeoutMs: DRAIN_TIMEOUT_MS,
   express: EXPRESS,
+  mit: MIT,
 }).catch(async (error: unknown) => {
   await cluster?.remove();
   throw error;
@@ -188,6 +201,7 @@ function printReport(report: SoakOutcome, first: [string, string | number][]): v
     ['  other errors, by code', Object.entries(report.otherErrors).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
     ['requests before pay (a new session, its view, a quote relay) refused, by code', Object.entries(report.refusedBeforePay).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'],
     ...expressRows(report),
+    ...mitRows(report),
     ['charges at the service', audit.charges],
     ['duplicates (must be 0)', audit.duplicates.length],
     ['lost (must be 0)', audit.lost.length],
@@ -224,6 +238,25 @@ function expressRows({ express }: SoakOutcome): [string, string | number][] {
   ];
 }
 
+/** What a soak with merchant-initiated charges adds: the billing job's runs and answers, and its keys audited. */
+function mitRows({ mit }: SoakOutcome): [string, string | number][] {
+  if (!mit) return [];
+  const { audit } = mit;
+  return [
+    ['kept cards (saving sessions paid) / billing runs / keys (card, period)', `${mit.kept} / ${mit.runs} / ${mit.keys}`],
+    ['  keys sent twice at once / sent again after their answer', `${mit.concurrent} / ${mit.repeated}`],
+    ['merchant-initiated charge requests', mit.requests],
+    ['  answers, by status or code', Object.entries(mit.replies).sort(([, a], [, b]) => b - a).map(([what, n]) => `${what} ${n}`).join(', ')],
+    ['merchant-initiated sessions: succeeded / declined', `${audit.sessions}: ${audit.succeeded} / ${audit.declined}`],
+    ['merchant-initiated charges at the service', audit.charges],
+    ['  duplicates: a key with two sessions or charges (must be 0)', audit.duplicates.length],
+    ['  lost (must be 0)', audit.lost.length],
+    ['  mismatched amount, card or outcome (must be 0)', audit.mismatched.length],
+    ['  without the kept card\'s stored credential and first reference (must be 0)', audit.credentials.length],
+    ['  pending after reconciliation (must be 0)', audit.pending.length],
+  ];
+}
+
 /** Exits 1 listing the problems, keeping the data; else removes it and exits 0. */
 function finish(problems: string[], dataDir: string): never {
   if (problems.length > 0) {
@@ -231,6 +264,6 @@ function finish(problems: string[], dataDir: string): never {
     process.exit(1);
   }
   rmSync(dataDir, { recursive: true, force: true });
-  console.log(`\nOK: every server stayed up; no payment or refund duplicated or lost, nothing pending, every event received${EXPRESS ? ", every charge its quote's total" : ''}.`);
+  console.log(`\nOK: every server stayed up; no payment or refund duplicated or lost, nothing pending, every event received${EXPRESS ? ", every charge its quote's total" : ''}${MIT ? ', every merchant-initiated charge one key\'s, with its stored credential' : ''}.`);
   process.exit(0);
 }

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { idempotencyKeyFor } from '../server/checkout/pay';
 import { refundIdempotencyKey } from '../server/checkout/refunds';
-import type { Charge, CreatedQuoteEndpoint, CreatedSession, CreatedWebhookEndpoint, Event, IntermediatePaymentData, PaymentData, PaymentOutcome, PublicSession, QuoteReply, Refund, Session } from '../contracts';
+import type { Charge, CreatedQuoteEndpoint, CreatedSession, CreatedWebhookEndpoint, Event, IntermediatePaymentData, PaymentData, PaymentMethod, PaymentMethodList, PaymentOutcome, PublicSession, QuoteReply, Refund, Session } from '../contracts';
 import { INSTANCE_READY_LINE, startNodeProcess } from './fleet/node-process';
 import type { FaultPlanInput, LedgerEntry } from '../sandbox';
-import { allLedgerEntries, openSandboxDb } from '../sandbox/store';
+import { allKeptPaymentMethods, allLedgerEntries, allMerchantInitiatedCharges, openSandboxDb } from '../sandbox/store';
 import { mintPaymentData, sandboxWalletUrl } from './sandbox';
 import { coverByContract } from './contract-recorder';
 
@@ -110,8 +110,17 @@ export interface ShopClient {
   createSession(body?: Record<string, unknown>): Promise<CreatedSession>;
   /** What the sandbox wallet returns for `cardId` on this session's payment request, with the sheet's `choices` when it asked for any. */
   walletPaymentData(session: CreatedSession, cardId: string, choices?: SheetChoices): Promise<PaymentData>;
-  /** POST /pay, naming `quoteId` when given; the reply's status and body (an outcome, or an error). */
-  pay(session: CreatedSession, paymentData: PaymentData, quoteId?: string): Promise<{ status: number; body: { outcome?: PaymentOutcome; error?: { code: string } } }>;
+  /** POST /pay, naming `quoteId` and carrying the shopper's `agreement` (its text's id) when given; the reply's status and body (an outcome, or an error). */
+  pay(session: CreatedSession, paymentData: PaymentData, extras?: { quoteId?: string; agreement?: string }): Promise<{ status: number; body: { outcome?: PaymentOutcome; error?: { code: string } } }>;
+  /** The id of the agreement the widget shows for a session that keeps the card (its public view's), undefined for one that keeps none. */
+  shownAgreement(session: CreatedSession): Promise<string | undefined>;
+  /** Every payment method of the merchant, from GET /api/payment_methods page by page, newest first. */
+  paymentMethods(): Promise<PaymentMethod[]>;
+  paymentMethod(id: string): Promise<PaymentMethod>;
+  /** POST /api/payment_methods/{id}/charges under `idempotencyKey`, as the merchant's billing job sends it; the reply's status and body. */
+  chargePaymentMethod(id: string, body: Record<string, unknown>, idempotencyKey: string): Promise<{ status: number; body: Partial<Session> & { error?: { code: string } } }>;
+  /** The merchant's sessions created with `reference` (GET /api/sessions?reference=), newest first. */
+  sessionsWithReference(reference: string): Promise<Session[]>;
   /** POST /api/sessions/{id}/quote, as the widget relays a change in the sheet. */
   quote(session: CreatedSession, change: IntermediatePaymentData): Promise<QuoteReply>;
   /** PUT /api/quote_endpoint: the endpoint, with its signing secret. */
@@ -178,13 +187,37 @@ export function shopClient(server: ShopTarget): ShopClient {
       const { payment_data_request, wallet } = await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret });
       return mintPaymentData(sandboxWalletUrl(wallet), cardId, payment_data_request, undefined, choices?.shippingAddressId, choices?.shippingOptionId, choices?.redemptionCodes);
     },
-    async pay(session, paymentData, quoteId) {
+    async pay(session, paymentData, { quoteId, agreement } = {}) {
       const response = await fetch(`${server.url}/api/sessions/${session.id}/pay`, {
         method: 'POST',
         headers: { authorization: `Bearer ${session.client_secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ payment_data: paymentData, quote_id: quoteId }),
+        body: JSON.stringify({ payment_data: paymentData, quote_id: quoteId, ...(agreement && { agreement: { id: agreement } }) }),
       });
       return { status: response.status, body: (await response.json()) as { outcome?: PaymentOutcome; error?: { code: string } } };
+    },
+    async shownAgreement(session) {
+      return (await call<PublicSession>(`/api/sessions/${session.id}/public`, { bearer: session.client_secret })).save_payment_method?.agreement.id;
+    },
+    async paymentMethods() {
+      const all: PaymentMethod[] = [];
+      for (let page: PaymentMethodList | undefined; !page || page.has_more; ) {
+        const after = all.at(-1);
+        page = await call<PaymentMethodList>(`/api/payment_methods?limit=100${after ? `&starting_after=${after.id}` : ''}`, { bearer: merchant });
+        all.push(...page.data);
+      }
+      return all;
+    },
+    paymentMethod: (id) => call(`/api/payment_methods/${id}`, { bearer: merchant }),
+    async chargePaymentMethod(id, body, idempotencyKey) {
+      const response = await fetch(`${server.url}/api/payment_methods/${id}/charges`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${merchant}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Partial<Session> & { error?: { code: string } } };
+    },
+    async sessionsWithReference(reference) {
+      return (await call<{ data: Session[] }>(`/api/sessions?limit=100&reference=${encodeURIComponent(reference)}`, { bearer: merchant })).data;
     },
     quote: (session, change) =>
       call(`/api/sessions/${session.id}/quote`, { method: 'POST', bearer: session.client_secret, body: JSON.stringify({ intermediate_payment_data: change }) }),
@@ -272,6 +305,21 @@ export async function readLedger(dataDir: string): Promise<LedgerEntry[]> {
   } finally {
     await db.destroy();
   }
+}
+
+/** What the sandbox service holds of kept cards, from its own database: every merchant-initiated charge with its stored credential, and every kept payment method. */
+export async function readKeptCards(dataDir: string): Promise<ServiceKeptCards> {
+  const db = await openSandboxDb(join(dataDir, 'sandbox', 'sandbox.db'));
+  try {
+    return { charges: await allMerchantInitiatedCharges(db), methods: await allKeptPaymentMethods(db) };
+  } finally {
+    await db.destroy();
+  }
+}
+
+export interface ServiceKeptCards {
+  charges: Awaited<ReturnType<typeof allMerchantInitiatedCharges>>;
+  methods: Awaited<ReturnType<typeof allKeptPaymentMethods>>;
 }
 
 export interface LedgerAudit {

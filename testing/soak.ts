@@ -7,7 +7,10 @@
  * reconciliation is given time to settle every payment and the service's
  * ledger is audited against the store. With `express`, every session is an
  * express checkout priced by the merchant's quote endpoint (soak-express.ts),
- * and every charge is held to its quote too. Run by `npm run soak`
+ * and every charge is held to its quote too. With `mit`, some shoppers keep
+ * their card and the merchant's billing runs charge the kept cards without them
+ * (soak-mit.ts), each charge held to one key, its card and its stored
+ * credential. Run by `npm run soak`
  * (scripts/soak.ts) and, short, by the unit suite (store-outage.test.ts).
  */
 import { mkdtempSync } from 'node:fs';
@@ -15,10 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventOnEntering } from '../server/checkout/states';
-import type { CreatedSession, Event, Refund, Session } from '../contracts';
+import type { CreatedSession, Event, PaymentMethod, Refund, Session } from '../contracts';
 import { type Fleet, type ProxyCounts, countProxyRetries } from './fleet/fleet';
 import { type FaultPlanInput, faultKinds, type LedgerEntry } from '../sandbox';
-import { auditLedger, type ChildServer, type LedgerAudit, readLedger, settledSessions, type ShopClient, shopClient, ShopRequestError, startChildServer } from './child-server';
+import { auditLedger, type ChildServer, type LedgerAudit, readKeptCards, readLedger, type ServiceKeptCards, settledSessions, type ShopClient, shopClient, ShopRequestError, startChildServer } from './child-server';
+import { auditMerchantInitiated, billingJob, type MitAudit, type MitCounts, savingCheckout, sessionsOfKeys } from './soak-mit';
 import { fetchLedger } from './sandbox';
 import type { PostgresCluster } from './fleet/postgres-cluster';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
@@ -45,6 +49,8 @@ export interface SoakOptions {
   env?: Record<string, string>;
   /** Every session an express checkout priced by the merchant's quote endpoint (soak-express.ts), for a merchant of the soak's own. */
   express?: boolean;
+  /** Some shoppers keep their card, and the merchant's billing job charges the kept cards without them (soak-mit.ts). */
+  mit?: boolean;
 }
 
 export interface SoakReport extends SoakOutcome {
@@ -76,6 +82,12 @@ export interface SoakOutcome {
   webhooks: WebhookAudit;
   /** With `express`: the sheets, the quote endpoint, and every charge held to its quote. */
   express?: ExpressReport;
+  /** With `mit`: the billing job's runs and answers, and its keys held to the sessions and the service's charges. */
+  mit?: MitReport;
+}
+
+export interface MitReport extends MitCounts {
+  audit: MitAudit;
 }
 
 export interface ExpressReport extends ExpressCounts {
@@ -135,6 +147,8 @@ interface SoakTarget {
   rollingRestart?(): Promise<void>;
   /** Every operation on money at the service. */
   ledger(): Promise<LedgerEntry[]>;
+  /** The service's merchant-initiated charges and kept payment methods, from its own database (one server only). */
+  keptCards?(): Promise<ServiceKeptCards>;
   duringOutage?: () => Promise<void>;
 }
 
@@ -159,6 +173,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       await shop.setFaults(faults);
     },
     ledger: () => readLedger(server.dataDir),
+    keptCards: () => readKeptCards(server.dataDir),
     ...(options.duringOutage && { duringOutage: () => options.duringOutage!(server) }),
   });
   return { server, ...outcome };
@@ -256,6 +271,8 @@ function resendingLikeABrowser(resent: Record<string, number>): typeof fetch {
 
 async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, target: SoakTarget): Promise<SoakOutcome> {
   const { shop } = target;
+  if (options.mit && !target.keptCards) throw new Error("merchant-initiated charges are audited from the service's own database: one server only");
+  const billing = options.mit ? billingJob(shop) : undefined;
   // The merchant's server listening for webhooks, as docs/webhooks.md shows it: it must get every event.
   const receiver = await startWebhookReceiver();
   receiver.secrets = [(await shop.createWebhookEndpoint(receiver.url)).secret];
@@ -299,13 +316,14 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
 
   /**
    * POST /pay, timed, as the widget's "Try again" after a 503; a request a crash cut counts as such and answers
-   * undefined. With `sheet`, the wallet returns the sheet's choices and the payment names its quote.
+   * undefined. With `sheet`, the wallet returns the sheet's choices and the payment names its quote; with `agreement`, the
+   * payment carries the shopper's agreement to keep the card, as the widget sends it.
    */
-  async function timedPay(session: CreatedSession, cardId: string, raced = false, sheet?: SheetPayment): Promise<PayAnswer> {
+  async function timedPay(session: CreatedSession, cardId: string, raced = false, sheet?: SheetPayment, agreement?: string): Promise<PayAnswer> {
     const paymentData = await shop.walletPaymentData(session, cardId, sheet?.choices);
     for (;;) {
       const requested = performance.now();
-      const reply = await shop.pay(session, paymentData, sheet?.quoteId).catch(noAnswer);
+      const reply = await shop.pay(session, paymentData, { ...(sheet && { quoteId: sheet.quoteId }), ...(agreement && { agreement }) }).catch(noAnswer);
       if (!reply) {
         replies.cut_by_crash++;
         return undefined;
@@ -356,8 +374,10 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   }
 
   /** The session's checkout: its price alone, or (express) a sheet whose quote the payment names. Undefined when the shopper left before paying. */
-  async function checkoutOf(session: CreatedSession): Promise<Checkout | undefined> {
-    if (!options.express) return { pay: (card, raced) => timedPay(session, card, raced), reopen: async () => true };
+  async function checkoutOf(session: CreatedSession, saving: boolean): Promise<Checkout | undefined> {
+    // The widget shows the session's agreement, and the payment names the text it showed.
+    const agreement = saving ? await shop.shownAgreement(session) : undefined;
+    if (!options.express || saving) return { pay: (card, raced) => timedPay(session, card, raced, undefined, agreement), reopen: async () => true };
     const named = (quoteId: string) => paidWith.set(session.id, (paidWith.get(session.id) ?? new Set<string>()).add(quoteId));
     return openExpressCheckout(shop, session, timedPay, expressCounts, named);
   }
@@ -368,11 +388,13 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     while (Date.now() < until || rollingUnderWay) {
       try {
         const amount = 100 + Math.floor(Math.random() * 9900);
-        const session = await shop.createSession(options.express ? zoneSessionBody(amount) : { amount });
+        // A card kept for a subscription is asked for with Google's recurring request: no quote endpoint, no delivery.
+        const saving = options.mit ? savingCheckout(amount) : undefined;
+        const session = await shop.createSession(saving?.body ?? (options.express ? zoneSessionBody(amount) : { amount }));
         sessionIds.push(session.id);
-        const checkout = await checkoutOf(session);
+        const checkout = await checkoutOf(session, saving !== undefined);
         if (!checkout) continue;
-        const card = Math.random() < DECLINE_SHARE ? 'visa-decline-3ds' : 'visa-success-3ds';
+        const card = Math.random() < DECLINE_SHARE ? 'visa-decline-3ds' : (saving?.card ?? 'visa-success-3ds');
         const clicks = Math.random() < DOUBLE_CLICK_SHARE ? 2 : 1;
         const outcomes = (await Promise.all(Array.from({ length: clicks }, () => checkout.pay(card, clicks > 1)))).map((answer) => answer?.status);
         // A shopper told "declined" tries once more, with another card: a new attempt, a new key.
@@ -434,9 +456,18 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     }
   }
 
-  await Promise.all([...Array.from({ length: options.shoppers }, shopperLoop), crashLoop(), rollingRestartLoop(), outageLoop()]);
+  await Promise.all([
+    ...Array.from({ length: options.shoppers }, shopperLoop),
+    crashLoop(),
+    rollingRestartLoop(),
+    outageLoop(),
+    billing?.run(until, until + options.drainTimeoutMs / 2),
+  ]);
 
   const drainStarted = Date.now();
+  // Every session a key of the billing job made, found as the merchant finds a charge whose answer it never got.
+  const sessionsOfKey = billing ? await sessionsOfKeys(shop, billing.keys.keys()) : new Map<string, string[]>();
+  sessionIds.push(...new Set([...sessionsOfKey.values()].flat()));
   const sessions = await settledSessions(shop, sessionIds, options.drainTimeoutMs, 500);
   const drainedMs = Date.now() - drainStarted;
   // The service's keys start with the session's id: a fleet soaked twice also holds the first soak's operations.
@@ -444,7 +475,8 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const ledger = (await target.ledger()).filter((entry) => entry.idempotency_key === null || mine.has(entry.idempotency_key.split(':')[0]!));
   const audit = auditLedger(sessions, ledger);
   // This soak's own: a fleet soaked twice also holds the events of the first, sent to that soak's receiver.
-  const ours = new Set(sessions.flatMap((session) => [session.id, ...session.refunds.map((refund) => refund.id)]));
+  const methods = billing ? new Map((await shop.paymentMethods()).map((method) => [method.id, method])) : new Map<string, PaymentMethod>();
+  const ours = new Set(sessions.flatMap((session) => [session.id, ...session.refunds.map((refund) => refund.id), ...(session.payment_method ? [session.payment_method] : [])]));
   const recorded = (await shop.events()).filter((event) => ours.has(event.data.object.id));
   const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs);
   await receiver.close();
@@ -454,6 +486,10 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     ...expressCounts,
     endpoint: quoteEndpoint.requests,
     quoteAudit: auditQuotedCharges(sessions, ledger, { totals: quoteEndpoint.totals, paidWith }),
+  };
+  const mit: MitReport | undefined = billing && {
+    ...billing.counts,
+    audit: auditMerchantInitiated({ billed: billing.keys, sessionsOfKey, sessions: new Map(sessions.map((session) => [session.id, session])), methods, ledger, service: await target.keptCards!() }),
   };
   return {
     audit,
@@ -470,6 +506,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
     refundsMadeTwice,
     webhooks,
     ...(express && { express }),
+    ...(mit && { mit }),
   };
 }
 
@@ -496,7 +533,12 @@ async function auditWebhooks(sessions: readonly Session[], recorded: readonly Ev
 }
 
 /** What must be zero, as lines to print: empty when the money is exact and every event arrived. */
-export const soakProblems = ({ audit, refundsMadeTwice, webhooks, express }: Pick<SoakOutcome, 'audit' | 'refundsMadeTwice' | 'webhooks' | 'express'>): string[] => [
+export const soakProblems = ({ audit, refundsMadeTwice, webhooks, express, mit }: Pick<SoakOutcome, 'audit' | 'refundsMadeTwice' | 'webhooks' | 'express' | 'mit'>): string[] => [
+  ...(mit?.audit.duplicates.map((line) => `merchant-initiated duplicate: ${line}`) ?? []),
+  ...(mit?.audit.lost.map((line) => `merchant-initiated lost: ${line}`) ?? []),
+  ...(mit?.audit.mismatched.map((line) => `merchant-initiated mismatched: ${line}`) ?? []),
+  ...(mit?.audit.credentials.map((line) => `stored credential: ${line}`) ?? []),
+  ...(mit?.audit.pending.map((line) => `merchant-initiated pending: ${line}`) ?? []),
   ...(express?.quoteAudit.offQuote.map((line) => `charged off its quote: ${line}`) ?? []),
   ...(express?.stale.charged.map((line) => `a stale quote took a payment: ${line}`) ?? []),
   ...(express && express.endpoint.unsigned > 0 ? [`${express.endpoint.unsigned} quote requests did not verify`] : []),

@@ -5,7 +5,8 @@
  * seconds later. The server process stays up, answers 503 store_unavailable
  * with Retry-After while the store is gone, and once it is back every payment
  * settles with the service's ledger and the store agreeing: the short soak of
- * the unit suite, with one outage, and a shorter one of express checkouts priced
+ * the unit suite, with one outage and kept cards charged by the merchant's
+ * billing runs (merchant-initiated charges), and a shorter one of express checkouts priced
  * by a quote endpoint. Skipped where no PostgreSQL can be run.
  */
 import { rmSync } from 'node:fs';
@@ -65,6 +66,8 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
       drainTimeoutMs: 30_000,
       // Reconciliation every 300 ms: a pass is under way when the store goes.
       env: { RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'warn' },
+      // Cards kept, and charged by the merchant's billing runs through the outage too.
+      mit: true,
     });
     const { server, audit, replies } = report;
     // Stopped even when an assertion below fails: the tests below take the database away again, and must see only their own servers.
@@ -77,6 +80,7 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     expect(report.webhooks.received, 'every event reached the merchant (soakProblems lists any missing)').toBe(report.webhooks.recorded);
     expect(report.backendsTerminated, 'the server had connections to lose').toBeGreaterThan(0);
     expect(audit.succeeded, 'payments went through before and after the outage').toBeGreaterThan(0);
+    expect(report.mit?.audit.succeeded, 'kept cards were charged without the shopper (soakProblems lists any duplicate, lost or mismatched)').toBeGreaterThan(0);
     // A shopper between payments when the store goes starts a new session every 200 ms until it is back: it meets the outage there, not at /pay.
     expect(replies.store_unavailable_503 + replies.other_error + (report.refusedBeforePay.store_unavailable ?? 0), 'some shopper met the outage').toBeGreaterThan(0);
     expect(report.otherErrors, server.output()).toEqual({});
