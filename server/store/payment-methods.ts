@@ -4,7 +4,8 @@
  * first, updated when the card is kept again or the network updates it, detached for good; and how
  * far into each merchant account's feed of card updates the backend has read.
  */
-import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { PaymentMethodStatus } from '../../contracts';
 import type { BackendDatabase, PaymentMethodsTable } from './schema';
 import type { Store } from '.';
 
@@ -33,6 +34,11 @@ export const detachPaymentMethodRow = (db: Db, id: string, now: number): Promise
 export interface PaymentMethodListFilter {
   appId: string;
   customer?: string;
+  /**
+   * Only rows of this status as the API reads it at `at` (paymentMethodView): detached, else expired when the card's
+   * expiry month is before `at`'s (UTC), else active.
+   */
+  status?: { is: PaymentMethodStatus; at: number };
   /** The last row of the previous page: only rows after it (older, in this order). */
   after?: { created: number; id: string };
   limit: number;
@@ -42,6 +48,14 @@ export interface PaymentMethodListFilter {
 export async function listPaymentMethods(store: Store, filter: PaymentMethodListFilter): Promise<{ rows: PaymentMethodRow[]; hasMore: boolean }> {
   let query = store.selectFrom('payment_methods').selectAll().where('app_id', '=', filter.appId);
   if (filter.customer !== undefined) query = query.where('customer', '=', filter.customer);
+  const status = filter.status;
+  if (status?.is === 'detached') query = query.where('detached', 'is not', null);
+  else if (status) {
+    const today = new Date(status.at);
+    const [year, month] = [today.getUTCFullYear(), today.getUTCMonth() + 1];
+    const expired = (eb: ExpressionBuilder<BackendDatabase, 'payment_methods'>) => eb.or([eb('exp_year', '<', year), eb.and([eb('exp_year', '=', year), eb('exp_month', '<', month)])]);
+    query = query.where('detached', 'is', null).where((eb) => (status.is === 'expired' ? expired(eb) : eb.not(expired(eb))));
+  }
   const after = filter.after;
   if (after) query = query.where(({ eb, refTuple, tuple }) => eb(refTuple('created', 'id'), '<', tuple(after.created, after.id)));
   const rows = await query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute();
