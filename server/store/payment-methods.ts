@@ -44,8 +44,12 @@ export interface PaymentMethodListFilter {
   limit: number;
 }
 
-/** One page, newest first, keyset on (created, id) as the sessions' list (store/session-list.ts); one more row tells `has_more`. */
-export async function listPaymentMethods(store: Store, filter: PaymentMethodListFilter): Promise<{ rows: PaymentMethodRow[]; hasMore: boolean }> {
+/**
+ * One page, newest first, keyset on (created, id) as the sessions' list (store/session-list.ts), one more row than the
+ * page. A customer is read through (app_id, customer, created, id); a status is tested on each row along
+ * (app_id, created, id) (migration 0026; server/dashboard/list-plan.test.ts holds the plans).
+ */
+export function paymentMethodPageQuery(store: Store, filter: PaymentMethodListFilter) {
   let query = store.selectFrom('payment_methods').selectAll().where('app_id', '=', filter.appId);
   if (filter.customer !== undefined) query = query.where('customer', '=', filter.customer);
   const status = filter.status;
@@ -58,7 +62,12 @@ export async function listPaymentMethods(store: Store, filter: PaymentMethodList
   }
   const after = filter.after;
   if (after) query = query.where(({ eb, refTuple, tuple }) => eb(refTuple('created', 'id'), '<', tuple(after.created, after.id)));
-  const rows = await query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  return query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1);
+}
+
+/** One page and whether another follows (`has_more`). */
+export async function listPaymentMethods(store: Store, filter: PaymentMethodListFilter): Promise<{ rows: PaymentMethodRow[]; hasMore: boolean }> {
+  const rows = await paymentMethodPageQuery(store, filter).execute();
   return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
 }
 
