@@ -7,6 +7,7 @@ import { CardNetwork } from './google-pay';
 import { EventType } from './events';
 import { RollSecretKeyBody } from './keys';
 import { listOf } from './paging';
+import { ListPaymentMethodsQuery, PaymentMethod, PaymentMethodStatus } from './saved-cards';
 import { PaymentOutcome, Session } from './sessions';
 import { ALLOWED_ORIGIN_MESSAGE, allowedOriginOf } from './urls';
 
@@ -119,3 +120,14 @@ export const DashboardSettings = z.object({
   three_ds: ThreeDsPolicy,
 });
 export type DashboardSettings = z.infer<typeof DashboardSettings>;
+
+/** The Saved cards page's query: the API's (GET /api/payment_methods: customer, limit, starting_after) and a status. */
+export const DashboardPaymentMethodsQuery = ListPaymentMethodsQuery.extend({ status: PaymentMethodStatus.optional() });
+export type DashboardPaymentMethodsQuery = z.input<typeof DashboardPaymentMethodsQuery>;
+
+/** A kept card as the API shows it, with its terms' currency's ISO 4217 exponent to format their amounts by. */
+export const DashboardPaymentMethod = PaymentMethod.extend({ currency_exponent: z.number().int() });
+export type DashboardPaymentMethod = z.infer<typeof DashboardPaymentMethod>;
+
+export const DashboardPaymentMethodList = listOf(DashboardPaymentMethod);
+export type DashboardPaymentMethodList = z.infer<typeof DashboardPaymentMethodList>;

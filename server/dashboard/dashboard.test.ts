@@ -5,7 +5,7 @@
  * merchant API's own functions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type QuoteReply, type Refund } from '../../contracts';
+import { type CreatedSession, type DashboardPaymentList, type DashboardPaymentMethodList, type DashboardPaymentPage, type DashboardSignedIn, type DashboardEndpoint, type QuoteReply, type Refund } from '../../contracts';
 import { walletShippingAddresses } from '../../sandbox/shipping-addresses';
 import { hashSecret } from '../../common/secrets';
 import { startTestServer, type TestServer } from '../../testing/harness';
@@ -283,6 +283,112 @@ describe('payments in the dashboard', () => {
     const browser = await signIn();
     expect((await browser.call('GET', `/dashboard/api/payments/${theirs.id}`)).status).toBe(404);
     expect((await browser.call('POST', `/dashboard/api/payments/${theirs.id}/refunds`, {})).status).toBe(404);
+  });
+});
+
+describe('saved cards in the dashboard', () => {
+  /** A card kept for `customer` by a paid saving session of the app whose key is `key`. */
+  async function saved(key: string, customer: string, saving: Record<string, unknown> = { usage: 'unscheduled' }, card = 'visa-success-3ds'): Promise<{ session: string; pm: string }> {
+    const session = await server.createSession(key, { save_payment_method: { customer, ...saving } });
+    const agreement = session.public_view!.save_payment_method!.agreement;
+    expect((await server.pay(session, { payment_data: await server.walletPaymentData(session, card), agreement: { id: agreement.id } })).status).toBe(200);
+    const kept = await server.store.selectFrom('sessions').select('payment_method').where('id', '=', session.id).executeTakeFirstOrThrow();
+    return { session: session.id, pm: kept.payment_method! };
+  }
+
+  /** A browser signed in to an app of its own, so that its list is exactly what the test kept. */
+  async function ownApp(): Promise<{ key: string; browser: Browser; list(query?: string): Promise<DashboardPaymentMethodList> }> {
+    const { secretKey: key } = await server.merchant({ merchant_id: `cards_${Math.random().toString(36).slice(2, 10)}` });
+    const browser = await signIn(key);
+    return {
+      key,
+      browser,
+      async list(query = '') {
+        const reply = await browser.call('GET', `/dashboard/api/payment_methods${query}`);
+        expect(reply.status).toBe(200);
+        return (await reply.json()) as DashboardPaymentMethodList;
+      },
+    };
+  }
+
+  it("lists the app's kept cards newest first, each with its card, expiry, terms, status and the payment that saved it", async () => {
+    const app = await ownApp();
+    const monthly = await saved(app.key, 'cust_a', { usage: 'recurring', recurring: { interval: 'month', interval_count: 1, amount: 2500 } });
+    const reload = await saved(app.key, 'cust_b', { usage: 'reload', reload: { threshold: 500, amount: 2000 } }, 'mastercard-success-3ds');
+    const { data, has_more } = await app.list();
+    expect(has_more).toBe(false);
+    expect(data.map((method) => method.id)).toEqual([reload.pm, monthly.pm]);
+    expect(data[1]).toMatchObject({
+      customer: 'cust_a',
+      card: { network: 'VISA', last4: expect.stringMatching(/^\d{4}$/), exp_month: expect.any(Number), exp_year: expect.any(Number) },
+      agreement: { usage: 'recurring', recurring: { interval: 'month', interval_count: 1, amount: 2500 }, currency: 'USD', session_id: monthly.session },
+      status: 'active',
+      currency_exponent: 2,
+    });
+    expect(data[0]).toMatchObject({ customer: 'cust_b', card: { network: 'MASTERCARD' }, agreement: { usage: 'reload', reload: { threshold: 500, amount: 2000 }, session_id: reload.session } });
+  });
+
+  it('filters by customer reference (exact) and by status: active, expired, detached', async () => {
+    const app = await ownApp();
+    const first = await saved(app.key, 'cust_1');
+    const second = await saved(app.key, 'cust_1', undefined, 'mastercard-success-3ds');
+    const other = await saved(app.key, 'cust_10');
+    const ids = async (query: string) => (await app.list(query)).data.map((method) => method.id);
+    expect(await ids('?customer=cust_1')).toEqual([second.pm, first.pm]);
+    expect(await ids('?customer=cust_')).toEqual([]);
+
+    // A card past its expiry month reads expired, and is listed as such (the API's own rule, at the same instant).
+    await server.store.updateTable('payment_methods').set({ exp_year: 2020, exp_month: 1 }).where('id', '=', second.pm).execute();
+    expect((await app.browser.call('POST', `/dashboard/api/payment_methods/${other.pm}/detach`, {})).status).toBe(200);
+    expect(await ids('?status=active')).toEqual([first.pm]);
+    expect(await ids('?status=expired')).toEqual([second.pm]);
+    expect(await ids('?status=detached')).toEqual([other.pm]);
+    expect(await ids('?status=expired&customer=cust_10')).toEqual([]);
+    for (const status of ['active', 'expired', 'detached']) for (const method of (await app.list(`?status=${status}`)).data) expect(method.status).toBe(status);
+
+    for (const bad of ['?status=bogus', '?customer=a%40b.example', '?limit=0', '?color=red', '?customer=a&customer=b']) expect((await app.browser.call('GET', `/dashboard/api/payment_methods${bad}`)).status, bad).toBe(400);
+  });
+
+  it('pages with the cursor, newest first, as the payments do', async () => {
+    const app = await ownApp();
+    const kept = [];
+    for (const customer of ['cust_p1', 'cust_p2', 'cust_p3']) kept.push((await saved(app.key, customer)).pm);
+    const first = await app.list('?limit=2');
+    expect(first.data.map((method) => method.id)).toEqual([kept[2], kept[1]]);
+    expect(first.has_more).toBe(true);
+    const second = await app.list(`?limit=2&starting_after=${kept[1]}`);
+    expect(second.data.map((method) => method.id)).toEqual([kept[0]]);
+    expect(second.has_more).toBe(false);
+  });
+
+  it("never lists another application's cards, even under the same customer reference, nor pages from one of them", async () => {
+    const mine = await ownApp();
+    const theirs = await ownApp();
+    const own = await saved(mine.key, 'cust_shared');
+    const foreign = await saved(theirs.key, 'cust_shared');
+    expect((await mine.list()).data.map((method) => method.id)).toEqual([own.pm]);
+    expect((await mine.list('?customer=cust_shared')).data.map((method) => method.id)).toEqual([own.pm]);
+    const fromTheirs = await mine.browser.call('GET', `/dashboard/api/payment_methods?starting_after=${foreign.pm}`);
+    expect(fromTheirs.status).toBe(400);
+    expect(JSON.stringify(await fromTheirs.json())).not.toContain('cust_shared');
+    expect((await mine.browser.call('POST', `/dashboard/api/payment_methods/${foreign.pm}/detach`, {})).status).toBe(404);
+    expect((await theirs.list()).data).toEqual([expect.objectContaining({ id: foreign.pm, status: 'active' })]);
+  });
+
+  it('detaches a listed card only with the CSRF token and our Origin; the list then shows it detached', async () => {
+    const app = await ownApp();
+    const { pm } = await saved(app.key, 'cust_csrf');
+    const detach = (headers: Record<string, string>) => app.browser.call('POST', `/dashboard/api/payment_methods/${pm}/detach`, {}, headers);
+    expect((await detach({ [CSRF_HEADER]: '' })).status).toBe(403);
+    expect((await detach({ [CSRF_HEADER]: 'forged' })).status).toBe(403);
+    expect((await detach({ origin: 'https://evil.example' })).status).toBe(403);
+    expect((await app.list()).data).toEqual([expect.objectContaining({ id: pm, status: 'active', detached: null })]);
+    expect((await detach({})).status).toBe(200);
+    expect((await app.list('?status=detached')).data).toEqual([expect.objectContaining({ id: pm, status: 'detached', detached: expect.any(Number) })]);
+  });
+
+  it('answers 401 without a session', async () => {
+    expect((await fetch(`${server.url}/dashboard/api/payment_methods`)).status).toBe(401);
   });
 });
 

@@ -31,6 +31,7 @@ import { dashboardSessions, signedInOf } from './session';
 import { detachAppPaymentMethod, getAppPaymentMethod } from '../payment-methods/records';
 import type { Logger } from '../../common/logging';
 import { endpointWithDeliveries, paymentView, timelineOf } from './views';
+import { listDashboardPaymentMethods } from './payment-methods';
 
 export interface DashboardRoutesOptions {
   store: Store;
@@ -155,6 +156,13 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
       const refunded = await createRefund(options, app, session, req.body, req.get('idempotency-key'));
       return replyOf(refunded, 201, (failure) => failure.code !== 'invalid_request');
     });
+  });
+
+  /** The Saved cards page: the app's kept cards, by customer and status, paged as the payments are. */
+  router.get('/dashboard/api/payment_methods', signedIn, async (req, res) => {
+    const listed = await listDashboardPaymentMethods(store, signedInOf(res).app, req.query);
+    if (listed.ok) res.json(listed.value);
+    else sendFailure(res, listed.error);
   });
 
   /** A kept card (the payment page's saved card, docs/saved-cards.md), as GET /api/payment_methods/{id} reads it. */

@@ -4,7 +4,8 @@
  * first, updated when the card is kept again or the network updates it, detached for good; and how
  * far into each merchant account's feed of card updates the backend has read.
  */
-import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { PaymentMethodStatus } from '../../contracts';
 import type { BackendDatabase, PaymentMethodsTable } from './schema';
 import type { Store } from '.';
 
@@ -33,18 +34,40 @@ export const detachPaymentMethodRow = (db: Db, id: string, now: number): Promise
 export interface PaymentMethodListFilter {
   appId: string;
   customer?: string;
+  /**
+   * Only rows of this status as the API reads it at `at` (paymentMethodView): detached, else expired when the card's
+   * expiry month is before `at`'s (UTC), else active.
+   */
+  status?: { is: PaymentMethodStatus; at: number };
   /** The last row of the previous page: only rows after it (older, in this order). */
   after?: { created: number; id: string };
   limit: number;
 }
 
-/** One page, newest first, keyset on (created, id) as the sessions' list (store/session-list.ts); one more row tells `has_more`. */
-export async function listPaymentMethods(store: Store, filter: PaymentMethodListFilter): Promise<{ rows: PaymentMethodRow[]; hasMore: boolean }> {
+/**
+ * One page, newest first, keyset on (created, id) as the sessions' list (store/session-list.ts), one more row than the
+ * page. A customer is read through (app_id, customer, created, id); a status is tested on each row along
+ * (app_id, created, id) (migration 0026; server/dashboard/list-plan.test.ts holds the plans).
+ */
+export function paymentMethodPageQuery(store: Store, filter: PaymentMethodListFilter) {
   let query = store.selectFrom('payment_methods').selectAll().where('app_id', '=', filter.appId);
   if (filter.customer !== undefined) query = query.where('customer', '=', filter.customer);
+  const status = filter.status;
+  if (status?.is === 'detached') query = query.where('detached', 'is not', null);
+  else if (status) {
+    const today = new Date(status.at);
+    const [year, month] = [today.getUTCFullYear(), today.getUTCMonth() + 1];
+    const expired = (eb: ExpressionBuilder<BackendDatabase, 'payment_methods'>) => eb.or([eb('exp_year', '<', year), eb.and([eb('exp_year', '=', year), eb('exp_month', '<', month)])]);
+    query = query.where('detached', 'is', null).where((eb) => (status.is === 'expired' ? expired(eb) : eb.not(expired(eb))));
+  }
   const after = filter.after;
   if (after) query = query.where(({ eb, refTuple, tuple }) => eb(refTuple('created', 'id'), '<', tuple(after.created, after.id)));
-  const rows = await query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  return query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1);
+}
+
+/** One page and whether another follows (`has_more`). */
+export async function listPaymentMethods(store: Store, filter: PaymentMethodListFilter): Promise<{ rows: PaymentMethodRow[]; hasMore: boolean }> {
+  const rows = await paymentMethodPageQuery(store, filter).execute();
   return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
 }
 

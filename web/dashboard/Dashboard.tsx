@@ -1,7 +1,8 @@
 /**
  * The merchant's dashboard: sign-in, payments (list, a payment's page and its
- * actions) and developers (webhooks, key, checkout configuration). Pages are
- * hash routes (#/payments, #/payments/<id>, #/developers), so the server
+ * actions), saved cards and developers (webhooks, key, checkout configuration).
+ * Pages are hash routes (#/payments, #/payments/<id>, #/saved-cards,
+ * #/developers), so the server
  * serves one page and a reload stays where the merchant was.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -11,12 +12,14 @@ import { type DashboardMessages, fill } from './locales';
 import { Developers } from './Developers';
 import type { PageProps } from './page';
 import { PaymentPage, Payments } from './Payments';
+import { SavedCards } from './SavedCards';
 
-type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'developers' };
+type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'developers' };
 
 function routeOf(hash: string): Route {
   const payment = /^#\/payments\/([\w-]+)$/.exec(hash);
   if (payment) return { page: 'payment', id: payment[1]! };
+  if (hash === '#/saved-cards') return { page: 'saved-cards' };
   return hash === '#/developers' ? { page: 'developers' } : { page: 'payments' };
 }
 
@@ -52,8 +55,11 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
       <header>
         <span class="app-name">{app.name}</span>
         <nav aria-label={t.title}>
-          <a href="#/payments" aria-current={route.page !== 'developers' ? 'page' : undefined}>
+          <a href="#/payments" aria-current={route.page === 'payments' || route.page === 'payment' ? 'page' : undefined}>
             {t.nav.payments}
+          </a>
+          <a href="#/saved-cards" aria-current={route.page === 'saved-cards' ? 'page' : undefined}>
+            {t.nav.savedCards}
           </a>
           <a href="#/developers" aria-current={route.page === 'developers' ? 'page' : undefined}>
             {t.nav.developers}
@@ -71,6 +77,7 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
         )}
         {route.page === 'payments' && <Payments {...page} />}
         {route.page === 'payment' && <PaymentPage key={route.id} id={route.id} {...page} />}
+        {route.page === 'saved-cards' && <SavedCards {...page} />}
         {route.page === 'developers' && <Developers {...page} />}
       </main>
     </div>

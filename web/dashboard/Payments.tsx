@@ -1,6 +1,6 @@
 /** Payments: the list with its filters and cursor paging, and a payment's page with its timeline and actions. */
 import { useEffect, useState } from 'preact/hooks';
-import type { DashboardPayment, DashboardPaymentList, DashboardPaymentPage, SessionStatus, TimelineEntry } from '../../contracts';
+import type { DashboardPayment, DashboardPaymentPage, SessionStatus, TimelineEntry } from '../../contracts';
 import { decimalToMinorUnits, formatAmount, minorUnitsToDecimal } from '../../contracts/money';
 import { describeCard } from '../checkout/format';
 import { addressText } from './address';
@@ -8,6 +8,7 @@ import { api, type PaymentFilter } from './api';
 import { ExpressDetails } from './ExpressDetails';
 import { Confirm } from './Confirm';
 import { SavedCard } from './SavedCard';
+import { Pager, useCursorPages } from './paging';
 import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
@@ -24,25 +25,16 @@ function dayStart(value: string, nextDay = false): number | undefined {
 }
 
 export function Payments({ t, locale, fail }: PageProps) {
-  const [filter, setFilter] = useState<PaymentFilter>({});
-  /** The cursor of each page seen so far: the first page has none. */
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [list, setList] = useState<DashboardPaymentList>();
-  const cursor = cursors[cursors.length - 1];
-
-  useEffect(() => {
-    void api.payments({ ...filter, starting_after: cursor }).then(setList, fail);
-  }, [filter, cursor]);
+  const pages = useCursorPages((filter: PaymentFilter, startingAfter) => api.payments({ ...filter, starting_after: startingAfter }), fail, {});
+  const { list } = pages;
 
   function apply(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    setCursors([undefined]);
-    setFilter({ status: text('status') || undefined, reference: text('reference') || undefined, created_gte: dayStart(text('from')), created_lt: dayStart(text('to'), true) });
+    pages.filterBy({ status: text('status') || undefined, reference: text('reference') || undefined, created_gte: dayStart(text('from')), created_lt: dayStart(text('to'), true) });
   }
 
-  const last = list?.data[list.data.length - 1];
   return (
     <section aria-labelledby="payments-heading">
       <h1 id="payments-heading">{t.payments.heading}</h1>
@@ -101,18 +93,7 @@ export function Payments({ t, locale, fail }: PageProps) {
           </tbody>
         </table>
       )}
-      <div class="pager">
-        {cursors.length > 1 && (
-          <button type="button" class="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
-            {t.payments.previous}
-          </button>
-        )}
-        {list?.has_more && last && (
-          <button type="button" class="secondary" onClick={() => setCursors([...cursors, last.id])}>
-            {t.payments.next}
-          </button>
-        )}
-      </div>
+      <Pager t={t} previous={pages.previous} next={pages.next} />
     </section>
   );
 }

@@ -8,24 +8,14 @@ import type { DashboardPayment, PaymentMethod } from '../../contracts';
 import { describeCard } from '../checkout/format';
 import { api } from './api';
 import type { PageProps } from './page';
-import { Confirm } from './Confirm';
+import { DetachPaymentMethod } from './DetachPaymentMethod';
 
 export function SavedCard({ t, payment, fail }: Pick<PageProps, 't' | 'fail'> & { payment: DashboardPayment }) {
   const [method, setMethod] = useState<PaymentMethod>();
-  const [asking, setAsking] = useState(false);
   const id = payment.payment_method;
   useEffect(() => void (id ? api.paymentMethod(id).then(setMethod, fail) : setMethod(undefined)), [id]);
   const words = t.savedCard;
   if (!id && !payment.save_payment_method) return null;
-
-  async function detach() {
-    setAsking(false);
-    try {
-      setMethod(await api.detachPaymentMethod(id!));
-    } catch (error) {
-      fail(error);
-    }
-  }
 
   const agreement = payment.agreement?.text ?? method?.agreement.text;
   return (
@@ -61,12 +51,9 @@ export function SavedCard({ t, payment, fail }: Pick<PageProps, 't' | 'fail'> & 
       </dl>
       {method && method.status !== 'detached' && (
         <div class="actions">
-          <button type="button" class="secondary" onClick={() => setAsking(true)}>
-            {words.detach}
-          </button>
+          <DetachPaymentMethod t={t} fail={fail} id={method.id} onDetached={setMethod} />
         </div>
       )}
-      {asking && <Confirm t={t} question={words.confirmDetach} onConfirm={() => void detach()} onCancel={() => setAsking(false)} />}
     </section>
   );
 }

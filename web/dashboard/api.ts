@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
+import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
 
 export class DashboardError extends Error {
   constructor(
@@ -41,6 +41,13 @@ export interface PaymentFilter {
   starting_after?: string;
 }
 
+/** `limit` 20 and the non-empty fields of `filter` as the query. */
+function listQuery(filter: object): URLSearchParams {
+  const query = new URLSearchParams({ limit: '20' });
+  for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
+  return query;
+}
+
 export const api = {
   async current(): Promise<DashboardSignedIn['app'] | undefined> {
     try {
@@ -66,15 +73,12 @@ export const api = {
     await call('DELETE', '/sessions');
     csrfToken = '';
   },
-  payments(filter: PaymentFilter): Promise<DashboardPaymentList> {
-    const query = new URLSearchParams({ limit: '20' });
-    for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
-    return call('GET', `/payments?${query}`);
-  },
+  payments: (filter: PaymentFilter) => call<DashboardPaymentList>('GET', `/payments?${listQuery(filter)}`),
   payment: (id: string) => call<DashboardPaymentPage>('GET', `/payments/${encodeURIComponent(id)}`),
   capture: (id: string, amount: number) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/capture`, { amount }, once()),
   release: (id: string) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/release`, {}, once()),
   refund: (id: string, amount: number) => call<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { amount }, once()),
+  paymentMethods: (filter: Omit<DashboardPaymentMethodsQuery, 'limit'>) => call<DashboardPaymentMethodList>('GET', `/payment_methods?${listQuery(filter)}`),
   paymentMethod: (id: string) => call<PaymentMethod>('GET', `/payment_methods/${encodeURIComponent(id)}`),
   detachPaymentMethod: (id: string) => call<PaymentMethod>('POST', `/payment_methods/${encodeURIComponent(id)}/detach`, {}, once()),
   endpoints: () => call<{ data: DashboardEndpoint[] }>('GET', '/webhook_endpoints'),

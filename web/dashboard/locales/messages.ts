@@ -1,12 +1,13 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
-import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, SessionStatus, ThreeDsPolicy } from '../../../contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, SavedCardUsage, SessionStatus, ThreeDsPolicy } from '../../../contracts';
+import type { RecurringInterval } from '../../../contracts/agreements';
 
 export interface DashboardMessages {
   title: string;
   signIn: { heading: string; key: string; keyHint: string; submit: string; failed: string };
   signOut: string;
   expired: string;
-  nav: { payments: string; developers: string };
+  nav: { payments: string; savedCards: string; developers: string };
   payments: {
     heading: string;
     filters: string;
@@ -90,6 +91,26 @@ export interface DashboardMessages {
     agreement: string;
     detach: string;
     confirmDetach: string;
+  };
+  /** The Saved cards page (SavedCards.tsx): the app's kept cards; their statuses, customer, card and Detach are savedCard's words. */
+  savedCards: {
+    heading: string;
+    filters: string;
+    /** The customer filter: the merchant's own reference, matched exactly. */
+    customer: string;
+    expiry: string;
+    usage: string;
+    usages: Record<SavedCardUsage, string>;
+    /** A subscription's terms: `{amount}` every one `interval`. */
+    every: Record<RecurringInterval, string>;
+    /** A subscription's terms: `{amount}` every `{n}` (more than one) `interval`s. */
+    everyN: Record<RecurringInterval, string>;
+    /** A reload's terms: `{amount}` when the balance falls below `{threshold}`. */
+    reloadTerms: string;
+    firstPayment: string;
+    /** The accessible name of a row's Detach: `{card}` (network and last four) of `{customer}`. */
+    detachRow: string;
+    none: string;
   };
   timeline: {
     created: string;
