@@ -9,24 +9,18 @@ import { type PaymentData, type QuoteAddress, SessionQuote } from '../../contrac
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
 import type { SessionRow } from '../store/sessions';
-import { askQuoteEndpoint, logQuoteFailure, type MerchantQuoteDependencies, quoteAddressOf, quoteRequest } from './merchant-quotes';
+import { billingDetailsFrom } from './billing';
+import { askQuoteEndpoint, logQuoteFailure, type MerchantQuoteDependencies, quoteRequest } from './merchant-quotes';
 import { MerchantQuote, type PaymentPrice, priceAnswer, quoteMismatch, sortedCodes } from './quote-pricing';
 import { shippingOf } from './sessions';
 
 const unavailable: Failure = { code: 'quote_unavailable', message: 'The shop could not confirm the price for your address just now. Nothing was charged: try again' };
 
-/** The wallet's full shipping address, as the quote endpoint receives it at authorization. */
-const fullAddress = (address: NonNullable<PaymentData['shippingAddress']>): QuoteAddress =>
-  quoteAddressOf(address.countryCode, {
-    name: address.name,
-    line1: address.address1,
-    line2: address.address2,
-    line3: address.address3,
-    city: address.locality,
-    state: address.administrativeArea,
-    postal_code: address.postalCode,
-    sorting_code: address.sortingCode,
-  });
+/** The wallet's full shipping address, as the quote endpoint receives it at authorization: the charge's address shape, with the name and without the phone. */
+function fullAddress(address: NonNullable<PaymentData['shippingAddress']>): QuoteAddress {
+  const { address: lines, name } = billingDetailsFrom(address);
+  return name === undefined ? lines : { name, ...lines };
+}
 
 const sameCodes = (a: readonly string[], b: readonly string[]) => JSON.stringify(sortedCodes(a)) === JSON.stringify(sortedCodes(b));
 
