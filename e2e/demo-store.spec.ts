@@ -95,6 +95,29 @@ mergeTests(test, kitTest)('a card declined in the sheet, then another that pays 
   await expect(order).toHaveText('Order confirmed by the store. Thank you!');
 });
 
+mergeTests(test, kitTest)('a card declined in the sheet, the shopper closes the sheet and presses Try again: the kit does both, and another card pays', async ({ page, shop, walletCheckout }) => {
+  await shop.openDemo('/');
+  await walletCheckout.pay(page, { card: 'visa-decline-3ds' });
+  await walletCheckout.expectOutcome(page, 'declined');
+  await expect(page.getByTestId('sandbox-wallet')).toBeVisible(); // the decline is told in the sheet, which covers the widget
+  await walletCheckout.tryAgain(page);
+  await expect(page.getByTestId('sandbox-wallet')).toBeHidden();
+  await walletCheckout.pay(page, { card: 'visa-success-3ds' });
+  await walletCheckout.expectOutcome(page, 'paid');
+});
+
+mergeTests(test, kitTest)('cancel closes the sheet a decline left open, and opens and closes it when the widget is ready', async ({ page, shop, walletCheckout }) => {
+  await shop.openDemo('/');
+  await walletCheckout.pay(page, { card: 'visa-decline-3ds' });
+  await walletCheckout.expectOutcome(page, 'declined');
+  await walletCheckout.cancel(page);
+  await expect(page.getByTestId('sandbox-wallet')).toBeHidden();
+  await walletCheckout.tryAgain(page);
+  await walletCheckout.cancel(page);
+  await expect(page.getByTestId('sandbox-wallet')).toBeHidden();
+  await walletCheckout.expectOutcome(page, 'ready');
+});
+
 mergeTests(test, kitTest)("the widget's live region is named, so the store page's own status region and the widget's are each found by role", async ({ page, shop, walletCheckout }) => {
   await shop.openDemo('/');
   await walletCheckout.pay(page, { card: 'visa-success-3ds' });
