@@ -28,6 +28,7 @@ import {
   test as base,
   expect,
 } from '@playwright/test';
+import type { WalletCardId } from '../../../sandbox/test-cards';
 import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
 
 export { expect };
@@ -42,11 +43,17 @@ export type CheckoutState = WidgetCheckoutState;
 /** How the shopper answers the bank's 3-D Secure challenge. */
 export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
 
+/**
+ * A sandbox wallet card id (`visa-success-3ds`, `mastercard-success-pan`, ...): the sandbox's own
+ * card table, which the build spells out in the package's declarations, so a typo does not compile.
+ */
+export type TestCardId = WalletCardId;
+
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
 /** The test card to pay with, and the sandbox wallet's billing address to give with it (docs/test-cards.md). */
 export interface PayOptions {
-  card: string;
+  card: TestCardId;
   billingAddress?: 'matching' | 'mismatching' | 'no-postal-code';
   /**
    * Express checkout: the fictional shipping address to pick in the sheet, by its id
