@@ -7,6 +7,7 @@
  * that page as its README shows.
  */
 import { mergeTests } from '@playwright/test';
+import { WalletCheckout } from '../packages/node/src';
 import { test as kitTest } from '../packages/qa-kit/src';
 import { expect, test } from './support/fixtures';
 
@@ -93,6 +94,46 @@ mergeTests(test, kitTest)('a card declined in the sheet, then another that pays 
   const order = page.locator('#order-status');
   await expect(order).toHaveAttribute('data-order-status', 'succeeded');
   await expect(order).toHaveText('Order confirmed by the store. Thank you!');
+});
+
+mergeTests(test, kitTest)('a card declined in the sheet, the shopper closes the sheet and presses Try again: the kit does both, and another card pays', async ({ page, shop, walletCheckout }) => {
+  await shop.openDemo('/');
+  await walletCheckout.pay(page, { card: 'visa-decline-3ds' });
+  await walletCheckout.expectOutcome(page, 'declined');
+  await expect(page.getByTestId('sandbox-wallet')).toBeVisible(); // the decline is told in the sheet, which covers the widget
+  await walletCheckout.tryAgain(page);
+  await expect(page.getByTestId('sandbox-wallet')).toBeHidden();
+  await walletCheckout.pay(page, { card: 'visa-success-3ds' });
+  await walletCheckout.expectOutcome(page, 'paid');
+});
+
+mergeTests(test, kitTest)('cancel closes the sheet a decline left open, and opens and closes it when the widget is ready', async ({ page, shop, walletCheckout }) => {
+  await shop.openDemo('/');
+  await walletCheckout.pay(page, { card: 'visa-decline-3ds' });
+  await walletCheckout.expectOutcome(page, 'declined');
+  await walletCheckout.cancel(page);
+  await expect(page.getByTestId('sandbox-wallet')).toBeHidden();
+  await walletCheckout.tryAgain(page);
+  await walletCheckout.cancel(page);
+  await expect(page.getByTestId('sandbox-wallet')).toBeHidden();
+  await walletCheckout.expectOutcome(page, 'ready');
+});
+
+mergeTests(test, kitTest)("a hold paid with the kit is authorized, and the store's server captures part of it or releases it with the Node library (the QA kit README's Holds)", async ({ page, server, shop, walletCheckout }) => {
+  for (const settle of ['capture', 'release'] as const) {
+    const checkout = await shop.openDemo('/?intent=hold');
+    await walletCheckout.pay(page, { card: 'visa-success-3ds' });
+    await expect(page.locator('#order-status')).toHaveAttribute('data-order-status', 'authorized');
+    const api = new WalletCheckout(checkout.merchant.secretKey, { baseUrl: server.url });
+    const { id, status, amount } = await api.sessions.retrieve(checkout.merchant.sessionId);
+    expect(status).toBe('authorized');
+    if (settle === 'capture') {
+      expect(await api.sessions.capture(id, { amount: amount - 100 })).toMatchObject({ status: 'captured', amount_captured: amount - 100 });
+    } else {
+      expect(await api.sessions.release(id)).toMatchObject({ status: 'released' });
+    }
+    expect((await api.sessions.retrieve(id)).status).toBe(settle === 'capture' ? 'captured' : 'released');
+  }
 });
 
 mergeTests(test, kitTest)("the widget's live region is named, so the store page's own status region and the widget's are each found by role", async ({ page, shop, walletCheckout }) => {

@@ -48,7 +48,8 @@ export interface TestCard {
   merchantInitiated?: FailureCode;
 }
 
-export const testCards: readonly TestCard[] = [
+// `as const` keeps each slug a literal, so the wallet's card ids are a type (WalletCardId) of this one table.
+const testCardTable = [
   { slug: 'visa-success', number: '4111111111111111', network: 'VISA', outcome: 'success' },
   { slug: 'mastercard-success', number: '5555555555554444', network: 'MASTERCARD', outcome: 'success' },
   { slug: 'amex-success', number: '378282246310005', network: 'AMEX', outcome: 'success' },
@@ -70,7 +71,15 @@ export const testCards: readonly TestCard[] = [
   { slug: 'visa-mit-insufficient-funds', number: '4000000000000358', network: 'VISA', outcome: 'success', merchantInitiated: 'insufficient_funds' },
   { slug: 'visa-mit-authentication-required', number: '4000000000000374', network: 'VISA', outcome: 'success', merchantInitiated: 'authentication_required' },
   { slug: 'visa-mit-expired-card', number: '4000000000000382', network: 'VISA', outcome: 'success', merchantInitiated: 'expired_card' },
-];
+] as const satisfies readonly TestCard[];
+
+export const testCards: readonly TestCard[] = testCardTable;
+
+/**
+ * The sandbox wallet's card ids: each table card as a device token (`-3ds`) and a card on file (`-pan`).
+ * The QA kit's `card` option is this type (its build writes the union out), so a typo does not compile.
+ */
+export type WalletCardId = `${(typeof testCardTable)[number]['slug']}-${'3ds' | 'pan'}`;
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
 

@@ -18,17 +18,29 @@ const PEER = '@playwright/test';
 const refusal = (what: string, foreign: readonly string[]) => `the QA kit's ${what} import ${foreign.join(', ')}: a merchant installs ${PEER} alone`;
 
 /**
- * The compiler's declarations of the kit, with the widget's states written out: the one
- * import of this repository (`CheckoutState`, type-only) becomes the union it stands for.
+ * The kit's type-only imports of this repository, each re-exported under its own name: the widget's
+ * states (web/checkout/types.ts) and the sandbox wallet's card ids (sandbox/test-cards.ts).
+ */
+const SPELLED_OUT = [
+  { exported: 'CheckoutState', imported: 'CheckoutState as WidgetCheckoutState' },
+  { exported: 'TestCardId', imported: 'WalletCardId' },
+] as const;
+
+/**
+ * The compiler's declarations of the kit, with those imports written out: each becomes the
+ * union of string literals it stands for.
  */
 function declarations(entry: string): string {
   const program = repoProgram([entry], { noEmit: false, declaration: true, emitDeclarationOnly: true });
   let emitted: string | undefined;
   program.emit(program.getSourceFile(entry), (_name, text) => (emitted = text), undefined, true);
-  const widgetImport = /^import type \{ CheckoutState as WidgetCheckoutState \} from '\.[^']*';\n/m;
-  const alias = 'export type CheckoutState = WidgetCheckoutState;';
-  if (!emitted || !widgetImport.test(emitted) || !emitted.includes(alias)) throw new Error('the kit no longer declares CheckoutState as the widget\'s, as this build expects');
-  const text = emitted.replace(widgetImport, '').replace(alias, `export type CheckoutState = ${stringUnion(program, entry, 'CheckoutState')};`);
+  let text = emitted ?? '';
+  for (const { exported, imported } of SPELLED_OUT) {
+    const repoImport = new RegExp(`^import type \\{ ${imported} \\} from '\\.[^']*';\\n`, 'm');
+    const alias = `export type ${exported} = ${imported.split(' as ').at(-1)};`;
+    if (!repoImport.test(text) || !text.includes(alias)) throw new Error(`the kit no longer declares ${exported} as this build expects (import type { ${imported} } and ${alias})`);
+    text = text.replace(repoImport, '').replace(alias, `export type ${exported} = ${stringUnion(program, entry, exported)};`);
+  }
   const foreign = ts.preProcessFile(text, true, true).importedFiles.map((imported) => imported.fileName).filter((name) => name !== PEER);
   if (foreign.length > 0) throw new Error(refusal('declarations', foreign));
   return text;

@@ -58,7 +58,7 @@ const KINDS: readonly { folder: string; mayImport: readonly string[] }[] = [
   { folder: 'server/', mayImport: ['contracts/', 'common/'] },
   { folder: 'demo/', mayImport: ['contracts/', 'common/', 'packages/node/src/', 'web/checkout/types.ts'] },
   { folder: 'packages/node/', mayImport: ['contracts/'] },
-  { folder: 'packages/qa-kit/', mayImport: ['contracts/', 'web/checkout/types.ts'] },
+  { folder: 'packages/qa-kit/', mayImport: ['contracts/', 'web/checkout/types.ts', 'sandbox/test-cards.ts'] },
   // The widget's package re-exports the widget's types (type-only; its build writes them out); the framework layers import it by its name.
   { folder: 'packages/js/', mayImport: ['web/checkout/types.ts'] },
   { folder: 'packages/react/', mayImport: [] },

@@ -28,6 +28,7 @@ import {
   test as base,
   expect,
 } from '@playwright/test';
+import type { WalletCardId } from '../../../sandbox/test-cards';
 import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
 
 export { expect };
@@ -42,11 +43,17 @@ export type CheckoutState = WidgetCheckoutState;
 /** How the shopper answers the bank's 3-D Secure challenge. */
 export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
 
+/**
+ * A sandbox wallet card id (`visa-success-3ds`, `mastercard-success-pan`, ...): the sandbox's own
+ * card table, which the build spells out in the package's declarations, so a typo does not compile.
+ */
+export type TestCardId = WalletCardId;
+
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
 /** The test card to pay with, and the sandbox wallet's billing address to give with it (docs/test-cards.md). */
 export interface PayOptions {
-  card: string;
+  card: TestCardId;
   billingAddress?: 'matching' | 'mismatching' | 'no-postal-code';
   /**
    * Express checkout: the fictional shipping address to pick in the sheet, by its id
@@ -83,7 +90,7 @@ export interface WalletCheckoutKit {
   pay(scope: Scope, options: PayOptions & WidgetOption): Promise<void>;
   /** In the sheet left open by a decline, pays with another test card. */
   payAgain(scope: Scope, options: PayOptions): Promise<void>;
-  /** Closes the wallet sheet without paying. */
+  /** Closes the wallet sheet without paying: the open one (left open by a decline), or else opens it first. */
   cancel(scope: Scope, options?: WidgetOption): Promise<void>;
   /**
    * Answers the 3-D Secure challenge a PAN_ONLY card such as
@@ -92,7 +99,10 @@ export interface WalletCheckoutKit {
    * dialog to open, and to close once answered.
    */
   challenge(scope: Scope, answer: ChallengeAnswer, options?: WidgetOption): Promise<void>;
-  /** After a decline: presses "Try again", leaving the widget ready for another card. */
+  /**
+   * After a decline: closes the sheet if the decline left it open (its Cancel, as a shopper would), then
+   * presses the widget's "Try again", leaving the widget ready for another card.
+   */
   tryAgain(scope: Scope, options?: WidgetOption): Promise<void>;
   /** Waits until the widget shows `state` (paid, declined, error, ...). */
   expectOutcome(scope: Scope, state: CheckoutState, options?: WidgetOption): Promise<void>;
@@ -106,12 +116,20 @@ export interface WalletCheckoutKit {
 const widgetIn = (scope: Scope, widget?: Locator) => widget ?? scope.locator('[data-wallet-checkout]');
 const stateOf = (scope: Scope, widget?: Locator) => widgetIn(scope, widget).locator('[data-checkout-state]');
 
+const sheetIn = (scope: Scope) => scope.locator('[data-testid=sandbox-wallet]');
+
 async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
   await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
   await widgetIn(scope, widget).locator('[data-wallet-button] button').click();
-  const sheet = scope.locator('[data-testid=sandbox-wallet]');
+  const sheet = sheetIn(scope);
   await expect(sheet).toBeVisible();
   return sheet;
+}
+
+/** Closes the sheet with its own Cancel, as a shopper would; the decline left it open over the widget. */
+async function closeSheet(sheet: Locator): Promise<void> {
+  await sheet.getByTestId('sandbox-cancel').click();
+  await expect(sheet).toBeHidden();
 }
 
 const challengeButtons: Record<Exclude<ChallengeAnswer, 'cancel'>, string> = { complete: 'Complete authentication', fail: 'Fail authentication' };
@@ -150,9 +168,8 @@ const kit: WalletCheckoutKit = {
     await payInSheet(scope.locator('[data-testid=sandbox-wallet]'), options);
   },
   async cancel(scope, { widget } = {}) {
-    const sheet = await openSheet(scope, widget);
-    await sheet.locator('[data-testid=sandbox-cancel]').click();
-    await expect(sheet).toBeHidden();
+    const open = sheetIn(scope);
+    await closeSheet((await open.isVisible()) ? open : await openSheet(scope, widget));
   },
   async challenge(scope, answer, { widget } = {}) {
     await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'authenticating');
@@ -167,6 +184,8 @@ const kit: WalletCheckoutKit = {
   },
   async tryAgain(scope, { widget } = {}) {
     await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'declined');
+    const sheet = sheetIn(scope);
+    if (await sheet.isVisible()) await closeSheet(sheet);
     await widgetIn(scope, widget).locator('[data-testid=retry]').click();
     await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
   },
