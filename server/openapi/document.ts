@@ -153,7 +153,7 @@ const paths: ZodOpenApiObject['paths'] = {
       tags: ['Widget'],
       summary: 'Pay a session',
       description:
-        "The widget sends the PaymentData Google Pay returned, exactly as it came; the server verifies and opens the token and charges (or holds) the amount at the payment service. For a session with delivery options, with the latest quote's `quote_id` (quoteSession): the charge is that quote's total, and a payment not for it (another quote, another option, a country the option does not deliver to) is refused with 409 `quote_mismatch` before anything is charged.",
+        "The widget sends the PaymentData Google Pay returned, exactly as it came; the server verifies and opens the token and charges (or holds) the amount at the payment service. For a session with delivery options or priced by the quote endpoint, with the latest quote's `quote_id` (quoteSession): the charge is that quote's total, and a payment not for it (another quote, another option or codes, a country the option does not deliver to) is refused with 409 `quote_mismatch` before anything is charged. A session priced by the quote endpoint is asked once more there with the full shipping address first: 422 `shipping_address_unserviceable` when it refuses it, 409 `quote_mismatch` when it prices it otherwise, 503 `quote_unavailable` when it does not answer; nothing is charged.",
       security: clientSecret,
       requestParams: { path: sessionId, header: widgetHeaders },
       requestBody: requestBody(checkoutBodies['POST /api/sessions/:id/pay'], PayBody),
@@ -170,15 +170,15 @@ const paths: ZodOpenApiObject['paths'] = {
     post: {
       operationId: 'quoteSession',
       tags: ['Widget'],
-      summary: 'Price a delivery option',
+      summary: 'Price a change in the sheet',
       description:
-        "For a session with delivery options (`shipping.options`): the widget relays what Google Pay's onPaymentDataChanged gave it (the address's country, the option picked) and hands Google the reply's `update` unchanged. The server prices it and stores it as the session's latest quote, which paySession must name (`quote_id`) and is charged: the page never says a price.",
+        "For a session with delivery options (`shipping.options`) or priced by the application's quote endpoint (`quote_endpoint`): the widget relays what Google Pay's onPaymentDataChanged gave it (the redacted address, the option picked, the promotion codes) and hands Google the reply's `update` unchanged. The server prices it (itself, or by asking the quote endpoint) and stores it as the session's latest quote, which paySession must name (`quote_id`) and is charged: the page never says a price.",
       security: clientSecret,
       requestParams: { path: sessionId, header: widgetHeaders },
       requestBody: requestBody(checkoutBodies['POST /api/sessions/:id/quote'], QuoteBody),
       responses: {
         '200': reply(
-          "The sheet's answer: `update.newTransactionInfo` (the FINAL total: `amount` plus the option's) and `update.newShippingOptionParameters` (the options the address's country has, the chosen one selected; a chosen option it has not is replaced by its first), with `quote_id`; or `update.error` (`SHIPPING_ADDRESS_UNSERVICEABLE`: no option delivers to the country) with `quote_id` null",
+          "The sheet's answer: `update.newTransactionInfo` (the FINAL total: `amount` plus the option's, and with the quote endpoint its tax less the codes accepted), `update.newShippingOptionParameters` (the options offered for the address, the chosen one selected; a chosen option not offered is replaced by the first) and, with promotion codes, `update.newOfferInfo`, with `quote_id`; `update.error` beside them for a code refused (`OFFER_INVALID`); or `update.error` alone with `quote_id` null (`SHIPPING_ADDRESS_UNSERVICEABLE`: the address is not served; `OTHER_ERROR`: the quote endpoint did not answer a quote)",
           QuoteReply,
         ),
         ...errorResponses(checkoutAnswers.quoteSession),
