@@ -27,7 +27,7 @@ import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { type TestServer, startTestServer } from '../testing/harness';
 import { chromiumLaunchOptions } from './support/chromium';
-import { chromedriverPath } from './support/selenium-chrome';
+import { chromedriverMissing, chromedriverPath } from './support/selenium-chrome';
 
 const run = promisify(execFile);
 
@@ -142,6 +142,8 @@ test.describe('the README, run as written in an empty folder', () => {
   });
 
   test('its WebDriver section: selenium-webdriver from the registry and the kit from the host, and node --test runs the example and a test of our own', async () => {
+    const missing = chromedriverMissing();
+    test.skip(missing !== undefined, missing);
     test.setTimeout(300_000);
     const project = emptyProject();
     const env = { ...teamEnv(project), CHROMEDRIVER_PATH: chromedriverPath };
@@ -158,6 +160,8 @@ test.describe('the README, run as written in an empty folder', () => {
   });
 
   test("the kit's CI example: each step's run, in order, with the job's env, passes against the host", async () => {
+    const missing = chromedriverMissing();
+    test.skip(missing !== undefined, missing);
     test.setTimeout(180_000);
     const project = emptyProject();
     const workflow = parseYaml(readFileSync(join(kitDir, 'ci/github-actions.yml'), 'utf8').replaceAll('https://CHECKOUT_HOST', server.url)) as {

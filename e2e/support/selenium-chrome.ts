@@ -10,11 +10,12 @@ import { chromiumLaunchOptions } from './chromium';
  */
 export const chromedriverPath = process.env.CHROMEDRIVER_PATH ?? '/usr/bin/chromedriver';
 
-/** Absent here: the test skips, saying how to install it; under CI=true it fails instead. */
+/** Absent here: the test skips, saying (in its output) how to install it; under CI=true it fails instead. */
 export function chromedriverMissing(): string | undefined {
   if (existsSync(chromedriverPath)) return undefined;
   const missing = `chromedriver is not at ${chromedriverPath} (bash scripts/ensure-chromium.sh installs Debian's chromium-driver, or set CHROMEDRIVER_PATH)`;
   if (process.env.CI) throw new Error(missing);
+  console.warn(`skipped: ${missing}`);
   return missing;
 }
 
