@@ -5,9 +5,15 @@
  * webhooks.verify accepts, each body byte for byte the checkout's own delivery of that event;
  * `trigger` makes every triggerable event type by its sandbox flow, and the listener forwards it;
  * a host that does not pay the application with the sandbox wallet is refused; --help says it all.
+ * Last, the command as a QA team gets it: the library's tarball installed from the host's
+ * /packages/ into an empty folder (the build's, dist/packages/: run npm run build first), run by npx.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventTypeName } from '../../../contracts/event-types';
 import { startTestServer, type TestServer } from '../../../testing/harness';
@@ -199,4 +205,19 @@ describe('wallet-checkout --help', () => {
     }
     for (const flag of ['--url <url>', '--secret-key <sk_...>', '-h, --help']) expect(triggerHelp.stdout).toContain(flag);
   });
+});
+
+describe('wallet-checkout installed from the checkout host', () => {
+  it('runs from an empty project that installed the library\'s tarball, as npx wallet-checkout', async () => {
+    const { file } = (JSON.parse(readFileSync(join(repoRoot, 'dist/packages/manifest.json'), 'utf8')) as Record<string, { file: string }>)['@wallet-checkout/node']!;
+    const project = mkdtempSync(join(tmpdir(), 'wallet-checkout-cli-'));
+    closers.push({ close: async () => rmSync(project, { recursive: true, force: true }) });
+    // A clean environment: nothing of this repository's (its node_modules, its settings) within reach.
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const sh = promisify(execFile);
+    await sh('npm', ['install', '--save-dev', `${server.url}/packages/${file}`], { cwd: project, env });
+    const { secretKey } = await server.merchant();
+    const { stdout } = await sh('npx', ['wallet-checkout', 'trigger', 'refund.succeeded'], { cwd: project, env: { ...env, WALLET_CHECKOUT_URL: server.url, WALLET_CHECKOUT_SECRET_KEY: secretKey } });
+    expect(stdout).toMatch(/^Triggered refund\.succeeded: evt_\S+$/m);
+  }, 120_000);
 });
