@@ -153,6 +153,28 @@ describe('wallet-checkout listen and trigger', () => {
   });
 });
 
+describe('wallet-checkout listen, its receiver down', () => {
+  it('says a forward found no receiver, goes on with the next event, and stops on SIGTERM', async () => {
+    const { secretKey } = await server.merchant();
+    const gone = await startWebhookReceiver();
+    await gone.close();
+    const child = start(['listen', '--forward-to', gone.url, '--interval-ms', '250', '--events', 'session.payment_failed'], { WALLET_CHECKOUT_URL: server.url, WALLET_CHECKOUT_SECRET_KEY: secretKey });
+    const listening = listener(child);
+    closers.push({ close: async () => void (child.exitCode === null && child.kill('SIGKILL')) });
+    await listening.line(/^Webhook signing secret: whsec_\S+$/m);
+    for (const card of ['visa-success-3ds', 'visa-decline-3ds', 'visa-decline-3ds']) {
+      const session = await server.createSession(secretKey);
+      expect((await server.pay(session, { payment_data: await server.walletPaymentData(session, card) })).status).toBe(200);
+    }
+    // Both declines, each said; the success, of a type not asked for, not forwarded at all.
+    await listening.line(/( {2}session\.payment_failed {2}evt_\S+ {2}no answer: ECONNREFUSED\n[^\n]*){2}/);
+    expect(listening.output.stdout).not.toContain('session.succeeded');
+    child.kill('SIGTERM');
+    expect(await listening.exited).toBe(0);
+    expect(listening.output.stdout.trim().split('\n').at(-1)).toBe('Stopped: 2 events forwarded');
+  });
+});
+
 describe('wallet-checkout refusals', () => {
   it('refuses to trigger on a host that does not pay the application with the sandbox wallet, and a live key before any request', async () => {
     const { secretKey } = await server.merchant({ environment: 'TEST' });

@@ -38,9 +38,13 @@ export async function forwardEvent(to: URL, event: Event, secret: string, signal
   }
 }
 
-/** What a failed fetch comes to, in words: the cause's code (ECONNREFUSED...) or a timeout. */
+/** What a failed fetch comes to, in words: a timeout, or its cause's code (ECONNREFUSED...) or message (fetch's own "fetch failed" says nothing). */
 function reasonOf(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${ANSWER_WITHIN_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) {
+    const { code } = cause as Error & { code?: unknown };
+    return typeof code === 'string' ? code : cause.message;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
