@@ -46,17 +46,13 @@ function environment(settings: Record<string, string>): NodeJS.ProcessEnv {
 const start = (args: string[], settings: Record<string, string> = {}): ChildProcessWithoutNullStreams =>
   spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repoRoot, env: environment(settings) });
 
+/** The command run to its end: its status and output. */
 async function run(args: string[], settings: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = start(args, settings);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
+  const { exited, output } = listener(start(args, settings));
+  return { code: await exited, ...output };
 }
 
-/** A running `listen`: its output so far, and a wait for a line of it. */
+/** A running command (`listen`): its output so far, its exit, and a wait for a line of its output. */
 function listener(child: ChildProcessWithoutNullStreams) {
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
