@@ -5,32 +5,24 @@
  * the moment of the change.
  */
 import { z } from 'zod';
+import { PAYMENT_EVENT_TYPES, PAYMENT_METHOD_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './event-types';
 import { Refund } from './refunds';
 import { PaymentMethod } from './saved-cards';
 import { Session } from './sessions';
 
 /** A payment's events: its session's and its refunds' (what the dashboard's timeline and deliveries show). */
-export const EventType = z.enum([
-  'session.succeeded',
-  'session.authorized',
-  'session.captured',
-  'session.released',
-  'session.payment_failed',
-  'session.expired',
-  'refund.succeeded',
-  'refund.failed',
-]).meta({ id: 'EventType' });
+export const EventType = z.enum(PAYMENT_EVENT_TYPES).meta({ id: 'EventType' });
 export type EventType = z.infer<typeof EventType>;
 
 /**
  * A kept card's events (docs/saved-cards.md): attached when a payment first keeps it for a customer; updated
  * when it is kept again, the network updates the card, or its issuer says it expired; detached, for good.
  */
-export const PaymentMethodEventType = z.enum(['payment_method.attached', 'payment_method.updated', 'payment_method.detached']).meta({ id: 'PaymentMethodEventType' });
+export const PaymentMethodEventType = z.enum(PAYMENT_METHOD_EVENT_TYPES).meta({ id: 'PaymentMethodEventType' });
 export type PaymentMethodEventType = z.infer<typeof PaymentMethodEventType>;
 
 /** Every event an endpoint can listen to: a payment's and a kept card's. */
-export const WebhookEventType = z.enum([...EventType.options, ...PaymentMethodEventType.options]).meta({ id: 'WebhookEventType' });
+export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
 export const EventId = z.string().regex(/^evt_[A-Za-z0-9_-]{22}$/, 'an event id (evt_...)');

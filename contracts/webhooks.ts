@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { EventId, Event, WebhookEventType } from './events';
 import { MerchantUrl } from './merchant-url';
-import { listOf, pageLimit, startingAfter } from './paging';
+import { listOf, pageLimit, QueryInteger, startingAfter } from './paging';
 
 /** An app's live endpoints, at most: enough for a shop and its staging copies; every event fans out to each. */
 export const MAX_WEBHOOK_ENDPOINTS_PER_APP = 16;
@@ -59,9 +59,15 @@ export const RolledWebhookSecret = z.object({
 }).meta({ id: 'RolledWebhookSecret' });
 export type RolledWebhookSecret = z.infer<typeof RolledWebhookSecret>;
 
-/** GET /api/events: newest first, keyset on (created, id) like GET /api/sessions. */
+/**
+ * GET /api/events: newest first, keyset on (created, id) like GET /api/sessions, with its
+ * `created_gte` / `created_lt` (ms since the epoch): how a follower (`wallet-checkout listen`) asks
+ * only for the events of its last few seconds, whatever the app's history holds.
+ */
 export const ListEventsQuery = z.strictObject({
   type: WebhookEventType.optional().meta({ description: 'Only events of this type' }),
+  created_gte: QueryInteger.optional().meta({ description: 'Only events recorded at or after this time (ms since the epoch)' }),
+  created_lt: QueryInteger.optional().meta({ description: 'Only events recorded before this time (ms since the epoch)' }),
   limit: pageLimit('Events'),
   starting_after: startingAfter(EventId, 'event'),
 });

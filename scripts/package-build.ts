@@ -23,6 +23,8 @@ export interface PackageBuild {
   entries?: Record<string, string>;
   /** `browser`: code for the widget's browsers (ES2022) instead of Node 20. */
   platform?: 'node' | 'browser';
+  /** Command-line entries (package.json's `bin`): each name in dist/ (<name>.js) and its source in the package. */
+  bins?: Record<string, string>;
   /** esbuild plugins (modules the build writes). */
   plugins?: Plugin[];
 }
@@ -30,30 +32,36 @@ export interface PackageBuild {
 /** The packages a bundle leaves to the installing project. */
 const externalImports = (metafile: Metafile) => Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
 
+/** One bundle of `entry` into `outfile`, refusing any import the package may not leave to its installer. */
+async function bundle(pkg: PackageBuild, name: string, entry: string, outfile: string, format: Format, banner?: string): Promise<void> {
+  const browser = pkg.platform === 'browser';
+  const { metafile } = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: browser ? 'browser' : 'node',
+    format,
+    target: browser ? 'es2022' : 'node20',
+    packages: 'external',
+    plugins: pkg.plugins ?? [],
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+    ...(banner && { banner: { js: banner } }),
+  });
+  const foreign = [...new Set(externalImports(metafile).filter((specifier) => !pkg.mayImport(specifier, name)))];
+  if (foreign.length > 0) throw new Error(pkg.refusal(foreign, name));
+}
+
 export async function buildPackage(pkg: PackageBuild): Promise<void> {
   const dist = join(pkg.dir, 'dist');
-  const browser = pkg.platform === 'browser';
   rmSync(dist, { recursive: true, force: true });
   for (const [name, source] of Object.entries(pkg.entries ?? { index: 'src/index.ts' })) {
     const entry = join(pkg.dir, source);
-    for (const [format, file] of [['esm', `${name}.js`], ['cjs', `${name}.cjs`]] as [Format, string][]) {
-      const { metafile } = await build({
-        entryPoints: [entry],
-        outfile: join(dist, file),
-        bundle: true,
-        platform: browser ? 'browser' : 'node',
-        format,
-        target: browser ? 'es2022' : 'node20',
-        packages: 'external',
-        plugins: pkg.plugins ?? [],
-        sourcemap: true,
-        metafile: true,
-        logLevel: 'warning',
-      });
-      const foreign = [...new Set(externalImports(metafile).filter((specifier) => !pkg.mayImport(specifier, name)))];
-      if (foreign.length > 0) throw new Error(pkg.refusal(foreign, name));
-    }
+    for (const [format, file] of [['esm', `${name}.js`], ['cjs', `${name}.cjs`]] as [Format, string][]) await bundle(pkg, name, entry, join(dist, file), format);
     writeFileSync(join(dist, `${name}.d.ts`), pkg.declarations(entry));
     copyFileSync(join(dist, `${name}.d.ts`), join(dist, `${name}.d.cts`));
   }
+  // A command is run, never imported: one ES module (the package is `type: module`), no declarations.
+  for (const [name, source] of Object.entries(pkg.bins ?? {})) await bundle(pkg, name, join(pkg.dir, source), join(dist, `${name}.js`), 'esm', '#!/usr/bin/env node');
 }

@@ -71,7 +71,7 @@ export const webhookPaths: ZodOpenApiObject['paths'] = {
       operationId: 'listEvents',
       tags: ['Events'],
       summary: 'List events',
-      description: "The application's events, newest first, a page at a time (starting_after: the last id of the previous page)",
+      description: "The application's events, newest first, a page at a time (starting_after: the last id of the previous page); created_gte and created_lt keep a time window, as a follower of new events (wallet-checkout listen) asks",
       security: secretKey,
       requestParams: { query: ListEventsQuery },
       responses: {

@@ -56,6 +56,9 @@ export async function replaceEndpointSecret(store: Store, id: string, secrets: {
 export interface EventPageFilter {
   appId: string;
   type?: WebhookEventType;
+  /** ms since the epoch, as `created`. */
+  createdGte?: number;
+  createdLt?: number;
   /** The last event of the previous page. */
   after?: { created: number; id: string };
   limit: number;
@@ -65,6 +68,8 @@ export interface EventPageFilter {
 export async function eventPage(store: Store, filter: EventPageFilter): Promise<{ bodies: string[]; hasMore: boolean }> {
   let query = store.selectFrom('events').select('body').where('app_id', '=', filter.appId);
   if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  if (filter.createdGte !== undefined) query = query.where('created', '>=', filter.createdGte);
+  if (filter.createdLt !== undefined) query = query.where('created', '<', filter.createdLt);
   const after = filter.after;
   if (after) query = query.where(({ eb, or, and }) => or([eb('created', '<', after.created), and([eb('created', '=', after.created), eb('id', '<', after.id)])]));
   const rows = await query.orderBy('created', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute();

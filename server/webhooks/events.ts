@@ -17,10 +17,10 @@ const noSuchEvent: Failure = { code: 'not_found', message: 'No such event' };
 export async function listEvents(store: Store, cipher: DataCipher, app: App, query: unknown): Promise<Result<EventList, Failure>> {
   const parsed = ListEventsQuery.safeParse(query);
   if (!parsed.success) return err(invalidRequest(parsed.error, '(query)'));
-  const { type, limit, starting_after } = parsed.data;
+  const { type, created_gte, created_lt, limit, starting_after } = parsed.data;
   const cursor = starting_after === undefined ? undefined : await findEvent(store, app.id, starting_after);
   if (starting_after !== undefined && !cursor) return err({ code: 'invalid_request', message: 'starting_after: no event of this application has this id' });
-  const page = await eventPage(store, { appId: app.id, type, after: cursor, limit });
+  const page = await eventPage(store, { appId: app.id, type, createdGte: created_gte, createdLt: created_lt, after: cursor, limit });
   return ok({ object: 'list', data: page.bodies.map((body) => JSON.parse(openEventBody(cipher, body)) as Event), has_more: page.hasMore });
 }
 

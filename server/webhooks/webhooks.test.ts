@@ -275,6 +275,23 @@ describe('the webhook API', () => {
     expect((await call(stranger, `/api/events/${first.data[0]!.id}`)).status).toBe(404);
     expect((await call(stranger, `/api/events/${first.data[0]!.id}/redeliver`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('lists only the events of a time window (created_gte, created_lt), as a follower of new events asks', async () => {
+    const { secretKey } = await server.merchant();
+    const page = async (query: string) => (await (await call(secretKey, `/api/events${query}`)).json()) as { data: Event[]; has_more: boolean };
+    const before = await paid(secretKey, 'visa-success-3ds');
+    const [older] = (await page('?limit=1')).data;
+    // The next event is recorded at a later millisecond than `older`, so the window's edge falls between them.
+    while (Date.now() <= older!.created) await new Promise((resolve) => setTimeout(resolve, 1));
+    const after = await paid(secretKey, 'visa-decline-3ds');
+    const [newer] = (await page('?limit=1')).data;
+    expect(newer!.created).toBeGreaterThan(older!.created);
+    expect((await page(`?created_gte=${newer!.created}`)).data.map((event) => event.data.object.id)).toEqual([after.id]);
+    expect((await page(`?created_gte=${older!.created}`)).data.map((event) => event.data.object.id)).toEqual([after.id, before.id]);
+    expect((await page(`?created_lt=${newer!.created}`)).data.map((event) => event.data.object.id)).toEqual([before.id]);
+    expect((await page(`?created_gte=${newer!.created + 1}`)).data).toEqual([]);
+    expect((await call(secretKey, '/api/events?created_gte=1e3')).status).toBe(400);
+  });
 });
 
 describe('a burst of events', () => {

@@ -1,0 +1,167 @@
+/**
+ * `wallet-checkout trigger <event type>`: makes the checkout record an event of that type through the
+ * flow that really records it, in the sandbox: a session created with the secret key, paid by the
+ * sandbox wallet's test card through the public pay endpoint (sandbox-shopper.ts), then captured,
+ * released, refunded or its card detached with the secret key. The event reaches the application's
+ * webhook endpoints and `wallet-checkout listen` like any other.
+ *
+ * One recipe per event type of the contracts (a type added there does not compile here until it has
+ * one, or says why it cannot).
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventTypeName } from '../../../../contracts/event-types';
+import type { PaymentOutcome } from '../../../../contracts/sessions';
+import type { WalletCheckout } from '../index';
+import type { SessionCreateParams } from '../types';
+import { type Connection, CONNECTION_HELP, connect, parseCommandLine, Refusal, UsageError } from './connection';
+import { payWithSandboxWallet } from './sandbox-shopper';
+
+/** What a recipe works with, and tells the user each step through `say`. */
+interface Shop extends Connection {
+  say(line: string): void;
+}
+
+interface Recipe {
+  /** The flow, for --help. */
+  flow: string;
+  /** Runs it; answers the id of the event's `data.object` (a session, a refund, a payment method). */
+  run(shop: Shop): Promise<string>;
+}
+
+/** Why a type cannot be triggered in the sandbox, for --help and for the refusal. */
+interface Untriggerable {
+  why: string;
+}
+
+const SUCCESS = 'visa-success-3ds';
+const DECLINE = 'visa-decline-3ds';
+const AMOUNT = 2400;
+
+/** A session (2400 USD unless `params` say otherwise) paid with `card`; its id once the payment came out as `expected`. */
+async function paidSession(shop: Shop, card: string, expected: PaymentOutcome['status'], params: Partial<SessionCreateParams> = {}): Promise<string> {
+  const session = await shop.client.sessions.create({ amount: AMOUNT, currency: 'USD', country_code: 'US', description: 'wallet-checkout trigger', ...params });
+  shop.say(`Created session ${session.id}${params.intent ? ` (intent ${params.intent})` : ''}`);
+  const { outcome } = await payWithSandboxWallet(shop.baseUrl, session, card);
+  shop.say(`Paid it with the sandbox wallet's ${card}: ${outcome.status}`);
+  if (outcome.status !== expected) throw new Refusal(`the payment came out ${outcome.status}, not ${expected}${outcome.failure_code ? ` (${outcome.failure_code})` : ''}`);
+  return session.id;
+}
+
+/** A card kept for `customer` by a saving session paid with SUCCESS: its payment method's id. */
+async function keptCard(shop: Shop, customer: string): Promise<string> {
+  const save = { customer, usage: 'recurring', recurring: { interval: 'month', interval_count: 1, amount: AMOUNT } } as const;
+  const sessionId = await paidSession(shop, SUCCESS, 'succeeded', { save_payment_method: save });
+  const { payment_method, payment_method_error } = await shop.client.sessions.retrieve(sessionId);
+  if (!payment_method) throw new Refusal(`the payment kept no card${payment_method_error ? `: ${payment_method_error.code}, ${payment_method_error.message}` : ''}`);
+  shop.say(`Kept the card for customer ${customer}: ${payment_method}`);
+  return payment_method;
+}
+
+const newCustomer = () => `wallet-checkout-trigger-${randomBytes(6).toString('hex')}`;
+const hold = (shop: Shop) => paidSession(shop, SUCCESS, 'authorized', { intent: 'hold' });
+
+export const RECIPES: Record<WebhookEventTypeName, Recipe | Untriggerable> = {
+  'session.succeeded': { flow: `a session paid with ${SUCCESS}`, run: (shop) => paidSession(shop, SUCCESS, 'succeeded') },
+  'session.authorized': { flow: `a hold (intent hold) paid with ${SUCCESS}`, run: hold },
+  'session.captured': {
+    flow: 'a hold, then captured in full',
+    async run(shop) {
+      const id = await hold(shop);
+      shop.say(`Captured it: ${(await shop.client.sessions.capture(id)).status}`);
+      return id;
+    },
+  },
+  'session.released': {
+    flow: 'a hold, then released',
+    async run(shop) {
+      const id = await hold(shop);
+      shop.say(`Released it: ${(await shop.client.sessions.release(id)).status}`);
+      return id;
+    },
+  },
+  'session.payment_failed': { flow: `a session paid with ${DECLINE} (declined)`, run: (shop) => paidSession(shop, DECLINE, 'declined') },
+  'session.expired': { why: 'a session expires 30 minutes after its creation at the earliest (expires_at)' },
+  'refund.succeeded': {
+    flow: `a session paid with ${SUCCESS}, then refunded in full`,
+    async run(shop) {
+      const refund = await shop.client.refunds.create(await paidSession(shop, SUCCESS, 'succeeded'));
+      shop.say(`Refunded it: ${refund.id}, ${refund.status}`);
+      return refund.id;
+    },
+  },
+  // A refund fails only when the payment service gives up on one it accepted, which no test card asks for.
+  'refund.failed': { why: 'the sandbox carries out every refund the API accepts' },
+  'payment_method.attached': { flow: `a session that keeps the card (save_payment_method) paid with ${SUCCESS}, for a new customer`, run: (shop) => keptCard(shop, newCustomer()) },
+  'payment_method.updated': {
+    flow: 'the same card kept twice for the same customer',
+    async run(shop) {
+      const customer = newCustomer();
+      await keptCard(shop, customer);
+      return keptCard(shop, customer);
+    },
+  },
+  'payment_method.detached': {
+    flow: 'a card kept for a new customer, then detached',
+    async run(shop) {
+      const id = await keptCard(shop, newCustomer());
+      shop.say(`Detached it: ${(await shop.client.paymentMethods.detach(id)).status}`);
+      return id;
+    },
+  },
+};
+
+const column = Math.max(...WEBHOOK_EVENT_TYPES.map((type) => type.length)) + 2;
+
+export const TRIGGER_HELP = `Usage: wallet-checkout trigger <event type> [options]
+
+Makes the checkout record an event of that type through the flow that really records it, in the
+sandbox: a session created with your secret key, paid with a sandbox wallet test card through the
+public pay endpoint (as the widget pays), then captured, released, refunded or detached. The event is
+delivered to your webhook endpoints and forwarded by \`wallet-checkout listen\` like any other.
+Refused unless the host pays this application with the sandbox wallet.
+
+Event types:
+${WEBHOOK_EVENT_TYPES.map((type) => {
+  const recipe = RECIPES[type];
+  return `  ${type.padEnd(column)}${'flow' in recipe ? recipe.flow : `not triggerable: ${recipe.why}`}`;
+}).join('\n')}
+
+${CONNECTION_HELP}
+
+Example:
+  WALLET_CHECKOUT_URL=http://127.0.0.1:3000 WALLET_CHECKOUT_SECRET_KEY=sk_test_... \\
+    npx wallet-checkout trigger session.succeeded`;
+
+/** How long the recorded event may take to be readable (it is written with the change: at once, unless the store lags). */
+const EVENT_WAIT_MS = 10_000;
+
+/** The event of `type` about `objectId`, as the events API lists it. */
+async function recordedEvent(client: WalletCheckout, type: WebhookEventTypeName, objectId: string): Promise<string> {
+  const deadline = Date.now() + EVENT_WAIT_MS;
+  for (;;) {
+    const event = (await client.events.list({ type, limit: 20 })).data.find((candidate) => candidate.data.object.id === objectId);
+    if (event) return event.id;
+    if (Date.now() > deadline) throw new Refusal(`the flow ran, but no ${type} event about ${objectId} was listed within ${EVENT_WAIT_MS / 1000} s`);
+    await sleep(200);
+  }
+}
+
+export async function trigger(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(args, {}, true);
+  if (values.help) {
+    console.log(TRIGGER_HELP);
+    return 0;
+  }
+  const [type, ...extra] = positionals;
+  if (!type || extra.length > 0) throw new UsageError('name one event type, e.g. wallet-checkout trigger session.succeeded');
+  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) throw new UsageError(`no event type ${type} (see --help)`);
+  const recipe = RECIPES[type as WebhookEventTypeName];
+  if ('why' in recipe) throw new Refusal(`${type} cannot be triggered: ${recipe.why}`);
+  const connection = connect(values);
+  // A live key is a PRODUCTION application's: refused before anything is created.
+  if (connection.secretKey.startsWith('sk_live_')) throw new Refusal('trigger runs only in the sandbox, and this is a live key (sk_live_...) of a PRODUCTION application: use a test key');
+  const objectId = await recipe.run({ ...connection, say: (line) => console.log(line) });
+  console.log(`Triggered ${type}: ${await recordedEvent(connection.client, type as WebhookEventTypeName, objectId)}`);
+  return 0;
+}
