@@ -46,7 +46,8 @@ export async function readTestClock(store: Store, app: App, session: string | nu
 /** How far a body asks to move: its `seconds`, or from the application's clock to its `to`. */
 function secondsToMove(body: AdvanceClockBody, clockNow: number): Result<number, Failure> {
   if (body.seconds !== undefined) return ok(body.seconds);
-  const seconds = Math.floor(((body.to ?? clockNow) - clockNow) / 1000);
+  // Rounded up: once the call returns, the clock has reached `to`.
+  const seconds = Math.ceil(((body.to ?? clockNow) - clockNow) / 1000);
   if (seconds < 1 || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
     return err({ code: 'invalid_request', message: `to: must be from 1 to ${MAX_CLOCK_ADVANCE_SECONDS} seconds after the clock's now (${clockNow}, ms since the epoch); the clock only moves forward` });
   }
