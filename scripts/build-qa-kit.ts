@@ -7,6 +7,7 @@
  * `@playwright/test` is the one package the kit imports, code and declarations alike; this build
  * checks both.
  */
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildPackage } from './package-build';
@@ -26,15 +27,35 @@ const SPELLED_OUT = [
   { exported: 'TestCardId', imported: 'WalletCardId' },
 ] as const;
 
+/** The compiler's declarations of one file of the program. */
+function emittedDeclarations(program: ts.Program, file: string): string {
+  let emitted: string | undefined;
+  program.emit(program.getSourceFile(file), (_name, text) => (emitted = text), undefined, true);
+  return emitted ?? '';
+}
+
 /**
- * The compiler's declarations of the kit, with those imports written out: each becomes the
- * union of string literals it stands for.
+ * The kit's own modules that the entry re-exports whole (`export * from './test-clock';`), their
+ * declarations written in its place, so that the package keeps one declaration file. Each must import
+ * nothing: what it needs of Playwright belongs in the entry.
+ */
+function withOwnModules(program: ts.Program, entry: string, text: string): string {
+  return text.replace(/^export \* from '(\.\/[\w-]+)';\n/gm, (_line, specifier: string) => {
+    const module = resolve(dirname(entry), `${specifier}.ts`);
+    const declared = emittedDeclarations(program, module);
+    const imported = ts.preProcessFile(declared, true, true).importedFiles.map((file) => file.fileName);
+    if (imported.length > 0) throw new Error(`the QA kit's ${specifier} imports ${imported.join(', ')}: only the entry may import ${PEER}`);
+    return declared.replace(/^export \{\};\n/m, '');
+  });
+}
+
+/**
+ * The compiler's declarations of the kit, its own modules written in, and with those imports
+ * written out: each becomes the union of string literals it stands for.
  */
 function declarations(entry: string): string {
   const program = repoProgram([entry], { noEmit: false, declaration: true, emitDeclarationOnly: true });
-  let emitted: string | undefined;
-  program.emit(program.getSourceFile(entry), (_name, text) => (emitted = text), undefined, true);
-  let text = emitted ?? '';
+  let text = withOwnModules(program, entry, emittedDeclarations(program, entry));
   for (const { exported, imported } of SPELLED_OUT) {
     const repoImport = new RegExp(`^import type \\{ ${imported} \\} from '\\.[^']*';\\n`, 'm');
     const alias = `export type ${exported} = ${imported.split(' as ').at(-1)};`;
