@@ -2,9 +2,10 @@
  * Test clocks over real HTTP, on both engines (docs/test-clocks.md): one
  * application's clock (or one session's) moved forward, and what days would do
  * done when the call returns: a session expired, a hold lapsed and released,
- * a webhook retry sent early, personal data erased; another application's rows
- * untouched; several instances on one PostgreSQL reading the same clock; and
- * the refusal of a server whose payment service is a real one.
+ * a webhook retry sent early and the retries ended after 3 days, personal data
+ * erased; another application's rows untouched; several instances on one
+ * PostgreSQL reading the same clock; and the refusal of a server whose payment
+ * service is a real one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreatedSession, type CreatedWebhookEndpoint, type EventList, HOLD_LIFETIME_MS, MAX_CLOCK_ADVANCE_SECONDS, type PayReply, type Session, type TestClock } from '../../contracts';
@@ -136,6 +137,25 @@ for (const engine of engines) {
       await advanced(secretKey, { seconds: HOUR });
       expect(accepted().map((delivery) => delivery.event.type)).toEqual(['session.succeeded']);
       expect(await tries()).toEqual({ attempts: 2, status: 'delivered' });
+    });
+
+    it('ends the retries of a failing delivery once the clock passes 3 days from its event: failed', async () => {
+      const { secretKey } = await server.merchant({ merchant_id: 'clock_retry_window' });
+      const endpoint = (await (await call(secretKey, '/api/webhook_endpoints', { method: 'POST', body: JSON.stringify({ url: receiver.url, events: ['session.succeeded'] }) })).json()) as CreatedWebhookEndpoint;
+      receiver.secrets = [endpoint.secret];
+      receiver.answer = 500;
+      try {
+        await paid(await server.createSession(secretKey), 'succeeded');
+        const tries = async () => server.store.selectFrom('webhook_deliveries').select(['attempts', 'status']).where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
+        await server.deliverWebhooks();
+        expect(await tries()).toEqual({ attempts: 1, status: 'pending' });
+        await advanced(secretKey, { seconds: DAY });
+        expect(await tries()).toEqual({ attempts: 2, status: 'pending' });
+        await advanced(secretKey, { seconds: 2 * DAY + HOUR });
+        expect(await tries()).toEqual({ attempts: 3, status: 'failed' });
+      } finally {
+        receiver.answer = 200;
+      }
     });
 
     it(`erases the personal data of the application's sessions ${RETENTION_DAYS} days on`, async () => {
