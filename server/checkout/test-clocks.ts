@@ -71,7 +71,7 @@ async function backdateAtService(deps: TestClockDependencies, app: App, seconds:
  */
 async function runTimedPasses(deps: TestClockDependencies): Promise<void> {
   await expirePastDueSessions(deps);
-  await releaseLapsedHolds({ ...deps, longestRequestMs: deps.longestRequestMs });
+  await releaseLapsedHolds(deps);
   await erasePersonalData(deps);
   await deps.deliverWebhooks();
 }

@@ -89,9 +89,9 @@ async function chargesOf(trx: Trx, target: ClockTarget): Promise<string[]> {
   return rows.flatMap((row) => (row.charge_id === null ? [] : [row.charge_id]));
 }
 
-/** Thrown to roll the transaction back when the service would not follow: carries the refusal out. */
+/** Thrown to roll the transaction back when the service would not follow: carries its refusal out. */
 class NotFollowed<F> extends Error {
-  constructor(readonly failure: F) {
+  constructor(readonly refusal: { ok: false; error: F }) {
     super('the payment service did not move its charges');
   }
 }
@@ -117,7 +117,7 @@ export async function advanceTestClock<T, F>(store: Store, target: ClockTarget, 
       return followed;
     });
   } catch (error) {
-    if (error instanceof NotFollowed) return error.failure as Result<T, F>;
+    if (error instanceof NotFollowed) return (error as NotFollowed<F>).refusal;
     throw error;
   }
 }
