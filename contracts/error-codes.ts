@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   origin_not_allowed: { status: 403, meaning: "the page's origin is not one of the application's allowed origins" },
   // Platform mode (docs/platform.md): we sign Google Pay authJwts only for origins whose owner proved control.
   origin_not_verified: { status: 403, meaning: "platform mode: the page's origin has not proven control (its /.well-known/wallet-checkout-verification.txt, docs/platform.md), so no authJwt is signed for it" },
+  // Test clocks (docs/test-clocks.md) move time only where no real money is: with the embedded or a standalone sandbox.
+  test_helpers_unavailable: { status: 403, meaning: 'test helpers (test clocks) work only with a sandbox payment service; this server uses a real one' },
   // The dashboard's (its own routes, not the public API): a change without the session's CSRF token or from another origin.
   csrf_refused: { status: 403, meaning: 'dashboard: a change without its CSRF token or from another origin' },
   // The dashboard's key roll asks for the secret key again: the one given is not a live key of the signed-in app.

@@ -66,6 +66,22 @@ describe('holds', () => {
     }
   });
 
+  it("lapses as much earlier once a test clock backdates it (test_helpers/charges/backdate), and only the merchant's own charges move", async () => {
+    const place = async () => charge({ ...networkTokenCharge('4111111111111111', { three_ds: CRYPTOGRAM }), capture: false });
+    const [young, old] = [await place(), await place()];
+    const backdate = (body: unknown, merchant?: string) =>
+      postJson(`${sandbox.baseUrl}/service/test_helpers/charges/backdate`, body, serviceHeaders(sandbox, merchant ? { 'merchant-account': merchant } : {}));
+    const strangers = await backdate({ seconds: HOLD_LIFETIME_MS / 1000, charges: [old.id] }, 'someone_else');
+    expect(strangers.body).toEqual({ object: 'backdated_charges', backdated: 0 });
+    expect((await backdate({ seconds: HOLD_LIFETIME_MS / 1000 - 60, charges: [young.id] })).body).toEqual({ object: 'backdated_charges', backdated: 1 });
+    expect((await backdate({ seconds: HOLD_LIFETIME_MS / 1000, charges: [old.id, 'ch_unknown'] })).body).toEqual({ object: 'backdated_charges', backdated: 1 });
+    for (const refused of [{ seconds: 0, charges: [old.id] }, { seconds: 60, charges: [] }, { seconds: 60 }]) expect((await backdate(refused)).status).toBe(400);
+    const operate = (held: Charge, path: string) => postJson(api(`/charges/${held.id}/${path}`), {}, serviceHeaders(sandbox));
+    expect((await operate(young, 'capture')).body).toMatchObject({ status: 'succeeded', created: young.created - (HOLD_LIFETIME_MS / 1000 - 60) });
+    const refused = await operate(old, 'capture');
+    expect([refused.status, errorCode(refused.body)]).toEqual([409, 'hold_expired']);
+  });
+
   it('answers 404 for another merchant\'s charge', async () => {
     const held = await charge({ ...networkTokenCharge('4111111111111111', { three_ds: CRYPTOGRAM }), capture: false });
     const reply = await postJson(api(`/charges/${held.id}/release`), {}, serviceHeaders(sandbox, { 'merchant-account': 'someone_else' }));

@@ -8,7 +8,7 @@ import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, KeepPaymentMethodRequest, ServiceRefundRequest, SimulatedCardUpdate } from '../contracts';
+import { BackdateChargesRequest, type BackdatedCharges, CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, KeepPaymentMethodRequest, ServiceRefundRequest, SimulatedCardUpdate } from '../contracts';
 import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
 import { err, ok } from '../common/result';
 import type { Result } from '../common/result';
@@ -25,6 +25,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH
 import { challengeRoutes } from './challenge';
 import {
   allLedgerEntries,
+  backdateCharges,
   consumeWalletMessage,
   detachKeptPaymentMethod,
   findAuthenticationSession,
@@ -508,6 +509,7 @@ export const serviceBodies = {
   // No fields: no body (as the backend sends it) or `{}`.
   'POST /api/v1/payment_methods/:id/detach': { body: 'optional', limit: 4 * KB },
   'POST /test_helpers/payment_methods/:id/card_update': { body: 'required', limit: 4 * KB },
+  'POST /test_helpers/charges/backdate': { body: 'required', limit: 64 * KB },
   'PUT /faults': { body: 'required', limit: 4 * KB },
   // The 3-D Secure page's own form (challenge.ts), as a bank's page posts it.
   'POST /challenge/:id': { body: 'form', limit: 1 * KB },
@@ -600,6 +602,18 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     const card: CardSummary = { ...method.card, exp_month: update.exp_month, exp_year: update.exp_year, ...(update.last4 !== undefined && { last4: update.last4 }) };
     await ctx.db.transaction().execute((trx) => updateKeptCard(trx, merchantOf(res), method, card, ctx.now()));
     res.json(keptPaymentMethodView({ ...method, card, kept: method.kept }));
+  });
+
+  /**
+   * Test clocks (docs/test-clocks.md): the named charges of the merchant account placed `seconds` earlier, so
+   * that the service's own rules of time (a hold lapses 7 days after it was placed) agree with a backend whose
+   * test clock moved. Sandbox only, as every route here is; charges of other accounts are not touched.
+   */
+  router.post('/test_helpers/charges/backdate', ...merchantCall, async (req, res) => {
+    const request = parseBody(req, res, BackdateChargesRequest);
+    if (request === undefined) return;
+    const backdated = await backdateCharges(ctx.db, merchantOf(res), request.charges, request.seconds);
+    res.json({ object: 'backdated_charges', backdated } satisfies BackdatedCharges);
   });
 
   router.use(challengeRoutes(ctx));

@@ -390,6 +390,17 @@ export async function findCharge(db: SandboxDbOrTransaction, merchantAccount: st
   return row && toCharge(row);
 }
 
+/** Test clocks (docs/test-clocks.md): the merchant account's named charges placed `seconds` earlier; how many there were. */
+export async function backdateCharges(db: SandboxDb, merchantAccount: string, chargeIds: readonly string[], seconds: number): Promise<number> {
+  const moved = await db
+    .updateTable('charges')
+    .set((eb) => ({ created: eb('created', '-', seconds) }))
+    .where('merchant_account', '=', merchantAccount)
+    .where('id', 'in', chargeIds)
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows);
+}
+
 /** Newest first; one extra row tells whether there are more. */
 export async function listCharges(db: SandboxDb, merchantAccount: string, limit: number): Promise<{ data: Charge[]; has_more: boolean }> {
   const rows = await db

@@ -11,6 +11,8 @@ import type { WalletEnvironment } from '../contracts';
 import type { AbandonedAttempts } from './checkout/pay';
 import { checkoutBodies, checkoutRoutes, merchantLimiter } from './checkout/routes';
 import type { OriginVerificationDependencies } from './checkout/origin-verification';
+import { testClockBodies, testClockRoutes } from './checkout/test-clock-routes';
+import type { TestClockSettings } from './checkout/test-clocks';
 import type { PlatformSigner } from './checkout/platform';
 import type { DirectDecryption } from './checkout/charge-source';
 import type { RateLimits, WebhookAddressPolicy } from './config';
@@ -70,6 +72,8 @@ export interface AppDependencies {
   quoteEndpointTimeoutMs: number;
   /** Where the widget's earlier releases are kept and served from (DATA_DIR/releases); absent: only the running build's. */
   releaseArchiveDir?: string;
+  /** Test clocks' settings (docs/test-clocks.md), with a sandbox payment service only; undefined with a real one: refused. */
+  testClocks: TestClockSettings | undefined;
 }
 
 export function createApp(deps: AppDependencies): express.Express {
@@ -84,7 +88,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
   // Every other body is read here, before any route (common/http/body.ts): a route without a rule takes none.
-  app.use(bodyEdge({ ...checkoutBodies, ...paymentMethodBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
+  app.use(bodyEdge({ ...checkoutBodies, ...testClockBodies, ...paymentMethodBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
 
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
   app.get('/metrics', deps.metrics.scrape);
@@ -93,6 +97,7 @@ export function createApp(deps: AppDependencies): express.Express {
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
   const merchantQuotes = { addressPolicy: deps.webhooks.addressPolicy, timeoutMs: deps.quoteEndpointTimeoutMs, logger: deps.logger };
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls, merchantQuotes }));
+  app.use(testClockRoutes({ ...deps, merchantCalls }));
   app.use(paymentMethodRoutes({ ...deps, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(dashboardRoutes({ ...deps, merchantCalls }));

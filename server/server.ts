@@ -178,6 +178,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     webhooks: { addressPolicy: config.webhooks.addressPolicy, retryWindowMs: config.webhooks.retry.windowMs },
     quoteEndpointTimeoutMs: config.quoteEndpointTimeoutMs,
     releaseArchiveDir,
+    // Time is moved only where no money is real; the delivery worker is started below, before any request is served.
+    testClocks: config.paymentService.kind === 'real' ? undefined : { personalDataRetentionMs: config.personalDataRetentionMs, deliverWebhooks: () => webhooks.run() },
   });
   http.on('request', app);
   // A request still in flight is given the time its retries can take before it is replayed; a replay as long.

@@ -18,6 +18,7 @@ import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './
 import { quoteAnswerComponent, quoteEndpointPaths, quoteEndpointTag, quoteEndpointWebhooks } from './quote-endpoint';
 import { webhookEvents, webhookPaths } from './webhooks';
 import { paymentMethodPaths, paymentMethodsTag } from './payment-methods';
+import { testClockPaths, testClocksTag } from './test-clocks';
 
 /**
  * What the sandbox wallet's routes (sandbox/wallet-api.ts) answer besides their success, by
@@ -264,6 +265,7 @@ const paths: ZodOpenApiObject['paths'] = {
   ...quoteEndpointPaths,
   ...paymentMethodPaths,
   ...webhookPaths,
+  ...testClockPaths,
   '/v3/apps/{appId}': {
     get: {
       operationId: 'getApp',
@@ -377,6 +379,7 @@ const tags = [
   paymentMethodsTag,
   { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
   { name: 'Events', description: 'What happened to the application\'s sessions, refunds and kept cards, as delivered to webhook endpoints (secret key)' },
+  testClocksTag,
   { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/apps-api.md)' },
   { name: 'Sandbox wallet', description: "A stand-in for Google Pay's wallet, for tests and QA: present only with the embedded sandbox" },
   { name: 'Sandbox service', description: 'A stand-in for the payment service: present only when no real service is configured' },

@@ -94,6 +94,8 @@ describe('/openapi.json', () => {
         '/api/events',
         '/api/events/{id}',
         '/api/events/{id}/redeliver',
+        '/api/test_helpers/clock',
+        '/api/test_helpers/advance_clock',
         '/v3/apps/{appId}',
         '/sandbox/service/api/v1/charges',
         '/sandbox/service/api/v1/refunds',

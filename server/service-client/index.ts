@@ -11,6 +11,8 @@ import {
   type AddressVerification,
   ApiErrorBody,
   AuthenticationSession,
+  type BackdateChargesRequest,
+  BackdatedCharges,
   type CaptureRequest,
   Charge,
   ChargeRequest,
@@ -106,6 +108,11 @@ export interface ServiceClient {
   detachPaymentMethod(id: string, call: ChargeCall): Promise<Result<KeptPaymentMethod, ServiceFailure>>;
   /** The merchant's card updates after `after` (a sequence), oldest first, at most `limit`. */
   paymentMethodUpdates(merchantId: string, after: number, limit: number): Promise<Result<PaymentMethodUpdateList, ServiceFailure>>;
+  /**
+   * A sandbox's test helper (docs/test-clocks.md): the merchant's named charges placed `seconds` earlier. Only a
+   * sandbox has the route; the backend calls it only when its payment service is one.
+   */
+  backdateCharges(merchantId: string, request: BackdateChargesRequest): Promise<Result<BackdatedCharges, ServiceFailure>>;
 }
 
 /** A refund request's bytes, the same for the same fields whoever builds them, so that a replay matches the first request. */
@@ -156,6 +163,7 @@ const paths = {
   paymentMethods: '/api/v1/payment_methods',
   detach: (paymentMethodId: string) => `/api/v1/payment_methods/${encodeURIComponent(paymentMethodId)}/detach`,
   paymentMethodUpdates: (after: number, limit: number) => `/api/v1/payment_method_updates?after=${after}&limit=${limit}`,
+  backdateCharges: '/test_helpers/charges/backdate',
 };
 
 /**
@@ -248,5 +256,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       send({ method: 'POST', path: paths.paymentMethods, ...call, body: JSON.stringify({ charge: request.charge, customer: request.customer }), reply: KeptPaymentMethod, what: 'payment method' }),
     detachPaymentMethod: (id, call) => send({ method: 'POST', path: paths.detach(id), ...call, reply: KeptPaymentMethod, what: 'payment method' }),
     paymentMethodUpdates: (merchantId, after, limit) => send({ method: 'GET', path: paths.paymentMethodUpdates(after, limit), merchantId, reply: PaymentMethodUpdateList, what: 'payment method update list' }),
+    // Backdating is not idempotent (each call moves the charges again): a call whose outcome is unknown is not repeated.
+    backdateCharges: (merchantId, request) => tryOnce({ method: 'POST', path: paths.backdateCharges, merchantId, body: JSON.stringify(request), reply: BackdatedCharges, what: 'backdate reply' }),
   };
 }

@@ -27,6 +27,8 @@ import { listSessions, type SessionListFilter, sessionPageQuery } from './sessio
 import { pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
 import { eraseSessionAddresses, eventsWithPersonalDataQuery, sessionsWithPersonalData, sessionsWithPersonalDataQuery } from './personal-data';
 import { openPostgres } from './postgres';
+import { advanceTestClock, testClockOffset } from './test-clocks';
+import { err, ok } from '../../common/result';
 import { claimOriginVerification, dueOriginVerifications, originVerificationsOf, recordOriginCheck, syncOriginVerifications } from './origin-verifications';
 import { type BackendDatabase, defaultStoreLimits, openDatabase, openStore, sqliteFile, type Store } from '.';
 
@@ -474,6 +476,39 @@ for (const engine of engines) {
         expect(plan).toMatch(/sessions_personal_data_created|events_personal_data_created/);
         expect(plan).not.toMatch(/Seq Scan|SCAN (sessions|events)(?! USING)/);
       }
+    });
+
+    it("moves one app's clock (or one session's) by backdating its rows only, adds up its offset, and rolls back when the service does not follow", async () => {
+      const [app, other] = [await newApp(), await newApp()];
+      const row = (id: string, appId: string) =>
+        ({ id, app_id: appId, status: 'open', amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created: 100_000, updated: 100_000, expires_at: 200_000 });
+      await store.insertInto('sessions').values([row('cs_clock_mine', app.id), row('cs_clock_alone', app.id), row('cs_clock_theirs', other.id)]).execute();
+      const attempt = (sessionId: string, chargeId: string) =>
+        ({ id: `ca_${sessionId}`, session_id: sessionId, attempt_no: 1, idempotency_key: `${sessionId}:attempt:1`, status: 'succeeded', source_type: 'network_token', charge_id: chargeId, outcome: null, request_sealed: null, authentication_session: null, payment_method: null, created: 100_000, updated: 100_000 });
+      await store.insertInto('charge_attempts').values([attempt('cs_clock_mine', 'ch_mine'), attempt('cs_clock_alone', 'ch_alone'), attempt('cs_clock_theirs', 'ch_theirs')]).execute();
+      const key = (scope: string) => ({ scope, key: 'k', fingerprint: 'f', status_code: 200, response_body: '{}', created: 100_000 });
+      await store.insertInto('idempotency_keys').values([key(app.id), key(`${app.id}:/api/keys/roll`), key(`${app.id}:/api/sessions/cs_clock_alone/capture`), key(other.id), key(`${other.id}:/api/keys/roll`)]).execute();
+      const times = async () => ({
+        sessions: Object.fromEntries((await store.selectFrom('sessions').select(['id', 'created', 'expires_at']).where('id', 'like', 'cs_clock_%').execute()).map((r) => [r.id, [Number(r.created), Number(r.expires_at)]])),
+        keys: Object.fromEntries((await store.selectFrom('idempotency_keys').select(['scope', 'created']).where('scope', 'in', [app.id, other.id, `${app.id}:/api/keys/roll`, `${other.id}:/api/keys/roll`, `${app.id}:/api/sessions/cs_clock_alone/capture`]).execute()).map((r) => [r.scope, Number(r.created)])),
+      });
+
+      const refused = await advanceTestClock(store, { appId: app.id }, 60_000, 1, async (charges) => {
+        expect(charges).toEqual(['ch_alone', 'ch_mine']);
+        return err('service down');
+      });
+      expect(refused).toEqual(err('service down'));
+      expect(await testClockOffset(store, app.id)).toBe(0);
+      expect((await times()).sessions['cs_clock_mine']).toEqual([100_000, 200_000]);
+
+      for (let i = 0; i < 2; i++) expect(await advanceTestClock(store, { appId: app.id }, 10_000, 1, async () => ok('followed'))).toEqual(ok('followed'));
+      expect(await advanceTestClock(store, { appId: app.id, sessionId: 'cs_clock_alone' }, 5_000, 1, async (charges) => ok(charges))).toEqual(ok(['ch_alone']));
+      expect(await testClockOffset(store, app.id)).toBe(20_000);
+      expect(await testClockOffset(store, other.id)).toBe(0);
+      expect(await times()).toEqual({
+        sessions: { cs_clock_mine: [80_000, 180_000], cs_clock_alone: [75_000, 175_000], cs_clock_theirs: [100_000, 200_000] },
+        keys: { [app.id]: 80_000, [`${app.id}:/api/keys/roll`]: 80_000, [`${app.id}:/api/sessions/cs_clock_alone/capture`]: 75_000, [other.id]: 100_000, [`${other.id}:/api/keys/roll`]: 100_000 },
+      });
     });
 
     it('lets one of three concurrent payments of a session claim it: one charge', async () => {

@@ -481,6 +481,18 @@ export const backendMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0027_test_clocks': {
+    // Test clocks (docs/test-clocks.md): how far each application's clock was moved forward, in the store so that
+    // every instance on it agrees. An application never moved has no row.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('test_clocks')
+        .addColumn('app_id', 'text', (c) => c.primaryKey().references('apps.id'))
+        .addColumn('offset_ms', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */

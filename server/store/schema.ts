@@ -319,6 +319,13 @@ export interface OriginVerificationsTable {
   next_check: number;
 }
 
+/** How far an application's test clock was moved forward (store/test-clocks.ts, docs/test-clocks.md); no row: never. */
+export interface TestClocksTable {
+  app_id: string;
+  offset_ms: number;
+  updated: number;
+}
+
 /** Which servers are using this store right now (store/heartbeats.ts). */
 export interface ServerHeartbeatsTable {
   /** One per running process: random, chosen at start. */
@@ -348,4 +355,5 @@ export interface BackendDatabase {
   card_update_cursors: CardUpdateCursorsTable;
   wallet_messages: WalletMessagesTable;
   rate_limit_windows: RateLimitWindowsTable;
+  test_clocks: TestClocksTable;
 }

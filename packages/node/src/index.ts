@@ -5,7 +5,7 @@
  *   const session = await walletCheckout.sessions.create({ amount: 2400, currency: 'USD', country_code: 'US' });
  */
 import { type ClientOptions, HttpClient } from './http';
-import { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
+import { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, TestHelpers, WebhookEndpoints } from './resources';
 import { quotes } from './quotes';
 import { webhooks } from './webhooks';
 
@@ -18,6 +18,8 @@ export class WalletCheckout {
   readonly originVerifications: OriginVerifications;
   readonly quoteEndpoint: QuoteEndpointResource;
   readonly paymentMethods: PaymentMethods;
+  /** Sandbox mode only: the application's test clock. */
+  readonly testHelpers: TestHelpers;
   /** Verifying deliveries needs no secret key: `webhooks` is exported on its own too. */
   readonly webhooks = webhooks;
   /** Nor does verifying quote requests: `quotes` is exported on its own too. */
@@ -33,12 +35,13 @@ export class WalletCheckout {
     this.originVerifications = new OriginVerifications(http);
     this.quoteEndpoint = new QuoteEndpointResource(http);
     this.paymentMethods = new PaymentMethods(http);
+    this.testHelpers = new TestHelpers(http);
   }
 }
 
 export default WalletCheckout;
 export type { ClientOptions, RequestOptions } from './http';
-export type { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, WebhookEndpoints } from './resources';
+export type { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, TestHelpers, WebhookEndpoints } from './resources';
 export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from './webhooks';
 export { quotes } from './quotes';
 export type { VerifyOptions } from './signed-body';

@@ -31,6 +31,8 @@ import type {
   SessionCreateParams,
   SessionList,
   SessionListParams,
+  TestClock,
+  TestClockAdvanceParams,
   WebhookEndpointCreateParams,
   WebhookEndpointList,
 } from './types';
@@ -224,5 +226,28 @@ export class PaymentMethods {
    */
   charge(paymentMethodId: string, params: PaymentMethodChargeParams, options: RequestOptions & { idempotencyKey: string }): Promise<Session> {
     return this.http.request({ method: 'POST', path: `/api/payment_methods/${id(paymentMethodId)}/charges`, body: params, options });
+  }
+}
+
+/**
+ * Sandbox mode only (a backend whose payment service is a sandbox; a real one answers 403
+ * `test_helpers_unavailable`): your application's test clock, moved forward to see in seconds what days
+ * would do (docs/test-clocks.md).
+ */
+export class TestHelpers {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Where the application's clock stands: `now`, the server's time plus `offset_seconds`. */
+  clock(options?: RequestOptions): Promise<TestClock> {
+    return this.http.request({ method: 'GET', path: '/api/test_helpers/clock', options });
+  }
+
+  /**
+   * Moves the clock forward by `{seconds}` or `{to}` (ms since the epoch), the whole application's or, with
+   * `{session}`, one session's; expiry, lapsed holds, erasure and due webhooks have happened when it resolves.
+   * Sent once, never retried: a move is not idempotent (after a connection error, read `clock()` to see whether it moved).
+   */
+  advanceClock(params: TestClockAdvanceParams, options?: RequestOptions): Promise<TestClock> {
+    return this.http.request({ method: 'POST', path: '/api/test_helpers/advance_clock', body: params, options: { ...options, maxRetries: 0 } });
   }
 }

@@ -12,6 +12,7 @@ import type { RollSecretKeyBody } from '../../../contracts/keys';
 import type { VerifyOriginBody } from '../../../contracts/origin-verification';
 import type { QuoteAnswer as QuoteAnswerSchema, SetQuoteEndpointBody } from '../../../contracts/quote-endpoint';
 import type { ChargePaymentMethodBody, ListPaymentMethodsQuery } from '../../../contracts/saved-cards';
+import type { AdvanceClockBody } from '../../../contracts/test-clocks';
 
 /** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
 export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../contracts/sessions';
@@ -31,7 +32,12 @@ export type { CreatedQuoteEndpoint, QuoteAddress, QuoteEndpoint, QuotedPromotion
 /** A card kept for your customer (paymentMethods), its agreement and status; `Session.intent` `merchant_initiated` and `charge_reason` for a charge made on it. */
 export type { MerchantChargeReason, PaymentMethod, PaymentMethodAgreement, PaymentMethodList, PaymentMethodStatus, SavedCard, SavedCardUsage, SavePaymentMethod } from '../../../contracts/saved-cards';
 
+/** Sandbox mode's test clock (testHelpers, docs/test-clocks.md). */
+export type { TestClock } from '../../../contracts/test-clocks';
+
 export type SessionCreateParams = z.input<typeof CreateSessionBody>;
+/** `{seconds}` or `{to}` (ms since the epoch), and `session` to move that session alone. */
+export type TestClockAdvanceParams = z.input<typeof AdvanceClockBody>;
 export type PaymentMethodListParams = Partial<z.output<typeof ListPaymentMethodsQuery>>;
 export type PaymentMethodChargeParams = z.input<typeof ChargePaymentMethodBody>;
 /** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */

@@ -100,3 +100,4 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & { walle
   // Playwright requires a fixture's first argument to be a destructuring pattern.
   walletCheckout: async ({}, use) => use(kit),
 });
+export * from './test-clock';

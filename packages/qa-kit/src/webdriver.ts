@@ -148,3 +148,4 @@ export function createWalletCheckout({ timeout = STEP_TIMEOUT_MS }: DriverKitOpt
 
 /** The kit with its default timeout (10 s a step); `createWalletCheckout({ timeout })` for another. */
 export const walletCheckout: WalletCheckoutDriverKit = createWalletCheckout();
+export * from './test-clock';
