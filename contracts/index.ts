@@ -18,6 +18,7 @@ export * from './sandbox';
 export * from './saved-cards';
 export * from './service-payment-methods';
 export * from './sessions';
+export * from './shopper-declines';
 export * from './text';
 export * from './urls';
 export * from './webhooks';
