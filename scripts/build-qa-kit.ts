@@ -19,11 +19,12 @@ const refusal = (what: string, foreign: readonly string[]) => `the QA kit's ${wh
 
 /**
  * The kit's type-only imports of this repository, each re-exported under its own name: the widget's
- * states (web/checkout/types.ts) and the sandbox wallet's card ids (sandbox/test-cards.ts).
+ * states (web/checkout/types.ts), the sandbox wallet's card ids and its cards' outcomes (sandbox/test-cards.ts).
  */
 const SPELLED_OUT = [
   { exported: 'CheckoutState', imported: 'CheckoutState as WidgetCheckoutState' },
   { exported: 'TestCardId', imported: 'WalletCardId' },
+  { exported: 'TestCardOutcome', imported: 'TestCardOutcome as SandboxCardOutcome' },
 ] as const;
 
 /**

@@ -29,6 +29,7 @@ import {
   expect,
 } from '@playwright/test';
 import type { WalletCardId } from '../../../sandbox/test-cards';
+import type { TestCardOutcome as SandboxCardOutcome } from '../../../sandbox/test-cards';
 import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
 
 export { expect };
@@ -48,6 +49,13 @@ export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
  * card table, which the build spells out in the package's declarations, so a typo does not compile.
  */
 export type TestCardId = WalletCardId;
+
+/**
+ * What a payment with a test card ends in (`success`, `card_declined`, `fraudulent`, ...): the
+ * `failure_code` the merchant reads, from the sandbox's own card table, which the build spells out
+ * in the package's declarations, so an outcome no card has does not compile.
+ */
+export type TestCardOutcome = SandboxCardOutcome;
 
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
