@@ -144,7 +144,7 @@ export type WalletCardId = `${(typeof testCardTable)[number]['slug']}-${'3ds' | 
  * What a payment with a table card ends in: `success`, or the decline's `failure_code`. The QA kit's
  * `TestCardOutcome` is this type (its build writes the union out), so an outcome no card has does not compile.
  */
-export type TestCardOutcome = (typeof testCardTable)[number]['outcome'];
+export type WalletCardOutcome = (typeof testCardTable)[number]['outcome'];
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
 

@@ -24,7 +24,7 @@ const refusal = (what: string, foreign: readonly string[]) => `the QA kit's ${wh
 const SPELLED_OUT = [
   { exported: 'CheckoutState', imported: 'CheckoutState as WidgetCheckoutState' },
   { exported: 'TestCardId', imported: 'WalletCardId' },
-  { exported: 'TestCardOutcome', imported: 'TestCardOutcome as SandboxCardOutcome' },
+  { exported: 'TestCardOutcome', imported: 'WalletCardOutcome' },
 ] as const;
 
 /**

@@ -29,7 +29,7 @@ import {
   expect,
 } from '@playwright/test';
 import type { WalletCardId } from '../../../sandbox/test-cards';
-import type { TestCardOutcome as SandboxCardOutcome } from '../../../sandbox/test-cards';
+import type { WalletCardOutcome } from '../../../sandbox/test-cards';
 import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
 
 export { expect };
@@ -55,7 +55,7 @@ export type TestCardId = WalletCardId;
  * `failure_code` the merchant reads, from the sandbox's own card table, which the build spells out
  * in the package's declarations, so an outcome no card has does not compile.
  */
-export type TestCardOutcome = SandboxCardOutcome;
+export type TestCardOutcome = WalletCardOutcome;
 
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 
