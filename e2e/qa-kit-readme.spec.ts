@@ -10,6 +10,11 @@
  * `CHROMIUM_PATH` (Playwright's browsers cannot be downloaded here: docs/testing.md, "Every
  * engine"), and `WALLET_CHECKOUT_SECRET_KEY` is set, so the example checks the order on the server
  * side too. @playwright/test comes from npm's cache when it has it (--prefer-offline).
+ *
+ * Its section "WebDriver (selenium-webdriver)" likewise, in an empty folder of its own (its
+ * `apt-get install` of Chromium and chromedriver left out: scripts/ensure-chromium.sh installed
+ * both), ending on `node --test`; and the kit's CI example, ci/github-actions.yml, as a runner
+ * would: every step's `run:` in order, with the job's `env` (CHECKOUT_HOST again this server).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,8 +24,10 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import ts from 'typescript';
+import { parse as parseYaml } from 'yaml';
 import { type TestServer, startTestServer } from '../testing/harness';
 import { chromiumLaunchOptions } from './support/chromium';
+import { chromedriverMissing, chromedriverPath } from './support/selenium-chrome';
 
 const run = promisify(execFile);
 
@@ -28,7 +35,7 @@ const kitDir = resolve('packages/qa-kit');
 const readme = readFileSync(join(kitDir, 'README.md'), 'utf8');
 const importsOf = (file: string) => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
 
-/** What a README section asks: commands to run (`sh`) and files to write (`ts`, named by the first line's `// path`), in its order. */
+/** What a README section asks: commands to run (`sh`) and files to write (`ts`, `js`, named by the first line's `// path`), in its order. */
 type Step = { run: string } | { write: string; text: string };
 
 function stepsOf(heading: string): Step[] {
@@ -39,7 +46,7 @@ function stepsOf(heading: string): Step[] {
   return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map(([, language, body]): Step => {
     if (language === 'sh') return { run: body! };
     const path = /^\/\/ (\S+)\n/.exec(body!)?.[1];
-    if (language !== 'ts' || !path) throw new Error(`a \`${language}\` block of "${heading}" is neither commands (sh) nor a file (ts, its first line \`// path\`)`);
+    if (!(language === 'ts' || language === 'js') || !path) throw new Error(`a \`${language}\` block of "${heading}" is neither commands (sh) nor a file (ts or js, its first line \`// path\`)`);
     return { write: path, text: body! };
   });
 }
@@ -48,36 +55,67 @@ test.beforeAll(() => {
   for (const built of ['packages/qa-kit/dist/index.js', 'dist/packages/manifest.json']) if (!existsSync(resolve(built))) throw new Error(`${built} is missing: run npm run build first`);
 });
 
-test('the built kit imports @playwright/test alone (types included); its example adds the Node library', () => {
-  const kitFiles = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts'];
-  expect(Object.fromEntries(kitFiles.map((file) => [file, [...new Set(importsOf(join(kitDir, 'dist', file)))]]))).toEqual(Object.fromEntries(kitFiles.map((file) => [file, ['@playwright/test']])));
+test('each built entry imports its runner alone, types included (Playwright, selenium-webdriver); the examples add the Node library, and node itself', () => {
+  const runners = { index: '@playwright/test', webdriver: 'selenium-webdriver' };
+  const kitFiles = Object.entries(runners).flatMap(([entry, runner]) => ['js', 'cjs', 'd.ts', 'd.cts'].map((extension) => ({ file: `${entry}.${extension}`, runner })));
+  expect(Object.fromEntries(kitFiles.map(({ file }) => [file, [...new Set(importsOf(join(kitDir, 'dist', file)))]]))).toEqual(Object.fromEntries(kitFiles.map(({ file, runner }) => [file, [runner]])));
   expect([...new Set(importsOf(join(kitDir, 'example.spec.ts')))].sort()).toEqual(['@wallet-checkout/node', '@wallet-checkout/qa-kit']);
+  expect([...new Set(importsOf(join(kitDir, 'example.webdriver.test.mjs')))].sort()).toEqual(['@wallet-checkout/qa-kit/webdriver', 'node:fs', 'node:test', 'selenium-webdriver', 'selenium-webdriver/chrome.js']);
 });
+
+/** One step a runner takes: shell commands, or a file to write. */
+async function take(step: Step, project: string, env: NodeJS.ProcessEnv, shell = ['bash', '-euo', 'pipefail', '-c']): Promise<string> {
+  if ('write' in step) {
+    mkdirSync(dirname(join(project, step.write)), { recursive: true });
+    writeFileSync(join(project, step.write), step.text);
+    return '';
+  }
+  const [command = 'bash', ...args] = shell;
+  const result = await run(command, [...args, step.run], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`the commands failed:\n${step.run}\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
+  });
+  return result.stdout;
+}
+
+/** `node --test`'s closing count: every test passed, `least` at the least, and none failed, was cancelled, skipped or left to do. */
+function expectNodeTestsPassed(output: string, least: number): void {
+  expect(Number(/^# pass (\d+)$/m.exec(output)?.[1])).toBeGreaterThanOrEqual(least);
+  for (const none of ['fail', 'cancelled', 'skipped', 'todo']) expect(output).toMatch(new RegExp(`^# ${none} 0$`, 'm'));
+}
 
 test.describe('the README, run as written in an empty folder', () => {
   let server: TestServer;
-  let project: string;
+  const projects: string[] = [];
+  /** A new empty folder, outside this repository. */
+  const emptyProject = () => {
+    const project = mkdtempSync(join(tmpdir(), 'qa-kit-readme-'));
+    projects.push(project);
+    return project;
+  };
+  /** A clean environment: nothing of this run (its worker, its config, CI) leaks into the team's. */
+  const teamEnv = (project: string): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? project,
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    ...(chromiumLaunchOptions.executablePath && { CHROMIUM_PATH: chromiumLaunchOptions.executablePath }),
+  });
 
   test.beforeAll(async () => {
     server = await startTestServer({ DEMO: 'on' });
-    project = mkdtempSync(join(tmpdir(), 'qa-kit-readme-'));
   });
 
   test.afterAll(async () => {
     await server?.close();
-    if (project) rmSync(project, { recursive: true, force: true });
+    for (const project of projects) rmSync(project, { recursive: true, force: true });
   });
 
   test('installs the kit and the Node library from the checkout host, and its example and a test of our own pass with our config', async () => {
     test.setTimeout(300_000);
+    const project = emptyProject();
     const env = {
-      // A clean environment: nothing of this run (its worker, its config, CI) leaks into the team's.
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? project,
-      npm_config_prefer_offline: 'true',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      ...(chromiumLaunchOptions.executablePath && { CHROMIUM_PATH: chromiumLaunchOptions.executablePath }),
+      ...teamEnv(project),
       // The demo merchant's key, which the demo keeps in its data directory: the example checks the order on the server side.
       WALLET_CHECKOUT_SECRET_KEY: (JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,
     };
@@ -86,17 +124,8 @@ test.describe('the README, run as written in an empty folder', () => {
     expect(commands.at(-1), 'the README ends on running the tests').toMatch(/^\S.* npx playwright test\b/m);
     let output = '';
     for (const step of steps) {
-      if ('write' in step) {
-        mkdirSync(dirname(join(project, step.write)), { recursive: true });
-        writeFileSync(join(project, step.write), step.text);
-        continue;
-      }
       // The README offers CHROMIUM_PATH instead of Playwright's download, which cannot be had here.
-      const script = step.run.replaceAll('https://CHECKOUT_HOST', server.url).split('\n').filter((line) => !/^npx playwright install\b.*CHROMIUM_PATH/.test(line)).join('\n');
-      const result = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-        throw new Error(`the README's commands failed:\n${script}\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
-      });
-      output = result.stdout;
+      output = await take('run' in step ? { run: step.run.replaceAll('https://CHECKOUT_HOST', server.url).split('\n').filter((line) => !/^npx playwright install\b.*CHROMIUM_PATH/.test(line)).join('\n') } : step, project, env);
     }
     // The last command's report: both files ran, and nothing failed or was skipped.
     expect(output).toMatch(/\d+ passed/);
@@ -110,6 +139,44 @@ test.describe('the README, run as written in an empty folder', () => {
     for (const name of ['@wallet-checkout/qa-kit', '@wallet-checkout/node']) {
       expect(lock.packages[`node_modules/${name}`]).toEqual(expect.objectContaining({ resolved: `${server.url}/packages/${manifest[name]!.file}`, integrity: manifest[name]!.integrity }));
     }
+  });
+
+  test('its WebDriver section: selenium-webdriver from the registry and the kit from the host, and node --test runs the example and a test of our own', async () => {
+    const missing = chromedriverMissing();
+    test.skip(missing !== undefined, missing);
+    test.setTimeout(300_000);
+    const project = emptyProject();
+    const env = { ...teamEnv(project), CHROMEDRIVER_PATH: chromedriverPath };
+    const steps = stepsOf('WebDriver (selenium-webdriver)');
+    expect(steps.flatMap((step) => ('run' in step ? [step.run] : [])).at(-1), 'the section ends on running the tests').toMatch(/^\S.* node --test\b/m);
+    let output = '';
+    for (const step of steps) {
+      // The machine's browser and driver: this CI's come from scripts/ensure-chromium.sh.
+      output = await take('run' in step ? { run: step.run.replaceAll('https://CHECKOUT_HOST', server.url).split('\n').filter((line) => !/^sudo apt-get install\b/.test(line)).join('\n') } : step, project, env);
+    }
+    expectNodeTestsPassed(output, 7);
+    expect(output).toContain('a shopper pays, and the shop confirms the order');
+    expect(output).toContain('3-D Secure: a completed challenge pays');
+  });
+
+  test("the kit's CI example: each step's run, in order, with the job's env, passes against the host", async () => {
+    const missing = chromedriverMissing();
+    test.skip(missing !== undefined, missing);
+    test.setTimeout(180_000);
+    const project = emptyProject();
+    const workflow = parseYaml(readFileSync(join(kitDir, 'ci/github-actions.yml'), 'utf8').replaceAll('https://CHECKOUT_HOST', server.url)) as {
+      jobs: Record<string, { env?: Record<string, string>; steps: { run?: string; uses?: string }[] }>;
+    };
+    const jobs = Object.values(workflow.jobs);
+    expect(jobs).toHaveLength(1);
+    const [{ env: jobEnv = {}, steps }] = jobs as [(typeof jobs)[number]];
+    expect(jobEnv.CHECKOUT_URL).toBe(server.url);
+    const commands = steps.flatMap((step) => (step.run ? [step.run] : []));
+    expect(commands.at(-1)).toMatch(/^node --test\b/m);
+    let output = '';
+    // A container job's shell: sh -e.
+    for (const command of commands) output = await take({ run: command }, project, { ...teamEnv(project), CHROMEDRIVER_PATH: chromedriverPath, ...jobEnv }, ['sh', '-e', '-c']);
+    expectNodeTestsPassed(output, 6);
   });
 
   test('the host serves each tarball under its versioned name for a year, and redirects its unversioned name for minutes', async () => {

@@ -1,58 +1,88 @@
 /**
  * Builds @wallet-checkout/qa-kit into packages/qa-kit/dist/ (`npm run build:qa-kit`, part of
- * `npm run build`, scripts/package-build.ts): the kit bundled by esbuild as an ES module and as CommonJS, and its
- * declarations as the compiler writes them, with the widget's `CheckoutState` spelled out from
- * the widget's own table (web/checkout/types.ts), so the package needs nothing of this repository.
+ * `npm run build`, scripts/package-build.ts): its two entries, Playwright's (`index`) and
+ * WebDriver's (`webdriver`), each bundled by esbuild as an ES module and as CommonJS with the
+ * framework-neutral part they share (src/widget.ts, src/steps.ts), and each with declarations
+ * bundled by dts-bundle-generator, in which the widget's `CheckoutState` and the sandbox's card ids
+ * and their outcomes are spelled out from their own tables (web/checkout/types.ts, sandbox/test-cards.ts), so the
+ * package needs nothing of this repository.
  *
- * `@playwright/test` is the one package the kit imports, code and declarations alike; this build
- * checks both.
+ * Each entry imports one package, its runner (`@playwright/test`, `selenium-webdriver`), code and
+ * declarations alike; this build checks both.
  */
 import { fileURLToPath } from 'node:url';
+import { generateDtsBundle } from 'dts-bundle-generator';
 import ts from 'typescript';
 import { buildPackage } from './package-build';
 import { repoProgram, stringUnion } from './string-union';
 
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const packageDir = fileURLToPath(new URL('../packages/qa-kit/', import.meta.url));
-const PEER = '@playwright/test';
 
-const refusal = (what: string, foreign: readonly string[]) => `the QA kit's ${what} import ${foreign.join(', ')}: a merchant installs ${PEER} alone`;
+/** Each entry of the kit, its source, and the one package (its runner) it leaves to the team's install. */
+const ENTRIES = {
+  index: { source: 'src/index.ts', runner: '@playwright/test' },
+  webdriver: { source: 'src/webdriver.ts', runner: 'selenium-webdriver' },
+} as const;
+type EntryName = keyof typeof ENTRIES;
 
-/**
- * The kit's type-only imports of this repository, each re-exported under its own name: the widget's
- * states (web/checkout/types.ts), the sandbox wallet's card ids and its cards' outcomes (sandbox/test-cards.ts).
- */
+const entryNamed = (name: string) => ENTRIES[name as EntryName];
+const entryAt = (path: string) => Object.values(ENTRIES).find(({ source }) => path.endsWith(source))!;
+const refusal = (what: string, runner: string, foreign: readonly string[]) => `the QA kit's ${what} import ${foreign.join(', ')}: a team installs ${runner} alone for that entry`;
+
+/** The shared description's types that stand for this repository's tables: written out as the unions they are. */
+const WIDGET_SOURCE = `${packageDir}src/widget.ts`;
 const SPELLED_OUT = [
-  { exported: 'CheckoutState', imported: 'CheckoutState as WidgetCheckoutState' },
-  { exported: 'TestCardId', imported: 'WalletCardId' },
-  { exported: 'TestCardOutcome', imported: 'WalletCardOutcome' },
+  { exported: 'TestCardId', repoType: 'WalletCardId' },
+  { exported: 'TestCardOutcome', repoType: 'WalletCardOutcome' },
+  { exported: 'CheckoutState', repoType: 'CheckoutState' },
 ] as const;
 
-/**
- * The compiler's declarations of the kit, with those imports written out: each becomes the
- * union of string literals it stands for.
- */
-function declarations(entry: string): string {
-  const program = repoProgram([entry], { noEmit: false, declaration: true, emitDeclarationOnly: true });
-  let emitted: string | undefined;
-  program.emit(program.getSourceFile(entry), (_name, text) => (emitted = text), undefined, true);
-  let text = emitted ?? '';
-  for (const { exported, imported } of SPELLED_OUT) {
-    const repoImport = new RegExp(`^import type \\{ ${imported} \\} from '\\.[^']*';\\n`, 'm');
-    const alias = `export type ${exported} = ${imported.split(' as ').at(-1)};`;
-    if (!repoImport.test(text) || !text.includes(alias)) throw new Error(`the kit no longer declares ${exported} as this build expects (import type { ${imported} } and ${alias})`);
-    text = text.replace(repoImport, '').replace(alias, `export type ${exported} = ${stringUnion(program, entry, exported)};`);
+/** Drops the top-level declarations nothing names any more (what the spelled-out types leave behind), until none is left. */
+function withoutUnused(text: string): string {
+  for (;;) {
+    const file = ts.createSourceFile('bundle.d.ts', text, ts.ScriptTarget.Latest, true);
+    const unused = file.statements.find((statement) => {
+      if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) return false;
+      const name = ts.isVariableStatement(statement) ? statement.declarationList.declarations[0]?.name : (statement as ts.DeclarationStatement).name;
+      if (!name || !ts.isIdentifier(name)) return false;
+      return (text.match(new RegExp(`\\b${name.text.replace('$', '\\$')}\\b`, 'g')) ?? []).length === 1;
+    });
+    if (!unused) return text;
+    text = text.slice(0, unused.getFullStart()) + text.slice(unused.getEnd());
   }
-  const foreign = ts.preProcessFile(text, true, true).importedFiles.map((imported) => imported.fileName).filter((name) => name !== PEER);
-  if (foreign.length > 0) throw new Error(refusal('declarations', foreign));
+}
+
+/** dts-bundle-generator's declarations of one entry, this repository's types spelled out; they may import the entry's runner alone. */
+function declarations(entry: string): string {
+  const { runner } = entryAt(entry);
+  const [bundled] = generateDtsBundle([{ filePath: entry, output: { noBanner: true, exportReferencedTypes: false } }], { preferredConfigPath: `${repoRoot}tsconfig.json` });
+  if (!bundled) throw new Error(`dts-bundle-generator produced no declarations for ${entry}`);
+  const program = repoProgram([WIDGET_SOURCE]);
+  let text = bundled;
+  for (const { exported, repoType } of SPELLED_OUT) {
+    const inlined = new RegExp(`^type ${repoType} = [^;]*;$`, 'm');
+    if (!inlined.test(text)) throw new Error(`the kit's declarations no longer inline ${repoType} (which ${exported} stands for) as this build expects`);
+    text = text.replace(inlined, `type ${repoType} = ${stringUnion(program, WIDGET_SOURCE, exported)};`);
+  }
+  text = withoutUnused(text);
+  const foreign = ts.preProcessFile(text, true, true).importedFiles.map((imported) => imported.fileName).filter((name) => name !== runner);
+  if (foreign.length > 0) throw new Error(refusal('declarations', runner, foreign));
   return text;
 }
 
 export async function buildQaKit(): Promise<void> {
-  await buildPackage({ dir: packageDir, mayImport: (specifier) => specifier === PEER, refusal: (foreign) => refusal('code would', foreign), declarations });
+  await buildPackage({
+    dir: packageDir,
+    entries: Object.fromEntries(Object.entries(ENTRIES).map(([name, { source }]) => [name, source])),
+    mayImport: (specifier, name) => specifier === entryNamed(name).runner,
+    refusal: (foreign, name) => refusal(`${name} entry's code would`, entryNamed(name).runner, foreign),
+    declarations,
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   await buildQaKit();
-  console.log(`packages/qa-kit/dist/: index.js, index.cjs, index.d.ts (${Date.now() - started} ms)`);
+  console.log(`packages/qa-kit/dist/: ${Object.keys(ENTRIES).map((name) => `${name}.js, ${name}.cjs, ${name}.d.ts`).join('; ')} (${Date.now() - started} ms)`);
 }

@@ -13,10 +13,10 @@ import { build, type Format, type Metafile, type Plugin } from 'esbuild';
 export interface PackageBuild {
   /** The package's folder, e.g. packages/node/. */
   dir: string;
-  /** The imports its bundled code may keep (everything else is bundled or refused). */
-  mayImport(specifier: string): boolean;
-  /** Why `foreign` imports are refused, for the build's error. */
-  refusal(foreign: readonly string[]): string;
+  /** The imports the bundled code of entry `name` may keep (everything else is bundled or refused). */
+  mayImport(specifier: string, name: string): boolean;
+  /** Why `foreign` imports of entry `name` are refused, for the build's error. */
+  refusal(foreign: readonly string[], name: string): string;
   /** The declarations of one entry, written once the code is bundled. */
   declarations(entry: string): string;
   /** Each entry's name in dist/ and its source in the package (default: index, src/index.ts). */
@@ -50,8 +50,8 @@ export async function buildPackage(pkg: PackageBuild): Promise<void> {
         metafile: true,
         logLevel: 'warning',
       });
-      const foreign = [...new Set(externalImports(metafile).filter((specifier) => !pkg.mayImport(specifier)))];
-      if (foreign.length > 0) throw new Error(pkg.refusal(foreign));
+      const foreign = [...new Set(externalImports(metafile).filter((specifier) => !pkg.mayImport(specifier, name)))];
+      if (foreign.length > 0) throw new Error(pkg.refusal(foreign, name));
     }
     writeFileSync(join(dist, `${name}.d.ts`), pkg.declarations(entry));
     copyFileSync(join(dist, `${name}.d.ts`), join(dist, `${name}.d.cts`));

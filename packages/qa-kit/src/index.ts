@@ -7,6 +7,8 @@
  * Built into the package `@wallet-checkout/qa-kit` (scripts/build-qa-kit.ts): its
  * code needs `@playwright/test` and nothing else, and its declarations spell out
  * the widget's states, so a merchant installs it with no file of this repository.
+ * The calls themselves are steps.ts's, over the widget as widget.ts describes it;
+ * this file is Playwright's adapter (the WebDriver one is webdriver.ts).
  *
  *   import { expect, test } from '@wallet-checkout/qa-kit';
  *   test('pays', async ({ page, walletCheckout }) => {
@@ -28,61 +30,21 @@ import {
   test as base,
   expect,
 } from '@playwright/test';
-import type { WalletCardId } from '../../../sandbox/test-cards';
-import type { WalletCardOutcome } from '../../../sandbox/test-cards';
-import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
+import { type Place, type Runner, type Steps, type WidgetOption as WidgetChoice, steps } from './steps';
+import { type Part, WIDGET } from './widget';
 
 export { expect };
-
-/**
- * What the widget shows, as its `data-checkout-state` attribute: the widget's own
- * `CheckoutState` (the keys of its state table), which the build spells out in
- * the package's declarations.
- */
-export type CheckoutState = WidgetCheckoutState;
-
-/** How the shopper answers the bank's 3-D Secure challenge. */
-export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';
-
-/**
- * A sandbox wallet card id (`visa-success-3ds`, `mastercard-success-pan`, ...): the sandbox's own
- * card table, which the build spells out in the package's declarations, so a typo does not compile.
- */
-export type TestCardId = WalletCardId;
-
-/**
- * What a payment with a test card ends in (`success`, `card_declined`, `fraudulent`, ...): the
- * `failure_code` the merchant reads, from the sandbox's own card table, which the build spells out
- * in the package's declarations, so an outcome no card has does not compile.
- */
-export type TestCardOutcome = WalletCardOutcome;
+export type { CheckoutState, ChallengeAnswer, PayOptions, TestCardId, TestCardOutcome } from './widget';
 
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
-
-/** The test card to pay with, and the sandbox wallet's billing address to give with it (docs/test-cards.md). */
-export interface PayOptions {
-  card: TestCardId;
-  billingAddress?: 'matching' | 'mismatching' | 'no-postal-code';
-  /**
-   * Express checkout: the fictional shipping address to pick in the sheet, by its id
-   * (docs/test-cards.md#shipping-addresses: `us-home`, `gb-office`, ...; the first the session allows by default).
-   */
-  shippingAddress?: string;
-  /** Express checkout: the delivery option to pick, by the id the session gave it. */
-  shippingOption?: string;
-  /** Express checkout: a promotion code to enter and apply in the sheet. */
-  promotionCode?: string;
-}
 
 /** Where the widget is: the page, or the frame that embeds it. */
 export type Scope = Page | FrameLocator;
 
 /** `widget`: which widget, when a page has several (a locator of its `[data-wallet-checkout]` element). */
-export interface WidgetOption {
-  widget?: Locator;
-}
+export type WidgetOption = WidgetChoice<Locator>;
 
-export interface WalletCheckoutKit {
+export interface WalletCheckoutKit extends Steps<Scope, Locator> {
   /**
    * Before the page loads: serves Google's pay.js with the sandbox wallet of
    * `checkoutOrigin` (for apps in the TEST or PRODUCTION wallet environment;
@@ -91,72 +53,28 @@ export interface WalletCheckoutKit {
    */
   install(page: Page, options: { checkoutOrigin: string }): Promise<void>;
   /**
-   * Pays with a test card (docs/test-cards.md) once the widget is ready, and `billingAddress`, one of the
-   * sandbox wallet's billing addresses (`matching`, `mismatching`, `no-postal-code`; the first by default).
-   * A decline is shown in the wallet's sheet, which stays open: `payAgain` pays there with another card.
-   */
-  pay(scope: Scope, options: PayOptions & WidgetOption): Promise<void>;
-  /** In the sheet left open by a decline, pays with another test card. */
-  payAgain(scope: Scope, options: PayOptions): Promise<void>;
-  /** Closes the wallet sheet without paying: the open one (left open by a decline), or else opens it first. */
-  cancel(scope: Scope, options?: WidgetOption): Promise<void>;
-  /**
-   * Answers the 3-D Secure challenge a PAN_ONLY card such as
-   * `visa-3ds-required-pan` leads to: `complete` (the payment goes on, usually
-   * to `paid`), `fail` or `cancel` (the widget shows `declined`). Waits for the
-   * dialog to open, and to close once answered.
-   */
-  challenge(scope: Scope, answer: ChallengeAnswer, options?: WidgetOption): Promise<void>;
-  /**
-   * After a decline: closes the sheet if the decline left it open (its Cancel, as a shopper would), then
-   * presses the widget's "Try again", leaving the widget ready for another card.
-   */
-  tryAgain(scope: Scope, options?: WidgetOption): Promise<void>;
-  /** Waits until the widget shows `state` (paid, declined, error, ...). */
-  expectOutcome(scope: Scope, state: CheckoutState, options?: WidgetOption): Promise<void>;
-  /**
    * Iframe mode (`data-mode="iframe"`): the checkout frame on `page`, the scope
    * to give every other function. `index`: which, when the page has several.
    */
   frame(page: Page, index?: number): FrameLocator;
 }
 
-const widgetIn = (scope: Scope, widget?: Locator) => widget ?? scope.locator('[data-wallet-checkout]');
-const stateOf = (scope: Scope, widget?: Locator) => widgetIn(scope, widget).locator('[data-checkout-state]');
+const widgetIn = ({ scope, widget }: Place<Scope, Locator>) => widget ?? scope.locator(WIDGET.host);
+/** Playwright's CSS pierces open shadow roots: the sheet's elements are found from the scope. */
+const locate = (place: Place<Scope, Locator>, part: Part) => (part.of === 'widget' ? widgetIn(place) : place.scope).locator(part.css);
 
-const sheetIn = (scope: Scope) => scope.locator('[data-testid=sandbox-wallet]');
-
-async function openSheet(scope: Scope, widget?: Locator): Promise<Locator> {
-  await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
-  await widgetIn(scope, widget).locator('[data-wallet-button] button').click();
-  const sheet = sheetIn(scope);
-  await expect(sheet).toBeVisible();
-  return sheet;
-}
-
-/** Closes the sheet with its own Cancel, as a shopper would; the decline left it open over the widget. */
-async function closeSheet(sheet: Locator): Promise<void> {
-  await sheet.getByTestId('sandbox-cancel').click();
-  await expect(sheet).toBeHidden();
-}
-
-const challengeButtons: Record<Exclude<ChallengeAnswer, 'cancel'>, string> = { complete: 'Complete authentication', fail: 'Fail authentication' };
-
-/** Pays in the open sheet; done when the sheet closes, or shows the decline the widget sent back into it. */
-async function payInSheet(sheet: Locator, { card, billingAddress, shippingAddress, shippingOption, promotionCode }: PayOptions): Promise<void> {
-  await sheet.locator(`input[name=sandbox-card][value="${card}"]`).check();
-  if (billingAddress) await sheet.locator(`input[name=sandbox-billing-address][value="${billingAddress}"]`).check();
-  // Each change asks the merchant for a new price: Pay stays disabled until the answer is in, and the click waits for it.
-  if (shippingAddress) await sheet.locator(`input[name=sandbox-shipping-address][value="${shippingAddress}"]`).check();
-  if (shippingOption) await sheet.locator(`input[name=sandbox-shipping-option][value="${shippingOption}"]`).check();
-  if (promotionCode) {
-    await sheet.getByTestId('sandbox-offer-code').fill(promotionCode);
-    await sheet.getByTestId('sandbox-offer-apply').click();
-  }
-  await sheet.locator('[data-testid=sandbox-pay]').click();
-  // Neither call waits for an element, so a sheet closing between them cannot stall the poll.
-  await expect.poll(async () => (await sheet.getByRole('alert').allTextContents()).join('') !== '' || (await sheet.count()) === 0).toBe(true);
-}
+/** Each primitive waits as Playwright does: the project's action and `expect` timeouts. */
+const playwright: Runner<Scope, Locator> = {
+  expectState: (place, state) => expect(locate(place, WIDGET.state)).toHaveAttribute(WIDGET.stateAttribute, state),
+  click: (place, part) => locate(place, part).click(),
+  check: (place, part) => locate(place, part).check(),
+  fill: (place, part, text) => locate(place, part).fill(text),
+  isVisible: (place, part) => locate(place, part).isVisible(),
+  expectVisible: (place, part, visible) => (visible ? expect(locate(place, part)).toBeVisible() : expect(locate(place, part)).toBeHidden()),
+  textsOf: (place, part) => locate(place, part).allTextContents(),
+  until: (_place, condition, what) => expect.poll(condition, { message: `waiting for ${what}` }).toBe(true),
+  clickInFrame: (place, frame, name) => locate(place, frame).contentFrame().getByRole('button', { name }).click(),
+};
 
 const kit: WalletCheckoutKit = {
   async install(page, { checkoutOrigin }) {
@@ -169,39 +87,9 @@ const kit: WalletCheckoutKit = {
       route.fulfill({ response: await route.fetch({ url: origin + new URL(route.request().url()).pathname }) });
     });
   },
-  async pay(scope, { widget, ...options }) {
-    await payInSheet(await openSheet(scope, widget), options);
-  },
-  async payAgain(scope, options) {
-    await payInSheet(scope.locator('[data-testid=sandbox-wallet]'), options);
-  },
-  async cancel(scope, { widget } = {}) {
-    const open = sheetIn(scope);
-    await closeSheet((await open.isVisible()) ? open : await openSheet(scope, widget));
-  },
-  async challenge(scope, answer, { widget } = {}) {
-    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'authenticating');
-    const dialog = widgetIn(scope, widget).locator('[data-testid=challenge]');
-    await expect(dialog).toBeVisible();
-    if (answer === 'cancel') {
-      await dialog.locator('[data-testid=challenge-cancel]').click();
-    } else {
-      await dialog.locator('[data-testid=challenge-frame]').contentFrame().getByRole('button', { name: challengeButtons[answer] }).click();
-    }
-    await expect(dialog).toBeHidden();
-  },
-  async tryAgain(scope, { widget } = {}) {
-    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'declined');
-    const sheet = sheetIn(scope);
-    if (await sheet.isVisible()) await closeSheet(sheet);
-    await widgetIn(scope, widget).locator('[data-testid=retry]').click();
-    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', 'ready');
-  },
-  async expectOutcome(scope, state, { widget } = {}) {
-    await expect(stateOf(scope, widget)).toHaveAttribute('data-checkout-state', state);
-  },
+  ...steps(playwright),
   frame(page, index = 0) {
-    return page.locator('iframe[data-wallet-checkout-frame]').nth(index).contentFrame();
+    return page.locator(WIDGET.frame).nth(index).contentFrame();
   },
 };
 
