@@ -32,6 +32,11 @@ export const ERROR_CODES = {
   unknown_billing_address: { status: 400, meaning: "sandbox wallet: billing_address_id is not one of GET /sandbox/wallet/cards' billing_addresses" },
   invalid_public_key: { status: 400, meaning: 'sandbox wallet: parameters.publicKey is not a base64 uncompressed P-256 point' },
   unauthenticated: { status: 401, meaning: 'the Authorization header carries no valid credential for this call' },
+  // A hold's capture the card's issuer refused (docs/api.md): a retry is refused again, so it is kept against the Idempotency-Key.
+  capture_declined: {
+    status: 402,
+    meaning: "the card's issuer refused the capture, naming its code in the message (`card_declined`, ...): nothing was captured, the session is still `authorized`; release the hold and ask the shopper to pay again",
+  },
   origin_not_allowed: { status: 403, meaning: "the page's origin is not one of the application's allowed origins" },
   // Platform mode (docs/platform.md): we sign Google Pay authJwts only for origins whose owner proved control.
   origin_not_verified: { status: 403, meaning: "platform mode: the page's origin has not proven control (its /.well-known/wallet-checkout-verification.txt, docs/platform.md), so no authJwt is signed for it" },

@@ -19,6 +19,7 @@ export * from './saved-cards';
 export * from './service-payment-methods';
 export * from './sessions';
 export * from './test-clocks';
+export * from './shopper-declines';
 export * from './text';
 export * from './urls';
 export * from './webhooks';

@@ -11,7 +11,19 @@ import { AuthMethod, CardNetwork, PaymentData, PaymentDataRequest, TransactionIn
 export const SandboxServiceKey = z.string().regex(/^sk_sandbox_[A-Za-z0-9_-]{32,}$/, 'sk_sandbox_ followed by at least 32 characters of A-Z a-z 0-9 _ -');
 
 /** What the issuer answers once any 3-D Secure it asks for is done. */
-export const CardOutcome = z.enum(['success', 'card_declined', 'insufficient_funds', 'expired_card', 'processing_error', 'invalid_number']);
+export const CardOutcome = z.enum([
+  'success',
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'processing_error',
+  'invalid_number',
+  'fraudulent',
+  'lost_card',
+  'stolen_card',
+  'incorrect_cvc',
+  'do_not_honor',
+]);
 export type CardOutcome = z.infer<typeof CardOutcome>;
 
 /** How an Authentication Session on a card runs: the issuer asks the shopper, or decides alone. */

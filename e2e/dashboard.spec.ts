@@ -1,7 +1,8 @@
 /**
  * The merchant's dashboard in a real browser: a merchant's day (find a
  * payment, refund it, see why a webhook failed and redeliver it, roll the
- * key, the current key asked again), a hold captured and another released,
+ * key, the current key asked again), a hold captured and another released, a capture the
+ * issuer refused and a refund that failed,
  * what the shopper gave in an express checkout,
  * the keyboard alone, the key never kept by the page, sign out everywhere,
  * every page axe-clean in light and dark, the languages, and visual baselines.
@@ -37,9 +38,9 @@ async function merchant(name = 'Coffee Roasters'): Promise<string> {
   return (await server.merchant({ name, merchant_id: `m_${Math.random().toString(36).slice(2, 10)}` })).secretKey;
 }
 
-async function paid(secretKey: string, body: Record<string, unknown> = {}, billingAddressId?: string): Promise<CreatedSession> {
+async function paid(secretKey: string, body: Record<string, unknown> = {}, billingAddressId?: string, card = 'visa-success-pan'): Promise<CreatedSession> {
   const session = await server.createSession(secretKey, body);
-  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-pan', billingAddressId) });
+  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, card, billingAddressId) });
   expect(reply.status).toBe(200);
   return session;
 }
@@ -221,6 +222,26 @@ test('captures part of a hold and releases another, each after a confirmation in
   await page.getByRole('button', { name: 'Release' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Released');
+});
+
+test("shows a capture the card's issuer refused, the hold still to release, and a refund that failed with its code", async ({ page }) => {
+  const secretKey = await merchant();
+  const hold = await paid(secretKey, { intent: 'hold', amount: 5000, reference: 'hold-refused' }, undefined, 'visa-capture-declined-pan');
+  const payment = await paid(secretKey, { amount: 2000, reference: 'refund-fails' }, undefined, 'visa-refund-fails-pan');
+  await signIn(page, secretKey);
+
+  await page.goto(`${server.url}/dashboard#/payments/${hold.id}`);
+  await page.getByRole('button', { name: 'Capture' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('alert')).toContainText('The card issuer refused the capture (card_declined)');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Authorized');
+  await expect(page.getByRole('button', { name: 'Release' })).toBeVisible();
+
+  await page.goto(`${server.url}/dashboard#/payments/${payment.id}`);
+  await page.getByRole('button', { name: 'Refund' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.locator('.timeline')).toContainText('Refund of $20.00: Failed (The payment service could not refund the payment (expired_or_canceled_card))');
+  await expect(page.getByTestId('refunded')).toHaveText('$0.00');
 });
 
 test('pages through the payments with the cursor, and filters by status and date', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Charge } from '../contracts';
-import { testCards } from './test-cards';
-import { MERCHANT, mintToken, networkTokenCharge, paymentDataRequest, postCharge, serviceHeaders, startSandbox, walletpayCharge } from '../testing/sandbox';
+import { testCards, UNANSWERED_TRIES } from './test-cards';
+import { MERCHANT, mintToken, networkTokenCharge, paymentDataRequest, postCharge, postJson, serviceHeaders, startSandbox, walletpayCharge } from '../testing/sandbox';
 
 const sandbox = await startSandbox();
 afterAll(() => sandbox.close());
@@ -144,6 +144,46 @@ describe('test-card outcomes', () => {
     const reply = await postCharge(sandbox, networkTokenCharge('9111111111111111'));
     expect(reply.status).toBe(400);
     expect(errorCode(reply.body)).toBe('unsupported_card_network');
+  });
+});
+
+describe('outcomes after the first answer', () => {
+  const capture = (chargeId: string, headers: Record<string, string> = {}) => postJson(`${sandbox.baseUrl}/service/api/v1/charges/${chargeId}/capture`, {}, serviceHeaders(sandbox, headers));
+
+  it(`answers the late issuer's card 503 to the first ${UNANSWERED_TRIES} requests under a key, charging nothing, then charges it once`, async () => {
+    const body = networkTokenCharge('4000000000000408');
+    const key = { 'idempotency-key': `late-${Date.now()}` };
+    const before = (await sandbox.service.ledger()).length;
+    for (let i = 0; i < UNANSWERED_TRIES; i++) {
+      const unanswered = await postCharge(sandbox, body, serviceHeaders(sandbox, key));
+      expect([unanswered.status, errorCode(unanswered.body)]).toEqual([503, 'issuer_unavailable']);
+    }
+    expect(await sandbox.service.ledger()).toHaveLength(before);
+    const answered = await postCharge(sandbox, body, serviceHeaders(sandbox, key));
+    expect(answered).toMatchObject({ status: 201, body: { status: 'succeeded', card: { last4: '0408' } } });
+    const replayed = await postCharge(sandbox, body, serviceHeaders(sandbox, key));
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.text).toBe(answered.text);
+    expect(await sandbox.service.ledger()).toHaveLength(before + 1);
+    // Counted per key: another key starts again.
+    expect((await postCharge(sandbox, body, serviceHeaders(sandbox, { 'idempotency-key': `${key['idempotency-key']}-2` }))).status).toBe(503);
+  });
+
+  it("refuses the capture of a hold on the capture-declined card with 402 and the issuer's code, replayed under its key; the hold stays, to release", async () => {
+    const held = Charge.parse((await postCharge(sandbox, { ...networkTokenCharge('4000000000000416'), capture: false })).body);
+    expect(held.status).toBe('held');
+    const key = { 'idempotency-key': `capture-${held.id}` };
+    const refused = await capture(held.id, key);
+    expect([refused.status, errorCode(refused.body)]).toEqual([402, 'card_declined']);
+    expect(errorMessage(refused.body)).toContain('refused the capture');
+    expect((await capture(held.id, key)).headers.get('idempotent-replayed')).toBe('true');
+    const read = await fetch(`${sandbox.baseUrl}/service/api/v1/charges/${held.id}`, { headers: serviceHeaders(sandbox) });
+    expect(await read.json()).toMatchObject({ status: 'held', amount_captured: 0 });
+    const released = await postJson(`${sandbox.baseUrl}/service/api/v1/charges/${held.id}/release`, {}, serviceHeaders(sandbox));
+    expect(released.body).toMatchObject({ status: 'released' });
+    // Another card's hold is captured as before.
+    const good = Charge.parse((await postCharge(sandbox, { ...networkTokenCharge('4111111111111111'), capture: false })).body);
+    expect((await capture(good.id)).body).toMatchObject({ status: 'succeeded' });
   });
 });
 

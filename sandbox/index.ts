@@ -15,6 +15,7 @@ import { rootKeyEntry } from '../common/ecv2';
 import { createFaults } from './faults';
 import type { FaultPlanInput } from './faults';
 import { loadOrCreateKeys } from './keys';
+import { createLateIssuer } from './late-issuer';
 import { serviceRouter } from './service-api';
 import { releaseUnfinishedIdempotencyKeys } from '../common/store/idempotency';
 import { allLedgerEntries, openSandboxDb } from './store';
@@ -74,7 +75,7 @@ export async function createSandboxService(options: SandboxOptions): Promise<San
   const faults = createFaults(options.faults);
 
   const router = express.Router();
-  router.use('/service', serviceRouter({ ...context, db, faults, authenticationTtlMs: options.authenticationTtlMs ?? DEFAULT_AUTHENTICATION_TTL_MS }));
+  router.use('/service', serviceRouter({ ...context, db, faults, lateIssuer: createLateIssuer(), authenticationTtlMs: options.authenticationTtlMs ?? DEFAULT_AUTHENTICATION_TTL_MS }));
   router.use('/wallet', walletRouter({ ...context, platform: options.platform }));
 
   return {

@@ -14,8 +14,8 @@ const refundsUrl = `${sandbox.baseUrl}/service/api/v1/refunds`;
 const postRefund = (body: unknown, extra: Record<string, string> = {}) => postJson(refundsUrl, body, serviceHeaders(sandbox, extra));
 const errorCode = (body: unknown) => (body as { error: { code: string } }).error.code;
 
-async function charge(capture = true): Promise<Charge> {
-  const reply = await postCharge(sandbox, { ...networkTokenCharge('4111111111111111'), capture });
+async function charge(capture = true, number = '4111111111111111'): Promise<Charge> {
+  const reply = await postCharge(sandbox, { ...networkTokenCharge(number), capture });
   return Charge.parse(reply.body);
 }
 
@@ -61,5 +61,19 @@ describe('sandbox refunds', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(errorCode((await postRefund({ charge: id, amount: 101 }, key)).body)).toBe('idempotency_key_reused');
     expect((await sandbox.service.ledger()).filter((entry) => entry.operation === 'refund' && entry.charge.id === id)).toHaveLength(1);
+  });
+
+  it('accept a refund of the refund-fails card and answer it failed, with its code: nothing is given back, each one fails', async () => {
+    const { id, amount } = await charge(true, '4000000000005126');
+    const first = await postRefund({ charge: id, amount: 300 });
+    expect(first.status).toBe(201);
+    const refund = ServiceRefund.parse(first.body);
+    expect(refund).toMatchObject({ charge: id, amount: 300, status: 'failed', failure_code: 'expired_or_canceled_card' });
+    const read = await fetch(`${refundsUrl}/${refund.id}`, { headers: serviceHeaders(sandbox) });
+    expect(await read.json()).toEqual(refund);
+    // A failed refund takes nothing from what is left: the whole amount may still be asked, and fails too.
+    expect((await postRefund({ charge: id, amount })).body).toMatchObject({ status: 'failed', failure_code: 'expired_or_canceled_card' });
+    const ledger = (await sandbox.service.ledger()).filter((entry) => entry.operation === 'refund' && entry.charge.id === id);
+    expect(ledger.map((entry) => entry.refund?.status)).toEqual(['failed', 'failed']);
   });
 });

@@ -48,7 +48,8 @@ import {
   useAuthentication,
 } from './store';
 import type { PaymentMethod, SandboxDb, SandboxDbOrTransaction, StoredAuthenticationSession } from './store';
-import { authenticationFlowOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
+import { authenticationFlowOf, captureRefusalOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
+import type { LateIssuer } from './late-issuer';
 import { verifyAddress } from './address-verification';
 
 export interface ServiceApiContext {
@@ -58,6 +59,8 @@ export interface ServiceApiContext {
   rootKeys: RootSigningKey[];
   now: () => number;
   faults: Faults;
+  /** Counts the requests it leaves unanswered for the cards whose issuer answers late. */
+  lateIssuer: LateIssuer;
   /** How long a 3-D Secure challenge stays open. */
   authenticationTtlMs: number;
 }
@@ -201,6 +204,11 @@ async function checkAuthentication(ctx: ServiceApiContext, merchantAccount: stri
 
 const errorReply = (error: HttpError): StoredReply => ({ status: error.status, body: JSON.stringify(errorBody(error)) });
 
+/** A request the service answers without processing it: not kept against its Idempotency-Key, so a retry runs it. */
+interface Unprocessed {
+  unprocessed: HttpError;
+}
+
 /** Keeps a reply against its Idempotency-Key (in the caller's transaction, with the work), for retries to replay. */
 async function keepReply(db: SandboxDbOrTransaction, merchantAccount: string, idempotencyKey: string | undefined, reply: StoredReply): Promise<StoredReply> {
   if (idempotencyKey !== undefined) await completeIdempotencyKey(db, merchantAccount, idempotencyKey, reply);
@@ -226,13 +234,16 @@ async function prepareCharge(
  * idempotent retry replays, errors included, so it is stored in the same
  * transaction that creates the charge.
  */
-async function processCharge(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: ChargeRequest): Promise<StoredReply> {
+async function processCharge(ctx: ServiceApiContext, merchantAccount: string, idempotencyKey: string | undefined, request: ChargeRequest): Promise<StoredReply | Unprocessed> {
   const now = ctx.now();
   const prepared = await prepareCharge(ctx, merchantAccount, request);
   if (!prepared.ok) {
     return keepReply(ctx.db, merchantAccount, idempotencyKey, errorReply(prepared.error));
   }
   const { method, isNew, messageId, authentication } = prepared.value;
+  if (method.issuer.unanswered && !ctx.lateIssuer.answers(merchantAccount, idempotencyKey)) {
+    return { unprocessed: httpError(503, 'issuer_unavailable', 'the card issuer did not answer in time; nothing was processed: retry with the same Idempotency-Key') };
+  }
   const decision = decide(method.issuer, { expMonth: method.card.exp_month, expYear: method.card.exp_year }, now, {
     authMethod: method.card.auth_method,
     authenticationRequested: request.authentication === 'required',
@@ -277,8 +288,9 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
 
 /**
  * Capture (all or part) or release a held charge; anything but `held` is
- * refused with invalid_state, and a capture once the hold has lapsed
- * (HOLD_LIFETIME_MS after it was placed) with hold_expired.
+ * refused with invalid_state, a capture once the hold has lapsed
+ * (HOLD_LIFETIME_MS after it was placed) with hold_expired, and one the
+ * card's issuer refuses (TestCard.captureRefusal) with 402 and its code.
  */
 async function processHoldOperation(
   ctx: ServiceApiContext,
@@ -289,11 +301,13 @@ async function processHoldOperation(
 ): Promise<StoredReply> {
   return ctx.db.transaction().execute(async (trx) => {
     const charge = await findCharge(trx, merchantAccount, chargeId);
+    const refusal = charge && operation.kind === 'capture' ? await captureRefusal(trx, merchantAccount, charge) : undefined;
     let reply: StoredReply;
     if (!charge) reply = errorReply(httpError(404, 'resource_missing', 'no such charge for this merchant'));
     else if (charge.status !== 'held') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a held charge can be ${operation.kind}d`));
     else if (operation.kind === 'capture' && charge.created * 1000 + HOLD_LIFETIME_MS <= ctx.now()) reply = errorReply(httpError(409, 'hold_expired', 'the hold lapsed 7 days after it was placed: it can no longer be captured, only released'));
     else if (operation.kind === 'capture' && (operation.amount ?? 0) > charge.amount) reply = errorReply(httpError(400, 'invalid_request', 'amount: more than the held amount'));
+    else if (refusal) reply = errorReply(refusal);
     else {
       const updated: Charge =
         operation.kind === 'capture' ? { ...charge, status: 'succeeded', amount_captured: operation.amount ?? charge.amount } : { ...charge, status: 'released' };
@@ -302,6 +316,13 @@ async function processHoldOperation(
     }
     return keepReply(trx, merchantAccount, idempotencyKey, reply);
   });
+}
+
+/** The issuer's refusal of a hold's capture (a card that refuses it: `402` and its code); the charge stays held, to release. */
+async function captureRefusal(db: SandboxDbOrTransaction, merchantAccount: string, charge: Charge): Promise<HttpError | undefined> {
+  const method = charge.payment_method === null ? undefined : await findPaymentMethod(db, merchantAccount, charge.payment_method);
+  const refused = method && captureRefusalOf(method.issuer);
+  return refused && httpError(402, refused.code, `the card issuer refused the capture: ${refused.message} The hold stays placed until it is released.`);
 }
 
 /**
@@ -319,14 +340,17 @@ async function processRefund(ctx: ServiceApiContext, merchantAccount: string, id
     else if (charge.status !== 'succeeded') reply = errorReply(httpError(409, 'invalid_state', `the charge is ${charge.status}: only a captured charge can be refunded`));
     else if (request.amount > (await refundableAmount(trx, charge.id))) reply = errorReply(httpError(400, 'amount_too_large', 'amount: more than is left to refund of the captured amount'));
     else {
+      // A card whose account closed since the charge: the refund is accepted, and fails.
+      const method = charge.payment_method === null ? undefined : await findPaymentMethod(trx, merchantAccount, charge.payment_method);
+      const failure = method?.issuer.refundFailure ?? null;
       const refund: ServiceRefund = {
         id: `re_${randomBytes(12).toString('hex')}`,
         object: 'refund',
         charge: charge.id,
         amount: request.amount,
         currency: charge.currency,
-        status: 'succeeded',
-        failure_code: null,
+        status: failure === null ? 'succeeded' : 'failed',
+        failure_code: failure,
         created: Math.floor(ctx.now() / 1000),
       };
       await insertRefund(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge, refund });
@@ -438,7 +462,13 @@ const idempotencyKeyHeader: RequestHandler = (req, res, next) => {
  * exact body bytes. `process` stores its reply against the key itself, in the
  * transaction that does the work.
  */
-async function respondOnce(ctx: ServiceApiContext, req: Request, res: Response, fault: FaultKind | undefined, process: (key: string | undefined) => Promise<StoredReply>): Promise<void> {
+async function respondOnce(
+  ctx: ServiceApiContext,
+  req: Request,
+  res: Response,
+  fault: FaultKind | undefined,
+  process: (key: string | undefined) => Promise<StoredReply | Unprocessed>,
+): Promise<void> {
   const merchantAccount = merchantOf(res);
   const key = idempotencyKeyOf(res);
   if (key !== undefined) {
@@ -459,6 +489,10 @@ async function respondOnce(ctx: ServiceApiContext, req: Request, res: Response, 
     // Held after the claim, as a slow service holds a request it has accepted: a retry meanwhile
     // meets idempotency_key_in_use, and the work is committed even if the client gave up.
     const reply = await ctx.faults.delayed(fault, () => process(key));
+    if ('unprocessed' in reply) {
+      if (key !== undefined) await releaseIdempotencyKey(ctx.db, merchantAccount, key);
+      return sendError(res, reply.unprocessed);
+    }
     deliver(req, res, reply, fault);
   } catch (error) {
     if (key !== undefined) await releaseIdempotencyKey(ctx.db, merchantAccount, key);
@@ -481,7 +515,7 @@ function parseBody<T>(req: Request, res: Response, schema: z.ZodType<T>): T | un
 }
 
 /** A POST that moves money (a charge, a refund): validated, then met by the fault plan, then run once per Idempotency-Key. */
-function faultedHandler<T>(ctx: ServiceApiContext, schema: z.ZodType<T>, process: (merchantAccount: string, key: string | undefined, request: T) => Promise<StoredReply>) {
+function faultedHandler<T>(ctx: ServiceApiContext, schema: z.ZodType<T>, process: (merchantAccount: string, key: string | undefined, request: T) => Promise<StoredReply | Unprocessed>) {
   return async (req: Request, res: Response) => {
     const request = parseBody(req, res, schema);
     if (request === undefined) return;

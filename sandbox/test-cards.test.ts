@@ -24,14 +24,28 @@ describe('the test-card table', () => {
     }
   });
 
-  it('is documented in docs/test-cards.md, card by card', () => {
-    const docs = readFileSync(new URL('../docs/test-cards.md', import.meta.url), 'utf8');
-    for (const card of testCards) {
-      const row = docs.split('\n').find((line) => line.includes(`\`${card.number}\``));
-      expect(row, card.number).toBeDefined();
-      expect(row).toContain(card.outcome === 'success' ? 'succeeded' : `\`${card.outcome}\``);
-      expect(row).toContain(`\`${card.slug}-3ds\``);
-      if (card.threeDs) expect(row).toContain(`\`authentication_required\` until 3-D Secure (${card.threeDs})`);
+  it("carries each card's later answers in its issuer's profile, and says them in its wallet label", () => {
+    const withLaterAnswers = testCards.filter((card) => card.unanswered || card.captureRefusal || card.refundFailure);
+    expect(withLaterAnswers.map((card) => card.slug)).toEqual(['visa-pending', 'visa-capture-declined', 'visa-refund-fails']);
+    for (const card of withLaterAnswers) {
+      const profile = issuerProfile(card.number);
+      expect([profile.unanswered, profile.captureRefusal, profile.refundFailure]).toEqual([card.unanswered, card.captureRefusal, card.refundFailure]);
+      expect(decideFor(card.number, { expMonth: 12, expYear: 2099 }).status).toBe('succeeded');
+    }
+    const label = (slug: string) => walletCards.find((card) => card.id === `${slug}-3ds`)?.label;
+    expect(label('visa-pending')).toContain('pending, then succeeds');
+    expect(label('visa-capture-declined')).toContain('its capture fails: card_declined');
+    expect(label('visa-refund-fails')).toContain('its refunds fail: expired_or_canceled_card');
+    expect(issuerProfile('4242424242424242')).not.toHaveProperty('captureRefusal');
+  });
+
+  it('has a card for each issuer decline a payment service reports, each with its own message', () => {
+    for (const code of ['fraudulent', 'lost_card', 'stolen_card', 'incorrect_cvc', 'do_not_honor'] as const) {
+      const card = testCards.find((c) => c.outcome === code);
+      expect(card, code).toBeDefined();
+      const decision = decideFor(card!.number, { expMonth: 12, expYear: 2099 });
+      expect(decision).toMatchObject({ status: 'failed', code });
+      expect(decision.status === 'failed' && decision.message).toMatch(/^The card/);
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * The sandbox's test cards: the one table that decides every charge outcome and
- * that the sandbox wallet offers as cards. docs/test-cards.md documents it; a
- * test keeps the two in step.
+ * that the sandbox wallet offers as cards. docs/test-cards.md's table is generated
+ * from it (`npm run docs:test-cards`, scripts/test-cards-doc.ts); a test fails when
+ * the page is stale.
  */
 import type { AuthMethod, CardNetwork, CardOutcome, ThreeDsFlow, WalletCard } from '../contracts';
 import { type IssuerAddress, SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
@@ -12,8 +13,12 @@ export type FailureCode =
   | 'expired_card'
   | 'processing_error'
   | 'authentication_required'
-  | 'invalid_number';
-
+  | 'invalid_number'
+  | 'fraudulent'
+  | 'lost_card'
+  | 'stolen_card'
+  | 'incorrect_cvc'
+  | 'do_not_honor';
 
 const failureMessages: Record<FailureCode, string> = {
   card_declined: 'The card was declined.',
@@ -22,7 +27,41 @@ const failureMessages: Record<FailureCode, string> = {
   processing_error: 'An error occurred while processing the card. Try again later.',
   authentication_required: 'The card requires 3-D Secure authentication: run an Authentication Session on its payment_method (a merchant-initiated charge: the shopper must pay again).',
   invalid_number: 'The card number is not a valid card number.',
+  fraudulent: 'The card was declined: the issuer suspects fraud.',
+  lost_card: 'The card was declined: it was reported lost.',
+  stolen_card: 'The card was declined: it was reported stolen.',
+  incorrect_cvc: "The card's security code is incorrect.",
+  do_not_honor: 'The card was declined by its issuer (do not honor), with no reason given.',
 };
+
+/** What a failure code says of the card, for the page that documents the table. */
+export const failureMeanings: Record<FailureCode, string> = {
+  card_declined: 'generic decline',
+  insufficient_funds: 'not enough funds',
+  expired_card: 'whatever the expiry date',
+  processing_error: 'an error at the issuer',
+  authentication_required: '3-D Secure needed',
+  invalid_number: 'fails Luhn',
+  fraudulent: 'suspected fraud',
+  lost_card: 'reported lost',
+  stolen_card: 'reported stolen',
+  incorrect_cvc: 'wrong security code',
+  do_not_honor: 'the issuer gives no reason',
+};
+
+/**
+ * Why a refund the service accepted failed (Stripe's `failure_reason`): the card account was
+ * closed or has expired since the charge, so the money cannot go back to it.
+ */
+export type RefundFailureCode = 'expired_or_canceled_card';
+
+/**
+ * The first requests under each Idempotency-Key of a charge on an `unansweredTries` card that the
+ * service answers 503 (nothing processed): as many as the backend's client tries per call
+ * (server/service-client defaultRetryPolicy), so the payment is recorded `pending` and the first
+ * replay by reconciliation settles it.
+ */
+export const UNANSWERED_TRIES = 3;
 
 export interface TestCard {
   /** Stable prefix of the wallet card ids (`<slug>-3ds`, `<slug>-pan`). */
@@ -46,6 +85,15 @@ export interface TestCard {
    * (the issuer's reissued card, for `expired_card`: POST /test_helpers/payment_methods/{id}/card_update).
    */
   merchantInitiated?: FailureCode;
+  /**
+   * The issuer does not answer in time: the service answers `503 issuer_unavailable`, nothing processed, to
+   * the first UNANSWERED_TRIES requests under each Idempotency-Key, then decides the charge by `outcome`.
+   */
+  unanswered?: true;
+  /** A hold on the card is placed, and its capture refused with this code (`402`): the hold stays, to release. */
+  captureRefusal?: FailureCode;
+  /** A refund of a charge on the card is accepted and fails: `status: failed` with this code. */
+  refundFailure?: RefundFailureCode;
 }
 
 // `as const` keeps each slug a literal, so the wallet's card ids are a type (WalletCardId) of this one table.
@@ -58,6 +106,17 @@ const testCardTable = [
   { slug: 'visa-insufficient-funds', number: '4000000000009995', network: 'VISA', outcome: 'insufficient_funds' },
   { slug: 'visa-expired-card', number: '4000000000000069', network: 'VISA', outcome: 'expired_card' },
   { slug: 'visa-processing-error', number: '4000000000000119', network: 'VISA', outcome: 'processing_error' },
+  // Issuers' declines that a payment service reports by their own code (Stripe's numbers where Stripe has one). The shopper is
+  // told less than the merchant: the widget shows fraud, lost and stolen as the generic decline (docs/decisions.md).
+  { slug: 'visa-fraudulent', number: '4100000000000019', network: 'VISA', outcome: 'fraudulent' },
+  { slug: 'visa-lost-card', number: '4000000000009987', network: 'VISA', outcome: 'lost_card' },
+  { slug: 'visa-stolen-card', number: '4000000000009979', network: 'VISA', outcome: 'stolen_card' },
+  { slug: 'visa-incorrect-cvc', number: '4000000000000127', network: 'VISA', outcome: 'incorrect_cvc' },
+  { slug: 'visa-do-not-honor', number: '4000000000000390', network: 'VISA', outcome: 'do_not_honor' },
+  // After the payment (docs/test-cards.md#outcomes-after-the-first-answer): an unknown outcome reconciliation settles, a refused capture, a failed refund.
+  { slug: 'visa-pending', number: '4000000000000408', network: 'VISA', outcome: 'success', unanswered: true },
+  { slug: 'visa-capture-declined', number: '4000000000000416', network: 'VISA', outcome: 'success', captureRefusal: 'card_declined' },
+  { slug: 'visa-refund-fails', number: '4000000000005126', network: 'VISA', outcome: 'success', refundFailure: 'expired_or_canceled_card' },
   { slug: 'visa-3ds-required', number: '4000002760003184', network: 'VISA', outcome: 'success', threeDs: 'challenge' },
   { slug: 'visa-3ds-frictionless', number: '4000002500003155', network: 'VISA', outcome: 'success', threeDs: 'frictionless' },
   { slug: 'mastercard-no-eci', number: '5105105105105100', network: 'MASTERCARD', outcome: 'success', withoutEci: true },
@@ -80,6 +139,12 @@ export const testCards: readonly TestCard[] = testCardTable;
  * The QA kit's `card` option is this type (its build writes the union out), so a typo does not compile.
  */
 export type WalletCardId = `${(typeof testCardTable)[number]['slug']}-${'3ds' | 'pan'}`;
+
+/**
+ * What a payment with a table card ends in: `success`, or the decline's `failure_code`. The QA kit's
+ * `TestCardOutcome` is this type (its build writes the union out), so an outcome no card has does not compile.
+ */
+export type WalletCardOutcome = (typeof testCardTable)[number]['outcome'];
 
 const cardsByNumber = new Map(testCards.map((card) => [card.number, card]));
 
@@ -112,6 +177,10 @@ export type Decision = { status: 'succeeded' } | { status: 'failed'; code: Failu
 
 const failed = (code: FailureCode): Decision => ({ status: 'failed', code, message: failureMessages[code] });
 
+/** The issuer's refusal of a hold's capture, if it refuses it: its code and message. */
+export const captureRefusalOf = (profile: IssuerProfile): { code: FailureCode; message: string } | undefined =>
+  profile.captureRefusal && { code: profile.captureRefusal, message: failureMessages[profile.captureRefusal] };
+
 /**
  * What the issuer knows of a card, derived from its number once: a payment
  * method keeps this instead of the number. Numbers outside the table that
@@ -124,6 +193,12 @@ export interface IssuerProfile {
   address: IssuerAddress | null;
   /** What the issuer answers a merchant-initiated charge (TestCard.merchantInitiated); absent: as a charge with the shopper. */
   merchantInitiated?: FailureCode;
+  /** TestCard.unanswered: the service answers 503 to the first requests of a charge. */
+  unanswered?: true;
+  /** TestCard.captureRefusal. */
+  captureRefusal?: FailureCode;
+  /** TestCard.refundFailure. */
+  refundFailure?: RefundFailureCode;
 }
 
 export function issuerProfile(pan: string): IssuerProfile {
@@ -134,6 +209,9 @@ export function issuerProfile(pan: string): IssuerProfile {
     threeDs: card?.threeDs ?? null,
     address: card?.issuerAddress === undefined ? SANDBOX_CARDHOLDER_ADDRESS : card.issuerAddress,
     ...(card?.merchantInitiated && { merchantInitiated: card.merchantInitiated }),
+    ...(card?.unanswered && { unanswered: card.unanswered }),
+    ...(card?.captureRefusal && { captureRefusal: card.captureRefusal }),
+    ...(card?.refundFailure && { refundFailure: card.refundFailure }),
   };
 }
 
@@ -184,12 +262,20 @@ function issuerAddressLabel(card: TestCard): string {
   return `; its issuer has ${card.issuerAddress.line1}, ${card.issuerAddress.postal_code} on record`;
 }
 
+/** What the merchant meets after the payment on the card, for its label in the sheet. */
+function afterPaymentLabel(card: TestCard): string {
+  if (card.merchantInitiated) return `; kept, the merchant's charges fail: ${card.merchantInitiated}`;
+  if (card.captureRefusal) return `; as a hold, its capture fails: ${card.captureRefusal}`;
+  if (card.refundFailure) return `; its refunds fail: ${card.refundFailure}`;
+  return '';
+}
+
 /** Every table card in both wallet variants: with a 3-D Secure cryptogram (device token) and PAN only. */
 export const walletCards: readonly (WalletCard & { number: string; eciIndicator: string | undefined })[] = testCards.flatMap((card) =>
   (['CRYPTOGRAM_3DS', 'PAN_ONLY'] as const).map((authMethod) => {
     const last4 = card.number.slice(-4);
     const threeDs = authMethod === 'PAN_ONLY' ? (card.threeDs ?? null) : null;
-    const result = (card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`) + (card.merchantInitiated ? `; kept, the merchant's charges fail: ${card.merchantInitiated}` : '');
+    const result = (card.unanswered ? 'pending, then ' : '') + (card.outcome === 'success' ? 'succeeds' : `fails: ${card.outcome}`) + afterPaymentLabel(card);
     const outcome = (threeDs ? `3-D Secure ${threeDs}, then ${result}` : result) + issuerAddressLabel(card);
     const eciIndicator = authMethod === 'CRYPTOGRAM_3DS' && !card.withoutEci ? eciFor(card.network) : undefined;
     const variant = authMethod === 'PAN_ONLY' ? 'PAN only' : eciIndicator ? '3-D Secure cryptogram' : '3-D Secure cryptogram, no ECI';

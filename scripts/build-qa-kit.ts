@@ -4,7 +4,7 @@
  * WebDriver's (`webdriver`), each bundled by esbuild as an ES module and as CommonJS with the
  * framework-neutral part they share (src/widget.ts, src/steps.ts), and each with declarations
  * bundled by dts-bundle-generator, in which the widget's `CheckoutState` and the sandbox's card ids
- * are spelled out from their own tables (web/checkout/types.ts, sandbox/test-cards.ts), so the
+ * and their outcomes are spelled out from their own tables (web/checkout/types.ts, sandbox/test-cards.ts), so the
  * package needs nothing of this repository.
  *
  * Each entry imports one package, its runner (`@playwright/test`, `selenium-webdriver`), code and
@@ -34,6 +34,7 @@ const refusal = (what: string, runner: string, foreign: readonly string[]) => `t
 const WIDGET_SOURCE = `${packageDir}src/widget.ts`;
 const SPELLED_OUT = [
   { exported: 'TestCardId', repoType: 'WalletCardId' },
+  { exported: 'TestCardOutcome', repoType: 'WalletCardOutcome' },
   { exported: 'CheckoutState', repoType: 'CheckoutState' },
 ] as const;
 

@@ -20,9 +20,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A hold the shopper paid: the session is authorized. */
-async function authorizedHold(amount = 5000): Promise<CreatedSession> {
+async function authorizedHold(amount = 5000, card = 'visa-success-3ds'): Promise<CreatedSession> {
   const session = await server.createSession(secretKey, { amount, intent: 'hold' });
-  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, card) });
   const { outcome } = (await reply.json()) as PayReply;
   expect(outcome.status).toBe('authorized');
   return session;
@@ -54,6 +54,26 @@ describe('a hold', () => {
     expect(entries.map((entry) => [entry.operation, entry.charge.status, entry.charge.amount_captured])).toEqual([
       ['charge', 'held', 0],
       ['capture', 'succeeded', 5000],
+    ]);
+  });
+
+  it("whose capture the card's issuer refuses: 402 capture_declined naming its code, kept against the key, the session still authorized, then released", async () => {
+    const session = await authorizedHold(5000, 'visa-capture-declined-3ds');
+    const key = { 'idempotency-key': `capture-${session.id}` };
+    const refused = await capture(session, {}, key);
+    expect(refused.status).toBe(402);
+    const body = await refused.json();
+    expect(body.error).toMatchObject({ code: 'capture_declined', message: expect.stringContaining('(card_declined)') });
+    // The same refusal to a retry under its key, and to a new request: the issuer refuses again, nothing is captured.
+    const retried = await capture(session, {}, key);
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([402, 'true']);
+    expect((await capture(session)).status).toBe(402);
+    const read = (await (await fetch(`${server.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as Session;
+    expect(read).toMatchObject({ status: 'authorized', amount_captured: null });
+    expect(await (await release(session)).json()).toMatchObject({ status: 'released' });
+    expect((await ledgerFor(session)).map((entry) => [entry.operation, entry.charge.status])).toEqual([
+      ['charge', 'held'],
+      ['release', 'released'],
     ]);
   });
 

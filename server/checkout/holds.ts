@@ -118,6 +118,12 @@ export async function holdReply(deps: HoldDependencies, app: App, session: Sessi
 
 function failureOf(failure: ServiceFailure, session: SessionRow, operation: HoldOperation): Failure {
   if (failure.serviceCode === 'invalid_state') return invalidState(session, operation);
+  if (failure.code === 'service_declined') {
+    return {
+      code: 'capture_declined',
+      message: `The card issuer refused the capture (${failure.serviceCode ?? 'card_declined'}): nothing was captured and the checkout is still authorized; release the hold, and ask the shopper to pay again`,
+    };
+  }
   if (failure.serviceCode === 'hold_expired') return { code: 'hold_expired', message: 'The hold lapsed 7 days after it was placed and can no longer be captured; it is released by the next sweep (or release it now), and the shopper pays again' };
   return { code: 'service_unavailable', message: `The payment service could not ${operation} the hold (${failure.serviceCode ?? failure.code}); retry with the same request: it is idempotent` };
 }

@@ -21,9 +21,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.sandbox!.setFaults({ rate: 0 }));
 
-async function paidSession(amount = 2400): Promise<CreatedSession> {
+async function paidSession(amount = 2400, card = 'visa-success-3ds'): Promise<CreatedSession> {
   const session = await server.createSession(secretKey, { amount });
-  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-success-3ds') });
+  const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, card) });
   expect(reply.status).toBe(200);
   return session;
 }
@@ -155,6 +155,22 @@ describe('a refund', () => {
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'amount_too_large' });
     expect(await read(session)).toMatchObject({ amount_refunded: 0, refunds: [failed] });
     expect((await refundEvents(session)).map((event) => [event.type, event.data.object])).toEqual([['refund.failed', failed]]);
+  });
+});
+
+describe('a refund the service accepts and fails (the refund-fails card: its account closed since the payment)', () => {
+  it("is failed with the service's code, gives its amount back, says so in a refund.failed event, and each next one fails too", async () => {
+    const session = await paidSession(2400, 'visa-refund-fails-3ds');
+    const reply = await refund(session, { amount: 1000 });
+    expect(reply.status).toBe(201);
+    const failed = (await reply.json()) as Refund;
+    expect(failed).toMatchObject({ status: 'failed', amount: 1000, failure_code: 'expired_or_canceled_card', failure_message: expect.stringContaining('(expired_or_canceled_card)') });
+    expect(await read(session)).toMatchObject({ status: 'succeeded', amount_refunded: 0, refunds: [failed] });
+    expect((await refundEvents(session)).map((event) => [event.type, event.data.object])).toEqual([['refund.failed', failed]]);
+    expect((await refundsAtService(session)).map((entry) => entry.refund?.status)).toEqual(['failed']);
+    // The whole amount is still refundable, and fails the same way: the merchant pays the shopper back another way.
+    expect(await (await refund(session)).json()).toMatchObject({ status: 'failed', amount: 2400, failure_code: 'expired_or_canceled_card' });
+    expect((await read(session)).amount_refunded).toBe(0);
   });
 });
 

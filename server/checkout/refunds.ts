@@ -119,7 +119,8 @@ function settlementOf(reply: Result<ServiceRefund, ServiceFailure>): RefundSettl
   if (reply.ok) {
     const refund = reply.value;
     const failed = refund.status === 'failed';
-    return { status: refund.status, service_refund_id: refund.id, failure_code: refund.failure_code, failure_message: failed ? 'The payment service could not refund the payment' : null };
+    const why = refund.failure_code === null ? '' : ` (${refund.failure_code})`;
+    return { status: refund.status, service_refund_id: refund.id, failure_code: refund.failure_code, failure_message: failed ? `The payment service could not refund the payment${why}` : null };
   }
   if (reply.error.outcomeUnknown) return undefined;
   // A refusal: nothing was refunded.

@@ -84,6 +84,25 @@ describe('when the service fails and the outcome is unknown', () => {
   });
 });
 
+describe("the late issuer's test card (no fault injected: the sandbox answers its first requests 503)", () => {
+  it('leaves the payment pending, shown as such to the shopper and the merchant, until a reconciliation pass settles it succeeded, once', async () => {
+    const session = await server.createSession(secretKey);
+    const reply = await (await server.pay(session, { payment_data: await server.walletPaymentData(session, 'visa-pending-3ds') })).json();
+    expect(reply.outcome).toMatchObject({ status: 'pending', charge_id: null });
+    expect((await server.publicSession(session)).status).toBe('pending');
+    expect(await merchantView(session)).toMatchObject({ status: 'pending', outcome: { status: 'pending' } });
+    expect(await ledgerFor(session)).toHaveLength(0);
+
+    expect(await server.reconcile()).toMatchObject({ settled: 1 });
+    const ledger = await ledgerFor(session);
+    expect(ledger).toHaveLength(1);
+    expect(await merchantView(session)).toMatchObject({ status: 'succeeded', attempts: 1, outcome: { status: 'succeeded', charge_id: ledger[0]?.charge.id, card: { last4: '0408' } } });
+    expect((await server.publicSession(session)).status).toBe('succeeded');
+    // Settled: a later pass has nothing to replay.
+    expect(await server.reconcile()).toMatchObject({ examined: 0 });
+  });
+});
+
 describe('when the service is only slow', () => {
   it('a retry within the same call succeeds without a second charge', async () => {
     const session = await server.createSession(secretKey);

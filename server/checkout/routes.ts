@@ -34,6 +34,7 @@ import { createRefund } from './refunds';
 import { clientSecretOpens, createSession, listAppSessions, outcomeOf, requestedAmountOf, sessionView } from './sessions';
 import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-endpoints';
 import { quoteSession } from './quotes';
+import { shopperOutcome } from './shopper-outcome';
 import { findSession, type SessionRow } from '../store/sessions';
 import { agreementFor, savingOf, savingTermsOf } from '../payment-methods/agreement';
 import { keepCardAfterPayment } from '../payment-methods/keep';
@@ -152,7 +153,7 @@ export const checkoutAnswers = {
   ],
   quoteSession: [...WIDGET_CALL, ...JSON_BODY, 'payment_in_progress', 'session_completed', 'invalid_state'],
   authenticateSession: [...WIDGET_CALL, ...JSON_BODY, 'authentication_pending', 'payment_in_progress', 'session_completed', 'invalid_state', 'service_unavailable'],
-  captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'service_unavailable'],
+  captureSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'hold_expired', 'capture_declined', 'service_unavailable'],
   releaseSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'service_unavailable'],
   refundSession: [...MERCHANT_CALL, ...PATH_ID, ...JSON_BODY, ...IDEMPOTENT, 'invalid_state', 'amount_exceeds_refundable'],
   rollSecretKey: [...MERCHANT_CALL, ...JSON_BODY, ...IDEMPOTENT],
@@ -461,6 +462,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
     const exponent = exponentOf(session.currency);
     const save = savingOf(session);
+    const outcome = outcomeOf(session);
     return ok({
       id: session.id,
       status: SessionStatus.parse(session.status),
@@ -473,7 +475,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },
       payment_data_request: buildPaymentDataRequest(app, { ...requestedAmountOf(session), saving: savingTermsOf(app, session) }, context),
-      outcome: outcomeOf(session),
+      outcome: outcome && shopperOutcome(outcome),
       expires_at: session.expires_at,
       ...(save && { save_payment_method: { usage: save.usage, setup: session.intent === 'setup', agreement: agreementFor(app.name, session, save) } }),
     });
@@ -528,7 +530,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     // Only if every key of a direct-mode app was retired during the payment: the outcome stands, the merchant's server confirms it.
     const view = await publicView(session, found.app, found.platform);
     if (!view.ok) return sendFailure(res, view.error);
-    const reply: PayReply = { outcome: paid.value.outcome, session: view.value };
+    const reply: PayReply = { outcome: shopperOutcome(paid.value.outcome), session: view.value };
     res.json(reply);
   }
 

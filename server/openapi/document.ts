@@ -340,6 +340,7 @@ const paths: ZodOpenApiObject['paths'] = {
         '403': apiError('gateway_merchant_mismatch: the wallet token was issued for another merchant'),
         '409': apiError('idempotency_key_reused or idempotency_key_in_use'),
         ...SANDBOX_SERVICE_ANSWERS,
+        '503': apiError("issuer_unavailable: the card's issuer did not answer in time (the late issuer's test card, docs/test-cards.md): nothing was processed; the same request under the same Idempotency-Key is answered later"),
       },
     },
   },

@@ -43,6 +43,8 @@ export interface ServiceClientOptions {
 export type ServiceFailureCode =
   /** The service refused the request (4xx): nothing was charged. */
   | 'service_rejected'
+  /** The card's issuer refused it (402, the issuer's code as `serviceCode`): nothing was done, and a retry is refused again. */
+  | 'service_declined'
   /** No reply, a 5xx, or a reply we cannot read: the charge may or may not exist. */
   | 'service_timeout'
   | 'service_unreachable'
@@ -139,7 +141,7 @@ const failure = (code: ServiceFailureCode, message: string, serviceCode: string 
   code,
   message,
   serviceCode,
-  outcomeUnknown: code !== 'service_rejected',
+  outcomeUnknown: code !== 'service_rejected' && code !== 'service_declined',
 });
 
 /**
@@ -229,6 +231,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const serviceCode = error.success ? error.data.error.code : null;
     const message = error.success ? error.data.error.message : `The payment service answered ${response.status}`;
     if (response.status >= 500) return err(failure('service_error', message, serviceCode));
+    if (response.status === 402) return err(failure('service_declined', message, serviceCode));
     // An idempotency conflict means a first request with this key exists: its outcome is what counts, and we do not know it yet.
     const keyConflict = serviceCode === 'idempotency_key_in_use' || serviceCode === 'idempotency_key_reused';
     return err({ ...failure('service_rejected', message, serviceCode), outcomeUnknown: keyConflict });

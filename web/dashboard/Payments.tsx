@@ -244,7 +244,7 @@ function timelineText(t: DashboardMessages, entry: TimelineEntry, amountText: (a
     case 'event':
       return t.events[entry.type];
     case 'refund':
-      return fill(t.timeline.refund, { amount: amountText(entry.amount), status: statusWord(t, entry.status) });
+      return fill(t.timeline.refund, { amount: amountText(entry.amount), status: statusWord(t, entry.status) }) + (entry.failure_message ? ` (${entry.failure_message})` : '');
     case 'delivery': {
       const { delivery } = entry;
       const status = t.deliveryStatuses[delivery.status as keyof DashboardMessages['deliveryStatuses']] ?? delivery.status;

@@ -34,7 +34,7 @@ import { type Place, type Runner, type Steps, type WidgetOption as WidgetChoice,
 import { type Part, WIDGET } from './widget';
 
 export { expect };
-export type { CheckoutState, ChallengeAnswer, PayOptions, TestCardId } from './widget';
+export type { CheckoutState, ChallengeAnswer, PayOptions, TestCardId, TestCardOutcome } from './widget';
 
 const PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
 

@@ -16,7 +16,7 @@ import { By, type WebDriver, type WebElement, error } from 'selenium-webdriver';
 import { type Place, type Runner, type Steps, type WidgetOption as WidgetChoice, steps } from './steps';
 import { type Part, SHEET, STEP_TIMEOUT_MS, WIDGET } from './widget';
 
-export type { CheckoutState, ChallengeAnswer, PayOptions, TestCardId } from './widget';
+export type { CheckoutState, ChallengeAnswer, PayOptions, TestCardId, TestCardOutcome } from './widget';
 
 /** The calls of the Playwright fixture but `install`, on a driver; `widget` is a `[data-wallet-checkout]` element. */
 export interface WalletCheckoutDriverKit extends Steps<WebDriver, WebElement> {

@@ -4,7 +4,7 @@
  * sheet's selectors, the widget's states, the 3-D Secure challenge's buttons, the test card ids,
  * and how long a step may take. No runner's API here: only what the page is.
  */
-import type { WalletCardId } from '../../../sandbox/test-cards';
+import type { WalletCardId, WalletCardOutcome } from '../../../sandbox/test-cards';
 import type { CheckoutState as WidgetCheckoutState } from '../../../web/checkout/types';
 
 /**
@@ -19,6 +19,13 @@ export type CheckoutState = WidgetCheckoutState;
  * card table, which the build spells out in the package's declarations, so a typo does not compile.
  */
 export type TestCardId = WalletCardId;
+
+/**
+ * What a payment with a test card ends in (`success`, `card_declined`, `fraudulent`, ...): the
+ * `failure_code` the merchant reads, from the sandbox's own card table, which the build spells out
+ * in the package's declarations, so an outcome no card has does not compile.
+ */
+export type TestCardOutcome = WalletCardOutcome;
 
 /** How the shopper answers the bank's 3-D Secure challenge. */
 export type ChallengeAnswer = 'complete' | 'fail' | 'cancel';

@@ -9,6 +9,7 @@
  */
 import spokenTags, { rightToLeft } from 'wallet-checkout:languages';
 import { usableLocale } from '../../../contracts/locale';
+import { DECLINES_WORDED_AS } from '../../../contracts/shopper-declines';
 import type { AGREEMENT_TEXT_IDS, RecurringInterval, SAVED_CARD_USAGES } from '../../../contracts/agreements';
 import type { CheckoutErrorCode, SupportedLocale } from '../types';
 
@@ -126,9 +127,12 @@ export function negotiateLocale(candidates: readonly (string | null | undefined)
 /**
  * What the shopper reads for a decline: the dictionary's copy for its code, else, in English (whose
  * `declines` is empty), the service's reason as it comes, else the dictionary's general decline.
- * Undefined while the words are not here.
+ * A code worded as another (DECLINES_WORDED_AS: a wrong security code, do not honor) takes that
+ * one's copy, or the general decline, never the service's reason. Undefined while the words are not here.
  */
 export function declineMessage(t: Words, code: string | null, serviceMessage: string | null): string | undefined {
   if (!t.declines) return undefined;
+  const wordedAs = code === null ? undefined : DECLINES_WORDED_AS[code];
+  if (wordedAs !== undefined) return t.declines[wordedAs] || t.declined;
   return (code && t.declines[code]) || (Object.keys(t.declines).length === 0 && serviceMessage) || t.declined;
 }

@@ -108,6 +108,18 @@ describe('declineMessage', () => {
     expect(declineMessage(en, 'insufficient_funds', 'The card has insufficient funds.')).toBe('The card has insufficient funds.');
     expect(declineMessage(en, null, null)).toBe(en.declined);
   });
+
+  it('words a wrong security code and do not honor as the generic decline, in every language, never with the service\'s reason', () => {
+    for (const code of ['incorrect_cvc', 'do_not_honor']) {
+      expect(declineMessage(fr, code, "The card's security code is incorrect.")).toBe(fr.declines.card_declined);
+      expect(declineMessage(en, code, "The card's security code is incorrect.")).toBe(en.declined);
+    }
+  });
+
+  it('words the generic decline the backend gives in place of a withheld one (card_declined, no reason) as the general decline in English', () => {
+    expect(declineMessage(en, 'card_declined', null)).toBe(en.declined);
+    expect(declineMessage(fr, 'card_declined', null)).toBe(fr.declines.card_declined);
+  });
 });
 
 describe('negotiateLocale: the data-locale / mount option, the page\'s lang, the browser\'s languages in order, English', () => {
