@@ -3,6 +3,7 @@ export {
   changeCheckoutSettings,
   createApp,
   getApp,
+  findSessionAndApp,
   getAppProfile,
   findAppBySecretKey,
   reconfigureApp,

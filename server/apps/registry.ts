@@ -10,8 +10,9 @@ import { describeIssues } from '../../common/http/errors';
 import { type Result, ok, err, type Failure } from '../../common/result';
 import { hashSecret, randomId } from '../../common/secrets';
 import type { Store } from '../store';
-import { type AppRow, appRowsWithoutGoogleMerchantId, findAppRow, insertApp, setAllowedOrigins, setNewestSecretKey } from '../store/apps';
+import { type AppFieldsRow, type AppRow, appRowsWithoutGoogleMerchantId, findAppRow, insertApp, setAllowedOrigins, setNewestSecretKey } from '../store/apps';
 import { moveDashboardSessionToKey } from '../store/dashboard-sessions';
+import { findSessionWithApp, type SessionRow } from '../store/sessions';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
 
@@ -118,7 +119,7 @@ const AuthMethods = z.array(AuthMethod);
 const CardNetworks = z.array(CardNetwork);
 const AppIcons = z.array(AppIcon);
 
-function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
+function toApp(row: AppFieldsRow): App {
   return {
     id: row.id,
     name: row.name,
@@ -180,6 +181,12 @@ const newSecretKey = (environment: WalletEnvironment): string => `sk_${environme
 export async function getApp(store: Store, id: string): Promise<App | undefined> {
   const row = await findAppRow(store, id);
   return row && toApp(row);
+}
+
+/** A session and its app, read in one statement: a widget call needs both. */
+export async function findSessionAndApp(store: Store, sessionId: string): Promise<{ session: SessionRow; app: App } | undefined> {
+  const found = await findSessionWithApp(store, sessionId);
+  return found && { session: found.session, app: toApp(found.app) };
 }
 
 export async function getAppProfile(store: Store, id: string): Promise<{ app: App; profile: AppProfile } | undefined> {

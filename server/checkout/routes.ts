@@ -5,7 +5,7 @@
 import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
+import { type App, findSessionAndApp, rollSecretKey, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount, shownAmount } from '../../contracts/money';
@@ -358,8 +358,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   async function namedSession(req: Request, res: Response): Promise<{ session?: SessionRow; app?: App }> {
     const locals = res.locals as { widgetSession?: { session?: SessionRow; app?: App } };
     if (!locals.widgetSession) {
-      const session = await findSession(store, String(req.params.id));
-      locals.widgetSession = { session, app: session && (await getApp(store, session.app_id)) };
+      locals.widgetSession = (await findSessionAndApp(store, String(req.params.id))) ?? {};
     }
     return locals.widgetSession;
   }
@@ -496,7 +495,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const embedder = embedderOf(req);
     const framing = { return_origin: req.get('origin') ?? options.ownOrigin(), ...(embedder ? { ancestor_origins: [embedder] } : {}) };
     const paid = await pay(options, found.app, found.session, req.body, framing);
-    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session.id, paid.value.outcome);
+    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session, paid.value.outcome);
     await sendPayReply(res, found, paid);
   });
 
@@ -516,7 +515,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const found = await widgetSession(req, res);
     if (!found) return;
     const paid = await authenticate(options, found.app, found.session, req.body);
-    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session.id, paid.value.outcome);
+    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session, paid.value.outcome);
     await sendPayReply(res, found, paid);
   });
 

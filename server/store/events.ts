@@ -3,11 +3,11 @@
  * event tells of: the event and its deliveries commit with it or not at all,
  * so no event is lost and none is sent for a change that rolled back.
  */
-import type { Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import type { Event, WebhookEventType } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
 import { randomId } from '../../common/secrets';
-import type { BackendDatabase } from './schema';
+import type { BackendDatabase, EventsTable } from './schema';
 
 export type StoreTransaction = Transaction<BackendDatabase>;
 
@@ -34,18 +34,21 @@ export function pendingDelivery(eventId: string, endpointId: string, now: number
   };
 }
 
+/** An event about `object` for `appId`, and its row in `events`. `sealWith`: the object carries personal data, and the body is kept sealed with it. */
+export function newEvent(appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith: DataCipher | undefined, now: number): { event: Event; row: Insertable<EventsTable> } {
+  const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
+  const body = JSON.stringify(event);
+  return { event, row: { id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: sessionOf(object) } };
+}
+
 /**
  * Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that
  * listens to its type. `sealWith`: the object carries personal data, and the body is kept sealed with it.
  */
 export async function recordEvent(trx: StoreTransaction, appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith?: DataCipher): Promise<Event> {
   const now = Date.now();
-  const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
-  const body = JSON.stringify(event);
-  await trx
-    .insertInto('events')
-    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: sessionOf(object) })
-    .execute();
+  const { event, row } = newEvent(appId, type, object, sealWith, now);
+  await trx.insertInto('events').values(row).execute();
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
   const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
   if (listening.length > 0) {

@@ -3,7 +3,8 @@
  * by id, and moved from status to status by a compare-and-set (the state
  * machine, checkout/states.ts, decides which moves are allowed).
  */
-import type { Selectable, Transaction, UpdateObject } from 'kysely';
+import type { QueryCreator, Selectable, Transaction, UpdateObject } from 'kysely';
+import { APP_COLUMNS, type AppFieldsRow } from './apps';
 import type { BackendDatabase, SessionsTable } from './schema';
 import type { Store } from '.';
 
@@ -29,6 +30,28 @@ export async function insertSession(store: Store, row: SessionRow): Promise<void
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** How the app's columns are told apart from the session's in a row that has both: no session column has a colon. */
+const APP_PREFIX = 'app:';
+
+/** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
+export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
+  const row: Record<string, unknown> | undefined = await db
+    .selectFrom('sessions')
+    .innerJoin('apps', 'apps.id', 'sessions.app_id')
+    .selectAll('sessions')
+    .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`${APP_PREFIX}${column}`)))
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const session: Record<string, unknown> = {};
+  const app: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column.startsWith(APP_PREFIX)) app[column.slice(APP_PREFIX.length)] = value;
+    else session[column] = value;
+  }
+  return { session: session as SessionRow, app: app as AppFieldsRow };
+}
+
 /** What a move also requires of the row as it is now, besides its status: the latest quote a payment was priced by (null: none). */
 export interface SessionExpectations {
   latest_quote?: string | null;
@@ -48,14 +71,30 @@ export async function setSessionStatus(
   changes: SessionChanges,
   expected: SessionExpectations = {},
 ): Promise<SessionRow | undefined> {
-  let update = trx
+  return sessionMove(trx, { sessionId, from, to, changes, expected, now: Date.now() }).returningAll().executeTakeFirst();
+}
+
+/** A compare-and-set of a session's status: what setSessionStatus runs, and what the one-statement moves of store/attempt-moves.ts start from. */
+export interface SessionMove {
+  sessionId: string;
+  from: readonly string[];
+  to: string;
+  changes: SessionChanges;
+  expected: SessionExpectations;
+  /** The row's new `updated`. */
+  now: number;
+}
+
+/** The UPDATE of a SessionMove, not yet run: on its own in a transaction, or as a step of a larger statement. */
+export function sessionMove(db: QueryCreator<BackendDatabase>, { sessionId, from, to, changes, expected, now }: SessionMove) {
+  let update = db
     .updateTable('sessions')
-    .set({ ...changes, status: to, updated: Date.now() })
-    .where('id', '=', sessionId)
-    .where('status', 'in', from);
+    .set({ ...changes, status: to, updated: now })
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.status', 'in', from);
   const quote = expected.latest_quote;
-  if (quote !== undefined) update = quote === null ? update.where('latest_quote', 'is', null) : update.where('latest_quote', '=', quote);
-  return update.returningAll().executeTakeFirst();
+  if (quote !== undefined) update = quote === null ? update.where('sessions.latest_quote', 'is', null) : update.where('sessions.latest_quote', '=', quote);
+  return update;
 }
 
 /**
