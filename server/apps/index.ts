@@ -6,6 +6,7 @@ export {
   findSessionAndApp,
   getAppProfile,
   findAppBySecretKey,
+  findSessionBySecretKey,
   reconfigureApp,
   rollSecretKey,
   updateApp,

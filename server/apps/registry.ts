@@ -3,7 +3,7 @@
  * shown once at creation and only its digest is kept.
  */
 import { z } from 'zod';
-import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../../contracts';
+import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type Refund, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../../contracts';
 
 export { ThreeDsPolicy };
 import { describeIssues } from '../../common/http/errors';
@@ -12,6 +12,8 @@ import { hashSecret, randomId } from '../../common/secrets';
 import type { Store } from '../store';
 import { type AppFieldsRow, type AppRow, appRowsWithoutGoogleMerchantId, findAppRow, insertApp, setAllowedOrigins, setNewestSecretKey } from '../store/apps';
 import { moveDashboardSessionToKey } from '../store/dashboard-sessions';
+import { findSessionOfLiveKey } from '../store/merchant-reads';
+import { toRefund } from '../store/refunds';
 import { findSessionWithApp, type SessionRow } from '../store/sessions';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
@@ -202,6 +204,15 @@ export async function getAppProfile(store: Store, id: string): Promise<{ app: Ap
 export async function findAppBySecretKey(store: Store, secretKey: string): Promise<App | undefined> {
   const row = await appOfLiveSecretKey(store, hashSecret(secretKey), Date.now());
   return row && toApp(row);
+}
+
+/**
+ * For a merchant's call on one session, in one read: the app whose live secret key it carries
+ * (undefined: none), the session if it is that app's, and the session's refunds (store/merchant-reads.ts).
+ */
+export async function findSessionBySecretKey(store: Store, secretKey: string, sessionId: string): Promise<{ app: App; session: SessionRow | undefined; refunds: Refund[] } | undefined> {
+  const found = await findSessionOfLiveKey(store, hashSecret(secretKey), Date.now(), sessionId);
+  return found && { app: toApp(found.app), session: found.session, refunds: found.refunds.map(toRefund) };
 }
 
 /**

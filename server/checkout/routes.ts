@@ -6,13 +6,13 @@ import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { type App, findSessionAndApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
+import { isStorableText, type PayReply, type PublicSession, type Refund, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount, shownAmount } from '../../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
 import { isWebOrigin } from '../../contracts/urls';
 import { bearerCredential } from '../../common/http/auth';
-import { authenticatedMerchant } from '../http/merchant-auth';
+import { authenticatedMerchant, authenticatedMerchantSession } from '../http/merchant-auth';
 import { invalidRequest, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { IDEMPOTENT, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers } from '../../contracts/error-codes';
 import { type BodyRules, KB } from '../../common/http/body';
@@ -31,7 +31,7 @@ import { googlePayAmountRefusal } from './payment-request';
 import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAuthorization } from '../../contracts/payment-data-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, createSession, listAppSessions, outcomeOf, requestedAmountOf, sessionView } from './sessions';
+import { clientSecretOpens, createSession, listAppSessions, merchantView, outcomeOf, requestedAmountOf, sessionView } from './sessions';
 import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-endpoints';
 import { quoteSession } from './quotes';
 import { findSession, type SessionRow } from '../store/sessions';
@@ -307,20 +307,20 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     else sendFailure(res, removed.error);
   });
 
-  async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
-    const app = await merchantApp(req, res);
-    if (!app) return undefined;
-    const session = await findSession(store, String(req.params.id));
-    if (!session || session.app_id !== app.id) {
+  /** The session a merchant's call names, with its app and its refunds, read in one statement. */
+  async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App; refunds: Refund[] } | undefined> {
+    const found = await authenticatedMerchantSession(store, req, res, String(req.params.id));
+    if (!found) return undefined;
+    if (!found.session) {
       sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
       return undefined;
     }
-    return { session: await expiredIfPastDue(options, session), app };
+    return { session: await expiredIfPastDue(options, found.session), app: found.app, refunds: found.refunds };
   }
 
   router.get('/api/sessions/:id', merchantCalls, async (req, res) => {
     const found = await merchantSession(req, res);
-    if (found) res.json(await sessionView(store, options.cipher, found.session));
+    if (found) res.json(merchantView(found.session, found.refunds, options.cipher));
   });
 
   /**

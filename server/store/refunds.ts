@@ -14,7 +14,23 @@ import type { Store } from '.';
 type Db = Store | Transaction<BackendDatabase>;
 export type RefundRow = Selectable<RefundsTable>;
 
-export function toRefund(row: RefundRow): Refund {
+/** The columns a Refund is made of: what a read that brings refunds along with another row selects. */
+const REFUND_FIELDS = {
+  id: true,
+  session_id: true,
+  amount: true,
+  currency: true,
+  reason: true,
+  status: true,
+  failure_code: true,
+  failure_message: true,
+  created: true,
+  updated: true,
+} as const satisfies Partial<Record<keyof RefundRow, true>>;
+export type RefundFieldsRow = Pick<RefundRow, keyof typeof REFUND_FIELDS>;
+export const REFUND_COLUMNS = Object.keys(REFUND_FIELDS) as (keyof typeof REFUND_FIELDS)[];
+
+export function toRefund(row: RefundFieldsRow): Refund {
   return {
     id: row.id,
     object: 'refund',

@@ -5,6 +5,7 @@
  */
 import type { QueryCreator, Selectable, Transaction, UpdateObject } from 'kysely';
 import { APP_COLUMNS, type AppFieldsRow } from './apps';
+import { prefixedColumns, unprefixedColumns } from './joined-rows';
 import type { BackendDatabase, SessionsTable } from './schema';
 import type { Store } from '.';
 
@@ -30,26 +31,16 @@ export async function insertSession(store: Store, row: SessionRow): Promise<void
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** How the app's columns are told apart from the session's in a row that has both: no session column has a colon. */
-const APP_PREFIX = 'app:';
-
 /** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
 export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
   const row: Record<string, unknown> | undefined = await db
     .selectFrom('sessions')
     .innerJoin('apps', 'apps.id', 'sessions.app_id')
     .selectAll('sessions')
-    .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`${APP_PREFIX}${column}`)))
+    .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`app:${column}`)))
     .where('sessions.id', '=', id)
     .executeTakeFirst();
-  if (!row) return undefined;
-  const session: Record<string, unknown> = {};
-  const app: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (column.startsWith(APP_PREFIX)) app[column.slice(APP_PREFIX.length)] = value;
-    else session[column] = value;
-  }
-  return { session: session as SessionRow, app: app as AppFieldsRow };
+  return row && { session: unprefixedColumns(row) as SessionRow, app: prefixedColumns(row, 'app') as AppFieldsRow };
 }
 
 /** What a move also requires of the row as it is now, besides its status: the latest quote a payment was priced by (null: none). */
