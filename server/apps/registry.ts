@@ -121,7 +121,7 @@ const AuthMethods = z.array(AuthMethod);
 const CardNetworks = z.array(CardNetwork);
 const AppIcons = z.array(AppIcon);
 
-function toApp(row: AppFieldsRow): App {
+export function toApp(row: AppFieldsRow): App {
   return {
     id: row.id,
     name: row.name,
@@ -205,6 +205,19 @@ export async function findAppBySecretKey(store: Store, secretKey: string): Promi
   const row = await appOfLiveSecretKey(store, hashSecret(secretKey), Date.now());
   return row && toApp(row);
 }
+
+/**
+ * Who a merchant's call is from: an app, and the digest of the secret key the call carries. A key
+ * belongs to one app for good, so the pair never goes stale; whether the key is still live is for
+ * the statement that acts on the call to check (store/sessions.ts insertSessionForLiveKey).
+ */
+export interface MerchantCaller {
+  appId: string;
+  keyHash: string;
+}
+
+/** Why a merchant's call is refused when its secret key is unknown or no longer live. */
+export const unauthenticatedMerchant = { code: 'unauthenticated', message: 'A valid secret key is required: Authorization: Bearer sk_...' } as const satisfies Failure;
 
 /**
  * For a merchant's call on one session, in one read: the app whose live secret key it carries

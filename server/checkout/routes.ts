@@ -5,14 +5,15 @@
 import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, findSessionAndApp, rollSecretKey, walletEnvironmentOf } from '../apps';
+import { type App, findSessionAndApp, rollSecretKey, unauthenticatedMerchant, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PayReply, type PublicSession, type Refund, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount, shownAmount } from '../../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
 import { isWebOrigin } from '../../contracts/urls';
 import { bearerCredential } from '../../common/http/auth';
-import { authenticatedMerchant, authenticatedMerchantSession } from '../http/merchant-auth';
+import { askForSecretKey, authenticatedMerchant, authenticatedMerchantSession, KeyOwners, merchantCaller, secretKeyIsLive } from '../http/merchant-auth';
+import { hashSecret } from '../../common/secrets';
 import { invalidRequest, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { IDEMPOTENT, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers } from '../../contracts/error-codes';
 import { type BodyRules, KB } from '../../common/http/body';
@@ -222,14 +223,32 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   });
 
   const merchantApp = (req: Request, res: Response) => authenticatedMerchant(store, req, res);
-
-  router.post('/api/sessions', merchantCalls, async (req, res) => {
+  const checkedCaller = async (req: Request, res: Response) => {
     const app = await merchantApp(req, res);
-    if (!app) return;
-    await respondIdempotently(keys, app.id, req, res, async () => {
-      const created = await createSession(store, options.cipher, app, req.body);
-      if (!created.ok) return replyOf(created, 201, () => false);
-      const { session, row, locale } = created.value;
+    return app && { caller: { appId: app.id, keyHash: hashSecret(bearerCredential(req) ?? '') }, remembered: false };
+  };
+
+  /**
+   * The insert checks the caller's key live and reads its app (createSession), so a key this instance
+   * remembers costs no read before it. Not under an Idempotency-Key: its replay would answer before
+   * any statement checked the key, so the key is read first, as on every other route.
+   */
+  const keyOwners = new KeyOwners();
+  router.post('/api/sessions', merchantCalls, async (req, res) => {
+    const found = req.get('idempotency-key') === undefined ? await merchantCaller(store, keyOwners, req, res) : await checkedCaller(req, res);
+    if (!found) return;
+    const { caller, remembered } = found;
+    await respondIdempotently(keys, caller.appId, req, res, async () => {
+      const created = await createSession(store, options.cipher, caller, req.body);
+      if (!created.ok) {
+        // A key that died since it was remembered hears 401, as it would have before anything else.
+        const live = created.error.code !== 'unauthenticated' && (!remembered || (await secretKeyIsLive(store, req)));
+        if (live) return replyOf(created, 201, () => false);
+        keyOwners.forget(caller.keyHash);
+        askForSecretKey(res);
+        return refusal(unauthenticatedMerchant);
+      }
+      const { session, row, locale, app } = created.value;
       // Platform mode's view is signed for the page's origin, which only the widget's request tells.
       const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, undefined, locale);
       return replyOf(ok({ ...session, public_view: view?.ok ? view.value : null }), 201);

@@ -10,7 +10,7 @@
 import { sql } from 'kysely';
 import { onPostgres, type Store } from '.';
 import { ATTEMPT_KEY_INFIX, type AttemptOutcome, attemptOutcomeChanges, idempotencyKeyFor, insertInFlightAttempt } from './attempts';
-import type { newEvent } from './events';
+import { type EventRow, recordingEvent } from './events';
 import { type SessionMove, sessionMove, type SessionRow } from './sessions';
 
 /** A session as its attempt's claim left it. */
@@ -88,7 +88,7 @@ export interface ClaimedOutcome {
   attempt: AttemptOutcome;
   move: SessionMove;
   /** The move's event (newEvent), made from the row as the move leaves it; none when the move tells the merchant nothing. */
-  event: ReturnType<typeof newEvent>['row'] | undefined;
+  event: EventRow | undefined;
 }
 
 /**
@@ -111,50 +111,7 @@ export async function recordClaimedOutcome(store: Store, { claimed, attemptId, a
         .returning('charge_attempts.id'),
     );
   if (!event) return statement.selectFrom('moved').selectAll().executeTakeFirst();
-  return statement
-    .with('event', (db) =>
-      db
-        .insertInto('events')
-        .columns(['id', 'app_id', 'type', 'created', 'body', 'personal_data', 'session_id'])
-        .expression((eb) =>
-          eb
-            .selectFrom('moved')
-            .select([
-              sql<string>`${event.id}::text`.as('id'),
-              sql<string>`${event.app_id}::text`.as('app_id'),
-              sql<string>`${event.type}::text`.as('type'),
-              sql<number>`${event.created}::bigint`.as('created'),
-              sql<string>`${event.body}::text`.as('body'),
-              sql<number>`${event.personal_data ?? 0}::integer`.as('personal_data'),
-              sql<string | null>`${event.session_id ?? null}::text`.as('session_id'),
-            ]),
-        )
-        .returning('events.id'),
-    )
-    .with('deliveries', (db) =>
-      db
-        .insertInto('webhook_deliveries')
-        .columns(['id', 'event_id', 'endpoint_id', 'status', 'next_attempt', 'created', 'updated'])
-        .expression((eb) =>
-          eb
-            .selectFrom('event')
-            .innerJoin('webhook_endpoints', (join) => join.onTrue())
-            .select([
-              // pendingDelivery's id (store/events.ts): whd_ and 16 random bytes in base64url, here a random UUID's.
-              sql<string>`'whd_' || rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')`.as('id'),
-              'event.id as event_id',
-              'webhook_endpoints.id as endpoint_id',
-              sql<string>`'pending'`.as('status'),
-              sql<number>`${now}::bigint`.as('next_attempt'),
-              sql<number>`${now}::bigint`.as('created'),
-              sql<number>`${now}::bigint`.as('updated'),
-            ])
-            .where('webhook_endpoints.app_id', '=', event.app_id)
-            .where('webhook_endpoints.deleted', 'is', null)
-            // endpointListensTo (store/events.ts): a null list is every type.
-            .where((eb) => eb.or([eb('webhook_endpoints.events', 'is', null), sql<boolean>`webhook_endpoints.events::jsonb @> jsonb_build_array(${event.type}::text)`])),
-        ),
-    )
+  return recordingEvent(statement, 'moved', event)
     .selectFrom('moved')
     .selectAll()
     .executeTakeFirst();

@@ -3,11 +3,12 @@
  * by id, and moved from status to status by a compare-and-set (the state
  * machine, checkout/states.ts, decides which moves are allowed).
  */
-import type { QueryCreator, Selectable, Transaction, UpdateObject } from 'kysely';
+import { type QueryCreator, type Selectable, sql, type Transaction, type UpdateObject } from 'kysely';
 import { APP_COLUMNS, type AppFieldsRow } from './apps';
 import { prefixedColumns, unprefixedColumns } from './joined-rows';
 import type { BackendDatabase, SessionsTable } from './schema';
-import type { Store } from '.';
+import { onPostgres, type Store } from '.';
+import { appOfLiveSecretKey } from './secret-keys';
 
 /**
  * A session's row. The saved-card columns (migration 0026) may be left out of a row built in code
@@ -20,12 +21,59 @@ export type SessionRow = Omit<Selectable<SessionsTable>, SavedCardColumns> & Par
 /** What a move may change besides the status (and `updated`, which it sets). */
 export type SessionChanges = Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'>;
 
-export async function insertSession(store: Store, row: SessionRow): Promise<void> {
-  // A column left null is left to its default (null): a session without the later columns' data (the address
-  // verification, express checkout's) is created the same way on a store whose schema predates them (the migration
-  // tests build such stores).
-  const values = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as typeof row;
-  await store.insertInto('sessions').values(values).execute();
+/**
+ * A column left null is left to its default (null): a session without the later columns' data (the address
+ * verification, express checkout's) is created the same way on a store whose schema predates them (the migration
+ * tests build such stores).
+ */
+const writtenColumns = (row: SessionRow): SessionRow => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as SessionRow;
+
+export async function insertSession(db: Store | Transaction<BackendDatabase>, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(writtenColumns(row)).execute();
+}
+
+/**
+ * Inserts the session only while the secret key with digest `keyHash` is live at `now` and is the session's
+ * app's, and answers that app's columns as they are then; undefined (nothing written) otherwise. On PostgreSQL
+ * one statement: the key's check, the app's read and the insert (the row passed as one JSON parameter, which
+ * json_populate_record types column by column); on SQLite, a transaction of the read and the insert.
+ */
+export async function insertSessionForLiveKey(store: Store, row: SessionRow, keyHash: string, now: number): Promise<AppFieldsRow | undefined> {
+  const values = writtenColumns(row);
+  if (!onPostgres(store)) {
+    return store.transaction().execute(async (trx) => {
+      const app = await appOfLiveSecretKey(trx, keyHash, now);
+      if (app?.id !== row.app_id) return undefined;
+      await insertSession(trx, values);
+      return app;
+    });
+  }
+  const columns = Object.keys(values) as (keyof SessionRow & string)[];
+  return store
+    .with('app', (db) =>
+      db
+        .selectFrom('app_secret_keys')
+        .innerJoin('apps', 'apps.id', 'app_secret_keys.app_id')
+        .select(APP_COLUMNS.map((column) => `apps.${column}` as const))
+        .where('app_secret_keys.hash', '=', keyHash)
+        .where('app_secret_keys.app_id', '=', row.app_id)
+        .where((eb) => eb.or([eb('app_secret_keys.expires', 'is', null), eb('app_secret_keys.expires', '>', now)])),
+    )
+    .with('inserted', (db) =>
+      db
+        .insertInto('sessions')
+        .columns(columns)
+        .expression(
+          db
+            .selectFrom(sql<SessionRow>`json_populate_record(null::sessions, ${JSON.stringify(values)}::json)`.as('row'))
+            .select(columns.map((column) => sql.ref(`row.${column}`).as(column)))
+            .where(({ exists, selectFrom }) => exists(selectFrom('app').select('app.id'))),
+        )
+        .returning('sessions.id'),
+    )
+    .selectFrom('app')
+    .selectAll()
+    .executeTakeFirst();
 }
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
