@@ -13,6 +13,9 @@ import { startTestServer, type TestServer } from '../../testing/harness';
 import { countRoundTrips, type RoundTripCounter } from '../../testing/postgres-round-trips';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { mintPaymentData, sandboxWalletUrl } from '../../testing/sandbox';
+import { sql } from 'kysely';
+import { claimSessionForAttempt, recordClaimedOutcome } from './attempt-moves';
+import { findSession } from './sessions';
 
 /** The most round trips each operation may make (docs/operations.md#round-trips-per-operation). */
 const BUDGETS = {
@@ -101,6 +104,39 @@ describe.skipIf(testDatabaseServer === undefined)('round trips to PostgreSQL per
   it('a payment that succeeds, and one the issuer declines', async () => {
     expect(await count('pay (success)', () => paymentFor('visa-success-pan'), pay)).toBeLessThanOrEqual(BUDGETS['pay (success)']);
     expect(await count('pay (decline)', () => paymentFor('visa-decline-pan'), pay)).toBeLessThanOrEqual(BUDGETS['pay (decline)']);
+  });
+
+  it("writes a one-statement outcome's event and its delivery, and writes nothing when the row changed since the claim", async () => {
+    const { store } = server;
+    const claim = async () => {
+      const session = await server.createSession(secretKey);
+      const move = { sessionId: session.id, from: ['open'], to: 'processing', changes: { attempts: sql<number>`attempts + 1` }, expected: {}, now: Date.now() };
+      const claimed = await claimSessionForAttempt(store, move, { id: `att_${session.id}`, sourceType: 'walletpay', requestSealed: 'sealed', instanceId: 'test' });
+      if (!claimed?.version) throw new Error('no claim, or no version: not PostgreSQL');
+      return { claimed: { ...claimed, version: claimed.version }, attemptId: `att_${session.id}` };
+    };
+    const outcome = { status: 'declined', chargeId: null, outcome: '{}', settled: true };
+    const settle = ({ claimed, attemptId }: Awaited<ReturnType<typeof claim>>) => {
+      const now = Date.now();
+      const event = { id: `evt_${attemptId}`, app_id: claimed.row.app_id, type: 'session.payment_failed', created: now, body: '{}', personal_data: 0, session_id: claimed.row.id };
+      const move = { sessionId: claimed.row.id, from: ['processing'], to: 'declined', changes: { outcome: '{}' }, expected: {}, now };
+      return recordClaimedOutcome(store, { claimed, attemptId, attempt: outcome, move, event });
+    };
+    const attemptStatus = async (attemptId: string) => (await store.selectFrom('charge_attempts').select('status').where('id', '=', attemptId).executeTakeFirstOrThrow()).status;
+    const deliveriesOf = (eventId: string) => store.selectFrom('webhook_deliveries').select(['id', 'status']).where('event_id', '=', eventId).execute();
+
+    const untouched = await claim();
+    expect((await settle(untouched))?.status).toBe('declined');
+    expect(await attemptStatus(untouched.attemptId)).toBe('declined');
+    const deliveries = await deliveriesOf(`evt_${untouched.attemptId}`);
+    expect(deliveries).toEqual([{ id: expect.stringMatching(/^whd_[A-Za-z0-9_-]{22}$/), status: 'pending' }]);
+
+    const written = await claim();
+    await store.updateTable('sessions').set({ updated: Date.now() }).where('id', '=', written.claimed.row.id).execute();
+    expect(await settle(written)).toBeUndefined();
+    expect(await attemptStatus(written.attemptId)).toBe('in_flight');
+    expect((await findSession(store, written.claimed.row.id))?.status).toBe('processing');
+    expect(await store.selectFrom('events').select('id').where('id', '=', `evt_${written.attemptId}`).execute()).toEqual([]);
   });
 
   it('a refund', async () => {
