@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { idempotencyKeyFor } from '../server/checkout/pay';
+import { idempotencyKeyFor } from '../server/store/attempts';
 import { refundIdempotencyKey } from '../server/checkout/refunds';
 import type { Charge, CreatedQuoteEndpoint, CreatedSession, CreatedWebhookEndpoint, Event, IntermediatePaymentData, PaymentData, PaymentMethod, PaymentMethodList, PaymentOutcome, PublicSession, QuoteReply, Refund, Session } from '../contracts';
 import { INSTANCE_READY_LINE, startNodeProcess } from './fleet/node-process';

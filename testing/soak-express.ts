@@ -16,7 +16,7 @@ import { checkSignature } from '../contracts/webhook-signature';
 import type { LedgerEntry } from '../sandbox';
 import { redactedAddress } from '../sandbox/pay-js/express';
 import { walletShippingAddresses } from '../sandbox/shipping-addresses';
-import { idempotencyKeyFor } from '../server/checkout/pay';
+import { idempotencyKeyFor } from '../server/store/attempts';
 import type { SheetChoices, ShopClient } from './child-server';
 import { startQuoteEndpoint } from './quote-endpoint';
 import { ZONE_COUNTRIES, zoneDelivers, ZONE_OPENING_OPTION, ZONE_PROMOTION_CODE, zoneQuote } from './zone-quotes';

@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PaymentMethod, Session } from '../contracts';
 import type { LedgerEntry } from '../sandbox';
-import { idempotencyKeyFor } from '../server/checkout/pay';
+import { idempotencyKeyFor } from '../server/store/attempts';
 import type { ServiceKeptCards, ShopClient } from './child-server';
 
 /** What each later charge may take at most: the subscription's monthly amount. */

@@ -3,15 +3,18 @@
  * shown once at creation and only its digest is kept.
  */
 import { z } from 'zod';
-import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../../contracts';
+import { AllowedOrigin, AllowedOrigins, AuthMethod, authMethods, CardNetwork, cardNetworks, type CheckoutSettings, DecryptionMode, GoogleMerchantId, type Refund, type RolledSecretKey, ThreeDsPolicy, WalletEnvironment } from '../../contracts';
 
 export { ThreeDsPolicy };
 import { describeIssues } from '../../common/http/errors';
 import { type Result, ok, err, type Failure } from '../../common/result';
 import { hashSecret, randomId } from '../../common/secrets';
 import type { Store } from '../store';
-import { type AppRow, appRowsWithoutGoogleMerchantId, findAppRow, insertApp, setAllowedOrigins, setNewestSecretKey } from '../store/apps';
+import { type AppFieldsRow, type AppRow, appRowsWithoutGoogleMerchantId, findAppRow, insertApp, setAllowedOrigins, setNewestSecretKey } from '../store/apps';
 import { moveDashboardSessionToKey } from '../store/dashboard-sessions';
+import { findSessionOfLiveKey } from '../store/merchant-reads';
+import { toRefund } from '../store/refunds';
+import { findSessionWithApp, type SessionRow } from '../store/sessions';
 import { appOfLiveSecretKey, expireSecretKeys, insertSecretKey } from '../store/secret-keys';
 
 
@@ -118,7 +121,7 @@ const AuthMethods = z.array(AuthMethod);
 const CardNetworks = z.array(CardNetwork);
 const AppIcons = z.array(AppIcon);
 
-function toApp(row: Omit<AppRow, 'secret_key_hash'>): App {
+export function toApp(row: AppFieldsRow): App {
   return {
     id: row.id,
     name: row.name,
@@ -182,6 +185,12 @@ export async function getApp(store: Store, id: string): Promise<App | undefined>
   return row && toApp(row);
 }
 
+/** A session and its app, read in one statement: a widget call needs both. */
+export async function findSessionAndApp(store: Store, sessionId: string): Promise<{ session: SessionRow; app: App } | undefined> {
+  const found = await findSessionWithApp(store, sessionId);
+  return found && { session: found.session, app: toApp(found.app) };
+}
+
 export async function getAppProfile(store: Store, id: string): Promise<{ app: App; profile: AppProfile } | undefined> {
   const row = await findAppRow(store, id);
   return row && { app: toApp(row), profile: toProfile(row) };
@@ -195,6 +204,28 @@ export async function getAppProfile(store: Store, id: string): Promise<{ app: Ap
 export async function findAppBySecretKey(store: Store, secretKey: string): Promise<App | undefined> {
   const row = await appOfLiveSecretKey(store, hashSecret(secretKey), Date.now());
   return row && toApp(row);
+}
+
+/**
+ * Who a merchant's call is from: an app, and the digest of the secret key the call carries. A key
+ * belongs to one app for good, so the pair never goes stale; whether the key is still live is for
+ * the statement that acts on the call to check (store/sessions.ts insertSessionForLiveKey).
+ */
+export interface MerchantCaller {
+  appId: string;
+  keyHash: string;
+}
+
+/** Why a merchant's call is refused when its secret key is unknown or no longer live. */
+export const unauthenticatedMerchant = { code: 'unauthenticated', message: 'A valid secret key is required: Authorization: Bearer sk_...' } as const satisfies Failure;
+
+/**
+ * For a merchant's call on one session, in one read: the app whose live secret key it carries
+ * (undefined: none), the session if it is that app's, and the session's refunds (store/merchant-reads.ts).
+ */
+export async function findSessionBySecretKey(store: Store, secretKey: string, sessionId: string): Promise<{ app: App; session: SessionRow | undefined; refunds: Refund[] } | undefined> {
+  const found = await findSessionOfLiveKey(store, hashSecret(secretKey), Date.now(), sessionId);
+  return found && { app: toApp(found.app), session: found.session, refunds: found.refunds.map(toRefund) };
 }
 
 /**

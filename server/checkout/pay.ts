@@ -13,7 +13,8 @@ import { randomId } from '../../common/secrets';
 import type { DataCipher } from '../lib/data-cipher';
 import { addressVerificationOf, type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
-import { insertInFlightAttempt, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
+import { type AttemptOutcome, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
+import type { ClaimedSession } from '../store/attempt-moves';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, chargedAmountOf, type ChargeSource } from './build-charge';
 import { contactOf, outcomeOf, shippingOf } from './sessions';
@@ -23,7 +24,7 @@ import { acceptedAgreement } from '../payment-methods/agreement';
 import { shopperColumns } from './personal-data';
 import type { MerchantQuoteOptions } from './merchant-quotes';
 import { priceOfPayment } from './quotes';
-import { conflictFor, moveSession, type SessionStore } from './states';
+import { claimSession, conflictFor, moveClaimedSession, moveSession, type SessionStore } from './states';
 
 export interface PayDependencies {
   store: Store;
@@ -61,9 +62,6 @@ export interface Paid {
   session: SessionRow | undefined;
 }
 
-/** The service's idempotency key for one attempt: derived from the session, so a retry of it can never charge twice. */
-export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string => `${sessionId}:attempt:${attemptNo}`;
-
 /** `framing`: the page the widget runs on, which a 3-D Secure challenge reports to, and the pages that frame it (iframe mode). */
 export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<Paid, Failure>> {
   const parsed = PayBody.safeParse(body);
@@ -100,7 +98,7 @@ export async function pay(deps: PayDependencies, app: App, session: SessionRow, 
   const { attempt: claimed, reply } = attempt.value;
   return ok(
     await abandonedIfStoreFails(deps, claimed.id, () =>
-      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, priced, claimed, reply.value, framing, assurance) : settle(deps, session.id, claimed.id, reply, assurance),
+      reply.ok && needsAuthentication(reply.value) ? startAuthentication(deps, app, priced, claimed, reply.value, framing, assurance) : settle(deps, session.id, claimed, reply, assurance),
     ),
   );
 }
@@ -185,6 +183,8 @@ function resultOf(reply: Result<Charge, ServiceFailure>, assurance?: Assurance):
 interface ClaimedAttempt {
   id: string;
   idempotencyKey: string;
+  /** The session as the claim left it: the outcome's move starts from it. */
+  session: ClaimedSession;
 }
 
 /**
@@ -223,26 +223,20 @@ export interface Claim {
  * address verification goes: the new attempt's charge answers its own.
  */
 async function claimAttempt(
-  { store, cipher, instanceId }: ChargeDependencies,
+  { store, instanceId }: ChargeDependencies,
   sessionId: string,
   { from, changes = {}, expected = {} }: Claim,
   sourceType: string,
   requestSealed: string,
 ): Promise<Result<ClaimedAttempt, Failure>> {
-  return store.transaction().execute(async (trx) => {
-    const claimed = await moveSession(trx, cipher, sessionId, from, 'processing', { ...changes, ...oneMoreAttempt, address_verification: null }, expected);
-    if (!claimed) {
-      const current = await findSession(trx, sessionId);
-      if (current && from.includes(SessionStatus.parse(current.status)) && expected.latest_quote !== undefined && current.latest_quote !== expected.latest_quote) {
-        return err({ code: 'quote_mismatch', message: 'quote_id: this checkout was quoted again while the payment was being checked: review your choices and pay again' });
-      }
-      return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
-    }
-    const attemptNo = claimed.attempts;
-    const attempt = { id: `att_${randomId(12)}`, idempotencyKey: idempotencyKeyFor(sessionId, attemptNo) };
-    await insertInFlightAttempt(trx, { ...attempt, sessionId, attemptNo, sourceType, requestSealed, instanceId });
-    return ok(attempt);
-  });
+  const id = `att_${randomId(12)}`;
+  const claimed = await claimSession(store, sessionId, from, { ...changes, ...oneMoreAttempt, address_verification: null }, expected, { id, sourceType, requestSealed, instanceId });
+  if (claimed) return ok({ id, idempotencyKey: claimed.idempotencyKey, session: claimed });
+  const current = await findSession(store, sessionId);
+  if (current && from.includes(SessionStatus.parse(current.status)) && expected.latest_quote !== undefined && current.latest_quote !== expected.latest_quote) {
+    return err({ code: 'quote_mismatch', message: 'quote_id: this checkout was quoted again while the payment was being checked: review your choices and pay again' });
+  }
+  return err(conflictFor(current?.status, 'This checkout cannot take a payment now'));
 }
 
 /**
@@ -278,16 +272,16 @@ async function startAuthentication(
   const addressVerification = addressVerificationOf(charge);
   if (!created.ok) {
     const outcome: PaymentOutcome = { ...declined, status: 'failed', failure_code: 'authentication_unavailable', failure_message: 'The card needs 3-D Secure, which could not be started; nothing was charged' };
-    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { addressVerification }) };
+    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { addressVerification, claimed: attempt.session }) };
   }
   const authentication = created.value;
   const challenge: PaymentOutcome = { ...declined, status: 'requires_authentication', ...(authentication.challenge_url && { challenge_url: authentication.challenge_url }) };
   const ids = { authentication_session: authentication.id, payment_method: paymentMethod };
   if (authentication.status === 'failed' || authentication.status === 'expired') {
     const outcome: PaymentOutcome = { ...declined, failure_code: 'authentication_failed', failure_message: 'The card issuer did not authenticate the payment' };
-    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids, addressVerification }) };
+    return { outcome, session: await recordOutcome(deps, session.id, attempt.id, outcome, { attempt: ids, addressVerification, claimed: attempt.session }) };
   }
-  const challenged: Paid = { outcome: challenge, session: await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids, addressVerification }) };
+  const challenged: Paid = { outcome: challenge, session: await recordOutcome(deps, session.id, attempt.id, challenge, { attempt: ids, addressVerification, claimed: attempt.session }) };
   if (authentication.status === 'challenge_required') return challenged;
   const paid = await payAuthenticated(deps, app, session, { paymentMethod, authenticationSession: authentication.id }, assurance);
   // Only a concurrent payment can have claimed the session in between: the challenge outcome stands for this request, the session as it is now.
@@ -315,7 +309,7 @@ export async function attemptCharge(deps: ChargeDependencies, app: App, sessionI
   const attempt = await chargeAttempt(deps, app, sessionId, claim, request.source_data, serializeCharge(request));
   if (!attempt.ok) return attempt;
   const { attempt: claimed, reply } = attempt.value;
-  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps, sessionId, claimed.id, reply, assurance)));
+  return ok(await abandonedIfStoreFails(deps, claimed.id, () => settle(deps, sessionId, claimed, reply, assurance)));
 }
 
 /** 3-D Secure ended without authentication: a decline the shopper may retry, with this card or another. */
@@ -337,9 +331,9 @@ async function endAuthentication(
   return moved ? ok({ outcome, session: moved }) : err({ code: 'payment_in_progress', message: 'A payment for this checkout is already being processed' });
 }
 
-async function settle(deps: SessionStore, sessionId: string, attemptId: string, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<Paid> {
+async function settle(deps: SessionStore, sessionId: string, attempt: ClaimedAttempt, reply: Result<Charge, ServiceFailure>, assurance: Assurance): Promise<Paid> {
   const { outcome, addressVerification } = resultOf(reply, assurance);
-  return { outcome, session: await recordOutcome(deps, sessionId, attemptId, outcome, { addressVerification }) };
+  return { outcome, session: await recordOutcome(deps, sessionId, attempt.id, outcome, { addressVerification, claimed: attempt.session }) };
 }
 
 function outcomeOfCharge(charge: Charge, assurance?: Assurance): PaymentOutcome {
@@ -373,19 +367,25 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
  * processing or pending by default) to the outcome's status, with the
  * issuer's address verification of the charge when one answered: the session
  * as moved, undefined when it was not in one of those any more. A known
- * outcome drops the sealed request, which is no longer needed.
+ * outcome drops the sealed request, which is no longer needed. `claimed`: the
+ * session as the attempt's claim left it, when this is the first move since:
+ * then, on PostgreSQL, all of it is one statement (moveClaimedSession).
  */
 export async function recordOutcome(
   { store, cipher }: SessionStore,
   sessionId: string,
   attemptId: string,
   outcome: PaymentOutcome,
-  options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string }; addressVerification?: AddressVerification } = {},
+  options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string }; addressVerification?: AddressVerification; claimed?: ClaimedSession } = {},
 ): Promise<SessionRow | undefined> {
   const json = JSON.stringify(outcome);
-  const verification = options.addressVerification && { address_verification: JSON.stringify(options.addressVerification) };
+  const changes = { outcome: json, ...(options.addressVerification && { address_verification: JSON.stringify(options.addressVerification) }) };
+  const attempt: AttemptOutcome = { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt };
+  const from = options.from ?? ['processing', 'pending'];
+  const moved = options.claimed && (await moveClaimedSession({ store, cipher }, options.claimed, attemptId, attempt, from, outcome.status, changes));
+  if (moved) return moved;
   return store.transaction().execute(async (trx) => {
-    await recordAttemptOutcome(trx, attemptId, { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt });
-    return moveSession(trx, cipher, sessionId, options.from ?? ['processing', 'pending'], outcome.status, { outcome: json, ...verification });
+    await recordAttemptOutcome(trx, attemptId, attempt);
+    return moveSession(trx, cipher, sessionId, from, outcome.status, changes);
   });
 }

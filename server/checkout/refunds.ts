@@ -16,9 +16,8 @@ import { randomId } from '../../common/secrets';
 import type { Logger } from '../../common/logging';
 import type { ServiceClient, ServiceFailure } from '../service-client';
 import type { Store } from '../store';
-import { recordEvent } from '../store/events';
 import { releaseReplayLease, takeReplayLease } from '../store/reconciliation';
-import { findRefund, pendingRefunds, type RefundRow, type RefundSettlement, reserveRefund, settleRefund, toRefund } from '../store/refunds';
+import { findRefund, pendingRefunds, type RefundRow, type RefundSettlement, reserveRefund, settleRefundRecordingEvent, toRefund } from '../store/refunds';
 import { chargedAmountOf } from './build-charge';
 import { outcomeOf } from './sessions';
 import { findSession, type SessionRow } from '../store/sessions';
@@ -62,7 +61,8 @@ export async function createRefund(deps: RefundDependencies, app: App, session: 
   const parsed = CreateRefundBody.safeParse(body ?? {});
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const id = refundIdFor(app, session, merchantKey);
-  const made = await findRefund(deps.store, id);
+  // Only an id derived from the merchant's key can have been made before: a random one is new.
+  const made = merchantKey === undefined ? undefined : await findRefund(deps.store, id);
   // Made by an earlier run of this request: sent again if its outcome is still unknown (the same key at the service), else as it is.
   if (made) return ok(made.status === 'pending' ? await send(deps, made, app.merchantId) : toRefund(made));
   const taken = takenIn[session.status as SessionStatus]?.(session);
@@ -90,7 +90,7 @@ export async function createRefund(deps: RefundDependencies, app: App, session: 
     lease_until: null,
     replays: 0,
   };
-  if (!(await deps.store.transaction().execute((trx) => reserveRefund(trx, row, REFUNDABLE_FROM, taken)))) {
+  if (!(await reserveRefund(deps.store, row, REFUNDABLE_FROM, taken))) {
     const current = await findSession(deps.store, session.id);
     return err(exceeds(current ? taken - current.amount_refunded : 0));
   }
@@ -104,13 +104,9 @@ async function send(deps: RefundDependencies, row: RefundRow, merchantId: string
     { merchantId, idempotencyKey: row.idempotency_key },
   );
   const settlement = settlementOf(reply);
-  if (settlement) {
-    await deps.store.transaction().execute(async (trx) => {
-      const settled = await settleRefund(trx, row.id, settlement);
-      if (settled) await recordEvent(trx, settled.app_id, settled.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', toRefund(settled));
-    });
-  }
-  const current = await findRefund(deps.store, row.id);
+  const settled = settlement && (await settleRefundRecordingEvent(deps.store, row, settlement, settlement.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed'));
+  // Read again only when this request did not settle it: another did, or it is still pending.
+  const current = settled ?? (await findRefund(deps.store, row.id));
   return toRefund(current ?? row);
 }
 

@@ -5,14 +5,15 @@
 import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { type App, getApp, rollSecretKey, walletEnvironmentOf } from '../apps';
-import { isStorableText, type PayReply, type PublicSession, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
+import { type App, findSessionAndApp, rollSecretKey, unauthenticatedMerchant, walletEnvironmentOf } from '../apps';
+import { isStorableText, type PayReply, type PublicSession, type Refund, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount, shownAmount } from '../../contracts/money';
 import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
 import { isWebOrigin } from '../../contracts/urls';
 import { bearerCredential } from '../../common/http/auth';
-import { authenticatedMerchant } from '../http/merchant-auth';
+import { askForSecretKey, authenticatedMerchant, authenticatedMerchantSession, KeyOwners, merchantCaller, secretKeyIsLive } from '../http/merchant-auth';
+import { hashSecret } from '../../common/secrets';
 import { invalidRequest, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { IDEMPOTENT, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers } from '../../contracts/error-codes';
 import { type BodyRules, KB } from '../../common/http/body';
@@ -31,7 +32,7 @@ import { googlePayAmountRefusal } from './payment-request';
 import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAuthorization } from '../../contracts/payment-data-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, createSession, listAppSessions, outcomeOf, requestedAmountOf, sessionView } from './sessions';
+import { clientSecretOpens, createSession, listAppSessions, merchantView, outcomeOf, requestedAmountOf, sessionView } from './sessions';
 import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-endpoints';
 import { quoteSession } from './quotes';
 import { shopperOutcome } from './shopper-outcome';
@@ -223,14 +224,32 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   });
 
   const merchantApp = (req: Request, res: Response) => authenticatedMerchant(store, req, res);
-
-  router.post('/api/sessions', merchantCalls, async (req, res) => {
+  const checkedCaller = async (req: Request, res: Response) => {
     const app = await merchantApp(req, res);
-    if (!app) return;
-    await respondIdempotently(keys, app.id, req, res, async () => {
-      const created = await createSession(store, options.cipher, app, req.body);
-      if (!created.ok) return replyOf(created, 201, () => false);
-      const { session, row, locale } = created.value;
+    return app && { caller: { appId: app.id, keyHash: hashSecret(bearerCredential(req) ?? '') }, remembered: false };
+  };
+
+  /**
+   * The insert checks the caller's key live and reads its app (createSession), so a key this instance
+   * remembers costs no read before it. Not under an Idempotency-Key: its replay would answer before
+   * any statement checked the key, so the key is read first, as on every other route.
+   */
+  const keyOwners = new KeyOwners();
+  router.post('/api/sessions', merchantCalls, async (req, res) => {
+    const found = req.get('idempotency-key') === undefined ? await merchantCaller(store, keyOwners, req, res) : await checkedCaller(req, res);
+    if (!found) return;
+    const { caller, remembered } = found;
+    await respondIdempotently(keys, caller.appId, req, res, async () => {
+      const created = await createSession(store, options.cipher, caller, req.body);
+      if (!created.ok) {
+        // A key that died since it was remembered hears 401, as it would have before anything else.
+        const live = created.error.code !== 'unauthenticated' && (!remembered || (await secretKeyIsLive(store, req)));
+        if (live) return replyOf(created, 201, () => false);
+        keyOwners.forget(caller.keyHash);
+        askForSecretKey(res);
+        return refusal(unauthenticatedMerchant);
+      }
+      const { session, row, locale, app } = created.value;
       // Platform mode's view is signed for the page's origin, which only the widget's request tells.
       const view = app.googlePayMode === 'platform' ? undefined : await publicView(row, app, undefined, locale);
       return replyOf(ok({ ...session, public_view: view?.ok ? view.value : null }), 201);
@@ -308,20 +327,20 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     else sendFailure(res, removed.error);
   });
 
-  async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App } | undefined> {
-    const app = await merchantApp(req, res);
-    if (!app) return undefined;
-    const session = await findSession(store, String(req.params.id));
-    if (!session || session.app_id !== app.id) {
+  /** The session a merchant's call names, with its app and its refunds, read in one statement. */
+  async function merchantSession(req: Request, res: Response): Promise<{ session: SessionRow; app: App; refunds: Refund[] } | undefined> {
+    const found = await authenticatedMerchantSession(store, req, res, String(req.params.id));
+    if (!found) return undefined;
+    if (!found.session) {
       sendFailure(res, { code: 'not_found', message: 'No such checkout session' });
       return undefined;
     }
-    return { session: await expiredIfPastDue(options, session), app };
+    return { session: await expiredIfPastDue(options, found.session), app: found.app, refunds: found.refunds };
   }
 
   router.get('/api/sessions/:id', merchantCalls, async (req, res) => {
     const found = await merchantSession(req, res);
-    if (found) res.json(await sessionView(store, options.cipher, found.session));
+    if (found) res.json(merchantView(found.session, found.refunds, options.cipher));
   });
 
   /**
@@ -359,8 +378,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   async function namedSession(req: Request, res: Response): Promise<{ session?: SessionRow; app?: App }> {
     const locals = res.locals as { widgetSession?: { session?: SessionRow; app?: App } };
     if (!locals.widgetSession) {
-      const session = await findSession(store, String(req.params.id));
-      locals.widgetSession = { session, app: session && (await getApp(store, session.app_id)) };
+      locals.widgetSession = (await findSessionAndApp(store, String(req.params.id))) ?? {};
     }
     return locals.widgetSession;
   }
@@ -498,7 +516,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const embedder = embedderOf(req);
     const framing = { return_origin: req.get('origin') ?? options.ownOrigin(), ...(embedder ? { ancestor_origins: [embedder] } : {}) };
     const paid = await pay(options, found.app, found.session, req.body, framing);
-    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session.id, paid.value.outcome);
+    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session, paid.value.outcome);
     await sendPayReply(res, found, paid);
   });
 
@@ -518,7 +536,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const found = await widgetSession(req, res);
     if (!found) return;
     const paid = await authenticate(options, found.app, found.session, req.body);
-    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session.id, paid.value.outcome);
+    if (paid.ok) await keepCardAfterPayment(options, found.app, found.session, paid.value.outcome);
     await sendPayReply(res, found, paid);
   });
 

@@ -2,7 +2,7 @@
  * Checkout sessions: created by the merchant's server, read by it with the
  * secret key and by the widget with the client secret.
  */
-import type { App } from '../apps';
+import { type App, type MerchantCaller, toApp, unauthenticatedMerchant } from '../apps';
 import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, KeepCardError, MerchantChargeReason, PaymentOutcome, type CreatedSession, RecordedAgreement, type Refund, SESSION_LIFETIME, type Session, SessionIntent, type SessionList, QuotePricing, SessionQuote, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
@@ -13,7 +13,7 @@ import type { StoreTransaction } from '../store/events';
 import { refundsOfSessions } from '../store/refunds';
 import { listSessions } from '../store/session-list';
 import { findQuoteEndpoint } from '../store/quote-endpoints';
-import { findSession, insertSession, type SessionRow } from '../store/sessions';
+import { findSession, insertSessionForLiveKey, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
 import type { SessionAmount } from '../../contracts/payment-data-request';
 import { sealAddress, storedAddress, storedEmail } from './personal-data';
@@ -28,9 +28,10 @@ const CLIENT_SECRET_SEPARATOR = '_secret_';
 export async function createSession(
   store: Store,
   cipher: DataCipher,
-  app: App,
+  caller: MerchantCaller,
   body: unknown,
-): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow; locale: string | undefined }, Failure>> {
+): Promise<Result<{ session: Omit<CreatedSession, 'public_view'>; row: SessionRow; locale: string | undefined; app: App }, Failure>> {
+  const app = { id: caller.appId };
   const parsed = CreateSessionBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const input = parsed.data;
@@ -59,8 +60,10 @@ export async function createSession(
     quote_pricing: input.quote_endpoint ? JSON.stringify({ promotion_codes: input.promotion_codes }) : null,
     save_payment_method: input.save_payment_method ? JSON.stringify(input.save_payment_method) : null,
   };
-  await insertSession(store, row);
-  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale });
+  // Written only while the caller's key is live, and with the app as it is then: the reply's view is made from it.
+  const owner = await insertSessionForLiveKey(store, row, caller.keyHash, now);
+  if (!owner) return err(unauthenticatedMerchant);
+  return ok({ session: { ...merchantView(row, [], cipher), client_secret: clientSecret }, row, locale: input.locale, app: toApp(owner) });
 }
 
 /** What every new session's row is made of; the rest of its columns start empty, to be filled by its creator and its payments. */

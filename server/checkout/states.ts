@@ -8,7 +8,9 @@ import type { Failure } from '../../common/result';
 import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
-import { recordEvent, type StoreTransaction } from '../store/events';
+import { newEvent, recordEvent, type StoreTransaction } from '../store/events';
+import { type ClaimedSession, claimSessionForAttempt, type NewAttempt, recordClaimedOutcome } from '../store/attempt-moves';
+import type { AttemptOutcome } from '../store/attempts';
 import { type SessionChanges, type SessionExpectations, type SessionRow, setSessionStatus } from '../store/sessions';
 import { carriesPersonalData } from './personal-data';
 import { merchantView } from './sessions';
@@ -65,13 +67,65 @@ export async function moveSession(
   // The row as moved comes back with the move: the event needs no second read.
   const moved = await setSessionStatus(trx, sessionId, allowed, to, changes, expected);
   if (!moved) return undefined;
+  const event = eventOfMove(cipher, moved, to);
+  if (event) await recordEvent(trx, moved.app_id, event.type, event.view, event.sealWith);
+  return moved;
+}
+
+/**
+ * What a move to `to` tells the merchant, about the session as moved: the event's type and the session's view
+ * (sealed with `cipher` when it carries personal data); nothing for the steps in between.
+ */
+function eventOfMove(cipher: DataCipher, moved: SessionRow, to: SessionStatus) {
   const type = eventOnEntering[to];
-  if (!type) return moved;
+  if (!type) return undefined;
   // No refunds to read for the event's view: they are made only on succeeded or captured sessions
   // (checkout/refunds.ts), which are final, so a session that moves never had one.
   const view = merchantView(moved, [], cipher);
-  await recordEvent(trx, moved.app_id, type, view, carriesPersonalData(view) ? cipher : undefined);
-  return moved;
+  return { type, view, sealWith: carriesPersonalData(view) ? cipher : undefined };
+}
+
+/**
+ * Claims the session for a new attempt: moves it to processing (with `changes`, from one of `from`, while it holds
+ * `expected`) and records the attempt, in one transaction, one statement on PostgreSQL (store/attempt-moves.ts).
+ * Entering processing tells the merchant nothing (eventOnEntering), so the claim records no event.
+ */
+export async function claimSession(
+  store: Store,
+  sessionId: string,
+  from: readonly SessionStatus[],
+  changes: SessionChanges,
+  expected: SessionExpectations,
+  attempt: NewAttempt,
+): Promise<ClaimedSession | undefined> {
+  const allowed = from.filter((status) => canTransition(status, 'processing'));
+  if (allowed.length === 0) return undefined;
+  return claimSessionForAttempt(store, { sessionId, from: allowed, to: 'processing', changes, expected, now: Date.now() }, attempt);
+}
+
+/**
+ * An attempt's outcome and its session's move right after the claim, when the row is still as the claim left
+ * it (PostgreSQL can tell: ClaimedSession's version): the row as moved is then known before the move, and so
+ * is the move's event, so the attempt, the move, the event and its deliveries are written in one statement.
+ * Undefined when that cannot be (SQLite, or the row changed since the claim) and nothing was written: the
+ * caller records the outcome as any other move, in a transaction.
+ */
+export async function moveClaimedSession(
+  { store, cipher }: SessionStore,
+  claimed: ClaimedSession,
+  attemptId: string,
+  attempt: AttemptOutcome,
+  from: readonly SessionStatus[],
+  to: SessionStatus,
+  changes: Pick<Partial<SessionRow>, 'outcome' | 'address_verification'>,
+): Promise<SessionRow | undefined> {
+  const { version } = claimed;
+  if (version === undefined || !from.includes(SessionStatus.parse(claimed.row.status)) || !canTransition(SessionStatus.parse(claimed.row.status), to)) return undefined;
+  const now = Date.now();
+  const moved: SessionRow = { ...claimed.row, ...changes, status: to, updated: now };
+  const event = eventOfMove(cipher, moved, to);
+  const move = { sessionId: moved.id, from: [claimed.row.status], to, changes, expected: {}, now };
+  return recordClaimedOutcome(store, { claimed: { ...claimed, version }, attemptId, attempt, move, event: event && newEvent(moved.app_id, event.type, event.view, event.sealWith, now).row });
 }
 
 /** Why a session could not take what was asked: paid, busy, or simply not in a state for it. */

@@ -40,13 +40,16 @@ export const keepIdempotencyKey = (sessionId: string): string => `${sessionId}:p
 /** The outcomes that took (or held) the money: the card is kept from their charge. */
 const KEEPING_OUTCOMES: readonly PaymentOutcome['status'][] = ['succeeded', 'authorized'];
 
-/** After a payment of the session: keeps its card if it saves one and the payment went through. A failure is left to reconciliation, never to the payment's reply. */
-export async function keepCardAfterPayment(deps: KeepDependencies, app: App, sessionId: string, outcome: PaymentOutcome): Promise<void> {
-  if (!KEEPING_OUTCOMES.includes(outcome.status)) return;
+/**
+ * After a payment of the session: keeps its card if it saves one and the payment went through. A failure is left to reconciliation, never to the payment's reply.
+ * Whether a session saves a card is set at its creation and never changes: the session as the request read it tells, without another read.
+ */
+export async function keepCardAfterPayment(deps: KeepDependencies, app: App, session: Pick<SessionRow, 'id' | 'save_payment_method'>, outcome: PaymentOutcome): Promise<void> {
+  if (!KEEPING_OUTCOMES.includes(outcome.status) || !savingOf(session)) return;
   try {
-    await keepCard(deps, app, sessionId);
+    await keepCard(deps, app, session.id);
   } catch (error) {
-    deps.logger.warn({ err: error, session: sessionId }, 'the card could not be kept after the payment; reconciliation keeps it');
+    deps.logger.warn({ err: error, session: session.id }, 'the card could not be kept after the payment; reconciliation keeps it');
   }
 }
 

@@ -19,6 +19,24 @@ export async function insertApp(trx: Transaction<BackendDatabase>, row: AppRow):
   await syncOriginVerifications(trx, row.id, JSON.parse(row.allowed_origins) as string[], row.created);
 }
 
+/** The columns an App is made of (apps/registry.ts): what a read that brings the app along with another row selects. */
+const APP_FIELDS = {
+  id: true,
+  name: true,
+  merchant_id: true,
+  google_merchant_id: true,
+  allowed_origins: true,
+  auth_methods: true,
+  card_networks: true,
+  environment: true,
+  decryption_mode: true,
+  three_ds: true,
+  google_pay_mode: true,
+  created: true,
+} as const satisfies Partial<Record<keyof AppRow, true>>;
+export type AppFieldsRow = Pick<AppRow, keyof typeof APP_FIELDS>;
+export const APP_COLUMNS = Object.keys(APP_FIELDS) as (keyof typeof APP_FIELDS)[];
+
 export const findAppRow = (db: Db, id: string): Promise<AppRow | undefined> => db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The digest of the app's newest secret key (the key itself is in app_secret_keys). */

@@ -3,8 +3,8 @@
  * service is called and given its outcome after, so that every attempt ends
  * in exactly one known state.
  */
-import { sql, type Transaction } from 'kysely';
-import type { BackendDatabase } from './schema';
+import { sql, type Transaction, type Updateable } from 'kysely';
+import type { BackendDatabase, ChargeAttemptsTable } from './schema';
 import type { Store } from '.';
 
 type Db = Store | Transaction<BackendDatabase>;
@@ -12,6 +12,14 @@ type Db = Store | Transaction<BackendDatabase>;
 /** The session's newest attempt: the one a 3-D Secure challenge belongs to. */
 export const latestAttempt = (db: Db, sessionId: string) =>
   db.selectFrom('charge_attempts').select(['id', 'authentication_session', 'payment_method']).where('session_id', '=', sessionId).orderBy('attempt_no', 'desc').executeTakeFirst();
+
+/**
+ * The service's idempotency key for one attempt: derived from the session, so a retry of it can never charge
+ * twice. Its number is the claim's (oneMoreAttempt), so PostgreSQL's claim builds the key in its statement
+ * from the same parts (store/attempt-moves.ts).
+ */
+export const ATTEMPT_KEY_INFIX = ':attempt:';
+export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string => `${sessionId}${ATTEMPT_KEY_INFIX}${attemptNo}`;
 
 /** The change to a session that counts one more attempt, made by the move that claims it: its new `attempts` is the attempt's number (1 for the first). */
 export const oneMoreAttempt = { attempts: sql<number>`attempts + 1` };
@@ -43,18 +51,24 @@ export async function insertInFlightAttempt(
     .execute();
 }
 
+/** What an attempt came to: its outcome, and, while 3-D Secure runs, where it went on. */
+export interface AttemptOutcome {
+  status: string;
+  chargeId: string | null;
+  outcome: string;
+  settled: boolean;
+  authentication_session?: string;
+  payment_method?: string;
+}
+
 /** A settled outcome drops the sealed request, which is no longer needed; a 3-D Secure attempt keeps where it went on. */
-export async function recordAttemptOutcome(
-  db: Db,
-  attemptId: string,
-  result: { status: string; chargeId: string | null; outcome: string; settled: boolean; authentication_session?: string; payment_method?: string },
-): Promise<void> {
+export function attemptOutcomeChanges(result: AttemptOutcome, now: number): Updateable<ChargeAttemptsTable> {
   const { status, chargeId, outcome, settled, ...authentication } = result;
-  await db
-    .updateTable('charge_attempts')
-    .set({ status, charge_id: chargeId, outcome, updated: Date.now(), ...(settled && { request_sealed: null }), ...authentication })
-    .where('id', '=', attemptId)
-    .execute();
+  return { status, charge_id: chargeId, outcome, updated: now, ...(settled && { request_sealed: null }), ...authentication };
+}
+
+export async function recordAttemptOutcome(db: Db, attemptId: string, result: AttemptOutcome): Promise<void> {
+  await db.updateTable('charge_attempts').set(attemptOutcomeChanges(result, Date.now())).where('id', '=', attemptId).execute();
 }
 
 /** How many attempts are in each of `statuses` (a status with none is absent), counted over the whole store: every instance sharing it reads the same. */

@@ -84,8 +84,10 @@ for (const engine of engines) {
     const newApp = async () => {
       const created = await createApp(store, { name: 'Engine Shop', merchant_id: 'engine_1', allowed_origins: ['https://shop.example'] });
       if (!created.ok) throw new Error(created.error.message);
-      return created.value.app;
+      return { ...created.value.app, keyHash: hashSecret(created.value.secretKey) };
     };
+    /** Who creates the app's sessions: the app, with its secret key. */
+    const callerOf = (app: { id: string; keyHash: string }) => ({ appId: app.id, keyHash: app.keyHash });
 
     it('migrates once: every migration recorded, opening again changes nothing', async () => {
       const again = await openStore(where.dataDir, where.databaseUrl);
@@ -129,7 +131,7 @@ for (const engine of engines) {
       const app = await newApp();
       const sessionIds = await Promise.all(
         [1, 2].map(async () => {
-          const created = await createSession(store, cipher, app, { amount: 2400, currency: 'USD', country_code: 'US' });
+          const created = await createSession(store, cipher, callerOf(app), { amount: 2400, currency: 'USD', country_code: 'US' });
           if (!created.ok) throw new Error(created.error.message);
           return created.value.session.id;
         }),
@@ -150,7 +152,7 @@ for (const engine of engines) {
     });
 
     it('records a quote only over one it replaces, whatever order they come in, and two at once as one of them', async () => {
-      const created = await createSession(store, cipher, await newApp(), { amount: 2400, currency: 'USD', country_code: 'US' });
+      const created = await createSession(store, cipher, callerOf(await newApp()), { amount: 2400, currency: 'USD', country_code: 'US' });
       if (!created.ok) throw new Error(created.error.message);
       const id = created.value.session.id;
       const quote = (asked: number) => JSON.stringify({ id: `qt_${asked}`, created: asked });
@@ -203,7 +205,7 @@ for (const engine of engines) {
 
       const app = await newApp();
       const save = { customer: 'cus_1', usage: 'unscheduled' };
-      const created = await createSession(store, cipher, app, { amount: 2400, currency: 'USD', country_code: 'US', save_payment_method: save });
+      const created = await createSession(store, cipher, callerOf(app), { amount: 2400, currency: 'USD', country_code: 'US', save_payment_method: save });
       if (!created.ok) throw new Error(created.error.message);
       const id = created.value.session.id;
       await store.transaction().execute((trx) => setSessionStatus(trx, id, ['open'], 'succeeded', {}));
@@ -227,7 +229,7 @@ for (const engine of engines) {
 
     it('keeps ms timestamps and amounts past 2^31 as numbers, and booleans as 0/1', async () => {
       const app = await newApp();
-      const session = await createSession(store, cipher, app, { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
+      const session = await createSession(store, cipher, callerOf(app), { amount: 99_999_999_999, currency: 'JPY', country_code: 'JP' });
       if (!session.ok) throw new Error(session.error.message);
       const row = await findSession(store, session.value.session.id);
       expect(row).toMatchObject({ amount: 99_999_999_999, created: session.value.session.created });
@@ -239,7 +241,7 @@ for (const engine of engines) {
 
     it('finds a session by id and by its client secret only', async () => {
       const app = await newApp();
-      const created = await createSession(store, cipher, app, { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
+      const created = await createSession(store, cipher, callerOf(app), { amount: 2400, currency: 'usd', country_code: 'us', description: 'Coffee' });
       if (!created.ok) throw new Error(created.error.message);
       const { id, client_secret } = created.value.session;
       const found = await findSession(store, id);
@@ -251,7 +253,7 @@ for (const engine of engines) {
 
     it('refuses a second attempt with the same idempotency key or number', async () => {
       const app = await newApp();
-      const created = await createSession(store, cipher, app, { amount: 100, currency: 'USD', country_code: 'US' });
+      const created = await createSession(store, cipher, callerOf(app), { amount: 100, currency: 'USD', country_code: 'US' });
       if (!created.ok) throw new Error(created.error.message);
       const attempt = (id: string, attemptNo: number, key: string) =>
         store

@@ -3,11 +3,11 @@
  * event tells of: the event and its deliveries commit with it or not at all,
  * so no event is lost and none is sent for a change that rolled back.
  */
-import type { Transaction } from 'kysely';
+import { type Insertable, type QueryCreator, sql, type Transaction } from 'kysely';
 import type { Event, WebhookEventType } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
 import { randomId } from '../../common/secrets';
-import type { BackendDatabase } from './schema';
+import type { BackendDatabase, EventsTable } from './schema';
 
 export type StoreTransaction = Transaction<BackendDatabase>;
 
@@ -34,18 +34,23 @@ export function pendingDelivery(eventId: string, endpointId: string, now: number
   };
 }
 
+/** An event about `object` for `appId`, and its row in `events`. `sealWith`: the object carries personal data, and the body is kept sealed with it. */
+export type EventRow = Insertable<EventsTable>;
+
+export function newEvent(appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith: DataCipher | undefined, now: number): { event: Event; row: EventRow } {
+  const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
+  const body = JSON.stringify(event);
+  return { event, row: { id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: sessionOf(object) } };
+}
+
 /**
  * Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that
  * listens to its type. `sealWith`: the object carries personal data, and the body is kept sealed with it.
  */
 export async function recordEvent(trx: StoreTransaction, appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith?: DataCipher): Promise<Event> {
   const now = Date.now();
-  const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
-  const body = JSON.stringify(event);
-  await trx
-    .insertInto('events')
-    .values({ id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: sessionOf(object) })
-    .execute();
+  const { event, row } = newEvent(appId, type, object, sealWith, now);
+  await trx.insertInto('events').values(row).execute();
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
   const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
   if (listening.length > 0) {
@@ -55,6 +60,62 @@ export async function recordEvent(trx: StoreTransaction, appId: string, type: We
       .execute();
   }
   return event;
+}
+
+/**
+ * PostgreSQL: `statement` (a WITH chain) with two more steps, which record `event` when the step `gate` of
+ * the statement wrote a row (the change the event tells of), and with it a pending delivery to each live
+ * endpoint of the app that listens to its type, read in the statement as recordEvent reads them in its
+ * transaction. One statement, so the event and its deliveries commit with the change or not at all.
+ */
+export function recordingEvent<Statement>(statement: Statement, gate: string, event: EventRow): Statement {
+  // The gate's name is the caller's: its table is not one this module can name in a type.
+  const chain = statement as unknown as QueryCreator<BackendDatabase & Record<string, { id: string }>>;
+  const now = event.created;
+  return chain
+    .with('event', (db) =>
+      db
+        .insertInto('events')
+        .columns(['id', 'app_id', 'type', 'created', 'body', 'personal_data', 'session_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom(gate)
+            .select([
+              sql<string>`${event.id}::text`.as('id'),
+              sql<string>`${event.app_id}::text`.as('app_id'),
+              sql<string>`${event.type}::text`.as('type'),
+              sql<number>`${event.created}::bigint`.as('created'),
+              sql<string>`${event.body}::text`.as('body'),
+              sql<number>`${event.personal_data ?? 0}::integer`.as('personal_data'),
+              sql<string | null>`${event.session_id ?? null}::text`.as('session_id'),
+            ]),
+        )
+        .returning('events.id'),
+    )
+    .with('deliveries', (db) =>
+      db
+        .insertInto('webhook_deliveries')
+        .columns(['id', 'event_id', 'endpoint_id', 'status', 'next_attempt', 'created', 'updated'])
+        .expression((eb) =>
+          eb
+            .selectFrom('event')
+            .innerJoin('webhook_endpoints', (join) => join.onTrue())
+            .select([
+              // pendingDelivery's: whd_ and 16 random bytes in base64url, here a random UUID's.
+              sql<string>`'whd_' || rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), '=')`.as('id'),
+              'event.id as event_id',
+              'webhook_endpoints.id as endpoint_id',
+              sql<string>`'pending'`.as('status'),
+              sql<number>`${now}::bigint`.as('next_attempt'),
+              sql<number>`${now}::bigint`.as('created'),
+              sql<number>`${now}::bigint`.as('updated'),
+            ])
+            .where('webhook_endpoints.app_id', '=', event.app_id)
+            .where('webhook_endpoints.deleted', 'is', null)
+            // endpointListensTo: a null list is every type.
+            .where((eb) => eb.or([eb('webhook_endpoints.events', 'is', null), sql<boolean>`webhook_endpoints.events::jsonb @> jsonb_build_array(${event.type}::text)`])),
+        ),
+    ) as unknown as Statement;
 }
 
 /** The session an event is about, for the dashboard's timeline: a session's own, a refund's; none for a kept card. */

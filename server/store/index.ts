@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
 import { privateDirectory } from '../../common/private-files';
 import { openDatabase } from '../../common/store/database';
 import { type StoreErrorListener, storeFailureOf } from '../../common/store/failures';
@@ -19,6 +19,13 @@ export type { BackendDatabase } from './schema';
 export { openDatabase } from '../../common/store/database';
 export { type StoreFailure, storeFailureOf } from '../../common/store/failures';
 export { defaultStoreLimits, type StoreLimits } from '../../common/store/limits';
+
+/**
+ * Whether the store is PostgreSQL, where one statement can write several tables (data-modifying CTEs)
+ * and is atomic on its own: the operations that would otherwise take a transaction of several round
+ * trips take one there (store/attempt-moves.ts). SQLite has neither, and needs neither: it is in-process.
+ */
+export const onPostgres = (db: Store | Transaction<BackendDatabase>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Resolves once the store answers a query: readiness (/readyz) asks it. */
 export async function pingStore(store: Store): Promise<void> {

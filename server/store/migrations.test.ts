@@ -26,9 +26,10 @@ describe('0018: events carry the session they are about', () => {
     const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0018'));
     // Written as the store stood then (createApp writes tables of later migrations too).
     await sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created) VALUES ('app_upgrade', 'Upgrade Shop', 'm_upgrade', 'hash_upgrade', '["https://shop.example"]', '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1)`.execute(before);
+    await sql`INSERT INTO app_secret_keys (hash, app_id, created, expires) VALUES ('hash_upgrade', 'app_upgrade', 1, NULL)`.execute(before);
     const app = await getApp(before, 'app_upgrade');
     if (!app) throw new Error('no app');
-    const session = await createSession(before, cipher, app, { amount: 1200, currency: 'usd', country_code: 'us' });
+    const session = await createSession(before, cipher, { appId: app.id, keyHash: 'hash_upgrade' }, { amount: 1200, currency: 'usd', country_code: 'us' });
     if (!session.ok) throw new Error(session.error.message);
     const sessionId = session.value.session.id;
     const event = (id: string, type: string, object: object) =>

@@ -3,9 +3,12 @@
  * by id, and moved from status to status by a compare-and-set (the state
  * machine, checkout/states.ts, decides which moves are allowed).
  */
-import type { Selectable, Transaction, UpdateObject } from 'kysely';
+import { type QueryCreator, type Selectable, sql, type Transaction, type UpdateObject } from 'kysely';
+import { APP_COLUMNS, type AppFieldsRow } from './apps';
+import { prefixedColumns, unprefixedColumns } from './joined-rows';
 import type { BackendDatabase, SessionsTable } from './schema';
-import type { Store } from '.';
+import { onPostgres, type Store } from '.';
+import { appOfLiveSecretKey } from './secret-keys';
 
 /**
  * A session's row. The saved-card columns (migration 0026) may be left out of a row built in code
@@ -18,16 +21,75 @@ export type SessionRow = Omit<Selectable<SessionsTable>, SavedCardColumns> & Par
 /** What a move may change besides the status (and `updated`, which it sets). */
 export type SessionChanges = Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'>;
 
-export async function insertSession(store: Store, row: SessionRow): Promise<void> {
-  // A column left null is left to its default (null): a session without the later columns' data (the address
-  // verification, express checkout's) is created the same way on a store whose schema predates them (the migration
-  // tests build such stores).
-  const values = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as typeof row;
-  await store.insertInto('sessions').values(values).execute();
+/**
+ * A column left null is left to its default (null): a session without the later columns' data (the address
+ * verification, express checkout's) is created the same way on a store whose schema predates them (the migration
+ * tests build such stores).
+ */
+const writtenColumns = (row: SessionRow): SessionRow => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as SessionRow;
+
+export async function insertSession(db: Store | Transaction<BackendDatabase>, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(writtenColumns(row)).execute();
+}
+
+/**
+ * Inserts the session only while the secret key with digest `keyHash` is live at `now` and is the session's
+ * app's, and answers that app's columns as they are then; undefined (nothing written) otherwise. On PostgreSQL
+ * one statement: the key's check, the app's read and the insert (the row passed as one JSON parameter, which
+ * json_populate_record types column by column); on SQLite, a transaction of the read and the insert.
+ */
+export async function insertSessionForLiveKey(store: Store, row: SessionRow, keyHash: string, now: number): Promise<AppFieldsRow | undefined> {
+  const values = writtenColumns(row);
+  if (!onPostgres(store)) {
+    return store.transaction().execute(async (trx) => {
+      const app = await appOfLiveSecretKey(trx, keyHash, now);
+      if (app?.id !== row.app_id) return undefined;
+      await insertSession(trx, values);
+      return app;
+    });
+  }
+  const columns = Object.keys(values) as (keyof SessionRow & string)[];
+  return store
+    .with('app', (db) =>
+      db
+        .selectFrom('app_secret_keys')
+        .innerJoin('apps', 'apps.id', 'app_secret_keys.app_id')
+        .select(APP_COLUMNS.map((column) => `apps.${column}` as const))
+        .where('app_secret_keys.hash', '=', keyHash)
+        .where('app_secret_keys.app_id', '=', row.app_id)
+        .where((eb) => eb.or([eb('app_secret_keys.expires', 'is', null), eb('app_secret_keys.expires', '>', now)])),
+    )
+    .with('inserted', (db) =>
+      db
+        .insertInto('sessions')
+        .columns(columns)
+        .expression(
+          db
+            .selectFrom(sql<SessionRow>`json_populate_record(null::sessions, ${JSON.stringify(values)}::json)`.as('row'))
+            .select(columns.map((column) => sql.ref(`row.${column}`).as(column)))
+            .where(({ exists, selectFrom }) => exists(selectFrom('app').select('app.id'))),
+        )
+        .returning('sessions.id'),
+    )
+    .selectFrom('app')
+    .selectAll()
+    .executeTakeFirst();
 }
 
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
+export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
+  const row: Record<string, unknown> | undefined = await db
+    .selectFrom('sessions')
+    .innerJoin('apps', 'apps.id', 'sessions.app_id')
+    .selectAll('sessions')
+    .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`app:${column}`)))
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+  return row && { session: unprefixedColumns(row) as SessionRow, app: prefixedColumns(row, 'app') as AppFieldsRow };
+}
 
 /** What a move also requires of the row as it is now, besides its status: the latest quote a payment was priced by (null: none). */
 export interface SessionExpectations {
@@ -48,14 +110,30 @@ export async function setSessionStatus(
   changes: SessionChanges,
   expected: SessionExpectations = {},
 ): Promise<SessionRow | undefined> {
-  let update = trx
+  return sessionMove(trx, { sessionId, from, to, changes, expected, now: Date.now() }).returningAll().executeTakeFirst();
+}
+
+/** A compare-and-set of a session's status: what setSessionStatus runs, and what the one-statement moves of store/attempt-moves.ts start from. */
+export interface SessionMove {
+  sessionId: string;
+  from: readonly string[];
+  to: string;
+  changes: SessionChanges;
+  expected: SessionExpectations;
+  /** The row's new `updated`. */
+  now: number;
+}
+
+/** The UPDATE of a SessionMove, not yet run: on its own in a transaction, or as a step of a larger statement. */
+export function sessionMove(db: QueryCreator<BackendDatabase>, { sessionId, from, to, changes, expected, now }: SessionMove) {
+  let update = db
     .updateTable('sessions')
-    .set({ ...changes, status: to, updated: Date.now() })
-    .where('id', '=', sessionId)
-    .where('status', 'in', from);
+    .set({ ...changes, status: to, updated: now })
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.status', 'in', from);
   const quote = expected.latest_quote;
-  if (quote !== undefined) update = quote === null ? update.where('latest_quote', 'is', null) : update.where('latest_quote', '=', quote);
-  return update.returningAll().executeTakeFirst();
+  if (quote !== undefined) update = quote === null ? update.where('sessions.latest_quote', 'is', null) : update.where('sessions.latest_quote', '=', quote);
+  return update;
 }
 
 /**
