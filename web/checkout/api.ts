@@ -60,12 +60,15 @@ export const shopperPageOrigin = (): string => embedderOrigin ?? location.origin
 /** A CheckoutApiError of any copy of this module (the bundle's, or a chunk's). */
 export const isApiError = (err: unknown): err is CheckoutApiError => (err as Error | null)?.name === 'CheckoutApiError';
 
-/** `clientSecret` null: the URL carries its credential (the view key), and the request no header a browser would preflight. */
-async function call<T>(url: string, clientSecret: string | null, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
+/**
+ * `clientSecret` null: the URL carries its credential (the view key), and the request no header a browser would preflight.
+ * `sent`: called once the request has left, for work that can wait on the network.
+ */
+async function call<T>(url: string, clientSecret: string | null, init: RequestInit = {}, signal?: AbortSignal, sent?: () => void): Promise<T> {
   let res: Response;
   try {
     // The page's fetch and JSON are not asked (common/browser/builtins.ts); the response is parsed by the engine's own JSON.
-    res = await builtinFetch(url, {
+    const sending = builtinFetch(url, {
       ...init,
       signal,
       cache: 'no-store',
@@ -77,6 +80,8 @@ async function call<T>(url: string, clientSecret: string | null, init: RequestIn
         ...(embedderOrigin ? { [EMBEDDER_ORIGIN_HEADER]: embedderOrigin } : {}),
       },
     });
+    sent?.();
+    res = await sending;
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new CheckoutApiError(0, 'network_error', `${url} could not be reached`);
@@ -118,12 +123,13 @@ export function carriedView(value: unknown, sessionId: string): PublicSession | 
  * Authorization header), so a browser sends no preflight before it, a round trip the plain tag's
  * button would otherwise wait for. The key reads the view and nothing else; the secret itself stays
  * out of every URL (docs/decisions.md). Without WebCrypto (a page not in a secure context), with the
- * secret in the Authorization header, preflighted.
+ * secret in the Authorization header, preflighted. The digest answers in a later task, once the
+ * main thread is free: `sent` is where the caller's work that can wait goes, so it does not hold the request back.
  */
-export async function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal) {
+export async function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal, sent?: () => void) {
   const url = `${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`;
   const key = await viewKeyOf(clientSecret);
-  return key === null ? call<PublicSession>(url, clientSecret, {}, signal) : call<PublicSession>(`${url}?view_key=${key}`, null, {}, signal);
+  return key === null ? call<PublicSession>(url, clientSecret, {}, signal, sent) : call<PublicSession>(`${url}?view_key=${key}`, null, {}, signal, sent);
 }
 
 /** The client secret's view key (the backend's viewKeyOpens): its SHA-256 in unpadded base64url; null without WebCrypto. */
