@@ -1,7 +1,8 @@
 /**
  * The README's plain tag (the client secret alone): the widget asks for the session's view before its
  * button, and that request is a CORS-simple GET, the secret's view key in its URL and no credential
- * header, so the browser sends no preflight before it (docs/embedding.md, "The plain tag"). Counted
+ * header, so the browser sends no preflight before it (docs/embedding.md, "The plain tag"); with the
+ * tag's `crossorigin`, over the script's own connection. Counted
  * through Chromium's DevTools protocol, which reports preflights as OPTIONS requests; no timing is
  * asserted (scripts/bench/slow4g.ts measures them).
  */
@@ -63,6 +64,19 @@ test('the plain tag asks for the view with no preflight and no credential header
   await checkout.payWith('visa-success-3ds');
   await checkout.expectState('paid');
   expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
+});
+
+test('with `crossorigin` on the tag, the view is asked for on the connection the script came over', async ({ page, server, site }) => {
+  const { session, secretKey } = await site.checkout(server);
+  const cdp = await page.context().newCDPSession(page);
+  const connections = new Map<string, number>();
+  cdp.on('Network.responseReceived', ({ response }) => connections.set(new URL(response.url).pathname, Number(response.connectionId)));
+  await cdp.send('Network.enable');
+  const tag = scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay', crossorigin: 'anonymous' });
+  await page.goto(site.page('/plain-crossorigin', shopPage('', `<div id="pay"></div>${tag}`)));
+  await new CheckoutPage(page, server, { sessionId: session.id, secretKey }).expectState('ready');
+  // The view is asked for without cookies: a script fetched with them would have a connection of its own.
+  expect(connections.get(`/api/sessions/${session.id}/public`)).toBe(connections.get('/checkout.js'));
 });
 
 test('a page without WebCrypto (not a secure context) asks for the view with the secret in the Authorization header, preflighted', async ({ page, server, site }) => {
