@@ -32,8 +32,10 @@ export const randomId = (bytes = 16): string => randomBytesFromPool(bytes).toStr
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** Compares a presented secret with a stored digest in constant time. */
-export function secretMatches(presented: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(presented), 'hex');
-  const b = Buffer.from(storedHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
+export const secretMatches = (presented: string, storedHash: string): boolean => digestMatches(Buffer.from(hashSecret(presented), 'hex'), storedHash);
+
+/** Compares a presented digest (its bytes) with a stored one (hex) in constant time. */
+export function digestMatches(presented: Buffer, storedHash: string): boolean {
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
 }

@@ -134,7 +134,8 @@ test("the wallet's button is drawn once: a decline and Try again bring back the 
 
 test('a page that rewrites the payment request cannot change the amount charged', async ({ page, shop, ledger }) => {
   // A hostile or buggy page: every public view the widget reads claims one cent.
-  await page.route('**/api/sessions/*/public', async (route) => {
+  // The view's URL carries its key (api.ts fetchPublicSession): matched by path.
+  await page.route((url) => /^\/api\/sessions\/[^/]+\/public$/.test(url.pathname), async (route) => {
     const response = await route.fetch();
     const view = (await response.json()) as { amount: number; payment_data_request: { transactionInfo: { totalPrice: string } } };
     view.amount = 1;

@@ -28,7 +28,8 @@ async function openPlatformCheckout({ page, server, site }: { page: Page; server
   const { secretKey } = await server.merchant({ merchant_id: `m_${randomUUID().slice(0, 8)}`, allowed_origins: [site.origin], google_pay_mode: 'platform' });
   const session = await server.createSession(secretKey);
   if (tamper) {
-    await page.route(`${server.url}/api/sessions/${session.id}/public`, async (route) => {
+    // The view's URL carries its key (api.ts fetchPublicSession): matched by origin and path.
+    await page.route((url) => `${url.origin}${url.pathname}` === `${server.url}/api/sessions/${session.id}/public`, async (route) => {
       const response = await route.fetch();
       const view = (await response.json()) as PublicSession;
       await tamper(view.payment_data_request.merchantInfo, new URL(site.origin).host);

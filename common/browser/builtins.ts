@@ -31,6 +31,7 @@ interface Builtins {
   stringify: (value: unknown) => string | undefined;
   hasOwn: (object: object, key: PropertyKey) => boolean;
   isArray: (value: unknown) => value is readonly unknown[];
+  subtle: SubtleCrypto | undefined;
 }
 
 /** The window property every copy of our scripts shares (its name is part of what copies agree on). */
@@ -49,6 +50,8 @@ const stringify = (taken.stringify ??= JSON.stringify);
 /** Object.hasOwn and Array.isArray, for what reads data off the page (iframe mode's messages on the merchant's page). */
 export const hasOwn = (taken.hasOwn ??= Object.hasOwn);
 export const isArray = (taken.isArray ??= Array.isArray);
+/** WebCrypto's digests (the widget's view key, web/checkout/api.ts); undefined outside a secure context, where the browser has none. */
+export const builtinSubtle = (taken.subtle ??= (globalThis.crypto as Crypto | undefined)?.subtle);
 
 /**
  * Takes `node` out of its parent, if it has one. Not `node.remove()`: Prototype.js replaces it on

@@ -10,16 +10,14 @@
  * stand-in after the same delay.
  */
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import type { CreatedSession, PublicSession } from '../../contracts';
 import { startTestServer } from '../../testing/harness';
 import { repoRoot } from './children';
 import { interleaved, median } from './stats';
 import { escapeHtml } from '../../common/html';
-import { type Listening, listen } from '../../testing/listen';
+import { type Shop, startShop } from './shop';
 import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 
 export interface LoadFigures {
@@ -60,7 +58,7 @@ const CARD = 'visa-success-3ds';
  * JavaScript in a string: tsx rewrites the functions of this file with helpers
  * the page does not have, so a function here could not be sent as it is.
  */
-const PROBE = `(() => {
+export const PROBE = `(() => {
   const bench = { usableAt: null, longTasks: [] };
   window.__bench = bench;
   new PerformanceObserver((list) => {
@@ -117,12 +115,15 @@ interface Bench {
 
 const blocking = (tasks: Bench['longTasks']) => tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0);
 
-/** The merchant's page with our one script tag, carrying the creation reply's view of the session (docs/embedding.md). */
-export const oursPage = (checkoutSrc: string, session: CreatedSession) => `<!doctype html>
+/**
+ * The merchant's page with our one script tag, carrying the creation reply's view of the session (docs/embedding.md);
+ * `carried` false: the README's plain tag, the client secret alone.
+ */
+export const oursPage = (checkoutSrc: string, session: CreatedSession, carried = true) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
 <body>
   <div id="pay"></div>
-  <script src="${escapeHtml(checkoutSrc)}" data-client-secret="${escapeHtml(session.client_secret)}" data-session-view="${escapeHtml(JSON.stringify(session.public_view))}" data-target="#pay" defer></script>
+  <script src="${escapeHtml(checkoutSrc)}" data-client-secret="${escapeHtml(session.client_secret)}"${carried ? ` data-session-view="${escapeHtml(JSON.stringify(session.public_view))}"` : ''} data-target="#pay" defer></script>
 </body></html>`;
 
 /**
@@ -131,7 +132,7 @@ export const oursPage = (checkoutSrc: string, session: CreatedSession) => `<!doc
  * a property set after it connects restarts its debounced set-up, and the
  * connect's own set-up then never mounts the button.
  */
-const barePage = (request: PublicSession['payment_data_request']) => `<!doctype html>
+export const barePage = (request: PublicSession['payment_data_request']) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
 <body>
   <div id="pay"></div>
@@ -149,31 +150,12 @@ const barePage = (request: PublicSession['payment_data_request']) => `<!doctype 
 
 export async function benchBrowser(options: { loads: number; payments: number; elementBundle: string }): Promise<BrowserResult> {
   const sandboxWallet = readFileSync(join(repoRoot, 'dist/web/sandbox-wallet.js'), 'utf8');
-  const elementJs = readFileSync(options.elementBundle);
-  const elementEncoded = { br: brotliCompressSync(elementJs, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(elementJs, { level: 9 }) };
   const backend = await startTestServer();
-  const pages = new Map<string, string>();
   let browser: Browser | undefined;
-  const serveShop = (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path === '/element.js') {
-      // The headers and the compression our backend serves checkout.js with (common/http/static.ts), so the two scripts load alike.
-      const accepted = String(req.headers['accept-encoding'] ?? '');
-      const encoding = (['br', 'gzip'] as const).find((name) => accepted.includes(name));
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', vary: 'Accept-Encoding', ...(encoding && { 'content-encoding': encoding }) });
-      return res.end(encoding ? elementEncoded[encoding] : elementJs);
-    }
-    const page = pages.get(path);
-    if (page === undefined) {
-      res.writeHead(404);
-      return res.end();
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(page);
-  };
-  let shop: Listening | undefined;
+  let shop: Shop | undefined;
   try {
-    shop = await listen(serveShop);
+    shop = await startShop(options.elementBundle, backend.url);
+    const { pages } = shop;
     const shopOrigin = shop.origin;
     const { secretKey } = await backend.merchant({ allowed_origins: [shopOrigin] });
     const firstSession = await backend.createSession(secretKey);
@@ -191,11 +173,6 @@ export async function benchBrowser(options: { loads: number; payments: number; e
             await route.fulfill({ body: sandboxWallet, contentType: 'text/javascript; charset=utf-8' });
           });
       await context.addInitScript({ content: PROBE });
-      // The wallet script was not loaded from our backend, so it asks the page's origin for cards and tokens: send those on.
-      await context.route(`${shopOrigin}/sandbox/wallet/**`, async (route) => {
-        const url = new URL(route.request().url());
-        await route.fulfill({ response: await route.fetch({ url: `${backend.url}${url.pathname}` }) });
-      });
       return context;
     };
 

@@ -19,6 +19,7 @@ import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
 import { round } from './stats';
+import { benchSlow4gBuilt, slow4gRows } from './slow4g';
 import { benchWidget } from './widget';
 
 /** Published npm packages that decrypt Google Pay tokens, looked up with `npm view` when this bench was written. */
@@ -43,6 +44,9 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const widget = await benchWidget({ loads: 21, payments: 5, log: (stage) => log(`1-2/7 widget: ${stage}`) });
   const { browser } = widget;
   const { ours, total, floor } = widget.bundle;
+
+  log('2. slow 4G: the bare element, the tag carrying the view, the plain tag');
+  const slow4g = await benchSlow4gBuilt(15);
 
   log('3/7 ECv2 open');
   const ecv2 = benchEcv2Open();
@@ -96,6 +100,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       String(ratio(browser.walletFetched.ours.usableMs, browser.walletFetched.bare.usableMs)),
       '',
     ],
+    ...slow4gRows(slow4g),
     [
       `3. Pay throughput (${pay.options.connections} connections, median of ${pay.options.rounds} rounds)`,
       `${Math.round(pay.ours.throughputPerSecond)}/s`,
@@ -190,7 +195,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

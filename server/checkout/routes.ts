@@ -32,7 +32,7 @@ import { googlePayAmountRefusal } from './payment-request';
 import { buildPaymentDataRequest, type PaymentRequestContext, type PlatformAuthorization } from '../../contracts/payment-data-request';
 import type { PlatformSigner } from './platform';
 import { createRefund } from './refunds';
-import { clientSecretOpens, createSession, listAppSessions, merchantView, outcomeOf, requestedAmountOf, sessionView } from './sessions';
+import { clientSecretOpens, createSession, listAppSessions, merchantView, outcomeOf, requestedAmountOf, sessionView, viewKeyOpens } from './sessions';
 import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-endpoints';
 import { quoteSession } from './quotes';
 import { shopperOutcome } from './shopper-outcome';
@@ -444,10 +444,13 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
    * app, with the page's authorization, refused (before anything else is done, a payment included)
    * where it cannot be had.
    */
-  async function widgetSession(req: Request, res: Response): Promise<WidgetCall | undefined> {
+  async function widgetSession(req: Request, res: Response, readsView = false): Promise<WidgetCall | undefined> {
     const secret = bearerCredential(req);
-    const { session, app } = secret ? await namedSession(req, res) : {};
-    if (!secret || !session || !app || !clientSecretOpens(session, secret)) {
+    // The view alone may be read with the secret's view key instead (viewKeyOpens): the widget's first request, which then needs no preflight.
+    const viewKey = readsView && !secret && typeof req.query.view_key === 'string' ? req.query.view_key : undefined;
+    const { session, app } = secret || viewKey ? await namedSession(req, res) : {};
+    const opens = !!session && (secret ? clientSecretOpens(session, secret) : viewKey !== undefined && viewKeyOpens(session, viewKey));
+    if (!session || !app || !opens) {
       sendFailure(res, { code: 'unauthenticated', message: 'A valid client secret for this session is required' });
       return undefined;
     }
@@ -502,7 +505,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   router.options(WIDGET_ROUTES, widgetCors);
 
   router.get('/api/sessions/:id/public', reads, widgetCors, async (req, res) => {
-    const found = await widgetSession(req, res);
+    const found = await widgetSession(req, res, true);
     if (!found) return;
     const view = await publicView(found.session, found.app, found.platform);
     if (view.ok) res.json(view.value);

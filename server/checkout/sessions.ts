@@ -7,7 +7,7 @@ import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, 
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
-import { hashSecret, randomId, secretMatches } from '../../common/secrets';
+import { digestMatches, hashSecret, randomId, secretMatches } from '../../common/secrets';
 import type { Store } from '../store';
 import type { StoreTransaction } from '../store/events';
 import { refundsOfSessions } from '../store/refunds';
@@ -119,6 +119,20 @@ export async function listAppSessions(store: Store, cipher: DataCipher, app: App
   const refunds = await refundsOfSessions(store, page.rows.map((row) => row.id));
   return ok({ object: 'list', data: page.rows.map((row) => merchantView(row, refunds.get(row.id) ?? [], cipher)), has_more: page.hasMore });
 }
+
+/**
+ * Whether a view key opens this session's public view (GET /api/sessions/{id}/public?view_key=, and
+ * nothing else): the client secret's SHA-256 in base64url, which the widget computes so that its
+ * first request is a CORS-simple GET, with no credential header to preflight and the secret itself
+ * in no URL. It is the digest the store keeps, so it opens nothing a copy of the store does not
+ * already show (docs/decisions.md).
+ */
+export function viewKeyOpens(session: SessionRow, viewKey: string): boolean {
+  return VIEW_KEY.test(viewKey) && digestMatches(Buffer.from(viewKey, 'base64url'), session.client_secret_hash);
+}
+
+/** 32 bytes in unpadded base64url: 43 characters, the last of which carries 2 bits (so one of 16). */
+const VIEW_KEY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 /** Whether a client secret opens this session: it names the session and matches its digest. */
 export function clientSecretOpens(session: SessionRow, clientSecret: string): boolean {

@@ -139,8 +139,9 @@ const paths: ZodOpenApiObject['paths'] = {
       operationId: 'getPublicSession',
       tags: ['Widget'],
       summary: "The widget's view of a session",
-      description: 'Amount, merchant name and the Google Pay PaymentDataRequest: what the widget needs to show the button. Called from the shopper\'s browser with the client secret.',
-      security: clientSecret,
+      description:
+        "Amount, merchant name and the Google Pay PaymentDataRequest: what the widget needs to show the button. Called from the shopper's browser with the client secret, or with its view key (`view_key`: the client secret's SHA-256 in unpadded base64url), which reads this view and nothing else: the widget's GET then carries no header a browser preflights.",
+      security: [{ clientSecret: [] }, { sessionViewKey: [] }],
       requestParams: { path: sessionId, header: widgetHeaders },
       responses: {
         '200': reply('The public view of the session', PublicSession),
@@ -406,6 +407,7 @@ export function openApiDocument(serverUrl: string): ReturnType<typeof createDocu
       securitySchemes: {
         merchantSecretKey: { type: 'http', scheme: 'bearer', description: "The application's secret key, sk_..." },
         clientSecret: { type: 'http', scheme: 'bearer', description: "The session's client secret, cs_..._secret_..." },
+        sessionViewKey: { type: 'apiKey', in: 'query', name: 'view_key', description: "The session's view key: base64url (unpadded) of the SHA-256 of its client secret. Opens the session's public view only." },
         oauth2AccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An OAuth 2.0 access token with an apps scope' },
         serviceKey: { type: 'http', scheme: 'bearer', description: "The payment service's secret key" },
       },

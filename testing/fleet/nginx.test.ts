@@ -4,6 +4,7 @@
  * compiled instance. Skipped, with a notice, where nginx is not installed
  * (scripts/ensure-nginx.sh installs it; CI runs that first).
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,5 +68,17 @@ describe.skipIf(!nginx)('nginx in front of a compiled instance', () => {
       .split('\n')
       .find((line) => line.includes(`/api/sessions/${session.id}/pay`));
     expect(payLine).toContain(`200 upstream=${site.upstreams[0]} upstream_status=200`);
+  });
+
+  it('logs paths without their query: the widget\'s view key is not written down', async () => {
+    const shop = shopClient({ ...server, url: proxy.url });
+    const session = await shop.createSession();
+    const viewKey = createHash('sha256').update(session.client_secret).digest('base64url');
+    expect((await fetch(`${proxy.url}/api/sessions/${session.id}/public?view_key=${viewKey}`)).status).toBe(200);
+    const viewLine = readFileSync(accessLogOf(site), 'utf8')
+      .split('\n')
+      .find((line) => line.includes(`/api/sessions/${session.id}/public`));
+    expect(viewLine).toBeDefined();
+    expect(viewLine).not.toContain(viewKey);
   });
 });

@@ -70,7 +70,7 @@ pid ${path('nginx.pid')};
 error_log ${path('error.log')} warn;
 events { worker_connections 1024; }
 http {
-  log_format upstream '$remote_addr [$time_iso8601] "$request" $status upstream=$upstream_addr upstream_status=$upstream_status request_time=$request_time';
+  log_format upstream '$remote_addr [$time_iso8601] "$request_method $uri $server_protocol" $status upstream=$upstream_addr upstream_status=$upstream_status request_time=$request_time';
   access_log ${accessLogOf(site)} upstream;
   client_body_temp_path ${path('client_body')};
   proxy_temp_path ${path('proxy')};

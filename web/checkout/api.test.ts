@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { withPagePrototypes } from '../../testing/page-prototypes';
-import { carriedView, CheckoutApiError, errorCodeOf, normalizeApiBase, parseClientSecret, postAuthentication, postPayment, postQuote, resolveScriptUrl } from './api';
+import { carriedView, CheckoutApiError, errorCodeOf, fetchPublicSession, normalizeApiBase, parseClientSecret, postAuthentication, postPayment, postQuote, resolveScriptUrl } from './api';
 
 /**
  * The backend, as the widget's calls reach it: each request's body, answered with a payment's reply. In
@@ -11,12 +12,14 @@ const backend = vi.hoisted(() => {
   delete (globalThis as Record<string, unknown>).__walletCheckoutBuiltins;
   const bodies: unknown[] = [];
   const urls: unknown[] = [];
+  const headers: unknown[] = [];
   globalThis.fetch = async (url, init) => {
     urls.push(url);
+    headers.push(init?.headers);
     bodies.push(init?.body);
     return new Response('{"outcome":{"status":"succeeded"},"session":{}}', { headers: { 'content-type': 'application/json' } });
   };
-  return { bodies, urls, pageFetch };
+  return { bodies, urls, headers, pageFetch };
 });
 afterAll(() => {
   globalThis.fetch = backend.pageFetch;
@@ -145,5 +148,22 @@ describe("the widget's calls beside the page's prototypes", () => {
     } finally {
       globalThis.fetch = replaced;
     }
+  });
+});
+
+describe('fetchPublicSession', () => {
+  it('asks with the view key in the URL (the secret\'s SHA-256, base64url) and no header a browser would preflight', async () => {
+    const secret = 'cs_abc123_secret_xyz';
+    await fetchPublicSession('https://checkout.example', 'cs_abc123', secret);
+    const key = createHash('sha256').update(secret).digest('base64url');
+    expect(backend.urls.at(-1)).toBe(`https://checkout.example/api/sessions/cs_abc123/public?view_key=${key}`);
+    // Accept is CORS-safelisted; Authorization or Content-Type: application/json would be preflighted.
+    expect(backend.headers.at(-1)).toEqual({ Accept: 'application/json' });
+    expect(String(backend.urls.at(-1))).not.toContain('xyz');
+  });
+
+  it('sends the secret in the Authorization header on every other call', async () => {
+    await postQuote('https://checkout.example', 'cs_abc123', 'cs_abc123_secret_xyz', { callbackTrigger: 'SHIPPING_OPTION', shippingAddress: undefined, shippingOptionData: { id: 'express' } });
+    expect(backend.headers.at(-1)).toMatchObject({ Authorization: 'Bearer cs_abc123_secret_xyz' });
   });
 });

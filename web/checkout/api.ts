@@ -1,7 +1,7 @@
 /** The widget's calls to our backend. Types only from the contracts: no zod in the bundle. */
 import type { AuthenticateBody, PaymentData, PaymentOutcome, PublicSession } from '../../contracts';
 import { EMBEDDER_ORIGIN_HEADER } from '../../contracts/embedder';
-import { builtinFetch, BuiltinPromise, toJson } from '../../common/browser/builtins';
+import { builtinFetch, BuiltinPromise, builtinSubtle, toJson } from '../../common/browser/builtins';
 import type { RelayedChange } from './quote-decide';
 import type { CheckoutErrorCode } from './types';
 
@@ -60,22 +60,28 @@ export const shopperPageOrigin = (): string => embedderOrigin ?? location.origin
 /** A CheckoutApiError of any copy of this module (the bundle's, or a chunk's). */
 export const isApiError = (err: unknown): err is CheckoutApiError => (err as Error | null)?.name === 'CheckoutApiError';
 
-async function call<T>(url: string, clientSecret: string, init: RequestInit = {}, signal?: AbortSignal): Promise<T> {
+/**
+ * `clientSecret` null: the URL carries its credential (the view key), and the request no header a browser would preflight.
+ * `sent`: called once the request has left, for work that can wait on the network.
+ */
+async function call<T>(url: string, clientSecret: string | null, init: RequestInit = {}, signal?: AbortSignal, sent?: () => void): Promise<T> {
   let res: Response;
   try {
     // The page's fetch and JSON are not asked (common/browser/builtins.ts); the response is parsed by the engine's own JSON.
-    res = await builtinFetch(url, {
+    const sending = builtinFetch(url, {
       ...init,
       signal,
       cache: 'no-store',
       credentials: 'omit',
       headers: {
         Accept: 'application/json',
-        Authorization: `Bearer ${clientSecret}`,
+        ...(clientSecret !== null ? { Authorization: `Bearer ${clientSecret}` } : {}),
         ...(init.body ? { 'Content-Type': 'application/json' } : {}),
         ...(embedderOrigin ? { [EMBEDDER_ORIGIN_HEADER]: embedderOrigin } : {}),
       },
     });
+    sent?.();
+    res = await sending;
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new CheckoutApiError(0, 'network_error', `${url} could not be reached`);
@@ -112,8 +118,32 @@ export function carriedView(value: unknown, sessionId: string): PublicSession | 
   return { ...(v as PublicSession), amount_display: displayShaped ? (display as PublicSession['amount_display']) : null };
 }
 
-export function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal) {
-  return call<PublicSession>(`${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`, clientSecret, {}, signal);
+/**
+ * The session's view, asked for with the client secret's view key in the URL: a CORS-simple GET (no
+ * Authorization header), so a browser sends no preflight before it, a round trip the plain tag's
+ * button would otherwise wait for. The key reads the view and nothing else; the secret itself stays
+ * out of every URL (docs/decisions.md). Without WebCrypto (a page not in a secure context), with the
+ * secret in the Authorization header, preflighted. The digest answers in a later task, once the
+ * main thread is free: `sent` is where the caller's work that can wait goes, so it does not hold the request back.
+ */
+export async function fetchPublicSession(apiBase: string, sessionId: string, clientSecret: string, signal?: AbortSignal, sent?: () => void) {
+  const url = `${apiBase}/api/sessions/${encodeURIComponent(sessionId)}/public`;
+  const key = await viewKeyOf(clientSecret);
+  return key === null ? call<PublicSession>(url, clientSecret, {}, signal, sent) : call<PublicSession>(`${url}?view_key=${key}`, null, {}, signal, sent);
+}
+
+/** The client secret's view key (the backend's viewKeyOpens): its SHA-256 in unpadded base64url; null without WebCrypto. */
+export async function viewKeyOf(clientSecret: string): Promise<string | null> {
+  if (!builtinSubtle) return null;
+  let digest: Uint8Array;
+  try {
+    digest = new Uint8Array(await builtinSubtle.digest('SHA-256', new TextEncoder().encode(clientSecret)));
+  } catch {
+    return null;
+  }
+  let binary = '';
+  for (let i = 0; i < digest.length; i++) binary += String.fromCharCode(digest[i]!);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /**

@@ -40,7 +40,7 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   let loading = new AbortController();
   let checking: AbortController | undefined;
   const [announce, emit, wordsArrived, speak, language] = widgetWords(target, sessionId, nonce, () => alive, paint);
-  const fetchSession = (signal: AbortSignal) => fetchPublicSession(apiBase, sessionId!, clientSecret, signal);
+  const fetchSession = (signal: AbortSignal, sent?: () => void) => fetchPublicSession(apiBase, sessionId!, clientSecret, signal, sent);
 
   /** Moves to `next` (if any, and if the state table allows it), draws, announces; the carried view's check and the payment flow follow. */
   function setView(next: View | undefined) {
@@ -84,7 +84,9 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     // Drawn at once while the view is asked for; a carried view is drawn once, with its button.
     if (!taken) paint();
     void loadSession(
-      signal, taken, () => fetchSession(signal), loadFlow,
+      // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium): paid once the view's
+      // request has left (its view key is digested first, api.ts), while it is on the network, not before the amount can render.
+      signal, taken, () => fetchSession(signal, () => formatAmount(0, 'USD', 2, props.locale)), loadFlow,
       (s) => sandboxWalletReady(s, apiBase, nonce(), paint), // the summary is drawn while the sandbox wallet's script loads
       (s, draw) => {
         session = s;
@@ -102,9 +104,6 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
         } else if (view.state === 'loading') setView({ state: 'error', code: 'wallet_unavailable', reason: null });
       },
     );
-    // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium):
-    // paid now, while the session is on the network, rather than before the amount can render.
-    if (!taken) formatAmount(0, 'USD', 2, props.locale);
   }
 
   const drawn = painter(container, {
