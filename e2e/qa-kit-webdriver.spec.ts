@@ -7,8 +7,10 @@
  */
 import { expect, test } from '@playwright/test';
 import type { WebDriver } from 'selenium-webdriver';
-import { walletCheckout } from '../packages/qa-kit/src/webdriver';
+import { WalletCheckout } from '../packages/node/src';
+import { advanceClock, walletCheckout } from '../packages/qa-kit/src/webdriver';
 import { type TestServer, startTestServer } from '../testing/harness';
+import { demoSecretKey } from './support/fixtures';
 import { scriptTag, shopPage, test as siteTest } from './support/merchant-site';
 import { chromedriverMissing, launchSeleniumChrome } from './support/selenium-chrome';
 
@@ -63,6 +65,18 @@ test('a decline, the sheet closed and Try again, then a failed challenge is decl
   await walletCheckout.pay(driver, { card: 'visa-3ds-required-pan' });
   await walletCheckout.challenge(driver, 'fail');
   await walletCheckout.expectOutcome(driver, 'declined');
+});
+
+test("a session that expired while its page was open: the kit's advanceClock moves its clock, and paying shows expired", async () => {
+  await driver.get(`${server.url}/`);
+  await walletCheckout.expectOutcome(driver, 'ready');
+  const secretKey = demoSecretKey(server);
+  const reference = await driver.executeScript<string>("return document.querySelector('[data-testid=order-reference]').textContent");
+  const [session] = (await new WalletCheckout(secretKey, { baseUrl: server.url }).sessions.list({ reference })).data;
+  await advanceClock({ checkoutOrigin: server.url, secretKey, session: session!.id, seconds: 25 * 3600 });
+  await walletCheckout.pay(driver, { card: 'visa-success-3ds' });
+  await walletCheckout.expectOutcome(driver, 'expired');
+  await expect.poll(orderStatus).toBeNull();
 });
 
 test('a step that cannot happen fails after the timeout, naming what it waited for and what the widget shows', async () => {
