@@ -2,7 +2,8 @@
  * The QA kit's WebDriver entry (`@wallet-checkout/qa-kit/webdriver`) against the demo store, as a
  * team's selenium-webdriver suite drives it: Debian's chromedriver and Chromium, no Playwright page.
  * The demo store's app is in the SANDBOX wallet environment, so its widget loads the sandbox wallet
- * itself (the WebDriver kit has no `install`). Each test pays a new order of the store; the last pays
+ * itself (the WebDriver kit has no `install`). Each test pays a new order of the store (one after its
+ * session's test clock moved past its expiry, with the entry's `advanceClock`); the last pays
  * in iframe mode on a merchant's own page, where the challenge is a frame inside the checkout frame.
  */
 import { expect, test } from '@playwright/test';
@@ -72,11 +73,12 @@ test("a session that expired while its page was open: the kit's advanceClock mov
   await walletCheckout.expectOutcome(driver, 'ready');
   const secretKey = demoSecretKey(server);
   const reference = await driver.executeScript<string>("return document.querySelector('[data-testid=order-reference]').textContent");
-  const [session] = (await new WalletCheckout(secretKey, { baseUrl: server.url }).sessions.list({ reference })).data;
+  const api = new WalletCheckout(secretKey, { baseUrl: server.url });
+  const [session] = (await api.sessions.list({ reference })).data;
   await advanceClock({ checkoutOrigin: server.url, secretKey, session: session!.id, seconds: 25 * 3600 });
   await walletCheckout.pay(driver, { card: 'visa-success-3ds' });
   await walletCheckout.expectOutcome(driver, 'expired');
-  await expect.poll(orderStatus).toBeNull();
+  expect((await api.sessions.retrieve(session!.id)).status).toBe('expired');
 });
 
 test('a step that cannot happen fails after the timeout, naming what it waited for and what the widget shows', async () => {
