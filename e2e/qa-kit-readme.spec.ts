@@ -171,13 +171,15 @@ test.describe('the README, run as written in an empty folder', () => {
     test.skip(missing !== undefined, missing);
     test.setTimeout(180_000);
     const project = emptyProject();
-    const workflow = parseYaml(readFileSync(join(kitDir, 'ci/github-actions.yml'), 'utf8').replaceAll('https://CHECKOUT_HOST', server.url)) as {
+    // As GitHub substitutes the repository's secret: the demo application's key.
+    const workflowText = readFileSync(join(kitDir, 'ci/github-actions.yml'), 'utf8').replaceAll('https://CHECKOUT_HOST', server.url).replaceAll('${{ secrets.WALLET_CHECKOUT_SECRET_KEY }}', demoSecretKey);
+    const workflow = parseYaml(workflowText) as {
       jobs: Record<string, { env?: Record<string, string>; steps: { run?: string; uses?: string }[] }>;
     };
     const jobs = Object.values(workflow.jobs);
     expect(jobs).toHaveLength(1);
     const [{ env: jobEnv = {}, steps }] = jobs as [(typeof jobs)[number]];
-    expect(jobEnv.CHECKOUT_URL).toBe(server.url);
+    expect(jobEnv).toEqual({ CHECKOUT_URL: server.url, WALLET_CHECKOUT_SECRET_KEY: demoSecretKey });
     const commands = steps.flatMap((step) => (step.run ? [step.run] : []));
     expect(commands.at(-1)).toMatch(/^node --test\b/m);
     let output = '';
