@@ -3,17 +3,20 @@
  * every `sh` block's commands (CHECKOUT_HOST being a test server of this commit, which serves the
  * kit and the Node library it built at /packages/), every `ts` block written to the file its first
  * line names, and the README's last command, `npx playwright test`, must pass: the kit's example
- * and a team's own test, with the team's own config, against the server's demo store. A README that
- * changes without the product (or the product without its README) fails here.
+ * and a team's own tests (3-D Secure, a decline then another card, a hold then its capture, an
+ * expiry on the session's test clock, and a webhook forwarded by `wallet-checkout listen` to a
+ * receiver that verifies it), with the team's own config, against the server's demo store. A README
+ * that changes without the product (or the product without its README) fails here.
  *
  * Two liberties, both the README's own: `npx playwright install` is left out for
  * `CHROMIUM_PATH` (Playwright's browsers cannot be downloaded here: docs/testing.md, "Every
- * engine"), and `WALLET_CHECKOUT_SECRET_KEY` is set, so the example checks the order on the server
- * side too. @playwright/test comes from npm's cache when it has it (--prefer-offline).
+ * engine"), and `WALLET_CHECKOUT_SECRET_KEY` is the demo application's, as the README says where
+ * it lives (the team's tests need it; the example checks the order on the server side with it).
+ * @playwright/test comes from npm's cache when it has it (--prefer-offline).
  *
  * Its section "WebDriver (selenium-webdriver)" likewise, in an empty folder of its own (its
  * `apt-get install` of Chromium and chromedriver left out: scripts/ensure-chromium.sh installed
- * both), ending on `node --test`; and the kit's CI example, ci/github-actions.yml, as a runner
+ * both), ending on `node --test`: the example and the same five tests of the team's; and the kit's CI example, ci/github-actions.yml, as a runner
  * would: every step's `run:` in order, with the job's `env` (CHECKOUT_HOST again this server).
  */
 import { execFile } from 'node:child_process';
@@ -102,8 +105,12 @@ test.describe('the README, run as written in an empty folder', () => {
     ...(chromiumLaunchOptions.executablePath && { CHROMIUM_PATH: chromiumLaunchOptions.executablePath }),
   });
 
+  /** The demo application's key, which the demo keeps in its data directory (the README's DATA_DIR/demo-merchant.json). */
+  let demoSecretKey: string;
+
   test.beforeAll(async () => {
     server = await startTestServer({ DEMO: 'on' });
+    demoSecretKey = (JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key;
   });
 
   test.afterAll(async () => {
@@ -111,14 +118,10 @@ test.describe('the README, run as written in an empty folder', () => {
     for (const project of projects) rmSync(project, { recursive: true, force: true });
   });
 
-  test('installs the kit and the Node library from the checkout host, and its example and a test of our own pass with our config', async () => {
+  test('installs the kit and the Node library from the checkout host, and its example and our own tests pass with our config', async () => {
     test.setTimeout(300_000);
     const project = emptyProject();
-    const env = {
-      ...teamEnv(project),
-      // The demo merchant's key, which the demo keeps in its data directory: the example checks the order on the server side.
-      WALLET_CHECKOUT_SECRET_KEY: (JSON.parse(readFileSync(join(server.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key,
-    };
+    const env = { ...teamEnv(project), WALLET_CHECKOUT_SECRET_KEY: demoSecretKey };
     const steps = [...stepsOf('1. Install'), ...stepsOf('2. Your tests and your config')];
     const commands = steps.flatMap((step) => ('run' in step ? [step.run] : []));
     expect(commands.at(-1), 'the README ends on running the tests').toMatch(/^\S.* npx playwright test\b/m);
@@ -127,11 +130,13 @@ test.describe('the README, run as written in an empty folder', () => {
       // The README offers CHROMIUM_PATH instead of Playwright's download, which cannot be had here.
       output = await take('run' in step ? { run: step.run.replaceAll('https://CHECKOUT_HOST', server.url).split('\n').filter((line) => !/^npx playwright install\b.*CHROMIUM_PATH/.test(line)).join('\n') } : step, project, env);
     }
-    // The last command's report: both files ran, and nothing failed or was skipped.
+    // The last command's report: every file ran, and nothing failed or was skipped.
     expect(output).toMatch(/\d+ passed/);
     expect(output).not.toMatch(/failed|skipped|flaky/);
-    expect(output).toContain('example.spec.ts');
-    expect(output).toContain('checkout.spec.ts');
+    for (const file of ['example.spec.ts', 'checkout.spec.ts', 'webhooks.spec.ts']) expect(output).toContain(file);
+    for (const title of ['3-D Secure: the shopper completes the challenge', 'a declined card, then another card in the same sheet pays', 'a hold is authorized, then your server captures it', 'an order left unpaid for a day has expired', 'a paid order reaches your webhook receiver, signed']) {
+      expect(output).toContain(title);
+    }
 
     // What the team's lockfile keeps: the versioned tarballs, with the integrity the build gave them.
     const manifest = JSON.parse(readFileSync(resolve('dist/packages/manifest.json'), 'utf8')) as Record<string, { file: string; integrity: string }>;
@@ -141,12 +146,12 @@ test.describe('the README, run as written in an empty folder', () => {
     }
   });
 
-  test('its WebDriver section: selenium-webdriver from the registry and the kit from the host, and node --test runs the example and a test of our own', async () => {
+  test('its WebDriver section: selenium-webdriver from the registry and the kit from the host, and node --test runs the example and our own tests', async () => {
     const missing = chromedriverMissing();
     test.skip(missing !== undefined, missing);
     test.setTimeout(300_000);
     const project = emptyProject();
-    const env = { ...teamEnv(project), CHROMEDRIVER_PATH: chromedriverPath };
+    const env = { ...teamEnv(project), CHROMEDRIVER_PATH: chromedriverPath, WALLET_CHECKOUT_SECRET_KEY: demoSecretKey };
     const steps = stepsOf('WebDriver (selenium-webdriver)');
     expect(steps.flatMap((step) => ('run' in step ? [step.run] : [])).at(-1), 'the section ends on running the tests').toMatch(/^\S.* node --test\b/m);
     let output = '';
@@ -154,9 +159,11 @@ test.describe('the README, run as written in an empty folder', () => {
       // The machine's browser and driver: this CI's come from scripts/ensure-chromium.sh.
       output = await take('run' in step ? { run: step.run.replaceAll('https://CHECKOUT_HOST', server.url).split('\n').filter((line) => !/^sudo apt-get install\b/.test(line)).join('\n') } : step, project, env);
     }
-    expectNodeTestsPassed(output, 7);
-    expect(output).toContain('a shopper pays, and the shop confirms the order');
-    expect(output).toContain('3-D Secure: a completed challenge pays');
+    // The example's six and the team's five.
+    expectNodeTestsPassed(output, 11);
+    for (const title of ['3-D Secure: a completed challenge pays', '3-D Secure: the shopper completes the challenge', 'a declined card, then another card in the same sheet pays', 'a hold is authorized, then your server captures it', 'an order left unpaid for a day has expired', 'a paid order reaches your webhook receiver, signed']) {
+      expect(output).toContain(title);
+    }
   });
 
   test("the kit's CI example: each step's run, in order, with the job's env, passes against the host", async () => {
@@ -164,13 +171,15 @@ test.describe('the README, run as written in an empty folder', () => {
     test.skip(missing !== undefined, missing);
     test.setTimeout(180_000);
     const project = emptyProject();
-    const workflow = parseYaml(readFileSync(join(kitDir, 'ci/github-actions.yml'), 'utf8').replaceAll('https://CHECKOUT_HOST', server.url)) as {
+    // As GitHub substitutes the repository's secret: the demo application's key.
+    const workflowText = readFileSync(join(kitDir, 'ci/github-actions.yml'), 'utf8').replaceAll('https://CHECKOUT_HOST', server.url).replaceAll('${{ secrets.WALLET_CHECKOUT_SECRET_KEY }}', demoSecretKey);
+    const workflow = parseYaml(workflowText) as {
       jobs: Record<string, { env?: Record<string, string>; steps: { run?: string; uses?: string }[] }>;
     };
     const jobs = Object.values(workflow.jobs);
     expect(jobs).toHaveLength(1);
     const [{ env: jobEnv = {}, steps }] = jobs as [(typeof jobs)[number]];
-    expect(jobEnv.CHECKOUT_URL).toBe(server.url);
+    expect(jobEnv).toEqual({ CHECKOUT_URL: server.url, WALLET_CHECKOUT_SECRET_KEY: demoSecretKey });
     const commands = steps.flatMap((step) => (step.run ? [step.run] : []));
     expect(commands.at(-1)).toMatch(/^node --test\b/m);
     let output = '';

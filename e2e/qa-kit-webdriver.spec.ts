@@ -2,13 +2,16 @@
  * The QA kit's WebDriver entry (`@wallet-checkout/qa-kit/webdriver`) against the demo store, as a
  * team's selenium-webdriver suite drives it: Debian's chromedriver and Chromium, no Playwright page.
  * The demo store's app is in the SANDBOX wallet environment, so its widget loads the sandbox wallet
- * itself (the WebDriver kit has no `install`). Each test pays a new order of the store; the last pays
+ * itself (the WebDriver kit has no `install`). Each test pays a new order of the store (one after its
+ * session's test clock moved past its expiry, with the entry's `advanceClock`); the last pays
  * in iframe mode on a merchant's own page, where the challenge is a frame inside the checkout frame.
  */
 import { expect, test } from '@playwright/test';
 import type { WebDriver } from 'selenium-webdriver';
-import { walletCheckout } from '../packages/qa-kit/src/webdriver';
+import { WalletCheckout } from '../packages/node/src';
+import { advanceClock, walletCheckout } from '../packages/qa-kit/src/webdriver';
 import { type TestServer, startTestServer } from '../testing/harness';
+import { demoSecretKey } from './support/fixtures';
 import { scriptTag, shopPage, test as siteTest } from './support/merchant-site';
 import { chromedriverMissing, launchSeleniumChrome } from './support/selenium-chrome';
 
@@ -63,6 +66,19 @@ test('a decline, the sheet closed and Try again, then a failed challenge is decl
   await walletCheckout.pay(driver, { card: 'visa-3ds-required-pan' });
   await walletCheckout.challenge(driver, 'fail');
   await walletCheckout.expectOutcome(driver, 'declined');
+});
+
+test("a session that expired while its page was open: the kit's advanceClock moves its clock, and paying shows expired", async () => {
+  await driver.get(`${server.url}/`);
+  await walletCheckout.expectOutcome(driver, 'ready');
+  const secretKey = demoSecretKey(server);
+  const reference = await driver.executeScript<string>("return document.querySelector('[data-testid=order-reference]').textContent");
+  const api = new WalletCheckout(secretKey, { baseUrl: server.url });
+  const [session] = (await api.sessions.list({ reference })).data;
+  await advanceClock({ checkoutOrigin: server.url, secretKey, session: session!.id, seconds: 25 * 3600 });
+  await walletCheckout.pay(driver, { card: 'visa-success-3ds' });
+  await walletCheckout.expectOutcome(driver, 'expired');
+  expect((await api.sessions.retrieve(session!.id)).status).toBe('expired');
 });
 
 test('a step that cannot happen fails after the timeout, naming what it waited for and what the widget shows', async () => {

@@ -3,7 +3,8 @@
  * (testing/harness.ts): `listen` forwards the application's new events to a local receiver
  * (testing/webhook-receiver.ts), signed with the secret it prints, which the library's
  * webhooks.verify accepts, each body byte for byte the checkout's own delivery of that event;
- * `trigger` makes every triggerable event type by its sandbox flow, and the listener forwards it;
+ * `trigger` makes every event type by its sandbox flow (session.expired on the session's test clock,
+ * refund.failed with the card whose refunds fail), and the listener forwards it;
  * a host that does not pay the application with the sandbox wallet is refused; --help says it all.
  * Last, the command as a QA team gets it: the library's tarball installed from the host's
  * /packages/ into an empty folder (the build's, dist/packages/: run npm run build first), run by npx.
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventTypeName } from '../../../contracts/event-types';
+import { WEBHOOK_EVENT_TYPES } from '../../../contracts/event-types';
 import { startTestServer, type TestServer } from '../../../testing/harness';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../../testing/webhook-receiver';
 import { type CreatedWebhookEndpoint, SIGNATURE_HEADER, webhooks } from '../src';
@@ -73,8 +74,6 @@ function listener(child: ChildProcessWithoutNullStreams) {
   };
 }
 
-const triggerable = WEBHOOK_EVENT_TYPES.filter((type) => 'run' in RECIPES[type]);
-
 describe('wallet-checkout listen and trigger', () => {
   let settings: Record<string, string>;
   let delivered: WebhookReceiver;
@@ -104,7 +103,7 @@ describe('wallet-checkout listen and trigger', () => {
     forwardedTo.secrets = [secret];
   });
 
-  it.each(triggerable)('trigger %s: the flow records it, the listener forwards it signed, byte for byte the checkout\'s delivery', async (type) => {
+  it.each(WEBHOOK_EVENT_TYPES)('trigger %s: the flow records it, the listener forwards it signed, byte for byte the checkout\'s delivery', async (type) => {
     const triggered = await run(['trigger', type], settings);
     expect(triggered.stderr).toBe('');
     expect(triggered.code).toBe(0);
@@ -186,10 +185,8 @@ describe('wallet-checkout refusals', () => {
     expect(live.stderr).not.toContain('sk_live_0123456789abcdef');
   });
 
-  it('says why an event type cannot be triggered, and refuses an unknown one or a missing host with its usage', async () => {
+  it('refuses an unknown event type or a missing host with its usage', async () => {
     const settings = { WALLET_CHECKOUT_URL: server.url, WALLET_CHECKOUT_SECRET_KEY: (await server.merchant()).secretKey };
-    const expired = await run(['trigger', 'session.expired'], settings);
-    expect([expired.code, expired.stderr]).toEqual([1, 'wallet-checkout: session.expired cannot be triggered: a session expires 30 minutes after its creation at the earliest (expires_at)\n']);
     const unknown = await run(['trigger', 'session.paid'], settings);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no event type session.paid');
@@ -217,9 +214,11 @@ describe('wallet-checkout --help', () => {
 
     const triggerHelp = await run(['trigger', '--help']);
     expect(triggerHelp.code).toBe(0);
+    const lines = triggerHelp.stdout.split('\n');
+    // Every type, with the flow that makes it.
     for (const type of WEBHOOK_EVENT_TYPES) {
-      const recipe = RECIPES[type as WebhookEventTypeName];
-      expect(triggerHelp.stdout).toMatch(new RegExp(`^  ${type.replace('.', '\\.')} +${'flow' in recipe ? '' : 'not triggerable: '}`, 'm'));
+      const line = lines.find((candidate) => candidate.startsWith(`  ${type} `));
+      expect(line?.slice(type.length + 2).trim()).toBe(RECIPES[type].flow);
     }
     for (const flag of ['--url <url>', '--secret-key <sk_...>', '-h, --help']) expect(triggerHelp.stdout).toContain(flag);
   });

@@ -26,6 +26,7 @@ import {
   type PlaywrightTestOptions,
   type PlaywrightWorkerArgs,
   type PlaywrightWorkerOptions,
+  type Route,
   type TestType,
   test as base,
   expect,
@@ -52,6 +53,13 @@ export interface WalletCheckoutKit extends Steps<Scope, Locator> {
    * and refuses every other request to Google.
    */
   install(page: Page, options: { checkoutOrigin: string }): Promise<void>;
+  /**
+   * The checkout's outage, as the shopper meets it: from now on, `checkoutOrigin` answers the page's
+   * payments `503 store_unavailable` (what it answers while its store is briefly down), so the widget
+   * shows `error` with its outage message ("Checkout is briefly unavailable...") and nothing is
+   * charged. `end()` lifts it; the widget's "Try again" (`tryAgain`) then pays.
+   */
+  simulateOutage(page: Page, options: { checkoutOrigin: string }): Promise<{ end(): Promise<void> }>;
   /**
    * Iframe mode (`data-mode="iframe"`): the checkout frame on `page`, the scope
    * to give every other function. `index`: which, when the page has several.
@@ -86,6 +94,18 @@ const kit: WalletCheckoutKit = {
     await page.route('https://pay.google.com/sandbox/wallet/**', async (route) => {
       route.fulfill({ response: await route.fetch({ url: origin + new URL(route.request().url()).pathname }) });
     });
+  },
+  async simulateOutage(page, { checkoutOrigin }) {
+    const payments = `${checkoutOrigin.replace(/\/+$/, '')}/api/sessions/*/pay`;
+    // Answered as the host answers a page of an allowed origin (CORS), so a shop on another origin than the host's sees the outage, not a network error.
+    const refuse = (route: Route) =>
+      route.fulfill({
+        status: 503,
+        headers: { 'retry-after': '1', 'access-control-allow-origin': route.request().headers().origin ?? '*', vary: 'Origin' },
+        json: { error: { code: 'store_unavailable', message: 'The store is briefly unavailable (simulated by the QA kit)' } },
+      });
+    await page.route(payments, refuse);
+    return { end: () => page.unroute(payments, refuse) };
   },
   ...steps(playwright),
   frame(page, index = 0) {

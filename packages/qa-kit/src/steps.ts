@@ -55,11 +55,14 @@ export interface Steps<Scope, Widget> {
    */
   challenge(scope: Scope, answer: ChallengeAnswer, options?: WidgetOption<Widget>): Promise<void>;
   /**
-   * After a decline: closes the sheet if the decline left it open (its Cancel, as a shopper would), then
-   * presses the widget's "Try again", leaving the widget ready for another card.
+   * After a decline or an error (the outage message): closes the sheet if a decline left it open (its
+   * Cancel, as a shopper would), then presses the widget's "Try again", leaving the widget ready for another card.
    */
   tryAgain(scope: Scope, options?: WidgetOption<Widget>): Promise<void>;
-  /** Waits until the widget shows `state` (paid, declined, error, ...). */
+  /**
+   * Waits until the widget shows `state`: `paid`, `declined`, `error` (the outage message among others),
+   * `expired` (a session whose time ran out, told when the shopper pays), ...
+   */
   expectOutcome(scope: Scope, state: CheckoutState, options?: WidgetOption<Widget>): Promise<void>;
 }
 
@@ -119,7 +122,8 @@ export function steps<Scope, Widget>(runner: Runner<Scope, Widget>): Steps<Scope
     },
     async tryAgain(scope, { widget } = {}) {
       const place = { scope, widget };
-      await runner.expectState(place, 'declined');
+      // Offered in `declined` and `error` alone.
+      await runner.expectVisible(place, WIDGET.retry, true);
       if (await runner.isVisible(place, SHEET.sheet)) await closeSheet(place);
       await runner.click(place, WIDGET.retry);
       await runner.expectState(place, 'ready');

@@ -18,7 +18,7 @@ import { type Part, SHEET, STEP_TIMEOUT_MS, WIDGET } from './widget';
 
 export type { CheckoutState, ChallengeAnswer, PayOptions, TestCardId, TestCardOutcome } from './widget';
 
-/** The calls of the Playwright fixture but `install`, on a driver; `widget` is a `[data-wallet-checkout]` element. */
+/** The calls of the Playwright fixture but `install` and `simulateOutage` (they answer the page's requests), on a driver; `widget` is a `[data-wallet-checkout]` element. */
 export interface WalletCheckoutDriverKit extends Steps<WebDriver, WebElement> {
   /**
    * Iframe mode (`data-mode="iframe"`): switches `driver` into the checkout frame (`index`: which,

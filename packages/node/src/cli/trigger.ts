@@ -2,11 +2,11 @@
  * `wallet-checkout trigger <event type>`: makes the checkout record an event of that type through the
  * flow that really records it, in the sandbox: a session created with the secret key, paid by the
  * sandbox wallet's test card through the public pay endpoint (sandbox-shopper.ts), then captured,
- * released, refunded or its card detached with the secret key. The event reaches the application's
+ * released, refunded or its card detached with the secret key; or left unpaid while the session's
+ * test clock moves past its expiry (docs/test-clocks.md). The event reaches the application's
  * webhook endpoints and `wallet-checkout listen` like any other.
  *
- * One recipe per event type of the contracts (a type added there does not compile here until it has
- * one, or says why it cannot).
+ * One recipe per event type of the contracts: a type added there does not compile here until it has one.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,13 +29,10 @@ interface Recipe {
   run(shop: Shop): Promise<string>;
 }
 
-/** Why a type cannot be triggered in the sandbox, for --help and for the refusal. */
-interface Untriggerable {
-  why: string;
-}
-
 const SUCCESS = 'visa-success-3ds';
 const DECLINE = 'visa-decline-3ds';
+/** Pays, and every refund of it fails (docs/test-cards.md, "Outcomes after the payment"). */
+const REFUND_FAILS = 'visa-refund-fails-3ds';
 const AMOUNT = 2400;
 
 /** A session (2400 USD unless `params` say otherwise) paid with `card`; its id once the payment came out as `expected`. */
@@ -58,10 +55,38 @@ async function keptCard(shop: Shop, customer: string): Promise<string> {
   return payment_method;
 }
 
+/** A session refunded in full after it was paid with `card`: the refund, once it came out as `expected`. */
+async function refundedSession(shop: Shop, card: string, expected: 'succeeded' | 'failed'): Promise<string> {
+  const refund = await shop.client.refunds.create(await paidSession(shop, card, 'succeeded'));
+  shop.say(`Refunded it: ${refund.id}, ${refund.status}${refund.failure_code ? ` (${refund.failure_code})` : ''}`);
+  if (refund.status !== expected) throw new Refusal(`the refund came out ${refund.status}, not ${expected}`);
+  return refund.id;
+}
+
+/**
+ * A session left unpaid, its own test clock moved a minute past its `expires_at`: the move runs the
+ * expiry pass before it answers. The clock is read first, so a host without test clocks (a real
+ * payment service: 403 test_helpers_unavailable) refuses before anything is created.
+ */
+async function expiredSession(shop: Shop): Promise<string> {
+  await shop.client.testHelpers.clock();
+  const session = await shop.client.sessions.create({ amount: AMOUNT, currency: 'USD', country_code: 'US', description: 'wallet-checkout trigger' });
+  shop.say(`Created session ${session.id}, left unpaid`);
+  const clock = await shop.client.testHelpers.clock();
+  // Expiry compares with the host's own time (the clock's now less the application's offset): a session alone moves that far.
+  const hostNow = clock.now - clock.offset_seconds * 1000;
+  const seconds = Math.ceil((session.expires_at - hostNow) / 1000) + 60;
+  await shop.client.testHelpers.advanceClock({ session: session.id, seconds });
+  const { status } = await shop.client.sessions.retrieve(session.id);
+  shop.say(`Moved its test clock ${seconds} s forward: ${status}`);
+  if (status !== 'expired') throw new Refusal(`the session is ${status}, not expired, after its clock moved past its expiry`);
+  return session.id;
+}
+
 const newCustomer = () => `wallet-checkout-trigger-${randomBytes(6).toString('hex')}`;
 const hold = (shop: Shop) => paidSession(shop, SUCCESS, 'authorized', { intent: 'hold' });
 
-export const RECIPES: Record<WebhookEventTypeName, Recipe | Untriggerable> = {
+export const RECIPES: Record<WebhookEventTypeName, Recipe> = {
   'session.succeeded': { flow: `a session paid with ${SUCCESS}`, run: (shop) => paidSession(shop, SUCCESS, 'succeeded') },
   'session.authorized': { flow: `a hold (intent hold) paid with ${SUCCESS}`, run: hold },
   'session.captured': {
@@ -81,17 +106,9 @@ export const RECIPES: Record<WebhookEventTypeName, Recipe | Untriggerable> = {
     },
   },
   'session.payment_failed': { flow: `a session paid with ${DECLINE} (declined)`, run: (shop) => paidSession(shop, DECLINE, 'declined') },
-  'session.expired': { why: 'a session expires 30 minutes after its creation at the earliest (expires_at)' },
-  'refund.succeeded': {
-    flow: `a session paid with ${SUCCESS}, then refunded in full`,
-    async run(shop) {
-      const refund = await shop.client.refunds.create(await paidSession(shop, SUCCESS, 'succeeded'));
-      shop.say(`Refunded it: ${refund.id}, ${refund.status}`);
-      return refund.id;
-    },
-  },
-  // A refund fails only when the payment service gives up on one it accepted, which no test card asks for.
-  'refund.failed': { why: 'the sandbox carries out every refund the API accepts' },
+  'session.expired': { flow: "a session left unpaid, its test clock moved past its expiry", run: expiredSession },
+  'refund.succeeded': { flow: `a session paid with ${SUCCESS}, then refunded in full`, run: (shop) => refundedSession(shop, SUCCESS, 'succeeded') },
+  'refund.failed': { flow: `a session paid with ${REFUND_FAILS}, then refunded in full (the refund fails)`, run: (shop) => refundedSession(shop, REFUND_FAILS, 'failed') },
   'payment_method.attached': { flow: `a session that keeps the card (save_payment_method) paid with ${SUCCESS}, for a new customer`, run: (shop) => keptCard(shop, newCustomer()) },
   'payment_method.updated': {
     flow: 'the same card kept twice for the same customer',
@@ -117,15 +134,13 @@ export const TRIGGER_HELP = `Usage: wallet-checkout trigger <event type> [option
 
 Makes the checkout record an event of that type through the flow that really records it, in the
 sandbox: a session created with your secret key, paid with a sandbox wallet test card through the
-public pay endpoint (as the widget pays), then captured, released, refunded or detached. The event is
-delivered to your webhook endpoints and forwarded by \`wallet-checkout listen\` like any other.
-Refused unless the host pays this application with the sandbox wallet.
+public pay endpoint (as the widget pays), then captured, released, refunded or detached; or left
+unpaid while its test clock moves past its expiry. The event is delivered to your webhook endpoints
+and forwarded by \`wallet-checkout listen\` like any other. Refused unless the host is in sandbox
+mode (it pays this application with the sandbox wallet, and has test clocks).
 
 Event types:
-${WEBHOOK_EVENT_TYPES.map((type) => {
-  const recipe = RECIPES[type];
-  return `  ${type.padEnd(column)}${'flow' in recipe ? recipe.flow : `not triggerable: ${recipe.why}`}`;
-}).join('\n')}
+${WEBHOOK_EVENT_TYPES.map((type) => `  ${type.padEnd(column)}${RECIPES[type].flow}`).join('\n')}
 
 ${CONNECTION_HELP}
 
@@ -157,7 +172,6 @@ export async function trigger(args: string[]): Promise<number> {
   if (!type || extra.length > 0) throw new UsageError('name one event type, e.g. wallet-checkout trigger session.succeeded');
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) throw new UsageError(`no event type ${type} (see --help)`);
   const recipe = RECIPES[type as WebhookEventTypeName];
-  if ('why' in recipe) throw new Refusal(`${type} cannot be triggered: ${recipe.why}`);
   const connection = connect(values);
   // A live key is a PRODUCTION application's: refused before anything is created.
   if (connection.secretKey.startsWith('sk_live_')) throw new Refusal('trigger runs only in the sandbox, and this is a live key (sk_live_...) of a PRODUCTION application: use a test key');
