@@ -1,7 +1,8 @@
 /**
  * The reference deployment on this machine (docs/operations.md, "The
- * reference deployment"): a throwaway PostgreSQL cluster, the standalone
- * sandbox, N compiled instances and nginx in front, until Ctrl-C.
+ * reference deployment"): a throwaway PostgreSQL cluster, a redis-server for
+ * the rate limits, the standalone sandbox, N compiled instances and nginx in
+ * front, until Ctrl-C.
  *
  *   npm run fleet -- [--instances 3] [--port 8080] [--build] [--rolling-restart]
  *
@@ -10,14 +11,15 @@
  * then: `npm run build` first to deploy new code) runs once after the start
  * with --rolling-restart, and whenever the fleet gets SIGHUP (`kill -HUP PID`,
  * the PID it prints), as nginx reloads on it.
- * `npm run fleet` installs PostgreSQL and nginx first where it may (root and
- * apt-get), as the tests' scripts do. Everything it starts keeps its files in
+ * `npm run fleet` installs PostgreSQL, nginx and Redis first where it may (root
+ * and apt-get), as the tests' scripts do. Everything it starts keeps its files in
  * one temporary directory, removed when it stops.
  */
 import { parseArgs } from 'node:util';
 import { startFleet } from '../testing/fleet/fleet';
 import { findNginx } from '../testing/fleet/nginx';
 import { findPostgresBinaries } from '../testing/fleet/postgres-cluster';
+import { findRedisServer } from '../testing/fleet/redis-server';
 import { compiledLaunch } from '../testing/fleet/node-process';
 
 const { values: flags } = parseArgs({
@@ -36,20 +38,23 @@ if (!Number.isInteger(instances) || instances < 1 || !Number.isInteger(port) || 
 }
 const postgresBin = findPostgresBinaries();
 const nginx = findNginx();
-if (!postgresBin || !nginx) {
-  console.error(`The fleet needs ${[!postgresBin && 'PostgreSQL (scripts/ensure-postgres.sh)', !nginx && "nginx (scripts/ensure-nginx.sh, or NGINX_PATH)"].filter(Boolean).join(' and ')}: install it and run again.`);
+const redisServer = findRedisServer();
+if (!postgresBin || !nginx || !redisServer) {
+  const missing = [!postgresBin && 'PostgreSQL (scripts/ensure-postgres.sh)', !nginx && 'nginx (scripts/ensure-nginx.sh, or NGINX_PATH)', !redisServer && 'Redis (scripts/ensure-redis.sh, or REDIS_SERVER_PATH)'];
+  console.error(`The fleet needs ${missing.filter(Boolean).join(' and ')}: install it and run again.`);
   process.exit(2);
 }
 
 const launch = compiledLaunch({ rebuild: flags.build });
 
-console.log(`Starting PostgreSQL, the sandbox, ${instances} instance(s) and nginx...`);
+console.log(`Starting PostgreSQL, Redis, the sandbox, ${instances} instance(s) and nginx...`);
 const fleet = await startFleet({
   instances,
   port,
   launch,
   postgresBin,
   nginx,
+  redisServer,
 });
 console.log(`
 The fleet is running.
@@ -58,6 +63,7 @@ The fleet is running.
   Instances:   ${fleet.instances.map((instance) => instance.address).join(', ')} (the demo store runs on the first)
   Sandbox:     ${fleet.sandbox.url}
   PostgreSQL:  ${fleet.database.url}
+  Redis:       ${fleet.redis?.url} (the rate limits)
   nginx log:   ${fleet.accessLog}
 
 kill -HUP ${process.pid} restarts the instances one at a time (after \`npm run build\`: on the new code).
@@ -81,7 +87,7 @@ const stop = () => {
   // A second Ctrl-C while stopping: the parts are ended by their own pids as this process exits.
   if (stopping) process.exit(130);
   stopping = true;
-  console.log('\nStopping nginx, the instances, the sandbox and PostgreSQL...');
+  console.log('\nStopping nginx, the instances, the sandbox, Redis and PostgreSQL...');
   fleet.stop().then(
     () => process.exit(0),
     (error: unknown) => {

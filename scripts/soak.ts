@@ -53,6 +53,7 @@ import { parseArgs } from 'node:util';
 import { faultKinds } from '../sandbox';
 import { findPostgresBinaries, type PostgresCluster, startPostgresCluster } from '../testing/fleet/postgres-cluster';
 import { startFleet } from '../testing/fleet/fleet';
+import { findRedisServer } from '../testing/fleet/redis-server';
 import { findNginx } from '../testing/fleet/nginx';
 import { runFleetSoak, runSoak, SOAK_INSTANCE_ENV, type SoakOutcome, soakProblems } from '../testing/soak';
 import { compiledLaunch } from '../testing/fleet/node-process';
@@ -111,7 +112,7 @@ if (FLEET > 0) {
     console.error('--fleet needs PostgreSQL and nginx installed (scripts/ensure-postgres.sh, scripts/ensure-nginx.sh)');
     process.exit(2);
   }
-  const fleet = await startFleet({ instances: FLEET, port: 0, launch: compiledLaunch(), postgresBin, nginx, env: SOAK_INSTANCE_ENV });
+  const fleet = await startFleet({ instances: FLEET, port: 0, launch: compiledLaunch(), postgresBin, nginx, redisServer: findRedisServer(), env: SOAK_INSTANCE_ENV });
   console.log(`soak: ${SHOPPERS} shoppers for ${SECONDS} s through nginx at ${FLEET} compiled instances on PostgreSQL, ${checkouts}, ${FAULT_RATE * 100}% of charge requests faulted (${faultKinds.join(', ')}), ${CRASHES} instance crash(es), ${ROLLING_RESTARTS} rolling restart(s)`);
   const report = await runFleetSoak(fleet, { shoppers: SHOPPERS, seconds: SECONDS, faultRate: FAULT_RATE, crashes: CRASHES, rollingRestarts: ROLLING_RESTARTS, drainTimeoutMs: DRAIN_TIMEOUT_MS, express: EXPRESS }).catch(async (error: unknown) => {
     await fleet.stop({ keepFiles: true });

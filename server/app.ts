@@ -9,7 +9,7 @@ import { type AppLookupOptions, appLookupRoutes } from './apps-api';
 import type { App } from './apps';
 import type { WalletEnvironment } from '../contracts';
 import type { AbandonedAttempts } from './checkout/pay';
-import { checkoutBodies, checkoutRoutes, merchantLimiter } from './checkout/routes';
+import { checkoutBodies, checkoutRoutes, merchantLimiter, type RateLimitCounting } from './checkout/routes';
 import type { OriginVerificationDependencies } from './checkout/origin-verification';
 import { testClockBodies, testClockRoutes } from './checkout/test-clock-routes';
 import type { TestClockSettings } from './checkout/test-clocks';
@@ -59,8 +59,8 @@ export interface AppDependencies {
   sandboxOrigin: (() => string) | undefined;
   demo: DemoMerchant | undefined;
   rateLimits: RateLimits;
-  /** PostgreSQL: the store every instance counts the rate limits in; absent (SQLite, one instance): each counts in memory. */
-  sharedRateLimits: Store | undefined;
+  /** Where every instance counts the rate limits (Redis, else PostgreSQL); absent (SQLite, one instance): each counts in memory. */
+  rateLimitStores: RateLimitCounting['storeFor'];
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For `req.ip` believes. */
   trustProxy: number | string[] | false;
   longestRequestMs: number;
@@ -93,7 +93,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
   app.get('/metrics', deps.metrics.scrape);
   app.use(openApiRoutes(deps.ownOrigin));
-  const rateLimitCounting = { sharedStore: deps.sharedRateLimits, logger: deps.logger };
+  const rateLimitCounting = { storeFor: deps.rateLimitStores, logger: deps.logger };
   const merchantCalls = merchantLimiter(deps.rateLimits, rateLimitCounting);
   const merchantQuotes = { addressPolicy: deps.webhooks.addressPolicy, timeoutMs: deps.quoteEndpointTimeoutMs, logger: deps.logger };
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls, merchantQuotes }));

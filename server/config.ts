@@ -134,6 +134,8 @@ const Env = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.connectTimeoutMs),
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.statementTimeoutMs),
     DATABASE_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.idleTimeoutMs),
+    /** redis://[user:password@]host:port[/db] (rediss:// for TLS): where every instance counts the rate limits. */
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
     GATEWAY_NAME: z.string().regex(/^[a-z0-9_-]+$/).default(PLACEHOLDER_GATEWAY),
     PAYMENT_SERVICE_URL: z.url().optional(),
     PAYMENT_SERVICE_KEY: optionalString,
@@ -357,6 +359,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The store's pool and timeouts. */
   storeLimits: StoreLimits;
+  /**
+   * Redis, where the rate limiters count (one budget per client across the instances); absent: in the
+   * database on PostgreSQL, in memory on SQLite. While Redis is unreachable each instance counts in memory.
+   */
+  redisUrl: string | undefined;
   gatewayName: string;
   /**
    * Where charges go: a real service; a standalone sandbox (`npm run sandbox`), whose wallet script and root
@@ -447,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
         statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
         idleTimeoutMs: e.DATABASE_IDLE_TIMEOUT_MS,
       },
+      redisUrl: e.REDIS_URL,
       gatewayName: e.GATEWAY_NAME,
       paymentService: paymentServiceOf(e),
       serviceTimeoutMs: e.SERVICE_TIMEOUT_MS,

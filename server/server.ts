@@ -16,6 +16,9 @@ import { provisionDemoMerchant } from './apps/demo-merchant';
 import { createDirectKeys, createDirectMode, type DirectKeys } from './direct-mode';
 import { createLogger, type Logger } from '../common/logging';
 import { createMetrics } from './metrics';
+import { DatabaseRateLimitStore } from './http/rate-limit-store';
+import { connectRateLimitRedis } from './http/rate-limit-redis';
+import { RedisOrLocalRateLimitStore } from './http/redis-rate-limit-store';
 import { startHeartbeat, trackRequests } from './lifecycle';
 import type { AbandonedAttempts } from './checkout/pay';
 import { type OriginSweepReport, type OriginVerificationDependencies, type OriginVerifier, startOriginVerifier, sweepOriginVerifications } from './checkout/origin-verification';
@@ -63,6 +66,9 @@ const googleRootKeysUrl = {
 } as const;
 
 /** The store holds what the configuration cannot serve: the message names each problem and its fix. */
+/** How long a start waits for Redis (REDIS_URL) before serving with rate limits counted per instance until it connects. */
+const REDIS_START_WAIT_MS = 1_000;
+
 export class StartupRefused extends Error {
   override name = 'StartupRefused';
 }
@@ -151,6 +157,15 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   // Pages and packages pinned to an earlier release keep loading it after this deploy (common/http/releases.ts).
   const releaseArchiveDir = join(config.dataDir, 'releases');
   archiveRelease(readManifest(), releaseArchiveDir);
+  // Rate limits count in Redis when it is configured, else in the database the instances share (docs/decisions.md).
+  const rateLimitRedis = config.redisUrl === undefined ? undefined : connectRateLimitRedis(config.redisUrl, logger, metrics.countLocalRateLimit);
+  // Counted in memory until connected: a short wait lets the first requests be shared, and Redis down delays no start for long.
+  await rateLimitRedis?.ready(REDIS_START_WAIT_MS);
+  const rateLimitStores = rateLimitRedis
+    ? (limiter: string) => new RedisOrLocalRateLimitStore(rateLimitRedis, limiter)
+    : sharedStore
+      ? (limiter: string) => new DatabaseRateLimitStore(store, limiter)
+      : undefined;
   const app = createApp({
     store,
     service,
@@ -169,7 +184,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     sandboxOrigin: config.paymentService.kind === 'real' ? undefined : config.paymentService.kind === 'standalone-sandbox' ? () => sandboxOrigin : () => origin,
     demo,
     rateLimits: config.rateLimits,
-    sharedRateLimits: sharedStore ? store : undefined,
+    rateLimitStores,
     trustProxy: config.trustProxy,
     longestRequestMs,
     appLookup: { ...config.appLookup, dataDir: config.dataDir },
@@ -206,6 +221,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       // Payments in flight still need the store, the service client and (embedded) the sandbox.
       const drained = await requests.close(config.shutdownGraceMs);
       if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
+      await rateLimitRedis?.close();
       await reconciler.stop();
       // A delivery in flight finishes and is recorded; one cut off would only be sent again once its lease lapses.
       await webhooks.stop();

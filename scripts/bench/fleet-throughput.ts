@@ -12,6 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { startFleet } from '../../testing/fleet/fleet';
+import { findRedisServer } from '../../testing/fleet/redis-server';
 import { findNginx } from '../../testing/fleet/nginx';
 import { findPostgresBinaries } from '../../testing/fleet/postgres-cluster';
 import { SOAK_INSTANCE_ENV } from '../../testing/soak';
@@ -40,7 +41,7 @@ async function throughputAt(instances: number, options: FleetThroughputOptions):
   const postgresBin = findPostgresBinaries();
   const nginx = findNginx();
   if (!postgresBin || !nginx) throw new Error('the fleet bench needs PostgreSQL and nginx (scripts/ensure-postgres.sh, scripts/ensure-nginx.sh)');
-  const fleet = await startFleet({ instances, port: 0, launch: compiledLaunch(), postgresBin, nginx, env: { ...SOAK_INSTANCE_ENV, LOG_LEVEL: 'error' } });
+  const fleet = await startFleet({ instances, port: 0, launch: compiledLaunch(), postgresBin, nginx, redisServer: findRedisServer(), env: { ...SOAK_INSTANCE_ENV, LOG_LEVEL: 'error' } });
   try {
     const request = {
       method: 'POST',

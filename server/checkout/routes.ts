@@ -4,7 +4,7 @@
  */
 import cors from 'cors';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
 import { type App, findSessionAndApp, rollSecretKey, unauthenticatedMerchant, walletEnvironmentOf } from '../apps';
 import { isStorableText, type PayReply, type PublicSession, type Refund, RollSecretKeyBody, SessionId, sessionExpired, SessionStatus, unstorableTextPath, VerifyOriginBody, type WalletEnvironment } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
@@ -18,7 +18,6 @@ import { invalidRequest, sendError, sendFailure, unstorableText } from '../../co
 import { IDEMPOTENT, JSON_BODY, MERCHANT_CALL, NO_BODY, PATH_ID, type RouteAnswers } from '../../contracts/error-codes';
 import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
-import { DatabaseRateLimitStore } from '../http/rate-limit-store';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import type { Logger } from '../../common/logging';
 import { repeatLimiter } from '../../common/logging/repeats';
@@ -65,12 +64,14 @@ export interface CheckoutRoutesOptions extends PayDependencies {
 }
 
 /**
- * Where the limiters count: in the store when instances share it (PostgreSQL),
- * so that a client has one budget whichever instance the load balancer sends
- * it to; in this process otherwise (SQLite: one instance).
+ * Where the limiters count: where every instance counts, so that a client has
+ * one budget whichever instance the load balancer sends it to (Redis when
+ * REDIS_URL is set, else the database when instances share it: PostgreSQL);
+ * undefined: in this process (SQLite, one instance). server.ts chooses.
  */
 export interface RateLimitCounting {
-  sharedStore: Store | undefined;
+  /** A store for the limiter of this name (a store serves one limiter). */
+  storeFor: ((limiter: string) => RateLimitStore) | undefined;
   logger: Logger;
 }
 
@@ -80,9 +81,10 @@ export interface RateLimitCounting {
  * TRUST_PROXY trusts (docs/operations.md); an IPv6 client counts by its /56,
  * since one host can use any address of its prefix. Every request counts,
  * refused ones too: a guesser of secrets is refused by its own bucket, never
- * by another client's. A limiter that cannot reach its shared store lets the
- * request through (fail open, docs/operations.md): the store is down for the
- * request's own work too, which then answers 503 store_unavailable.
+ * by another client's. A limiter whose database store cannot be reached lets
+ * the request through (fail open, docs/operations.md): the database is down
+ * for the request's own work too, which then answers 503 store_unavailable.
+ * The Redis store never fails: it counts in memory while Redis is down.
  */
 export const limiter = (
   name: string,
@@ -99,7 +101,7 @@ export const limiter = (
     legacyHeaders: false,
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
     handler: (req, res) => answer(req, res, () => sendFailure(res, { code: 'rate_limited', message: 'Too many requests; try again in a minute' })),
-    ...(counting.sharedStore && { store: new DatabaseRateLimitStore(counting.sharedStore, name) }),
+    ...(counting.storeFor && { store: counting.storeFor(name) }),
     passOnStoreError: true,
     logger: {
       error: (error, message) => repeats.error({ err: error, limiter: name }, message ?? 'rate limiter error'),

@@ -9,6 +9,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, expect, it } from 'vitest';
 import { limiter } from '../checkout/routes';
+import { DatabaseRateLimitStore } from './rate-limit-store';
 import type { BackendDatabase } from '../store';
 import { freePort } from '../../testing/free-port';
 import { listen } from '../../testing/listen';
@@ -22,7 +23,7 @@ it('a limiter whose shared store cannot be reached lets every request through, a
   const logged: string[] = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
   const app = express();
-  app.get('/limited', limiter('test', 1, { sharedStore: unreachable, logger }), (_req, res) => void res.json({ served: true }));
+  app.get('/limited', limiter('test', 1, { storeFor: (name) => new DatabaseRateLimitStore(unreachable, name), logger }), (_req, res) => void res.json({ served: true }));
   const server = await listen(app);
   try {
     const statuses = [];

@@ -22,6 +22,8 @@ export interface Metrics {
   countStoreError: StoreErrorListener;
   /** Reports the store's unsettled attempts at each scrape; called once the store is open. */
   watchStore(store: Store): void;
+  /** A limiter counted a request in this instance's memory because Redis (REDIS_URL) could not count it. */
+  countLocalRateLimit(): void;
 }
 
 /** Attempt states whose outcome is not known yet: what an operator watches to see reconciliation keep up. */
@@ -71,9 +73,15 @@ export function createMetrics(): Metrics {
   });
   // Both series exist from the start, so that a rate over them is defined before the first outage.
   for (const kind of ['unavailable', 'other']) storeErrors.inc({ kind }, 0);
+  const localRateLimitCounts = new Counter({
+    name: 'wallet_checkout_rate_limit_local_counts_total',
+    help: "Requests a rate limiter counted in this instance's memory because Redis (REDIS_URL) could not count them: limits held per instance, not shared",
+    registers: [registry],
+  });
 
   return {
     registry,
+    countLocalRateLimit: () => localRateLimitCounts.inc(),
     countStoreError(failure) {
       storeErrors.inc({ kind: failure ? 'unavailable' : 'other' });
     },

@@ -1,6 +1,7 @@
 /**
  * Several instances: what instances on one PostgreSQL database share. A client's rate
- * limit is one budget whichever instance serves it; two instances reconciling
+ * limit is one budget whichever instance serves it (counted in the database, or in Redis
+ * with REDIS_URL); two instances reconciling
  * at once call the payment service once per attempt and once per refund; an
  * instance that starts leaves another live instance's payment in flight to it.
  * The instances use a payment service of their own (a third server's sandbox)
@@ -17,25 +18,36 @@ import { mintPaymentData } from '../../testing/sandbox';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { listen, type Listening } from '../../testing/listen';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
+import { type RedisServer, startRedisServer } from '../../testing/fleet/redis-server';
+import { redisServerForTests } from '../../testing/redis';
 
-describe.skipIf(testDatabaseServer === undefined)('rate limits of two instances on one PostgreSQL database', () => {
+const redisBinary = redisServerForTests();
+
+// Counted in the database without REDIS_URL, in Redis with it: either way one budget per client.
+describe.skipIf(testDatabaseServer === undefined).each([
+  { where: 'the database', withRedis: false },
+  { where: 'Redis', withRedis: true },
+])('rate limits of two instances on one PostgreSQL database, counted in $where', ({ withRedis }) => {
   let database: TestDatabase;
+  let redis: RedisServer | undefined;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
     database = await createTestDatabase(testDatabaseServer!);
-    const env = { DATABASE_URL: database.url, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_MERCHANT_PER_MINUTE: '4' };
+    redis = withRedis && redisBinary ? await startRedisServer(redisBinary) : undefined;
+    const env = { DATABASE_URL: database.url, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_MERCHANT_PER_MINUTE: '4', ...(redis && { REDIS_URL: redis.url }) };
     a = await startTestServer(env);
     b = await startTestServer(env);
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
+    await redis?.remove();
     await database?.drop();
   });
 
-  it('count one budget per client: 2 requests on A and 2 on B, the 5th is 429 on either', async () => {
+  it.skipIf(withRedis && !redisBinary)('count one budget per client: 2 requests on A and 2 on B, the 5th is 429 on either', async () => {
     const { secretKey } = await a.merchant();
     const list = (server: TestServer) => fetch(`${server.url}/api/sessions`, { headers: { authorization: `Bearer ${secretKey}` } });
     const statuses = [];
@@ -43,6 +55,8 @@ describe.skipIf(testDatabaseServer === undefined)('rate limits of two instances 
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     const refused = await list(b);
     expect(await refused.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many requests; try again in a minute' } });
+    const windows = await a.store.selectFrom('rate_limit_windows').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    expect(Number(windows.count) > 0).toBe(!withRedis);
   });
 });
 

@@ -5,10 +5,13 @@
  * throwaway PostgreSQL cluster, the standalone sandbox faulting a share of
  * charges; first every instance restarted gracefully, one at a time, under
  * load (not one failed request), then one instance killed (kill -9) and
- * restarted mid-run; each time the ledger audited against the store. Skipped, with
+ * restarted mid-run; each time the ledger audited against the store. The
+ * rate limits are counted in a redis-server when one is installed. Skipped, with
  * a notice, where nginx or PostgreSQL is not installed (.ci/run installs both).
  */
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledSandboxArgs } from './node-process';
 import { type StagedServer, stageCompiledServer } from '../compiled-server';
@@ -16,9 +19,12 @@ import { runFleetSoak, SOAK_INSTANCE_ENV, soakProblems } from '../soak';
 import { type Fleet, startFleet } from './fleet';
 import { findNginx } from './nginx';
 import { findPostgresBinaries } from './postgres-cluster';
+import { findRedisServer } from './redis-server';
 
 const nginx = findNginx();
 const postgresBin = findPostgresBinaries();
+// Optional here: without it the instances count the rate limits in the database (its own tests need it on CI).
+const redisServer = findRedisServer();
 if (!nginx || !postgresBin) console.warn(`${!nginx ? 'nginx' : 'PostgreSQL'} is not installed: the fleet soak is skipped (scripts/ensure-nginx.sh, scripts/ensure-postgres.sh install them)`);
 
 describe.skipIf(!nginx || !postgresBin)('the fleet: nginx, three compiled instances, PostgreSQL, the standalone sandbox', () => {
@@ -34,6 +40,7 @@ describe.skipIf(!nginx || !postgresBin)('the fleet: nginx, three compiled instan
       launch: { instance: staged.launch, sandbox: { args: [...compiledSandboxArgs], cwd: staged.dir } },
       postgresBin: postgresBin!,
       nginx: nginx!,
+      redisServer,
       // The fleet waits for nginx to let go of an instance before signalling it: the drain delay is only a margin, kept short here.
       env: { ...staged.env, ...SOAK_INSTANCE_ENV, SHUTDOWN_DRAIN_DELAY_MS: '1000' },
     });
@@ -78,4 +85,18 @@ describe.skipIf(!nginx || !postgresBin)('the fleet: nginx, three compiled instan
     expect(report.proxy.requests).toBeGreaterThan(0);
     for (const instance of fleet.instances) expect((await fetch(`http://${instance.address}/readyz`)).status).toBe(200);
   }, 120_000);
+
+  it.skipIf(!redisServer)('counts the rate limits in Redis, none in the database', async () => {
+    const redis = createClient({ url: fleet.redis!.url });
+    await redis.connect();
+    const database = new pg.Client({ connectionString: fleet.database.url });
+    await database.connect();
+    try {
+      expect((await redis.keys('rl:*')).length).toBeGreaterThan(0);
+      expect((await database.query<{ count: string }>('select count(*) from rate_limit_windows')).rows[0]!.count).toBe('0');
+    } finally {
+      await database.end();
+      redis.destroy();
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The reference deployment on one machine (docs/operations.md, "The
- * reference deployment"): a throwaway PostgreSQL cluster, the standalone
- * sandbox, N compiled instances on their own ports sharing DATABASE_URL and
+ * reference deployment"): a throwaway PostgreSQL cluster, a redis-server for
+ * the rate limits (when its binary is given), the standalone sandbox, N
+ * compiled instances on their own ports sharing DATABASE_URL, REDIS_URL and
  * DATA_ENCRYPTION_KEY, and nginx in front of them. `npm run fleet` runs it for
  * a person; the fleet soak (`npm run soak -- --fleet 3`) and the bench drive
  * it, kill its instances and restart them one at a time (rollingRestart).
@@ -14,6 +15,7 @@ import { freePort } from '../free-port';
 import { accessLogOf, type NginxSite, type RunningNginx, startNginx, waitForNginx, writeNginxConfig } from './nginx';
 import { INSTANCE_READY_LINE, type NodeLaunch, type NodeProcess, startNodeProcess } from './node-process';
 import { type PostgresCluster, startPostgresCluster } from './postgres-cluster';
+import { type RedisServer, startRedisServer } from './redis-server';
 import { waitForOk } from '../wait-for-ok';
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process';
 
@@ -26,6 +28,8 @@ export interface FleetOptions {
   /** PostgreSQL's binaries (findPostgresBinaries) and nginx's (findNginx). */
   postgresBin: string;
   nginx: string;
+  /** redis-server's binary (findRedisServer): the instances count the rate limits in it (REDIS_URL); absent: in the database. */
+  redisServer?: string;
   /** Added to every instance's environment (a soak's short timeouts, say). */
   env?: Record<string, string>;
 }
@@ -42,6 +46,8 @@ export interface Fleet {
   readonly instances: readonly FleetInstance[];
   readonly sandbox: SandboxProcess;
   readonly database: PostgresCluster;
+  /** Where the rate limits are counted, when FleetOptions.redisServer was given. */
+  readonly redis: RedisServer | undefined;
   /** nginx's access log: `upstream=` lists every instance tried for a request. */
   readonly accessLog: string;
   /** The demo merchant's secret key (the demo store runs on the first instance). */
@@ -55,7 +61,7 @@ export interface Fleet {
    * build, /readyz 200, back into nginx; then the next. `onStep` hears each step.
    */
   rollingRestart(onStep?: (step: RollingStep) => void): Promise<void>;
-  /** nginx first (no new requests), then the instances (SIGTERM: what is in flight finishes), the sandbox and the database; then the files. */
+  /** nginx first (no new requests), then the instances (SIGTERM: what is in flight finishes), the sandbox, Redis and the database; then the files. */
   stop(options?: { keepFiles?: boolean }): Promise<void>;
 }
 
@@ -73,11 +79,12 @@ const DEMO_INSTANCE = 0;
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-fleet-'));
-  const started: { database?: PostgresCluster; sandbox?: SandboxProcess; instances: FleetInstance[]; nginx?: RunningNginx } = { instances: [] };
+  const started: { database?: PostgresCluster; redis?: RedisServer; sandbox?: SandboxProcess; instances: FleetInstance[]; nginx?: RunningNginx } = { instances: [] };
   async function stop({ keepFiles = false } = {}): Promise<void> {
     await started.nginx?.stop();
     await Promise.all(started.instances.map((instance) => instance.stop()));
     await started.sandbox?.stop();
+    await started.redis?.remove();
     await started.database?.remove();
     if (!keepFiles) rmSync(dir, { recursive: true, force: true });
   }
@@ -85,6 +92,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const port = options.port || (await freePort());
     const url = `http://127.0.0.1:${port}`;
     started.database = await startPostgresCluster(options.postgresBin);
+    if (options.redisServer) started.redis = await startRedisServer(options.redisServer);
     const sandboxDataDir = join(dir, 'sandbox');
     started.sandbox = await startSandboxProcess({ HOST: '127.0.0.1', SANDBOX_DATA_DIR: sandboxDataDir }, options.launch.sandbox);
     const shared = {
@@ -94,6 +102,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
       DATABASE_URL: started.database.url,
+      ...(started.redis && { REDIS_URL: started.redis.url }),
       // One key for every instance: a secret sealed by one (a webhook endpoint's) is opened by another.
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       // nginx runs on this machine: its X-Forwarded-For is believed, anyone else's is not.
@@ -140,7 +149,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     started.nginx = startNginx(options.nginx, site);
     await waitForNginx(started.nginx, site, '/readyz');
     const demoSecretKey = (JSON.parse(readFileSync(join(first.dataDir, 'demo-merchant.json'), 'utf8')) as { secret_key: string }).secret_key;
-    const { database, sandbox } = started;
+    const { database, redis, sandbox } = started;
     const nginx = started.nginx;
     let rolling: Promise<void> | undefined;
     async function restartEach(onStep: (step: RollingStep) => void): Promise<void> {
@@ -163,6 +172,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       instances,
       sandbox,
       database,
+      redis,
       accessLog: accessLogOf(site),
       demoSecretKey,
       dir,
