@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../../testing/harness';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { webhookBodies } from '../webhooks/routes';
 import { paymentMethodBodies } from '../payment-methods/routes';
+import { testClockBodies } from '../checkout/test-clock-routes';
 import { type BodyRules, routesOf } from '../../common/http/body';
 
 const ALLOWED_ORIGIN = 'https://shop.example';
@@ -201,6 +202,7 @@ describe('content types, on every route', () => {
     ...prefixed('', checkoutBodies),
     ...prefixed('', webhookBodies),
     ...prefixed('', paymentMethodBodies),
+    ...prefixed('', testClockBodies),
     ...prefixed('', dashboardBodies),
     ...prefixed('/sandbox/wallet', walletBodies),
     ...prefixed('/sandbox/service', serviceBodies),
