@@ -59,6 +59,13 @@ export const DashboardSignedIn = z.object({
 });
 export type DashboardSignedIn = z.infer<typeof DashboardSignedIn>;
 
+/** `GET /dashboard/api/session`: whether this browser is signed in, and if so as which app (the page's first question). */
+export const DashboardSessionState = z.discriminatedUnion('signed_in', [
+  z.object({ signed_in: z.literal(false) }),
+  z.object({ signed_in: z.literal(true), app: DashboardSignedIn.shape.app, csrf_token: DashboardSignedIn.shape.csrf_token }),
+]);
+export type DashboardSessionState = z.infer<typeof DashboardSessionState>;
+
 /** The card as the dashboard shows it: its network and last four digits, never more. */
 export const DashboardCard = z.object({ network: CardNetwork, last4: z.string() });
 export type DashboardCard = z.infer<typeof DashboardCard>;

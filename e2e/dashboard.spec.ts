@@ -52,6 +52,21 @@ async function signIn(page: Page, secretKey: string): Promise<void> {
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }
 
+test('the sign-in page opens without a console error or a failed request: the session probe, the favicon', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  page.on('pageerror', (error) => void errors.push(error.message));
+  const failed: string[] = [];
+  page.on('response', (reply) => void (reply.status() >= 400 && failed.push(`${reply.status()} ${reply.url()}`)));
+  await page.goto(`${server.url}/dashboard`);
+  await expect(page.getByLabel('Secret key')).toBeVisible();
+  // The browser asks for the favicon by itself, after the page: its answer is awaited too.
+  expect((await page.request.get(`${server.url}/favicon.ico`)).status()).toBe(200);
+  await page.waitForLoadState('networkidle');
+  expect(errors).toEqual([]);
+  expect(failed).toEqual([]);
+});
+
 test("shows the wallet's billing address beside the one on file, and where they differ", async ({ page }) => {
   const secretKey = await merchant();
   const session = await paid(secretKey, { reference: 'order-2001', billing_address_on_file: TYPICAL_ADDRESS_ON_FILE }, 'mismatching');

@@ -19,6 +19,8 @@ import type { RateLimits, WebhookAddressPolicy } from './config';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from '../common/result';
 import { randomBytesFromPool } from '../common/secrets';
+import { compressedReplies } from './http/compression';
+import { siteFileRoutes } from './http/site-files';
 import { dashboardBodies, dashboardRoutes } from './dashboard/routes';
 import { demoBodies, demoRoutes, type DemoMerchant, galleryBodies, galleryRoutes } from '../demo/server';
 import { bodyEdge } from '../common/http/body';
@@ -83,6 +85,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(deps.metrics.requests);
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(deps.sandboxOrigin));
+  app.use(compressedReplies());
 
   // The apps API checks its own requests (no body) and answers in Google's shape; the sandbox's routers read their own bodies.
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
@@ -91,6 +94,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(bodyEdge({ ...checkoutBodies, ...testClockBodies, ...paymentMethodBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
 
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
+  app.use(siteFileRoutes());
   app.get('/metrics', deps.metrics.scrape);
   app.use(openApiRoutes(deps.ownOrigin));
   const rateLimitCounting = { storeFor: deps.rateLimitStores, logger: deps.logger };

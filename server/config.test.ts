@@ -42,6 +42,16 @@ describe('configuration', () => {
     expect(loaded.ok && loaded.config).toMatchObject({ port: 3000, databaseUrl: undefined, paymentService: { kind: 'embedded-sandbox' }, walletEnvironment: 'SANDBOX', demo: true, shutdownDrainDelayMs: 5_000, shutdownGraceMs: 25_000, shutdownTimeoutMs: 45_000, readinessTimeoutMs: 2_000, personalDataRetentionMs: 180 * 24 * 60 * 60 * 1000 });
   });
 
+  it("stops at once on Ctrl-C in development, and drains on it in production; logs' format is left to the terminal unless LOG_FORMAT says", () => {
+    const development = loadConfig({});
+    expect(development.ok && development.config).toMatchObject({ development: true, interruptDrainDelayMs: 0, logFormat: undefined });
+    const deployed = loadConfig(production);
+    expect(deployed.ok && deployed.config).toMatchObject({ development: false, interruptDrainDelayMs: 5_000 });
+    const json = loadConfig({ LOG_FORMAT: 'json' });
+    expect(json.ok && json.config.logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'fancy' }).ok).toBe(false);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://db/checkout'],

@@ -191,6 +191,8 @@ const Env = z
     RATE_LIMIT_MERCHANT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     DEMO: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `pretty`: one readable line per event (pino-pretty); `json`: pino's lines. Default: pretty in development on a terminal, json otherwise. */
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     APPS_API_BASE_PATHS: z
       .string()
       .default('/,/drive')
@@ -396,12 +398,18 @@ export interface Config {
   shutdownGraceMs: number;
   /** From SIGTERM to a forced exit (1), whatever is still running. */
   shutdownTimeoutMs: number;
+  /** Ctrl-C's (SIGINT's) drain delay: 0 in development, where no load balancer is told; production drains as on SIGTERM. */
+  interruptDrainDelayMs: number;
   /** How long /readyz waits for the store and the payment service. */
   readinessTimeoutMs: number;
   /** Per client address, on the widget's endpoints and on the merchant's (secret-key) ones. */
   rateLimits: RateLimits;
   demo: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** LOG_FORMAT; undefined: pretty in development when the output is a terminal (server/main.ts), json otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
+  /** NODE_ENV=development: the defaults for a developer's machine (readable logs, Ctrl-C stops at once). */
+  development: boolean;
   appLookup: AppLookupConfig;
 }
 
@@ -485,10 +493,13 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       shutdownDrainDelayMs: e.SHUTDOWN_DRAIN_DELAY_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      interruptDrainDelayMs: e.NODE_ENV === 'development' ? 0 : e.SHUTDOWN_DRAIN_DELAY_MS,
       readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
       rateLimits: { payPerMinute: e.RATE_LIMIT_PAY_PER_MINUTE, readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE, merchantPerMinute: e.RATE_LIMIT_MERCHANT_PER_MINUTE },
       demo: e.DEMO === 'on',
       logLevel: e.LOG_LEVEL,
+      logFormat: e.LOG_FORMAT,
+      development: e.NODE_ENV === 'development',
       appLookup: {
         basePaths: [...new Set(e.APPS_API_BASE_PATHS)],
         issuer: e.OAUTH_ISSUER && e.OAUTH_AUDIENCE && e.OAUTH_JWKS ? { issuer: e.OAUTH_ISSUER, audience: e.OAUTH_AUDIENCE, jwks: e.OAUTH_JWKS } : undefined,

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { prettyLines } from './pretty';
 
 export const redactedPaths = [
   'req.headers.authorization',
@@ -28,8 +29,15 @@ export const redactedPaths = [
   '*.shipping_address',
 ];
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT when set; otherwise readable lines for a developer at a terminal, JSON for everything else (collectors, files, pipes, tests). */
+export const logFormatFor = (chosen: LogFormat | undefined, development: boolean, terminal: boolean): LogFormat => chosen ?? (development && terminal ? 'pretty' : 'json');
+
+/** To `destination`, or stdout: JSON lines, or readable ones (pretty.ts, coloured on a terminal). */
+export function createLogger(level: string, destination?: pino.DestinationStream, format: LogFormat = 'json'): Logger {
   const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' } };
+  if (format === 'pretty') return pino(options, prettyLines(destination, !destination && process.stdout.isTTY === true));
   return destination ? pino(options, destination) : pino(options);
 }
 

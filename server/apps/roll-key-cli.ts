@@ -5,16 +5,16 @@
  *   npm run app:roll-key -- --app app_... [--expire-current-in-seconds 0]
  */
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { APP_ROLL_KEY } from './commands';
 import { loadConfig } from '../config';
 import { DEFAULT_KEY_OVERLAP_SECONDS, KeyOverlapSeconds } from '../../contracts';
 import { describeIssues } from '../../common/http/errors';
 import { describeStoreLocation, openStore } from '../store';
 import { getApp, rollSecretKey } from './registry';
 
-const usage = `Usage: npm run app:roll-key -- --app APP_ID [--expire-current-in-seconds N] (0 to 604800; default ${DEFAULT_KEY_OVERLAP_SECONDS}, 0 stops the current keys now)`;
-
-const command: CommandLine = commandLine(usage);
-const { values } = command.parse({ options: { app: { type: 'string' }, 'expire-current-in-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+// Typed, so that its fail() narrows as a `never` call does.
+const command: CommandLine<typeof APP_ROLL_KEY.flags> = commandLine(APP_ROLL_KEY);
+const { values } = command.parse();
 if (!values.app) command.fail('--app is required.');
 const given = values['expire-current-in-seconds'];
 const overlap = KeyOverlapSeconds.safeParse(given === undefined ? DEFAULT_KEY_OVERLAP_SECONDS : /^\d+$/.test(given) ? Number(given) : given);

@@ -12,26 +12,14 @@ import { signsFor, type OriginVerification, type OriginVerificationList } from '
 import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../contracts/origin-verification-rules';
 import { originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { APP_UPDATE } from './commands';
 import { loadConfig } from '../config';
 import { describeStoreLocation, openStore } from '../store';
 import { type App, getApp, updateApp } from './registry';
 
-const usage =
-  'Usage: npm run app:update -- --app APP_ID [--google-merchant-id ID] [--origin https://shop.example ...] [--show-origins] [--verify-origins]\n' +
-  '  --show-origins    each allowed origin\'s verification (platform mode): the file to publish, its token, the last check\n' +
-  '  --verify-origins  check every allowed origin now, then show them; exits 1 if a platform-mode app keeps one unverified';
-
-const command: CommandLine = commandLine(usage);
-const { values } = command.parse({
-  options: {
-    app: { type: 'string' },
-    'google-merchant-id': { type: 'string' },
-    origin: { type: 'string', multiple: true },
-    'show-origins': { type: 'boolean' },
-    'verify-origins': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+// Typed, so that its fail() narrows as a `never` call does.
+const command: CommandLine<typeof APP_UPDATE.flags> = commandLine(APP_UPDATE);
+const { values } = command.parse();
 if (!values.app) command.fail('--app is required.');
 const changing = values['google-merchant-id'] !== undefined || (values.origin?.length ?? 0) > 0;
 const showing = values['show-origins'] === true || values['verify-origins'] === true;

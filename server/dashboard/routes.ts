@@ -6,8 +6,9 @@
  * to the same rooms. docs/dashboard.md.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardKeyRoll, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
+import { CheckoutSettings, DashboardKeyRoll, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
 import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
@@ -81,9 +82,14 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   const manifest = readManifest();
   const script = `/${manifest['dashboard.js']?.file ?? 'dashboard.js'}`;
   router.use(bundleRoutes({ '/dashboard.js': 'dashboard.js' }, manifest));
-  router.get('/dashboard', (_req, res) => {
+  // Neither the page nor its API is for a search engine (robots.txt says so to crawlers that ask first).
+  router.use('/dashboard', (_req, res, next) => {
+    res.set('X-Robots-Tag', 'noindex, nofollow');
+    next();
+  });
+  router.get('/dashboard', helmet.contentSecurityPolicy({ directives: DASHBOARD_CSP }), (_req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.type('html').send(dashboardPage(script, String(res.locals.cspNonce)));
+    res.type('html').send(dashboardPage(script));
   });
 
   // Every reply carries a merchant's data or a secret.
@@ -103,9 +109,11 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     await sessions.signIn(req, res, parsed.data.secret_key);
   });
 
-  router.get('/dashboard/api/session', signedIn, (_req, res) => {
-    const { app, csrfToken } = signedInOf(res);
-    res.json({ app: { id: app.id, name: app.name }, csrf_token: csrfToken });
+  // The page's first question, asked before anyone signed in: answered 200 either way, so a browser logs no failed request for it.
+  router.get('/dashboard/api/session', options.merchantCalls, async (req, res) => {
+    const current = await sessions.current(req, res);
+    const reply: DashboardSessionState = current ? { signed_in: true, app: { id: current.app.id, name: current.app.name }, csrf_token: current.csrfToken } : { signed_in: false };
+    res.json(reply);
   });
 
   router.delete('/dashboard/api/session', signedIn, async (_req, res) => sessions.signOut(res));
@@ -277,8 +285,27 @@ function settingsOf(app: App): DashboardSettings {
   };
 }
 
+/**
+ * The page's policy: our origin only. The dashboard takes no payment, so Google's pay.js and its
+ * frames, which the pages that pay allow (server/app.ts), have no place here; its one script is ours.
+ */
+const DASHBOARD_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  frameSrc: ["'none'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'self'"],
+  // As the other pages: served over http on a developer's machine.
+  upgradeInsecureRequests: null,
+};
+
 /** The page: a mount element and the script; the script picks the language from the browser and the colours from prefers-color-scheme. */
-const dashboardPage = (script: string, nonce: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Dashboard · Wallet Checkout</title></head>
-<body><div id="dashboard"></div><script src="${escapeHtml(script)}" nonce="${escapeHtml(nonce)}"></script></body></html>
+const dashboardPage = (script: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="robots" content="noindex, nofollow"><title>Dashboard · Wallet Checkout</title></head>
+<body><div id="dashboard"></div><script src="${escapeHtml(script)}"></script></body></html>
 `;

@@ -9,25 +9,18 @@
 import { join } from 'node:path';
 import { getApp } from '../apps';
 import { type CommandLine, commandLine } from '../lib/command-line';
+import { DIRECT_KEYS } from './command';
 import { loadConfig } from '../config';
 import { createDataCipher, loadDataKey } from '../lib/data-cipher';
 import { openStore } from '../store';
 import { createDirectKeys, type DirectKey } from '.';
 
-const usage = `Usage: npm run direct-keys -- COMMAND --app APP_ID [--key KEY_ID] [--force]
-  create    a new key (pending): prints the public key to register in Google's Pay & Wallet Console
-  register  --key KEY_ID: Google has the key; from now on it goes into Google Pay requests
-  retire    --key KEY_ID: it no longer opens tokens (--force to retire the last registered key)
-  list      the app's keys, newest first`;
-
-const commands = ['create', 'register', 'retire', 'list'] as const;
+const commands = Object.keys(DIRECT_KEYS.commands) as (keyof typeof DIRECT_KEYS.commands)[];
 type Command = (typeof commands)[number];
 
-const cli: CommandLine = commandLine(usage);
-const { values, positionals } = cli.parse({
-  allowPositionals: true,
-  options: { app: { type: 'string' }, key: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-});
+// Typed, so that its fail() narrows as a `never` call does.
+const cli: CommandLine<typeof DIRECT_KEYS.flags> = commandLine(DIRECT_KEYS);
+const { values, positionals } = cli.parse();
 const [command, ...extra] = positionals;
 if (!commands.includes(command as Command) || extra.length > 0) cli.fail(command ? `Unknown command: ${positionals.join(' ')}` : 'A command is required');
 if (!values.app) cli.fail('--app is required');

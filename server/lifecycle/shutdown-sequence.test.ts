@@ -56,6 +56,18 @@ it('closes at once with no delay', async () => {
   expect(steps).toEqual(['draining', 'close']);
 });
 
+it('closes at once on Ctrl-C (SIGINT) when its delay is 0, as in development, and still drains on SIGTERM', async () => {
+  const development = { ...timing, interruptDrainDelayMs: 0 };
+  const interrupted = fakeServer();
+  shutdownOnSignal(interrupted.server, development, createLogger('silent'), interrupted.exit)('SIGINT');
+  await vi.advanceTimersByTimeAsync(0);
+  expect(interrupted.steps).toEqual(['draining', 'close']);
+  const terminated = fakeServer();
+  shutdownOnSignal(terminated.server, development, createLogger('silent'), terminated.exit)('SIGTERM');
+  await vi.advanceTimersByTimeAsync(timing.drainDelayMs - 1);
+  expect(terminated.steps).toEqual(['draining']);
+});
+
 it('exits 1 at once on a second signal, during the delay or while closing', async () => {
   for (const after of [timing.drainDelayMs / 2, timing.drainDelayMs]) {
     const { server, steps, exit } = fakeServer();

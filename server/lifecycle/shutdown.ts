@@ -97,6 +97,8 @@ export function trackRequests(http: Server): Drainer {
 export interface ShutdownTiming {
   /** From the first signal: serving on, /readyz 503, for the load balancer's health check to notice. */
   drainDelayMs: number;
+  /** The drain delay when the first signal is SIGINT (Ctrl-C): 0 in development (server/config.ts), where there is no load balancer to tell. */
+  interruptDrainDelayMs?: number;
   /** From the first signal: past it the process exits 1, whatever is still running. */
   timeoutMs: number;
 }
@@ -127,7 +129,8 @@ export function shutdownOnSignal(server: Stoppable, timing: ShutdownTiming, logg
       exit(1);
     }, timing.timeoutMs);
     server.startDraining();
-    logger.info({ signal, drainDelayMs: timing.drainDelayMs }, 'draining: /readyz answers 503, still serving until the load balancer has noticed');
+    const drainDelayMs = signal === 'SIGINT' ? (timing.interruptDrainDelayMs ?? timing.drainDelayMs) : timing.drainDelayMs;
+    if (drainDelayMs > 0) logger.info({ signal, drainDelayMs }, 'draining: /readyz answers 503, still serving until the load balancer has noticed');
     setTimeout(() => {
       logger.info('shutting down: no new connections, waiting for the requests in flight');
       server.close().then(
@@ -137,6 +140,6 @@ export function shutdownOnSignal(server: Stoppable, timing: ShutdownTiming, logg
           exit(1);
         },
       );
-    }, timing.drainDelayMs);
+    }, drainDelayMs);
   };
 }

@@ -58,6 +58,18 @@ describe.skipIf(!nginx)('nginx in front of a compiled instance', () => {
     expect((await fetch(`${proxy.url}/openapi.json`)).status).toBe(200);
   });
 
+  it("passes the instance's compression through: the API document gzip, a reply that carries a secret as it is", async () => {
+    const document = await fetch(`${proxy.url}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(document.headers.get('content-encoding')).toBe('gzip');
+    expect(await document.json()).toMatchObject({ openapi: expect.any(String) });
+    const shop = shopClient({ ...server, url: proxy.url });
+    for (let i = 0; i < 6; i++) await shop.createSession({ description: 'A kit of coffee things' });
+    const list = await fetch(`${proxy.url}/api/sessions?limit=6`, { headers: { authorization: `Bearer ${server.demoSecretKey}`, 'accept-encoding': 'gzip' } });
+    expect(list.headers.get('cache-control')).toBe('no-store');
+    expect(list.headers.get('content-encoding')).toBeNull();
+    expect((await list.text()).length).toBeGreaterThan(1024);
+  });
+
   it('carries a whole payment through, and logs which instance answered each request', async () => {
     const shop = shopClient({ ...server, url: proxy.url });
     const session = await shop.createSession();

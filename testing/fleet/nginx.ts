@@ -90,6 +90,10 @@ ${demoUpstream}  server {
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
     proxy_next_upstream error timeout;
+    # The instances compress JSON and HTML themselves, and leave uncompressed every reply that carries a
+    # secret (server/http/compression.ts: BREACH, docs/decisions.md). nginx passes Accept-Encoding up
+    # and their encoding down; its own gzip would compress those secrets, so it stays off.
+    gzip off;
     location / {
       proxy_pass http://wallet_checkout;
     }

@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
+import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSessionState, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
 
 export class DashboardError extends Error {
   constructor(
@@ -50,14 +50,10 @@ function listQuery(filter: object): URLSearchParams {
 
 export const api = {
   async current(): Promise<DashboardSignedIn['app'] | undefined> {
-    try {
-      const session = await call<{ app: DashboardSignedIn['app']; csrf_token: string }>('GET', '/session');
-      csrfToken = session.csrf_token;
-      return session.app;
-    } catch (error) {
-      if (error instanceof DashboardError && error.status === 401) return undefined;
-      throw error;
-    }
+    const session = await call<DashboardSessionState>('GET', '/session');
+    if (!session.signed_in) return undefined;
+    csrfToken = session.csrf_token;
+    return session.app;
   },
   async signIn(secretKey: string): Promise<DashboardSignedIn['app']> {
     const session = await call<DashboardSignedIn>('POST', '/session', { secret_key: secretKey });
