@@ -1,6 +1,6 @@
 /**
  * A server of ours as a process of its own, plain `node` on what `args`
- * names: an instance of the backend (main.ts printing "Demo store: URL") or
+ * names: an instance of the backend (main.ts printing its banner) or
  * the standalone sandbox (printing "Sandbox: URL"). Killed (kill -9) and
  * started again on the same port and environment, which is what the fleet
  * (fleet.ts), the soak and the crash tests do to it. Not a test helper: the
@@ -13,8 +13,11 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What the backend's main.ts prints once it listens: the URL shoppers use (PUBLIC_URL behind a proxy). */
-export const INSTANCE_READY_LINE = /Demo store:\s+(\S+?)\/?$/m;
+/**
+ * What the backend's main.ts prints once it listens: the URL shoppers use (PUBLIC_URL behind a proxy), read from
+ * the banner's widget line, which every instance prints (the demo store's line only when the demo runs).
+ */
+export const INSTANCE_READY_LINE = /^\s+Widget:\s+(\S+?)\/checkout\.js$/m;
 
 /** Enough of the process's output to say why it would not start. */
 const OUTPUT_TAIL_CHARS = 8_000;
