@@ -16,12 +16,7 @@ export async function openDatabase<DB>(
 ): Promise<Kysely<DB>> {
   // SQLite creates its -wal and -shm files with the database file's permissions: 0600 for all three.
   privateFiles(file, `${file}-wal`, `${file}-shm`);
-  const sqlite = new Database(file);
-  // WAL lets readers proceed while a payment is being written; the busy
-  // timeout makes a second writer wait instead of failing, for a bounded time.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? defaultStoreLimits.statementTimeoutMs}`);
-  sqlite.pragma('foreign_keys = ON');
+  const sqlite = configureConnection(new Database(file), options.busyTimeoutMs);
   const onError = options.onError ?? (() => undefined);
   const db = new Kysely<DB>({
     dialect: observedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), onError, () => sqlite.inTransaction),
@@ -33,6 +28,20 @@ export async function openDatabase<DB>(
     throw error instanceof Error ? error : new Error(String(error));
   }
   return db;
+}
+
+/**
+ * The connection's settings, apart so the pay benchmark's durable floor
+ * (scripts/bench/bare-pay.ts) commits exactly as the store does. WAL lets
+ * readers proceed while a payment is being written; `synchronous` is left at
+ * its default, FULL, so a commit survives a power cut; the busy timeout makes
+ * a second writer wait instead of failing, for a bounded time.
+ */
+export function configureConnection(sqlite: Database.Database, busyTimeoutMs = defaultStoreLimits.statementTimeoutMs): Database.Database {
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  sqlite.pragma('foreign_keys = ON');
+  return sqlite;
 }
 
 /** More distinct query texts than the app has (`IN` lists of every length add some); past it, statements are compiled each time. */

@@ -1,12 +1,15 @@
 /**
  * POST /api/sessions/{id}/pay under load: our backend (a child process) in
  * front of the sandbox payment service (another child) that answers every
- * charge after a fixed delay, against a bare Express handler making the same
- * outbound call. autocannon drives both from this process; every request pays
+ * charge after a fixed delay, against two baselines making the same outbound
+ * call (bare-pay.ts): the bare Express handler, which writes nothing, and the
+ * durable floor, which commits the attempt before the call and its outcome
+ * after, as exactly-once needs, to SQLite on the same disk as our backend's.
+ * autocannon drives all three from this process; every request pays
  * a session of its own with a token minted before the timed runs (minting is
  * the wallet's cost, not ours).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -17,12 +20,12 @@ import { openStore } from '../../server/store';
 import { compiledServerArgs } from '../../testing/fleet/node-process';
 import { type Child, startChild } from './children';
 import { perfFile, perfNodeArgs, recordPerf } from './pay-perf';
-import { interleaved, median, percentile } from './stats';
+import { median, percentile, rotated } from './stats';
 
 export interface PayLoadOptions {
   /** The sandbox service's fixed answer delay. */
   serviceDelayMs: number;
-  /** Closed-loop rounds per target, ours and bare interleaved. */
+  /** Closed-loop rounds per target, the three targets in rotated order. */
   rounds: number;
   /** Requests per closed-loop round. */
   requestsPerRound: number;
@@ -31,9 +34,9 @@ export interface PayLoadOptions {
   fixedRateRequests: number;
   /** Our backend as production runs it (`dist/server/main.js`, after `npm run build`) or from the sources through tsx. */
   backend: 'compiled' | 'tsx';
-  /** A directory for V8 CPU profiles (`--cpu-prof`) of our backend and the bare handler, written in its `ours/` and `bare/` when each stops. */
+  /** A directory for V8 CPU profiles (`--cpu-prof`) of our backend and the baselines, written in its `ours/`, `bare/` and `durable/` when each stops. */
   cpuProfileDir?: string;
-  /** A directory for on-CPU perf recordings of both servers over the timed rounds (pay-perf.ts), `ours` and `bare` in it. */
+  /** A directory for on-CPU perf recordings of the three servers over the timed rounds (pay-perf.ts), `ours`, `bare` and `durable` in it. */
   perfDir?: string;
 }
 
@@ -58,10 +61,16 @@ export interface PayLoadResult {
   /** Requests answered in the timed rounds, per target. */
   roundsRequests: number;
   /** The servers' process ids (perf's maps are named after them). */
-  pids: { ours: number; bare: number };
+  pids: Record<TargetName, number>;
   ours: TargetFigures;
+  /** The bare handler: the same outbound call, nothing written. */
   bare: TargetFigures;
+  /** The durable floor: the bare handler plus the two commits exactly-once needs. */
+  durable: TargetFigures;
 }
+
+export const TARGET_NAMES = ['ours', 'bare', 'durable'] as const;
+export type TargetName = (typeof TARGET_NAMES)[number];
 
 const FIXED_RATE = 200;
 /** Enough connections that 200/s never waits on a free one, even at the service's delay plus ours. */
@@ -201,9 +210,17 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     }, /Widget:\s+\S+\/checkout\.js/);
     children.push(backend);
     const backendUrl = /Widget:\s+(\S+)\/checkout\.js/.exec(backend.readyLine)?.[1] as string;
-    const bare = await startChild(['node', ...profiled('bare'), '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, BENCH_MERCHANT_ID: MERCHANT_ID }, /^READY /);
-    children.push(bare);
-    const bareUrl = bare.readyLine.slice('READY '.length).trim();
+    const startBaseline = async (name: 'bare' | 'durable', env: Record<string, string>) => {
+      const child = await startChild(['node', ...profiled(name), '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, BENCH_MERCHANT_ID: MERCHANT_ID, ...env }, /^READY /);
+      children.push(child);
+      return child;
+    };
+    const bare = await startBaseline('bare', {});
+    // On the disk beside our backend's DATA_DIR: the same fsyncs.
+    const durableDir = join(dir, 'durable');
+    mkdirSync(durableDir);
+    const durable = await startBaseline('durable', { BENCH_DURABLE_DATA_DIR: durableDir });
+    const urlOf = (child: Child) => child.readyLine.slice('READY '.length).trim();
 
     const mint = (request: PublicSession['payment_data_request']) => mintPaymentData(`${serviceUrl}/wallet`, CARD, request);
     const perTarget = options.rounds * options.requestsPerRound + options.fixedRateRequests + WARMUP_REQUESTS;
@@ -228,27 +245,29 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       const { session, view } = await newSession();
       return payRequest(session.id, session.client_secret, await mint(view.payment_data_request));
     });
-    // The bare handler looks nothing up: the request our sessions carry, and ids of its own.
+    // The baselines look nothing up: the request our sessions carry, and ids of their own.
     const { view } = await newSession();
-    const bareItems = await pool(needed, async (i) => payRequest(`cs_bare${i}`, 'unchecked', await mint(view.payment_data_request)));
+    const baselineItems = (name: string) => pool(needed, async (i) => payRequest(`cs_${name}${i}`, 'unchecked', await mint(view.payment_data_request)));
 
     const target = (url: string, items: PreparedRequest[], server: Child) => ({ url, take: cursor(items), server });
-    const ours = target(backendUrl, oursItems, backend);
-    const baseline = target(bareUrl, bareItems, bare);
-    type Target = typeof ours;
+    const targets = [
+      target(backendUrl, oursItems, backend),
+      target(urlOf(bare), await baselineItems('bare'), bare),
+      target(urlOf(durable), await baselineItems('durable'), durable),
+    ];
+    type Target = (typeof targets)[number];
     const closed = (t: Target, amount: number) => drive(t.url, t.take, amount, options.connections, undefined, t.server, service);
     const fixedRate = (t: Target) => drive(t.url, t.take, options.fixedRateRequests, FIXED_RATE_CONNECTIONS, FIXED_RATE, t.server, service);
 
-    // Warm both (JIT, connection pools, SQLite pages) before anything is timed.
-    await closed(ours, WARMUP_REQUESTS);
-    await closed(baseline, WARMUP_REQUESTS);
+    // Warm all three (JIT, connection pools, SQLite pages) before anything is timed.
+    for (const t of targets) await closed(t, WARMUP_REQUESTS);
     const { perfDir } = options;
-    const perf = perfDir ? [recordPerf(backend.pid, perfFile(perfDir, 'ours')), recordPerf(bare.pid, perfFile(perfDir, 'bare'))] : [];
+    const perf = perfDir ? TARGET_NAMES.map((name, i) => recordPerf((targets[i] as Target).server.pid, perfFile(perfDir, name))) : [];
     const roundsStart = monotonicUs();
-    const rounds = await interleaved(options.rounds, () => closed(ours, options.requestsPerRound), () => closed(baseline, options.requestsPerRound));
+    const rounds = await rotated(options.rounds, targets.map((t) => () => closed(t, options.requestsPerRound)));
     const roundsWindowUs = { start: roundsStart, end: monotonicUs() };
     for (const recording of perf) await recording.stop();
-    const atRate = await interleaved(1, () => fixedRate(ours), () => fixedRate(baseline));
+    const atRate = await rotated(1, targets.map((t) => () => fixedRate(t)));
 
     const figures = (runs: RunFigures[], rated: RunFigures[], server: Child): TargetFigures => {
       const all = runs.flatMap((r) => r.latenciesMs);
@@ -264,8 +283,9 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
         peakRssBytes: server.peakRssBytes(),
       };
     };
-    const roundsRequests = rounds.a.reduce((sum, r) => sum + r.count, 0);
-    return { options, roundsWindowUs, roundsRequests, pids: { ours: backend.pid, bare: bare.pid }, ours: figures(rounds.a, atRate.a, backend), bare: figures(rounds.b, atRate.b, bare) };
+    const [ours, bareFigures, durableFigures] = targets.map((t, i) => figures(rounds[i] ?? [], atRate[i] ?? [], t.server)) as [TargetFigures, TargetFigures, TargetFigures];
+    const roundsRequests = (rounds[0] ?? []).reduce((sum, r) => sum + r.count, 0);
+    return { options, roundsWindowUs, roundsRequests, pids: { ours: backend.pid, bare: bare.pid, durable: durable.pid }, ours, bare: bareFigures, durable: durableFigures };
   } finally {
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });

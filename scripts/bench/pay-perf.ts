@@ -110,15 +110,15 @@ export function summarizePerf(file: string, requests: number): Map<string, numbe
   return new Map([...totals].map(([name, count]) => [name, (count * SAMPLE_MS * 1000) / requests]));
 }
 
-/** Ours against the bare handler, µs of CPU per request in each category, the largest differences first. */
-export function perfTable(ours: Map<string, number>, bare: Map<string, number>): string {
-  const names = [...new Set([...ours.keys(), ...bare.keys()])];
+/** Ours against a baseline (`bare` or `durable`), µs of CPU per request in each category, the largest differences first. */
+export function perfTable(ours: Map<string, number>, baseline: Map<string, number>, baselineName: string): string {
+  const names = [...new Set([...ours.keys(), ...baseline.keys()])];
   const total = (m: Map<string, number>) => [...m.values()].reduce((sum, v) => sum + v, 0);
-  const row = (name: string, a: number, b: number) => `  ${a.toFixed(0).padStart(6)}  ${b.toFixed(0).padStart(6)}  ${(a - b).toFixed(0).padStart(6)}  ${name}`;
+  const row = (name: string, a: number, b: number) => `  ${a.toFixed(0).padStart(6)}  ${b.toFixed(0).padStart(7)}  ${(a - b).toFixed(0).padStart(6)}  ${name}`;
   return [
-    'on-CPU µs per pay (perf, timed rounds):    ours    bare    diff',
-    ...names.map((name) => ({ name, a: ours.get(name) ?? 0, b: bare.get(name) ?? 0 })).sort((x, y) => y.a - y.b - (x.a - x.b)).map(({ name, a, b }) => row(name, a, b)),
-    row('total', total(ours), total(bare)),
+    `on-CPU µs per pay (perf, timed rounds):    ours  ${baselineName.padStart(7)}    diff`,
+    ...names.map((name) => ({ name, a: ours.get(name) ?? 0, b: baseline.get(name) ?? 0 })).sort((x, y) => y.a - y.b - (x.a - x.b)).map(({ name, a, b }) => row(name, a, b)),
+    row('total', total(ours), total(baseline)),
   ].join('\n');
 }
 

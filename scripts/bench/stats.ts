@@ -14,17 +14,23 @@ export function percentile(values: readonly number[], p: number): number {
 
 export const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 
-/** Interleaves `a` and `b`, swapping which goes first each round, so drift on a shared machine hits both alike. */
-export async function interleaved<T>(rounds: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
-  const out: { a: T[]; b: T[] } = { a: [], b: [] };
+/** A goal's verdict as the table prints it, a miss in bold. */
+export const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
+
+/** Runs every task once a round, each round starting one task later, so drift on a shared machine hits them alike; results per task, in order. */
+export async function rotated<T>(rounds: number, tasks: readonly (() => Promise<T>)[]): Promise<T[][]> {
+  const out = tasks.map((): T[] => []);
   for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) {
-      out.a.push(await a());
-      out.b.push(await b());
-    } else {
-      out.b.push(await b());
-      out.a.push(await a());
+    for (let k = 0; k < tasks.length; k++) {
+      const j = (i + k) % tasks.length;
+      out[j]?.push(await (tasks[j] as () => Promise<T>)());
     }
   }
   return out;
+}
+
+/** Interleaves `a` and `b`, swapping which goes first each round. */
+export async function interleaved<T>(rounds: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
+  const [outA = [], outB = []] = await rotated(rounds, [a, b]);
+  return { a: outA, b: outB };
 }

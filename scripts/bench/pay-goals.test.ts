@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { TargetFigures } from './pay-load';
+import { payGoals } from './pay-goals';
+
+const target = (cpuMsPerRequest: number, p99Ms: number): TargetFigures => ({
+  throughputPerSecond: 400,
+  p50Ms: 40,
+  p99Ms: 80,
+  addedAt200: { p50Ms: 5, p99Ms },
+  cpuMsPerRequest,
+  serviceCpuMsPerRequest: 1,
+  peakRssBytes: 1,
+});
+
+describe('payGoals: the pay benchmark against its two baselines', () => {
+  it('judges CPU per pay against the durable floor apart from the bare handler', () => {
+    const goals = payGoals({ ours: target(2.4, 30), bare: target(1, 26), durable: target(2, 27) });
+    expect(goals.cpuOverBare).toEqual({ ratio: 2.4, goal: '≤ 1.5x: **missed**' });
+    expect(goals.cpuOverDurable).toEqual({ ratio: 1.2, goal: '≤ 1.3x: met' });
+  });
+
+  it('reports p99 at 200/s as ours above each baseline, the goal on the bare handler', () => {
+    const goals = payGoals({ ours: target(2, 33), bare: target(1, 26), durable: target(1.5, 31) });
+    expect(goals.p99OverBare).toEqual({ ms: 7, goal: '< 5 ms: **missed**' });
+    expect(goals.p99OverDurable.ms).toBe(2);
+    expect(payGoals({ ours: target(2, 30), bare: target(1, 26), durable: target(1.5, 31) }).p99OverBare.goal).toBe('< 5 ms: met');
+  });
+});
