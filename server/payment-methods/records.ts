@@ -72,7 +72,8 @@ export async function detachAppPaymentMethod(deps: PaymentMethodDependencies, ap
     return moved;
   });
   if (detached) await tellService(deps, { id, service_payment_method: detached.service_payment_method, merchant_id: app.merchantId }).catch((error: unknown) => deps.logger.warn({ err: error, paymentMethod: id }, 'a detach could not be told to the payment service; reconciliation tells it'));
-  const current = await findPaymentMethod(deps.store, id);
+  // The row this detach wrote is what the view shows (telling the service changes nothing in it); one detached before is read again.
+  const current = detached ?? (await findPaymentMethod(deps.store, id));
   return current ? ok(paymentMethodView(current)) : err(noSuchPaymentMethod);
 }
 
