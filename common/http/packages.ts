@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { IMMUTABLE, SHORT_CACHE } from './static';
 
 const packagesDir = fileURLToPath(new URL('../../dist/packages/', import.meta.url));
 
@@ -32,9 +33,6 @@ function readPackages(): PackedPackage[] {
     return [];
   }
 }
-
-const SHORT_CACHE = 'public, max-age=300';
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function packageRoutes(): express.Router {
   const router = express.Router();

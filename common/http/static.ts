@@ -72,7 +72,8 @@ export function readBundle(file: string, dir = bundleDir): Bundle | undefined {
   return { plain, compressed };
 }
 
-const SHORT_CACHE = 'public, max-age=300';
+/** A name whose bytes change with a release (a plain bundle name, a stable package name): minutes. A content-versioned name: a year. */
+export const SHORT_CACHE = 'public, max-age=300';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Sends `bundle` (the bytes of `file`) in the encoding the request accepts, to a page on any origin. */

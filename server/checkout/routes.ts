@@ -36,7 +36,7 @@ import { quoteEndpointOf, removeQuoteEndpoint, setQuoteEndpoint } from './quote-
 import { quoteSession } from './quotes';
 import { shopperOutcome } from './shopper-outcome';
 import { findSession, type SessionRow } from '../store/sessions';
-import { agreementFor, savingOf, savingTermsOf } from '../payment-methods/agreement';
+import { savingShownOf } from '../payment-methods/agreement';
 import { keepCardAfterPayment } from '../payment-methods/keep';
 
 export interface CheckoutRoutesOptions extends PayDependencies {
@@ -484,7 +484,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
     const context: PaymentRequestContext = { gatewayName: options.gatewayName, directPublicKey: directPublicKey.value, ...(platform && { platform }) };
     const environment = walletEnvironmentOf(app, options.walletEnvironment);
     const exponent = exponentOf(session.currency);
-    const save = savingOf(session);
+    const saving = savingShownOf(app, session);
     const outcome = outcomeOf(session);
     return ok({
       id: session.id,
@@ -497,10 +497,10 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
       description: session.description,
       merchant_name: app.name,
       wallet: { environment, sandbox_script: environment === 'SANDBOX' && options.sandboxOrigin ? `${options.sandboxOrigin()}/sandbox/wallet.js` : null },
-      payment_data_request: buildPaymentDataRequest(app, { ...requestedAmountOf(session), saving: savingTermsOf(app, session) }, context),
+      payment_data_request: buildPaymentDataRequest(app, { ...requestedAmountOf(session), saving: saving?.sheet }, context),
       outcome: outcome && shopperOutcome(outcome),
       expires_at: session.expires_at,
-      ...(save && { save_payment_method: { usage: save.usage, setup: session.intent === 'setup', agreement: agreementFor(app.name, session, save) } }),
+      ...(saving && { save_payment_method: saving.widget }),
     });
   };
 

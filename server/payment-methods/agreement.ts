@@ -4,7 +4,7 @@
  * length, by the sheet), and the record of the shopper's acceptance, which the payment's claim writes.
  */
 import type { App } from '../apps';
-import { AGREEMENT_TEXT_IDS, agreementText, type AgreementText, DEFAULT_AGREEMENT_SUBJECT, periodText, type RecordedAgreement, SavePaymentMethod } from '../../contracts';
+import { AGREEMENT_TEXT_IDS, agreementText, type AgreementText, DEFAULT_AGREEMENT_SUBJECT, periodText, type PublicSession, type RecordedAgreement, SavePaymentMethod } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { formatAmount } from '../../contracts/money';
 import type { SavingTerms } from '../../contracts/payment-data-request';
@@ -29,11 +29,20 @@ export function agreementFor(merchantName: string, row: Pick<SessionRow, 'curren
   return { id, text };
 }
 
-/** What Google's sheet is asked to show of a saving session (contracts/payment-data-request.ts); none for one that keeps no card. */
-export function savingTermsOf(app: Pick<App, 'name'>, row: Pick<SessionRow, 'save_payment_method' | 'currency' | 'intent'>): SavingTerms | undefined {
+/**
+ * What a saving session shows the shopper: Google's sheet its terms (contracts/payment-data-request.ts), the
+ * widget its agreement (the public view's `save_payment_method`); none for one that keeps no card. Both from
+ * one reading of the session's column and one wording of the agreement: the public view is the widget's load.
+ */
+export function savingShownOf(app: Pick<App, 'name'>, row: Pick<SessionRow, 'save_payment_method' | 'currency' | 'intent'>): { sheet: SavingTerms; widget: NonNullable<PublicSession['save_payment_method']> } | undefined {
   const save = savingOf(row);
   if (!save) return undefined;
-  return { usage: save.usage, recurring: save.recurring, reload: save.reload, description: save.description, agreement: agreementFor(app.name, row, save).text, setup: row.intent === 'setup' };
+  const agreement = agreementFor(app.name, row, save);
+  const setup = row.intent === 'setup';
+  return {
+    sheet: { usage: save.usage, recurring: save.recurring, reload: save.reload, description: save.description, agreement: agreement.text, setup },
+    widget: { usage: save.usage, setup, agreement },
+  };
 }
 
 /**

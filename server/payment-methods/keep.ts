@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type App, getApp } from '../apps';
-import { type KeptPaymentMethod, type PaymentMethodAgreement, type PaymentOutcome, RecordedAgreement } from '../../contracts';
+import { type KeptPaymentMethod, type PaymentMethodAgreement, type PaymentOutcome, RecordedAgreement, type SavePaymentMethod } from '../../contracts';
 import { PAID_STATUSES } from '../../contracts/session-states';
 import type { Logger } from '../../common/logging';
 import { randomId } from '../../common/secrets';
@@ -70,7 +70,7 @@ export async function keepCard(deps: KeepDependencies, app: App, sessionId: stri
     deps.logger.error({ session: session.id, code: reply.error.serviceCode ?? reply.error.code }, 'the payment service would not keep the card of a paid saving session');
     return 'refused';
   }
-  await recordKeptPaymentMethod(deps.store, session, reply.value);
+  await recordKeptPaymentMethod(deps.store, session, save, reply.value);
   return 'kept';
 }
 
@@ -79,9 +79,7 @@ export async function keepCard(deps: KeepDependencies, app: App, sessionId: stri
  * transaction with its event. The session's link is a compare-and-set: of a request and a reconciliation
  * pass keeping the same session's card, one writes.
  */
-async function recordKeptPaymentMethod(store: Store, session: SessionRow, kept: KeptPaymentMethod): Promise<void> {
-  const save = savingOf(session);
-  if (!save) return;
+async function recordKeptPaymentMethod(store: Store, session: SessionRow, save: SavePaymentMethod, kept: KeptPaymentMethod): Promise<void> {
   const agreement: PaymentMethodAgreement = {
     ...RecordedAgreement.parse(JSON.parse(session.agreement ?? 'null')),
     usage: save.usage,

@@ -5,7 +5,7 @@
  * the next reconciliation pass.
  */
 import type { App } from '../apps';
-import { ListPaymentMethodsQuery, type PaymentMethod, type PaymentMethodList } from '../../contracts';
+import { ListPaymentMethodsQuery, type PaymentMethod, type PaymentMethodList, type PaymentMethodStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { Logger } from '../../common/logging';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -28,16 +28,29 @@ async function appPaymentMethod(store: Store, app: App, id: string): Promise<Pay
   return row?.app_id === app.id ? row : undefined;
 }
 
-/** GET /api/payment_methods: `starting_after` must be one of this app's, as GET /api/sessions wants one of its sessions. */
+/**
+ * A page of the app's payment methods, newest first, as the API shows them (the API's list, and the dashboard's Saved
+ * cards): `starting_after` must be one of this app's, as GET /api/sessions wants one of its sessions. One instant for
+ * the status filter and the views: a card that expires meanwhile is listed under the status it shows.
+ */
+export async function appPaymentMethodPage(
+  store: Store,
+  app: App,
+  query: { customer?: string | undefined; status?: PaymentMethodStatus | undefined; limit: number; starting_after?: string | undefined },
+): Promise<Result<PaymentMethodList, Failure>> {
+  const { customer, status, limit, starting_after } = query;
+  const cursor = starting_after === undefined ? undefined : await appPaymentMethod(store, app, starting_after);
+  if (starting_after !== undefined && !cursor) return err({ code: 'invalid_request', message: 'starting_after: no payment method of this application has this id' });
+  const now = Date.now();
+  const page = await listPaymentMethods(store, { appId: app.id, customer, status: status && { is: status, at: now }, after: cursor, limit });
+  return ok({ object: 'list', data: page.rows.map((row) => paymentMethodView(row, now)), has_more: page.hasMore });
+}
+
+/** GET /api/payment_methods. */
 export async function listAppPaymentMethods(store: Store, app: App, query: unknown): Promise<Result<PaymentMethodList, Failure>> {
   const parsed = ListPaymentMethodsQuery.safeParse(query);
   if (!parsed.success) return err(invalidRequest(parsed.error, '(query)'));
-  const { customer, limit, starting_after } = parsed.data;
-  const cursor = starting_after === undefined ? undefined : await appPaymentMethod(store, app, starting_after);
-  if (starting_after !== undefined && !cursor) return err({ code: 'invalid_request', message: 'starting_after: no payment method of this application has this id' });
-  const page = await listPaymentMethods(store, { appId: app.id, customer, after: cursor, limit });
-  const now = Date.now();
-  return ok({ object: 'list', data: page.rows.map((row) => paymentMethodView(row, now)), has_more: page.hasMore });
+  return appPaymentMethodPage(store, app, parsed.data);
 }
 
 export async function getAppPaymentMethod(store: Store, app: App, id: string): Promise<Result<PaymentMethod, Failure>> {
@@ -59,7 +72,8 @@ export async function detachAppPaymentMethod(deps: PaymentMethodDependencies, ap
     return moved;
   });
   if (detached) await tellService(deps, { id, service_payment_method: detached.service_payment_method, merchant_id: app.merchantId }).catch((error: unknown) => deps.logger.warn({ err: error, paymentMethod: id }, 'a detach could not be told to the payment service; reconciliation tells it'));
-  const current = await findPaymentMethod(deps.store, id);
+  // The row this detach wrote is what the view shows (telling the service changes nothing in it); one detached before is read again.
+  const current = detached ?? (await findPaymentMethod(deps.store, id));
   return current ? ok(paymentMethodView(current)) : err(noSuchPaymentMethod);
 }
 
