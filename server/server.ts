@@ -65,10 +65,10 @@ const googleRootKeysUrl = {
   PRODUCTION: 'https://payments.developers.google.com/paymentmethodtoken/keys.json',
 } as const;
 
-/** The store holds what the configuration cannot serve: the message names each problem and its fix. */
 /** How long a start waits for Redis (REDIS_URL) before serving with rate limits counted per instance until it connects. */
 const REDIS_START_WAIT_MS = 1_000;
 
+/** The store holds what the configuration cannot serve: the message names each problem and its fix. */
 export class StartupRefused extends Error {
   override name = 'StartupRefused';
 }

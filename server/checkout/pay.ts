@@ -182,8 +182,7 @@ function resultOf(reply: Result<Charge, ServiceFailure>, assurance?: Assurance):
 
 interface ClaimedAttempt {
   id: string;
-  idempotencyKey: string;
-  /** The session as the claim left it: the outcome's move starts from it. */
+  /** The session as the claim left it (and the attempt's idempotency key): the outcome's move starts from it. */
   session: ClaimedSession;
 }
 
@@ -202,7 +201,7 @@ async function chargeAttempt(
 ): Promise<Result<{ attempt: ClaimedAttempt; reply: Result<Charge, ServiceFailure> }, Failure>> {
   const attempt = await claimAttempt(deps, sessionId, claim, source.type, deps.cipher.seal(body));
   if (!attempt.ok) return attempt;
-  const reply = await deps.service.createCharge(body, { merchantId: app.merchantId, idempotencyKey: attempt.value.idempotencyKey });
+  const reply = await deps.service.createCharge(body, { merchantId: app.merchantId, idempotencyKey: attempt.value.session.idempotencyKey });
   return ok({ attempt: attempt.value, reply });
 }
 
@@ -231,7 +230,7 @@ async function claimAttempt(
 ): Promise<Result<ClaimedAttempt, Failure>> {
   const id = `att_${randomId(12)}`;
   const claimed = await claimSession(store, sessionId, from, { ...changes, ...oneMoreAttempt, address_verification: null }, expected, { id, sourceType, requestSealed, instanceId });
-  if (claimed) return ok({ id, idempotencyKey: claimed.idempotencyKey, session: claimed });
+  if (claimed) return ok({ id, session: claimed });
   const current = await findSession(store, sessionId);
   if (current && from.includes(SessionStatus.parse(current.status)) && expected.latest_quote !== undefined && current.latest_quote !== expected.latest_quote) {
     return err({ code: 'quote_mismatch', message: 'quote_id: this checkout was quoted again while the payment was being checked: review your choices and pay again' });
@@ -265,7 +264,7 @@ async function startAuthentication(
   const paymentMethod = charge.payment_method ?? '';
   const created = await deps.service.createAuthenticationSession(
     { payment_method: paymentMethod, amount: chargedAmountOf(session), currency: session.currency.toLowerCase(), ...framing },
-    { merchantId: app.merchantId, idempotencyKey: `${attempt.idempotencyKey}:authentication` },
+    { merchantId: app.merchantId, idempotencyKey: `${attempt.session.idempotencyKey}:authentication` },
   );
   const declined = outcomeOfCharge(charge, assurance);
   // The refused charge's verification stands until the authenticated charge answers its own.

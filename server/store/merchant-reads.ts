@@ -6,6 +6,7 @@
 import { APP_COLUMNS, type AppFieldsRow } from './apps';
 import { prefixedColumns, unprefixedColumns } from './joined-rows';
 import { REFUND_COLUMNS, type RefundFieldsRow } from './refunds';
+import { liveSecretKeyWithApp } from './secret-keys';
 import type { SessionRow } from './sessions';
 import type { Store } from '.';
 
@@ -19,16 +20,12 @@ export interface MerchantSessionRows {
 
 /** Undefined when no key has the digest `keyHash`, or it expired at `now`. */
 export async function findSessionOfLiveKey(store: Store, keyHash: string, now: number, sessionId: string): Promise<MerchantSessionRows | undefined> {
-  const rows: Record<string, unknown>[] = await store
-    .selectFrom('app_secret_keys')
-    .innerJoin('apps', 'apps.id', 'app_secret_keys.app_id')
+  const rows: Record<string, unknown>[] = await liveSecretKeyWithApp(store, keyHash, now)
     .leftJoin('sessions', (join) => join.onRef('sessions.app_id', '=', 'apps.id').on('sessions.id', '=', sessionId))
     .leftJoin('refunds', 'refunds.session_id', 'sessions.id')
     .selectAll('sessions')
     .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`app:${column}`)))
     .select((eb) => REFUND_COLUMNS.map((column) => eb.ref(`refunds.${column}`).as(`refund:${column}`)))
-    .where('app_secret_keys.hash', '=', keyHash)
-    .where((eb) => eb.or([eb('app_secret_keys.expires', 'is', null), eb('app_secret_keys.expires', '>', now)]))
     .orderBy('refunds.created')
     .orderBy('refunds.id')
     .execute();

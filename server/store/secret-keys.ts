@@ -2,7 +2,7 @@
  * Applications' secret keys, as SHA-256 digests (lib/secrets.ts): several may
  * be live at once while a merchant moves from an old key to a new one.
  */
-import type { Selectable, Transaction } from 'kysely';
+import type { QueryCreator, Selectable, Transaction } from 'kysely';
 import type { AppSecretKeysTable, AppsTable, BackendDatabase } from './schema';
 import type { Store } from '.';
 
@@ -12,15 +12,20 @@ export async function insertSecretKey(db: Db, row: Selectable<AppSecretKeysTable
   await db.insertInto('app_secret_keys').values(row).execute();
 }
 
-/** The app whose key has this digest, if the key has not expired at `now`: one lookup by primary key. */
-export const appOfLiveSecretKey = (db: Db, hash: string, now: number): Promise<Selectable<AppsTable> | undefined> =>
+/**
+ * The key with this digest and its app, if the key has not expired at `now` (one lookup by primary key), not yet
+ * run: every read of a live key's app starts from it, alone or as a step of a larger statement.
+ */
+export const liveSecretKeyWithApp = (db: QueryCreator<BackendDatabase>, hash: string, now: number) =>
   db
     .selectFrom('app_secret_keys')
     .innerJoin('apps', 'apps.id', 'app_secret_keys.app_id')
-    .selectAll('apps')
     .where('app_secret_keys.hash', '=', hash)
-    .where((eb) => eb.or([eb('app_secret_keys.expires', 'is', null), eb('app_secret_keys.expires', '>', now)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('app_secret_keys.expires', 'is', null), eb('app_secret_keys.expires', '>', now)]));
+
+/** The app whose key has this digest, if the key has not expired at `now`. */
+export const appOfLiveSecretKey = (db: Db, hash: string, now: number): Promise<Selectable<AppsTable> | undefined> =>
+  liveSecretKeyWithApp(db, hash, now).selectAll('apps').executeTakeFirst();
 
 /**
  * Makes the app's keys live at `now` (or only the one with digest `hash`)

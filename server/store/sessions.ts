@@ -8,7 +8,7 @@ import { APP_COLUMNS, type AppFieldsRow } from './apps';
 import { prefixedColumns, unprefixedColumns } from './joined-rows';
 import type { BackendDatabase, SessionsTable } from './schema';
 import { onPostgres, type Store } from '.';
-import { appOfLiveSecretKey } from './secret-keys';
+import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
 
 /**
  * A session's row. The saved-card columns (migration 0026) may be left out of a row built in code
@@ -51,13 +51,9 @@ export async function insertSessionForLiveKey(store: Store, row: SessionRow, key
   const columns = Object.keys(values) as (keyof SessionRow & string)[];
   return store
     .with('app', (db) =>
-      db
-        .selectFrom('app_secret_keys')
-        .innerJoin('apps', 'apps.id', 'app_secret_keys.app_id')
+      liveSecretKeyWithApp(db, keyHash, now)
         .select(APP_COLUMNS.map((column) => `apps.${column}` as const))
-        .where('app_secret_keys.hash', '=', keyHash)
-        .where('app_secret_keys.app_id', '=', row.app_id)
-        .where((eb) => eb.or([eb('app_secret_keys.expires', 'is', null), eb('app_secret_keys.expires', '>', now)])),
+        .where('app_secret_keys.app_id', '=', row.app_id),
     )
     .with('inserted', (db) =>
       db
