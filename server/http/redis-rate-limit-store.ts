@@ -46,46 +46,35 @@ export class RedisOrLocalRateLimitStore implements Store {
     return this.shared;
   }
 
-  /** In Redis when it can, else in memory. A Redis failure is the connection's to log (RateLimitRedis.send). */
-  private async either<T>(inRedis: (store: RedisStore) => Promise<T>, inMemory: (store: MemoryStore) => Promise<T>): Promise<T> {
+  /** In Redis when it can, else in memory (`inMemory` told). A Redis failure is the connection's to log (RateLimitRedis.send). */
+  private async either<T>(count: (store: RedisStore | MemoryStore) => Promise<T>, inMemory?: () => void): Promise<T> {
     try {
       const store = await this.sharedStore();
-      if (store) return await inRedis(store);
+      if (store) return await count(store);
     } catch {
       // Counted in memory below.
     }
-    return inMemory(this.local);
+    inMemory?.();
+    return count(this.local);
   }
 
   get(client: string): Promise<ClientRateLimitInfo | undefined> {
-    return this.either(
-      (store) => store.get(client),
-      (store) => store.get(client),
-    );
+    return this.either((store) => store.get(client));
   }
 
   increment(client: string): Promise<ClientRateLimitInfo> {
     return this.either(
       (store) => store.increment(client),
-      (store) => {
-        this.redis.countedLocally();
-        return store.increment(client);
-      },
+      () => this.redis.countedLocally(),
     );
   }
 
   decrement(client: string): Promise<void> {
-    return this.either(
-      (store) => store.decrement(client),
-      (store) => store.decrement(client),
-    );
+    return this.either((store) => store.decrement(client));
   }
 
   resetKey(client: string): Promise<void> {
-    return this.either(
-      (store) => store.resetKey(client),
-      (store) => store.resetKey(client),
-    );
+    return this.either((store) => store.resetKey(client));
   }
 
   shutdown(): void {
