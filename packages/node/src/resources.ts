@@ -43,7 +43,7 @@ const id = (value: string) => encodeURIComponent(value);
  * Every item of a listing, page after page (`starting_after` the last id of each page),
  * for as long as the caller keeps iterating: `for await (const session of sessions.listAll({status: 'succeeded'}))`.
  */
-async function* everyItem<Item extends { id: string }, Params extends { starting_after?: string }>(
+export async function* everyItem<Item extends { id: string }, Params extends { starting_after?: string }>(
   listPage: (params: Params, options?: RequestOptions) => Promise<{ data: Item[]; has_more: boolean }>,
   params: Params,
   options?: RequestOptions,

@@ -2,40 +2,22 @@
  * paymentMethods against a stub of the API on 127.0.0.1: the path, method, query, body and idempotency
  * key each call sends, and what it makes of the replies (a refusal is a typed error, never retried).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../../../testing/listen';
+import { stubApi } from '../../../testing/stub-api';
 import { type PaymentMethod, WalletCheckout, WalletCheckoutApiError } from '../src';
 
 const SECRET_KEY = 'sk_test_payment_methods_stub';
 const PM = 'pm_AAAAAAAAAAAAAAAAAAAAAA';
 
-interface Received {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-const received: Received[] = [];
-const replies: { status: number; body: unknown }[] = [];
+const { received, replies, handler, reset } = stubApi();
 let api: Listening;
 
 beforeAll(async () => {
-  api = await listen((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const reply = replies.shift() ?? { status: 500, body: { error: { code: 'internal_error', message: 'no reply queued' } } };
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': 'req_stub' }).end(JSON.stringify(reply.body));
-    });
-  });
+  api = await listen(handler);
 });
 afterAll(() => api.close());
-beforeEach(() => {
-  received.length = 0;
-  replies.length = 0;
-});
+beforeEach(reset);
 
 const client = () => new WalletCheckout(SECRET_KEY, { baseUrl: api.origin, retryBaseDelayMs: 1 });
 

@@ -3,49 +3,22 @@
  * 127.0.0.1 (what each call sends, what it makes of the replies), and `quotes.verify` on requests
  * signed with the backend's own recipe (contracts/webhook-signature.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../../contracts/webhook-signature';
 import { listen, type Listening } from '../../../testing/listen';
+import { stubApi } from '../../../testing/stub-api';
 import { type CreatedQuoteEndpoint, type QuoteRequest, QuoteVerificationError, quotes, WalletCheckout, WalletCheckoutApiError, WalletCheckoutError } from '../src';
 
 const SECRET_KEY = 'sk_test_quote_endpoint_stub';
 
-/** One request as the stub API received it. */
-interface Received {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-/** A reply the stub gives, in order; once they are used up it answers 500. */
-interface Reply {
-  status: number;
-  body?: unknown;
-}
-
+const { received, replies, handler, reset } = stubApi();
 let api: Listening;
-const received: Received[] = [];
-const replies: Reply[] = [];
 
 beforeAll(async () => {
-  api = await listen((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const reply = replies.shift() ?? { status: 500, body: { error: { code: 'internal_error', message: 'no reply queued' } } };
-      if (reply.body === undefined) return res.writeHead(reply.status).end();
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': 'req_stub' }).end(JSON.stringify(reply.body));
-    });
-  });
+  api = await listen(handler);
 });
 afterAll(() => api.close());
-beforeEach(() => {
-  received.length = 0;
-  replies.length = 0;
-});
+beforeEach(reset);
 
 const client = () => new WalletCheckout(SECRET_KEY, { baseUrl: api.origin, retryBaseDelayMs: 1 });
 

@@ -9,6 +9,7 @@
  * the window reads it on the next pass, and the ids already seen keep it from being handed on twice.
  */
 import type { RequestOptions } from '../http';
+import { everyItem } from '../resources';
 import type { Event, EventList, EventListParams } from '../types';
 
 /** How far before the newest event seen each read reaches: well beyond a transaction's length or NTP-kept clocks' drift. */
@@ -36,14 +37,7 @@ export class EventFollower {
   /** The events recorded since the last call (or start), oldest first. */
   async next(options?: RequestOptions): Promise<Event[]> {
     const window: Event[] = [];
-    let startingAfter: string | undefined;
-    for (;;) {
-      const page = await this.list({ created_gte: Math.max(0, this.#newest - LOOKBACK_MS), limit: PAGE, starting_after: startingAfter }, options);
-      window.push(...page.data);
-      const last = page.data.at(-1);
-      if (!page.has_more || !last) break;
-      startingAfter = last.id;
-    }
+    for await (const event of everyItem(this.list, { created_gte: Math.max(0, this.#newest - LOOKBACK_MS), limit: PAGE }, options)) window.push(event);
     const fresh = window.filter((event) => !this.#seen.has(event.id)).sort(oldestFirst);
     for (const event of window) {
       this.#seen.set(event.id, event.created);
