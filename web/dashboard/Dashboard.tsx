@@ -11,7 +11,8 @@ import { api, DashboardError } from './api';
 import { type DashboardMessages, fill } from './locales';
 import { Developers } from './Developers';
 import type { PageProps } from './page';
-import { PaymentPage, Payments } from './Payments';
+import { PaymentPage } from './PaymentPage';
+import { Payments } from './Payments';
 import { SavedCards } from './SavedCards';
 
 type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'developers' };
