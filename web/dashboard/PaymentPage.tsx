@@ -73,7 +73,7 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
           </>
         )}
         <dt>{t.payments.reference}</dt>
-        <dd>{payment.reference ?? '—'}</dd>
+        <dd data-testid="reference">{payment.reference ?? '—'}</dd>
         <dt>{t.payments.created}</dt>
         <dd data-testid="created">{dateTime(payment.created, locale)}</dd>
         <dt>{t.payments.card}</dt>
