@@ -237,6 +237,18 @@ test("a payment's page: the refund field starts empty with what is left to refun
   expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
 });
 
+test("the developers' settings: the Save button stands clear of the 3-D Secure select, not touching it", async ({ page }) => {
+  await signIn(page, await merchant());
+  await page.getByRole('link', { name: 'Developers' }).click();
+  const select = await page.getByLabel('3-D Secure').boundingBox();
+  const save = await page.getByRole('button', { name: 'Save', exact: true }).boundingBox();
+  expect(select && save).toBeTruthy();
+  // Apart on one axis at least, by a visible gap (4 px): side by side or one under the other.
+  const gapAcross = Math.max(save!.x - (select!.x + select!.width), select!.x - (save!.x + save!.width));
+  const gapDown = Math.max(save!.y - (select!.y + select!.height), select!.y - (save!.y + save!.height));
+  expect(Math.max(gapAcross, gapDown)).toBeGreaterThanOrEqual(4);
+});
+
 test('sign out everywhere ends the session in another browser too', async ({ page, browser }) => {
   const secretKey = await merchant();
   const elsewhere = await browser.newContext({ locale: 'en-US' });

@@ -224,7 +224,7 @@ function Settings({ t, fail, onSaved }: PageProps & { onSaved(): void }) {
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">{t.developers.settings}</h2>
-      <form onSubmit={(event) => void save(event)}>
+      <form class="stacked" onSubmit={(event) => void save(event)}>
         <label for="origins">{t.developers.allowedOrigins}</label>
         <textarea id="origins" name="origins" rows={3} cols={40} aria-describedby="origins-hint">
           {settings.allowed_origins.join('\n')}
