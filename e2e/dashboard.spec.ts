@@ -219,6 +219,7 @@ test("a payment's page: the refund field starts empty with what is left to refun
   await expect(page.getByTestId('refunded')).toHaveText('$12.50');
   await expect(amount).toHaveValue('');
   await expect(amount).toHaveAttribute('placeholder', '$29.50');
+  await expect(page.getByLabel('Reason')).toHaveValue('');
   const merchantView = (await (await fetch(`${server.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as Session;
   expect(merchantView.refunds).toEqual([expect.objectContaining({ amount: 1250, reason: 'requested_by_customer' })]);
 

@@ -101,7 +101,8 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
           </>
         )}
         {refundable > 0 && (
-          <AmountAction label={t.payment.refund} field={t.payment.amountToRefund} placeholder={amountText(refundable)} hint={fill(t.payment.refundable, { amount: amountText(refundable) })} onSubmit={(form) => ask('refund', form.amount, refundable, refundReasonOf(t, form.reason))}>
+          // Keyed by what was refunded: after a refund the form starts again, its reason too, not the last one's.
+          <AmountAction key={payment.amount_refunded} label={t.payment.refund} field={t.payment.amountToRefund} placeholder={amountText(refundable)} hint={fill(t.payment.refundable, { amount: amountText(refundable) })} onSubmit={(form) => ask('refund', form.amount, refundable, refundReasonOf(t, form.reason))}>
             <label for="refund-reason">{t.payment.reason}</label>
             <select id="refund-reason" name="reason">
               <option value="">{t.payment.noReason}</option>
@@ -227,7 +228,7 @@ function AmountAction({ label, field, initial = '', placeholder, hint, onSubmit,
       {children}
       <button type="submit">{label}</button>
       {hint && (
-        <p id={`${fieldId}-hint`} class="hint" data-testid={`${fieldId}-hint`}>
+        <p id={`${fieldId}-hint`} class="hint">
           {hint}
         </p>
       )}
