@@ -8,6 +8,7 @@ import { EventType } from './events';
 import { RollSecretKeyBody } from './keys';
 import { listOf } from './paging';
 import { ListPaymentMethodsQuery, PaymentMethod, PaymentMethodStatus } from './saved-cards';
+import { RefundReason } from './refunds';
 import { PaymentOutcome, Session } from './sessions';
 import { ALLOWED_ORIGIN_MESSAGE, allowedOriginOf } from './urls';
 
@@ -92,14 +93,22 @@ export const DeliveryView = z.object({
 });
 export type DeliveryView = z.infer<typeof DeliveryView>;
 
-/** One line of a payment's timeline, oldest first; the page words each kind in its language. */
+/** The webhook deliveries of the event that reported a timeline line's fact: shown under that line, not as lines of their own. */
+const reportedBy = { deliveries: z.array(DeliveryView) };
+
+/**
+ * One line of a payment's timeline, one fact each, oldest first; the page words each kind in its language. An event
+ * that reports a fact another line shows (an attempt's outcome, a refund's) is that line, with its deliveries.
+ */
 export const TimelineEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('created'), at: z.number() }),
-  z.object({ kind: z.literal('attempt'), at: z.number(), attempt_no: z.number().int(), status: z.string(), failure_message: z.string().nullable() }),
+  /** A charge attempt and what it came to, with the deliveries of the `session.*` event that reported it. */
+  z.object({ kind: z.literal('attempt'), at: z.number(), attempt_no: z.number().int(), status: z.string(), failure_message: z.string().nullable(), ...reportedBy }),
   z.object({ kind: z.literal('three_ds'), at: z.number(), attempt_no: z.number().int() }),
-  z.object({ kind: z.literal('event'), at: z.number(), type: EventType, event_id: z.string() }),
-  z.object({ kind: z.literal('refund'), at: z.number(), amount: z.number().int(), status: z.string(), failure_message: z.string().nullable() }),
-  z.object({ kind: z.literal('delivery'), at: z.number(), delivery: DeliveryView }),
+  /** An event that is a fact of its own: a hold captured or released, the checkout expired. */
+  z.object({ kind: z.literal('event'), at: z.number(), type: EventType, event_id: z.string(), ...reportedBy }),
+  /** A refund and what it came to, with the deliveries of the `refund.*` event that reported it. */
+  z.object({ kind: z.literal('refund'), at: z.number(), amount: z.number().int(), reason: RefundReason.nullable(), status: z.string(), failure_message: z.string().nullable(), ...reportedBy }),
 ]);
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 

@@ -62,6 +62,10 @@ export const ar: DashboardMessages = {
     amountToCapture: 'المبلغ المراد تحصيله',
     amountRange: 'أدخل مبلغًا من {min} إلى {max}.',
     amountToRefund: 'المبلغ المراد استرداده',
+    refundable: 'المتبقي للاسترداد: {amount}. اترك الحقل فارغًا لاسترداده كله.',
+    reason: 'السبب',
+    noReason: 'غير محدد',
+    description: 'الوصف',
     confirmCapture: 'تحصيل {amount}؟',
     confirmRelease: 'إلغاء حجز {amount}؟ لن يُخصم شيء من المشتري.',
     confirmRefund: 'استرداد {amount} إلى المشتري؟',
@@ -113,6 +117,7 @@ export const ar: DashboardMessages = {
     threeDs: 'المحاولة {n}: طُلب التحقق 3-D Secure',
     event: 'الحدث {type}',
     refund: 'استرداد {amount}: {status}',
+    refundWithReason: 'استرداد {amount} ({reason}): {status}',
     delivery: 'Webhook {type} إلى {url}: {status}',
   },
   developers: {
@@ -176,6 +181,7 @@ export const ar: DashboardMessages = {
     statuses: { verified: 'تم التحقق', pending: 'لم يُتحقق منه بعد', lapsed: 'منتهٍ', loopback: 'عنوان محلي (تطوير: لا حاجة إلى ملف)' },
   },
   threeDsPolicies: { if_required: 'عندما يطلبه مُصدر البطاقة', always_for_pan_only: 'دائمًا للبطاقات دون رمز تشفير' },
+  refundReasons: { duplicate: 'دفعة مكررة', fraudulent: 'احتيالية', requested_by_customer: 'بطلب من العميل' },
   events: {
     'session.succeeded': 'نجح الدفع',
     'session.authorized': 'تم حجز المبلغ',

@@ -62,6 +62,10 @@ export const de: DashboardMessages = {
     amountToCapture: 'Einzuziehender Betrag',
     amountRange: 'Geben Sie einen Betrag von {min} bis {max} ein.',
     amountToRefund: 'Zu erstattender Betrag',
+    refundable: 'Noch erstattbar: {amount}. Lassen Sie das Feld leer, um alles zu erstatten.',
+    reason: 'Grund',
+    noReason: 'Nicht angegeben',
+    description: 'Beschreibung',
     confirmCapture: '{amount} einziehen?',
     confirmRelease: 'Reservierung über {amount} freigeben? Der Käufer wird nicht belastet.',
     confirmRefund: '{amount} an den Käufer erstatten?',
@@ -113,6 +117,7 @@ export const de: DashboardMessages = {
     threeDs: 'Versuch {n}: 3-D Secure angefordert',
     event: 'Ereignis {type}',
     refund: 'Erstattung über {amount}: {status}',
+    refundWithReason: 'Erstattung über {amount} ({reason}): {status}',
     delivery: 'Webhook {type} an {url}: {status}',
   },
   developers: {
@@ -176,6 +181,7 @@ export const de: DashboardMessages = {
     statuses: { verified: 'Bestätigt', pending: 'Noch nicht bestätigt', lapsed: 'Verfallen', loopback: 'Loopback (Entwicklung: keine Datei nötig)' },
   },
   threeDsPolicies: { if_required: 'Wenn der Kartenherausgeber es verlangt', always_for_pan_only: 'Immer bei Karten ohne Kryptogramm' },
+  refundReasons: { duplicate: 'Doppelte Zahlung', fraudulent: 'Betrügerisch', requested_by_customer: 'Auf Wunsch des Kunden' },
   events: {
     'session.succeeded': 'Zahlung erfolgreich',
     'session.authorized': 'Reservierung gesetzt',

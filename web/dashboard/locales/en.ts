@@ -62,6 +62,10 @@ export const en: DashboardMessages = {
     amountToCapture: 'Amount to capture',
     amountRange: 'Enter an amount from {min} to {max}.',
     amountToRefund: 'Amount to refund',
+    refundable: 'Left to refund: {amount}. Leave the field empty to refund all of it.',
+    reason: 'Reason',
+    noReason: 'Not given',
+    description: 'Description',
     confirmCapture: 'Capture {amount}?',
     confirmRelease: 'Release the hold of {amount}? The shopper is not charged.',
     confirmRefund: 'Refund {amount} to the shopper?',
@@ -113,6 +117,7 @@ export const en: DashboardMessages = {
     threeDs: 'Attempt {n}: 3-D Secure requested',
     event: 'Event {type}',
     refund: 'Refund of {amount}: {status}',
+    refundWithReason: 'Refund of {amount} ({reason}): {status}',
     delivery: 'Webhook {type} to {url}: {status}',
   },
   developers: {
@@ -176,6 +181,7 @@ export const en: DashboardMessages = {
     statuses: { verified: 'Verified', pending: 'Not verified yet', lapsed: 'Lapsed', loopback: 'Loopback (development: no file needed)' },
   },
   threeDsPolicies: { if_required: 'When the issuer asks', always_for_pan_only: 'Always for cards without a cryptogram' },
+  refundReasons: { duplicate: 'Duplicate payment', fraudulent: 'Fraudulent', requested_by_customer: 'Requested by the customer' },
   events: {
     'session.succeeded': 'Payment succeeded',
     'session.authorized': 'Hold placed',

@@ -62,6 +62,10 @@ export const es: DashboardMessages = {
     amountToCapture: 'Importe a capturar',
     amountRange: 'Introduce un importe de {min} a {max}.',
     amountToRefund: 'Importe a reembolsar',
+    refundable: 'Queda por reembolsar: {amount}. Deje el campo vacío para reembolsarlo todo.',
+    reason: 'Motivo',
+    noReason: 'Sin indicar',
+    description: 'Descripción',
     confirmCapture: '¿Capturar {amount}?',
     confirmRelease: '¿Liberar la retención de {amount}? No se cobra al comprador.',
     confirmRefund: '¿Reembolsar {amount} al comprador?',
@@ -113,6 +117,7 @@ export const es: DashboardMessages = {
     threeDs: 'Intento {n}: 3-D Secure solicitado',
     event: 'Evento {type}',
     refund: 'Reembolso de {amount}: {status}',
+    refundWithReason: 'Reembolso de {amount} ({reason}): {status}',
     delivery: 'Webhook {type} a {url}: {status}',
   },
   developers: {
@@ -176,6 +181,7 @@ export const es: DashboardMessages = {
     statuses: { verified: 'Verificado', pending: 'Aún no verificado', lapsed: 'Caducado', loopback: 'Bucle local (desarrollo: no hace falta archivo)' },
   },
   threeDsPolicies: { if_required: 'Cuando lo pide el emisor', always_for_pan_only: 'Siempre para tarjetas sin criptograma' },
+  refundReasons: { duplicate: 'Pago duplicado', fraudulent: 'Fraudulento', requested_by_customer: 'Solicitado por el cliente' },
   events: {
     'session.succeeded': 'Pago completado',
     'session.authorized': 'Retención realizada',

@@ -62,6 +62,10 @@ export const fr: DashboardMessages = {
     amountToCapture: 'Montant à capturer',
     amountRange: 'Saisissez un montant de {min} à {max}.',
     amountToRefund: 'Montant à rembourser',
+    refundable: 'Reste à rembourser : {amount}. Laissez le champ vide pour tout rembourser.',
+    reason: 'Motif',
+    noReason: 'Non précisé',
+    description: 'Description',
     confirmCapture: 'Capturer {amount} ?',
     confirmRelease: "Libérer la réservation de {amount} ? L'acheteur n'est pas débité.",
     confirmRefund: "Rembourser {amount} à l'acheteur ?",
@@ -113,6 +117,7 @@ export const fr: DashboardMessages = {
     threeDs: 'Tentative {n} : 3-D Secure demandé',
     event: 'Événement {type}',
     refund: 'Remboursement de {amount} : {status}',
+    refundWithReason: 'Remboursement de {amount} ({reason}) : {status}',
     delivery: 'Webhook {type} vers {url} : {status}',
   },
   developers: {
@@ -176,6 +181,7 @@ export const fr: DashboardMessages = {
     statuses: { verified: 'Vérifiée', pending: 'Pas encore vérifiée', lapsed: 'Expirée', loopback: 'Boucle locale (développement : aucun fichier requis)' },
   },
   threeDsPolicies: { if_required: "Quand l'émetteur le demande", always_for_pan_only: 'Toujours pour les cartes sans cryptogramme' },
+  refundReasons: { duplicate: 'Paiement en double', fraudulent: 'Frauduleux', requested_by_customer: 'Demandé par le client' },
   events: {
     'session.succeeded': 'Paiement réussi',
     'session.authorized': 'Réservation placée',

@@ -1,5 +1,5 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
-import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, SavedCardUsage, SessionStatus, ThreeDsPolicy } from '../../../contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, RefundReason, SavedCardUsage, SessionStatus, ThreeDsPolicy } from '../../../contracts';
 import type { RecurringInterval } from '../../../contracts/agreements';
 
 export interface DashboardMessages {
@@ -67,6 +67,13 @@ export interface DashboardMessages {
     /** An amount outside what the action allows: `{min}` and `{max}` formatted. */
     amountRange: string;
     amountToRefund: string;
+    /** Under the refund's amount field: `{amount}`, what is left to refund, formatted; an empty field refunds all of it. */
+    refundable: string;
+    /** The refund's reason picker (the API's RefundReason), and its choice of none. */
+    reason: string;
+    noReason: string;
+    /** The merchant's description of the payment, given at creation. */
+    description: string;
     /** The confirmation: `{amount}` is the amount in the session's currency. */
     confirmCapture: string;
     confirmRelease: string;
@@ -118,6 +125,8 @@ export interface DashboardMessages {
     threeDs: string;
     event: string;
     refund: string;
+    /** A refund the merchant gave a reason for: `{reason}` is one of refundReasons. */
+    refundWithReason: string;
     delivery: string;
   };
   developers: {
@@ -174,6 +183,8 @@ export interface DashboardMessages {
     statuses: Record<OriginVerificationStatus, string>;
   };
   threeDsPolicies: Record<ThreeDsPolicy, string>;
+  /** Why the merchant gave the money back (the API's RefundReason). */
+  refundReasons: Record<RefundReason, string>;
   events: Record<EventType, string>;
   error: string;
 }
