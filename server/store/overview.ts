@@ -30,31 +30,43 @@ type Counted<T> = { [K in keyof T]: T[K] extends number ? number | string : T[K]
 
 /**
  * The sums of the payments created in each day, by currency and status. One statement: the days are a
- * VALUES list joined by range, so each day is one walk of the covering index and the store groups by day.
+ * VALUES list joined by range, so the store groups by day. CROSS JOIN is SQLite's word for "this order":
+ * the days outside, each one range of the index (joined plainly, it walked the period once per day's
+ * test, 5 times slower at 100,000 sessions); PostgreSQL reads it as a plain join and, by its statistics,
+ * does the same. The period's bounds, stated once more, keep any other plan to the period.
  */
-export async function overviewSums(store: Store, appId: string, days: readonly DayRange[]): Promise<OverviewSum[]> {
+export function overviewSumsQuery(appId: string, days: readonly DayRange[]) {
   const values = sql.join(days.map((day, i) => sql`(CAST(${i} AS integer), CAST(${day.start} AS bigint), CAST(${day.end} AS bigint))`));
   const taken = sql`CASE s.status WHEN 'succeeded' THEN COALESCE(s.amount_charged, s.amount) WHEN 'captured' THEN COALESCE(s.amount_captured, 0) ELSE 0 END`;
-  const result = await sql<Counted<OverviewSum>>`
+  return sql<Counted<OverviewSum>>`
     WITH days (day, start_ms, end_ms) AS (VALUES ${values})
     SELECT days.day AS day, s.currency AS currency, s.status AS status, COUNT(*) AS payments, SUM(${taken}) AS taken, SUM(s.amount_refunded) AS refunded
-    FROM days JOIN sessions s ON s.app_id = ${appId} AND s.created >= days.start_ms AND s.created < days.end_ms
-    GROUP BY days.day, s.currency, s.status`.execute(store);
+    FROM days CROSS JOIN sessions s
+    WHERE s.app_id = ${appId} AND s.created >= days.start_ms AND s.created < days.end_ms
+      AND s.created >= ${days[0]!.start} AND s.created < ${days[days.length - 1]!.end}
+    GROUP BY days.day, s.currency, s.status`;
+}
+
+export async function overviewSums(store: Store, appId: string, days: readonly DayRange[]): Promise<OverviewSum[]> {
+  const result = await overviewSumsQuery(appId, days).execute(store);
   return result.rows.map((row) => ({ ...row, day: Number(row.day), payments: Number(row.payments), taken: Number(row.taken), refunded: Number(row.refunded) }));
 }
 
 /** The declined payments created in [start, end) by their outcome's failure_code (null when the outcome has none). */
-export async function declineCodeCounts(store: Store, appId: string, period: DayRange): Promise<{ code: string | null; payments: number }[]> {
+export function declineCodesQuery(store: Store, appId: string, period: DayRange) {
   // The outcome is plain JSON (PaymentOutcome), never sealed: it carries no payment data.
   const code = onPostgres(store) ? sql<string | null>`CAST(outcome AS jsonb) ->> 'failure_code'` : sql<string | null>`json_extract(outcome, '$.failure_code')`;
-  const rows = await store
+  return store
     .selectFrom('sessions')
     .select([code.as('code'), (eb) => eb.fn.countAll<number | string>().as('payments')])
     .where('app_id', '=', appId)
     .where('status', '=', 'declined')
     .where('created', '>=', period.start)
     .where('created', '<', period.end)
-    .groupBy(code)
-    .execute();
+    .groupBy(code);
+}
+
+export async function declineCodeCounts(store: Store, appId: string, period: DayRange): Promise<{ code: string | null; payments: number }[]> {
+  const rows = await declineCodesQuery(store, appId, period).execute();
   return rows.map((row) => ({ code: row.code, payments: Number(row.payments) }));
 }
