@@ -40,7 +40,7 @@ export function Overview({ t, locale, fail }: PageProps) {
   return (
     <section aria-labelledby="overview-heading">
       <h1 id="overview-heading">{t.overview.heading}</h1>
-      <form class="filters" aria-label={t.overview.period} onSubmit={applyCustom}>
+      <form class="filters" onSubmit={applyCustom}>
         <label>
           {t.overview.period}
           <select name="preset" value={preset} onChange={(event) => choose((event.currentTarget as HTMLSelectElement).value as PeriodPreset)}>
