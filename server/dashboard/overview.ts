@@ -52,19 +52,20 @@ export async function dashboardOverview(store: Store, app: App, query: unknown):
     };
   });
 
-  const statusCounts = new Map<SessionStatus, number>();
-  for (const sum of sums) statusCounts.set(sum.status as SessionStatus, (statusCounts.get(sum.status as SessionStatus) ?? 0) + sum.payments);
-  const declineCounts = new Map<string, number>();
-  for (const decline of declines) declineCounts.set(decline.code ?? UNKNOWN_DECLINE, (declineCounts.get(decline.code ?? UNKNOWN_DECLINE) ?? 0) + decline.payments);
-  const mostFirst = <K>(counts: Map<K, number>) => [...counts].sort((a, b) => b[1] - a[1]);
-
   return ok({
     object: 'dashboard_overview',
     from,
     to,
     time_zone,
     currencies,
-    statuses: mostFirst(statusCounts).map(([status, count]) => ({ status, count })),
-    decline_codes: mostFirst(declineCounts).map(([code, count]) => ({ code, count })),
+    statuses: mostFirst(sums.map((sum) => [sum.status as SessionStatus, sum.payments])).map(([status, count]) => ({ status, count })),
+    decline_codes: mostFirst(declines.map((decline) => [decline.code ?? UNKNOWN_DECLINE, decline.payments])).map(([code, count]) => ({ code, count })),
   });
+}
+
+/** The counts added up by key, most first. */
+function mostFirst<K>(counts: readonly (readonly [K, number])[]): [K, number][] {
+  const totals = new Map<K, number>();
+  for (const [key, count] of counts) totals.set(key, (totals.get(key) ?? 0) + count);
+  return [...totals].sort((a, b) => b[1] - a[1]);
 }
