@@ -20,7 +20,12 @@ export function Overview({ t, locale, fail }: PageProps) {
   const [overview, setOverview] = useState<DashboardOverview>();
 
   useEffect(() => {
-    void api.overview({ ...period, time_zone: browserTimeZone() }).then(setOverview, fail);
+    // A reply for a period the merchant has since left is dropped, however late it comes.
+    let wanted = true;
+    void api.overview({ ...period, time_zone: browserTimeZone() }).then((reply) => wanted && setOverview(reply), fail);
+    return () => {
+      wanted = false;
+    };
   }, [period]);
 
   function choose(next: PeriodPreset) {
@@ -36,6 +41,7 @@ export function Overview({ t, locale, fail }: PageProps) {
     if (from && to) setPeriod(from <= to ? { from, to } : { from: to, to: from });
   }
 
+  // The previous period's figures are not shown as this one's while it loads.
   const shown = overview && overview.from === period.from && overview.to === period.to ? overview : undefined;
   return (
     <section aria-labelledby="overview-heading">
