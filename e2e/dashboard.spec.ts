@@ -132,6 +132,8 @@ test("a merchant's day: find a payment, refund part of it, see why a webhook fai
   await paid(secretKey, { reference: 'order-1002', amount: 1000 });
 
   await signIn(page, secretKey);
+  // Signed in, the merchant lands on the overview; the list is the next link.
+  await page.getByRole('link', { name: 'Payments', exact: true }).click();
   // Find it: by its reference.
   await page.getByLabel('Reference').fill('order-1001');
   await page.getByRole('button', { name: 'Apply' }).click();
@@ -320,6 +322,7 @@ test('pages through the payments with the cursor, and filters by status and date
   for (let i = 0; i < 22; i++) await server.createSession(secretKey, { reference: `bulk-${i}` });
   await paid(secretKey, { reference: 'the-paid-one' });
   await signIn(page, secretKey);
+  await page.getByRole('link', { name: 'Payments', exact: true }).click();
   await expect(page.locator('tbody tr')).toHaveCount(20);
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(page.locator('tbody tr')).toHaveCount(3);
@@ -347,6 +350,8 @@ test('works with the keyboard alone: sign in, open a payment, refund it', async 
   };
   await tabTo(page.getByLabel('Secret key'));
   await page.keyboard.type(secretKey);
+  await page.keyboard.press('Enter');
+  await tabTo(page.getByRole('link', { name: 'Payments', exact: true }));
   await page.keyboard.press('Enter');
   const link = page.locator(`tr[data-payment="${session.id}"] a`);
   await tabTo(link);
@@ -397,7 +402,7 @@ test('speaks the widget\'s languages: French amounts and words, Arabic right to 
 });
 
 test('every page is axe-clean and looks as its baseline, in light and dark', async ({ page }) => {
-  // Four pages, two themes, an axe run and a screenshot each: longer than a test's default 30 s on a busy machine.
+  // Five pages, two themes, an axe run and a screenshot each: longer than a test's default 30 s on a busy machine.
   test.setTimeout(120_000);
   const secretKey = await merchant('Baseline Bakery');
   const session = await paid(secretKey, { reference: 'baseline', amount: 1999 });
@@ -417,6 +422,10 @@ test('every page is axe-clean and looks as its baseline, in light and dark', asy
     await expect(page).toHaveScreenshot(`dashboard-sign-in-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01 });
     await page.getByLabel('Secret key').fill(secretKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('[data-figure=gross_volume]')).toHaveText('$19.99');
+    await axe();
+    await expect(page).toHaveScreenshot(`dashboard-overview-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: [page.locator('.hint')] });
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await expect(page.locator('tbody tr')).toHaveCount(1);
     await axe();
     await expect(page).toHaveScreenshot(`dashboard-payments-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: volatile() });

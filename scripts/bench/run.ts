@@ -16,6 +16,7 @@ import { payGoals } from './pay-goals';
 import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
+import { benchOverview, OVERVIEW_BENCH_OPTIONS, overviewRows } from './overview';
 import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
@@ -67,6 +68,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const packageLayers = await benchPackageLayers();
   log("11. the sheet's callback latency, a quote endpoint session and a static options one");
   const quoteCallback = await benchQuoteCallback({ changes: 200 });
+  log("12. the dashboard overview's query, 100,000 sessions, SQLite and PostgreSQL");
+  const overview = await benchOverview(OVERVIEW_BENCH_OPTIONS);
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -185,6 +188,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     }),
     ...packageLayerRows(packageLayers),
     ...quoteCallbackRows(quoteCallback),
+    ...overviewRows(overview),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -199,7 +203,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, overview, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

@@ -33,6 +33,7 @@ import { detachAppPaymentMethod, getAppPaymentMethod } from '../payment-methods/
 import type { Logger } from '../../common/logging';
 import { endpointWithDeliveries, paymentView, timelineOf } from './views';
 import { listDashboardPaymentMethods } from './payment-methods';
+import { dashboardOverview } from './overview';
 
 export interface DashboardRoutesOptions {
   store: Store;
@@ -127,6 +128,13 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     const listed = await listAppSessions(store, options.cipher, signedInOf(res).app, req.query);
     if (!listed.ok) return sendFailure(res, listed.error);
     res.json({ ...listed.value, data: listed.value.data.map(paymentView) });
+  });
+
+  /** The Overview page: a period's money, success rate and counts (?from=YYYY-MM-DD&to=YYYY-MM-DD&time_zone=IANA). */
+  router.get('/dashboard/api/overview', signedIn, async (req, res) => {
+    const overview = await dashboardOverview(store, signedInOf(res).app, req.query);
+    if (overview.ok) res.json(overview.value);
+    else sendFailure(res, overview.error);
   });
 
   /** The signed-in app's session named in the path, expired if its time is up; else the 404 is sent. */

@@ -5,6 +5,7 @@ import { api, type PaymentFilter } from './api';
 import { amountOf, dateTime, statusWord } from './format';
 import { Pager, useCursorPages } from './paging';
 import type { PageProps } from './page';
+import { paymentsQueryOf } from './payments-query';
 
 /** A date field's day (the merchant's local time) as ms since the epoch; `nextDay` for an exclusive end. */
 function dayStart(value: string, nextDay = false): number | undefined {
@@ -15,7 +16,13 @@ function dayStart(value: string, nextDay = false): number | undefined {
 }
 
 export function Payments({ t, locale, fail }: PageProps) {
-  const pages = useCursorPages((filter: PaymentFilter, startingAfter) => api.payments({ ...filter, starting_after: startingAfter }), fail, {});
+  // A link's filters (the overview's figures: #/payments?status=&from=&to=) are the list's first.
+  const linked = paymentsQueryOf(location.hash);
+  const pages = useCursorPages((filter: PaymentFilter, startingAfter) => api.payments({ ...filter, starting_after: startingAfter }), fail, {
+    status: linked.status,
+    created_gte: dayStart(linked.from ?? ''),
+    created_lt: dayStart(linked.to ?? '', true),
+  });
   const { list } = pages;
 
   function apply(event: Event) {
@@ -34,7 +41,9 @@ export function Payments({ t, locale, fail }: PageProps) {
           <select name="status">
             <option value="">{t.payments.anyStatus}</option>
             {(Object.keys(t.statuses) as SessionStatus[]).map((status) => (
-              <option value={status}>{t.statuses[status]}</option>
+              <option value={status} selected={status === linked.status}>
+                {t.statuses[status]}
+              </option>
             ))}
           </select>
         </label>
@@ -44,11 +53,11 @@ export function Payments({ t, locale, fail }: PageProps) {
         </label>
         <label>
           {t.payments.from}
-          <input name="from" type="date" />
+          <input name="from" type="date" defaultValue={linked.from} />
         </label>
         <label>
           {t.payments.to}
-          <input name="to" type="date" />
+          <input name="to" type="date" defaultValue={linked.to} />
         </label>
         <button type="submit">{t.payments.apply}</button>
       </form>

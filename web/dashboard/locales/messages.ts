@@ -1,6 +1,7 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
 import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, RefundReason, SavedCardUsage, SessionStatus, ThreeDsPolicy } from '../../../contracts';
 import type { RecurringInterval } from '../../../contracts/agreements';
+import type { PeriodPreset } from '../periods';
 
 export interface DashboardMessages {
   title: string;
@@ -8,6 +9,37 @@ export interface DashboardMessages {
   signOut: string;
   expired: string;
   nav: { payments: string; savedCards: string; developers: string };
+  /** The Overview page (Overview.tsx): `heading` is its navigation link's word too. */
+  overview: {
+    heading: string;
+    period: string;
+    periods: Record<PeriodPreset, string>;
+    from: string;
+    to: string;
+    apply: string;
+    /** The period shown: `{from}` to `{to}` (YYYY-MM-DD), days in the time zone `{zone}`. */
+    range: string;
+    none: string;
+    grossVolume: string;
+    refunded: string;
+    /** Links to the payments refunded in full and in part. */
+    refundedInFull: string;
+    refundedInPart: string;
+    net: string;
+    successRate: string;
+    /** Under the rate: `{succeeded}` of `{total}` payments that reached an outcome. */
+    outcomes: string;
+    /** The chart's name: gross volume and refunds by day in `{currency}`. */
+    chart: string;
+    chartTable: string;
+    day: string;
+    byStatus: string;
+    byDecline: string;
+    status: string;
+    reason: string;
+    count: string;
+    noDecline: string;
+  };
   payments: {
     heading: string;
     filters: string;
