@@ -114,6 +114,30 @@ interface RefundsTable {
   created: number;
 }
 
+/**
+ * Disputes the cardholders' banks opened on charges (disputes.ts). `sequence` is the merchant's feed position of the
+ * latest change: a change takes the merchant's next one, so the feed lists each changed dispute once, as it is now.
+ */
+export interface DisputesTable {
+  id: string;
+  merchant_account: string;
+  charge_id: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: string;
+  /** Seconds since the epoch, as `created`. */
+  evidence_due_by: number;
+  /** ServiceDisputeEvidence JSON; null until submitted. */
+  evidence: string | null;
+  evidence_submitted_at: number | null;
+  /** What the issuer will decide once the review is over (`won`, `lost`), and when (ms); null: no decision yet. */
+  outcome: string | null;
+  decided_at: number | null;
+  sequence: number;
+  created: number;
+}
+
 interface WalletMessagesTable {
   message_id: string;
   charge_id: string;
@@ -129,6 +153,7 @@ export interface SandboxDatabase {
   operations: OperationsTable;
   refunds: RefundsTable;
   payment_method_updates: PaymentMethodUpdatesTable;
+  disputes: DisputesTable;
 }
 
 export type SandboxDb = Kysely<SandboxDatabase>;
@@ -260,6 +285,29 @@ const migrations: Record<string, Migration> = {
         .addColumn('created', 'integer', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('payment_method_updates_merchant_seq').on('payment_method_updates').columns(['merchant_account', 'seq']).execute();
+    },
+  },
+  '0007_disputes': {
+    // Disputes (docs/service-conventions.md#disputes): one per charge at most, read by id or by the merchant's feed of changes.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('disputes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull().unique())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('evidence_due_by', 'integer', (c) => c.notNull())
+        .addColumn('evidence', 'text')
+        .addColumn('evidence_submitted_at', 'integer')
+        .addColumn('outcome', 'text')
+        .addColumn('decided_at', 'integer')
+        .addColumn('sequence', 'integer', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('disputes_merchant_sequence').on('disputes').columns(['merchant_account', 'sequence']).execute();
     },
   },
 };
