@@ -114,3 +114,21 @@ export type ListDisputesQuery = z.infer<typeof ListDisputesQuery>;
 
 export const DisputeList = listOf(Dispute).meta({ id: 'DisputeList' });
 export type DisputeList = z.infer<typeof DisputeList>;
+
+/** The dashboard's row of a dispute: its amount's currency exponent beside it, as a payment's (DashboardPayment). */
+export const DashboardDispute = Dispute.extend({ currency_exponent: z.number().int() }).meta({ id: 'DashboardDispute' });
+export type DashboardDispute = z.infer<typeof DashboardDispute>;
+
+export const DashboardDisputeList = listOf(DashboardDispute).meta({ id: 'DashboardDisputeList' });
+export type DashboardDisputeList = z.infer<typeof DashboardDisputeList>;
+
+/**
+ * The dashboard's page of a dispute: the dispute, what the server will attach to its evidence (the payment's address
+ * checks), and whether the payment shipped goods, so the form asks for the shipping proof only then.
+ */
+export const DashboardDisputePage = z.object({
+  dispute: DashboardDispute,
+  attached: ServiceDisputeEvidence.pick({ billing_address_check: true, address_verification: true }),
+  ships_goods: z.boolean(),
+}).meta({ id: 'DashboardDisputePage' });
+export type DashboardDisputePage = z.infer<typeof DashboardDisputePage>;

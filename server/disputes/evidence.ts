@@ -32,7 +32,7 @@ const pastDue: Failure = { code: 'evidence_past_due', message: 'The evidence was
 export const shipsGoods = (session: SessionRow): boolean => session.shipping !== null && session.shipping_address_sealed !== null;
 
 /** What the session says of the payment's addresses: the two checks, as recorded (not personal data: kept after erasure). */
-function addressChecksOf(session: SessionRow): Pick<ServiceDisputeEvidence, 'billing_address_check' | 'address_verification'> {
+export function addressChecksOf(session: SessionRow): Pick<ServiceDisputeEvidence, 'billing_address_check' | 'address_verification'> {
   return {
     billing_address_check: session.billing_address_check === null ? null : BillingAddressCheck.parse(JSON.parse(session.billing_address_check)),
     address_verification: session.address_verification === null ? null : AddressVerification.parse(JSON.parse(session.address_verification)),

@@ -1,8 +1,9 @@
 /**
  * The merchant's dashboard: sign-in, payments (list, a payment's page and its
- * actions), saved cards and developers (webhooks, key, checkout configuration).
+ * actions), saved cards, disputes (list, a dispute's page and its evidence) and
+ * developers (webhooks, key, checkout configuration).
  * Pages are hash routes (#/payments, #/payments/<id>, #/saved-cards,
- * #/developers), so the server
+ * #/disputes, #/disputes/<id>, #/developers), so the server
  * serves one page and a reload stays where the merchant was.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -14,13 +15,18 @@ import type { PageProps } from './page';
 import { PaymentPage } from './PaymentPage';
 import { Payments } from './Payments';
 import { SavedCards } from './SavedCards';
+import { Disputes } from './Disputes';
+import { DisputePage } from './DisputePage';
 
-type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'developers' };
+type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'disputes' } | { page: 'dispute'; id: string } | { page: 'developers' };
 
 function routeOf(hash: string): Route {
   const payment = /^#\/payments\/([\w-]+)$/.exec(hash);
   if (payment) return { page: 'payment', id: payment[1]! };
   if (hash === '#/saved-cards') return { page: 'saved-cards' };
+  const dispute = /^#\/disputes\/([\w-]+)$/.exec(hash);
+  if (dispute) return { page: 'dispute', id: dispute[1]! };
+  if (hash === '#/disputes') return { page: 'disputes' };
   return hash === '#/developers' ? { page: 'developers' } : { page: 'payments' };
 }
 
@@ -62,6 +68,9 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
           <a href="#/saved-cards" aria-current={route.page === 'saved-cards' ? 'page' : undefined}>
             {t.nav.savedCards}
           </a>
+          <a href="#/disputes" aria-current={route.page === 'disputes' || route.page === 'dispute' ? 'page' : undefined}>
+            {t.disputes.nav}
+          </a>
           <a href="#/developers" aria-current={route.page === 'developers' ? 'page' : undefined}>
             {t.nav.developers}
           </a>
@@ -79,6 +88,8 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
         {route.page === 'payments' && <Payments {...page} />}
         {route.page === 'payment' && <PaymentPage key={route.id} id={route.id} {...page} />}
         {route.page === 'saved-cards' && <SavedCards {...page} />}
+        {route.page === 'disputes' && <Disputes {...page} />}
+        {route.page === 'dispute' && <DisputePage key={route.id} id={route.id} {...page} />}
         {route.page === 'developers' && <Developers {...page} />}
       </main>
     </div>
