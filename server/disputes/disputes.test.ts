@@ -5,7 +5,8 @@
  * attached (and shipping proof for an express checkout only), and the issuer's decision closes it (`dispute.closed`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, type Dispute, type DisputeList, Event } from '../../contracts';
+import { type CreatedSession, type DashboardDisputeList, type DashboardDisputePage, type DashboardSignedIn, type Dispute, type DisputeList, Event } from '../../contracts';
+import { CSRF_HEADER } from '../dashboard/session';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { disputedSessions, disputeSummary, isSessionDisputed } from '../store/disputes';
@@ -167,5 +168,28 @@ describe('a dispute', () => {
     for (const status of ['needs_response', 'under_review', 'won', 'lost'] as const) expect(summary.statuses[status], status).toBe(list.data.filter((one) => one.status === status).length);
     expect(summary.statuses.won).toBeGreaterThan(0);
     expect(await disputeSummary(server.store, appId, { from: Date.now() + 60_000, to: Date.now() + 120_000 })).toEqual({ amounts: [], statuses: { needs_response: 0, under_review: 0, won: 0, lost: 0 } });
+  });
+
+  it("is the dashboard's too: listed and read behind the session, its evidence refused without the CSRF token, submitted once with it", async () => {
+    const session = await paid(DISPUTE_CARD);
+    const dispute = await disputeOf(session);
+    const signIn = await fetch(`${server.url}/dashboard/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: secretKey }) });
+    const cookie = `wc_dashboard=${/wc_dashboard=([^;]*)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
+    const { csrf_token: csrf } = (await signIn.json()) as DashboardSignedIn;
+    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/dashboard/api${path}`, { method, headers: { cookie, origin: server.url, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+    expect((await fetch(`${server.url}/dashboard/api/disputes`)).status).toBe(401);
+    const list = (await (await call('GET', '/disputes?limit=100')).json()) as DashboardDisputeList;
+    expect(list.data.find((one) => one.id === dispute.id)).toEqual({ ...dispute, currency_exponent: 2 });
+    const page = (await (await call('GET', `/disputes/${dispute.id}`)).json()) as DashboardDisputePage;
+    expect(page).toMatchObject({ dispute: { id: dispute.id }, ships_goods: false, attached: { address_verification: { line1: 'match', postal_code: 'match' } } });
+
+    const evidence = { explanation: 'Delivered to the cardholder.' };
+    expect(await errorOf(await call('POST', `/disputes/${dispute.id}/evidence`, evidence, { 'idempotency-key': 'k1' }))).toEqual([403, 'csrf_refused']);
+    const submitted = await call('POST', `/disputes/${dispute.id}/evidence`, evidence, { [CSRF_HEADER]: csrf, 'idempotency-key': 'k1' });
+    expect(submitted.status).toBe(200);
+    expect(((await submitted.json()) as DashboardDisputePage).dispute).toMatchObject({ status: 'under_review', evidence: { explanation: 'Delivered to the cardholder.' } });
+    expect(await errorOf(await call('POST', `/disputes/${dispute.id}/evidence`, evidence, { [CSRF_HEADER]: csrf, 'idempotency-key': 'k2' }))).toEqual([409, 'evidence_already_submitted']);
   });
 });
