@@ -7,12 +7,11 @@
  * next feed sequence, so a backend that reads the feed after its last sequence sees every dispute that changed.
  */
 import { randomBytes } from 'node:crypto';
-import type { Selectable, Transaction } from 'kysely';
 import { DisputeReason, DisputeStatus, type OpenDisputeRequest, type ServiceDispute, ServiceDisputeEvidence } from '../contracts';
 import { type HttpError, httpError } from '../common/http/errors';
 import { err, ok, type Result } from '../common/result';
-import type { DisputesTable, SandboxDatabase, SandboxDb, SandboxDbOrTransaction } from './store';
-import { findCharge } from './store';
+import type { DisputeRow, SandboxDb, SandboxTransaction } from './store';
+import { changeDispute, disputeOfCharge, disputeRowsChangedAfter, disputesDue, findCharge, findDisputeRow, insertDispute, refundableAmount } from './store';
 
 /** How long the merchant has to submit evidence: a week, the shortest of the networks' usual windows. */
 export const EVIDENCE_WINDOW_SECONDS = 7 * 24 * 60 * 60;
@@ -20,8 +19,6 @@ export const EVIDENCE_WINDOW_SECONDS = 7 * 24 * 60 * 60;
 /** The words of the explanation that decide the issuer's review (Stripe's test-mode evidence). */
 export const WINNING_EVIDENCE = 'winning_evidence';
 export const LOSING_EVIDENCE = 'losing_evidence';
-
-type DisputeRow = Selectable<DisputesTable>;
 
 function toServiceDispute(row: DisputeRow): ServiceDispute {
   return {
@@ -40,29 +37,20 @@ function toServiceDispute(row: DisputeRow): ServiceDispute {
   };
 }
 
-/** The merchant's next feed sequence: the sandbox's one SQLite writer serializes the transactions that take it. */
-async function nextSequence(trx: Transaction<SandboxDatabase>, merchantAccount: string): Promise<number> {
-  const last = await trx.selectFrom('disputes').select((eb) => eb.fn.max('sequence').as('sequence')).where('merchant_account', '=', merchantAccount).executeTakeFirst();
-  return Number(last?.sequence ?? 0) + 1;
-}
-
 /**
  * Opens a dispute on a captured charge, in the caller's transaction: by default on all it captured and kept (less
  * its refunds). A charge is disputed once; a hold, a decline or a charge refunded in full cannot be.
  */
-export async function openDispute(trx: Transaction<SandboxDatabase>, merchantAccount: string, request: OpenDisputeRequest, now: number): Promise<Result<ServiceDispute, HttpError>> {
+export async function openDispute(trx: SandboxTransaction, merchantAccount: string, request: OpenDisputeRequest, now: number): Promise<Result<ServiceDispute, HttpError>> {
   const charge = await findCharge(trx, merchantAccount, request.charge);
   if (!charge) return err(httpError(404, 'resource_missing', 'charge: no such charge for this merchant'));
   if (charge.status !== 'succeeded') return err(httpError(409, 'invalid_state', `charge: it is ${charge.status}: only a captured charge can be disputed`));
-  const refunded = await trx.selectFrom('charges').select('amount_refunded').where('id', '=', charge.id).executeTakeFirstOrThrow();
-  const kept = charge.amount_captured - refunded.amount_refunded;
+  const kept = await refundableAmount(trx, charge.id);
   const amount = request.amount ?? kept;
   if (amount <= 0 || amount > kept) return err(httpError(400, 'amount_too_large', `amount: 1 to what the charge kept after its refunds (${kept})`));
-  if (await trx.selectFrom('disputes').select('id').where('charge_id', '=', charge.id).executeTakeFirst()) {
-    return err(httpError(409, 'invalid_state', 'charge: it is already disputed'));
-  }
+  if (await disputeOfCharge(trx, charge.id)) return err(httpError(409, 'invalid_state', 'charge: it is already disputed'));
   const created = Math.floor(now / 1000);
-  const row: DisputeRow = {
+  const row = await insertDispute(trx, {
     id: `dp_${randomBytes(12).toString('hex')}`,
     merchant_account: merchantAccount,
     charge_id: charge.id,
@@ -75,10 +63,8 @@ export async function openDispute(trx: Transaction<SandboxDatabase>, merchantAcc
     evidence_submitted_at: null,
     outcome: null,
     decided_at: null,
-    sequence: await nextSequence(trx, merchantAccount),
     created,
-  };
-  await trx.insertInto('disputes').values(row).execute();
+  });
   return ok(toServiceDispute(row));
 }
 
@@ -88,36 +74,21 @@ export async function openDispute(trx: Transaction<SandboxDatabase>, merchantAcc
  */
 async function decideDueDisputes(db: SandboxDb, merchantAccount: string, now: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('disputes')
-      .selectAll()
-      .where('merchant_account', '=', merchantAccount)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'under_review'), eb('outcome', 'is not', null), eb('decided_at', '<=', now)]),
-          eb.and([eb('status', '=', 'needs_response'), eb('evidence_due_by', '<=', Math.floor(now / 1000))]),
-        ]),
-      )
-      .orderBy('sequence')
-      .execute();
-    for (const row of due) {
-      const status = row.status === 'under_review' ? row.outcome! : 'lost';
-      await trx.updateTable('disputes').set({ status, sequence: await nextSequence(trx, merchantAccount) }).where('id', '=', row.id).execute();
-    }
+    for (const row of await disputesDue(trx, merchantAccount, now)) await changeDispute(trx, row, { status: row.status === 'under_review' ? row.outcome! : 'lost' });
   });
 }
 
 export async function findDispute(db: SandboxDb, merchantAccount: string, id: string, now: number): Promise<ServiceDispute | undefined> {
   await decideDueDisputes(db, merchantAccount, now);
-  const row = await db.selectFrom('disputes').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+  const row = await findDisputeRow(db, merchantAccount, id);
   return row && toServiceDispute(row);
 }
 
 /** The merchant's disputes changed after the sequence `after`, each once as it is now, in sequence order; one more row tells `has_more`. */
 export async function disputesChangedAfter(db: SandboxDb, merchantAccount: string, after: number, limit: number, now: number): Promise<{ data: ServiceDispute[]; has_more: boolean }> {
   await decideDueDisputes(db, merchantAccount, now);
-  const rows = await db.selectFrom('disputes').selectAll().where('merchant_account', '=', merchantAccount).where('sequence', '>', after).orderBy('sequence').limit(limit + 1).execute();
-  return { data: rows.slice(0, limit).map(toServiceDispute), has_more: rows.length > limit };
+  const { rows, has_more } = await disputeRowsChangedAfter(db, merchantAccount, after, limit);
+  return { data: rows.map(toServiceDispute), has_more };
 }
 
 /** What the issuer's review will decide of this evidence (Stripe's test words); null: it stays under review. */
@@ -135,36 +106,23 @@ export async function submitEvidence<Reply>(
   id: string,
   evidence: ServiceDisputeEvidence,
   now: number,
-  keep: (trx: Transaction<SandboxDatabase>, outcome: Result<ServiceDispute, HttpError>) => Promise<Reply>,
+  keep: (trx: SandboxTransaction, outcome: Result<ServiceDispute, HttpError>) => Promise<Reply>,
 ): Promise<Reply> {
   await decideDueDisputes(db, merchantAccount, now);
   return db.transaction().execute(async (trx) => keep(trx, await evidenceOutcome(trx, merchantAccount, id, evidence, now)));
 }
 
-async function evidenceOutcome(trx: Transaction<SandboxDatabase>, merchantAccount: string, id: string, evidence: ServiceDisputeEvidence, now: number): Promise<Result<ServiceDispute, HttpError>> {
-  const row = await trx.selectFrom('disputes').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+async function evidenceOutcome(trx: SandboxTransaction, merchantAccount: string, id: string, evidence: ServiceDisputeEvidence, now: number): Promise<Result<ServiceDispute, HttpError>> {
+  const row = await findDisputeRow(trx, merchantAccount, id);
   if (!row) return err(httpError(404, 'resource_missing', 'no such dispute for this merchant'));
   if (row.evidence !== null) return err(httpError(409, 'evidence_already_submitted', 'the dispute already has its evidence: it is submitted once'));
   if (row.status !== 'needs_response') return err(httpError(409, 'evidence_past_due', 'the evidence was due by evidence_due_by: the dispute is lost'));
-  const submitted: DisputeRow = {
-    ...row,
+  const submitted = await changeDispute(trx, row, {
     status: 'under_review',
     evidence: JSON.stringify(evidence),
     evidence_submitted_at: Math.floor(now / 1000),
     outcome: outcomeOf(evidence),
     decided_at: now,
-    sequence: await nextSequence(trx, merchantAccount),
-  };
-  await trx.updateTable('disputes').set(submitted).where('id', '=', row.id).execute();
+  });
   return ok(toServiceDispute(submitted));
-}
-
-/** Test clocks (docs/test-clocks.md): the merchant's disputes of the named charges, opened and due `seconds` earlier. */
-export async function backdateDisputes(db: SandboxDbOrTransaction, merchantAccount: string, chargeIds: readonly string[], seconds: number): Promise<void> {
-  await db
-    .updateTable('disputes')
-    .set((eb) => ({ created: eb('created', '-', seconds), evidence_due_by: eb('evidence_due_by', '-', seconds) }))
-    .where('merchant_account', '=', merchantAccount)
-    .where('charge_id', 'in', chargeIds)
-    .execute();
 }

@@ -26,6 +26,7 @@ import { challengeRoutes } from './challenge';
 import {
   allLedgerEntries,
   backdateCharges,
+  backdateDisputes,
   consumeWalletMessage,
   detachKeptPaymentMethod,
   findAuthenticationSession,
@@ -51,7 +52,7 @@ import type { PaymentMethod, SandboxDb, SandboxDbOrTransaction, StoredAuthentica
 import { authenticationFlowOf, captureRefusalOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
 import type { LateIssuer } from './late-issuer';
 import { verifyAddress } from './address-verification';
-import { backdateDisputes, disputesChangedAfter, findDispute, openDispute, submitEvidence } from './disputes';
+import { disputesChangedAfter, findDispute, openDispute, submitEvidence } from './disputes';
 
 export interface ServiceApiContext {
   db: SandboxDb;
