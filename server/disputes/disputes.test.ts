@@ -154,6 +154,17 @@ describe('a dispute', () => {
     expect(((await reply.json()) as Dispute).evidence?.shipping).toEqual({ carrier: 'UPS', tracking_number: '1Z999AA10123456784' });
   });
 
+  it("is lost when the session's test clock moves past its due date, its evidence refused", async () => {
+    const session = await paid();
+    const dispute = await disputedOnDemand(session);
+    const moved = await server.merchantPost(secretKey, '/api/test_helpers/advance_clock', { seconds: 8 * 24 * 3600, session: session.id });
+    expect(moved.status).toBe(200);
+    expect(await errorOf(await submit(dispute.id, { explanation: 'winning_evidence' }))).toEqual([409, 'evidence_past_due']);
+    await server.reconcile();
+    expect(((await (await get(`/api/disputes/${dispute.id}`)).json()) as Dispute).status).toBe('lost');
+    expect((await eventsOf(dispute)).map((event) => event.type)).toEqual(['dispute.created', 'dispute.closed']);
+  });
+
   it('refuses evidence from its due date on', async () => {
     const dispute = await disputedOnDemand(await paid());
     await server.store.updateTable('disputes').set({ evidence_due_by: Date.now() - 1 }).where('id', '=', dispute.id).execute();
