@@ -1,47 +1,42 @@
 /**
- * Disputes in a real browser (docs/disputes.md): a payment with the dispute test card is disputed by its cardholder's
- * bank; reconciliation brings the dispute in; the merchant finds it on the Disputes page, submits its evidence on its
+ * Disputes in a real browser (docs/disputes.md): a shopper pays in the widget with the dispute test card, and its
+ * cardholder's bank disputes the payment; reconciliation brings the dispute in; the merchant finds it on the Disputes page, submits its evidence on its
  * page (the payment's address checks attached), and sees it won; the three signed webhooks reach the merchant's
  * receiver. Another dispute, opened on demand, is lost. Both pages axe-clean.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { CreatedSession } from '../contracts';
-import { startTestServer, type TestServer } from '../testing/harness';
+import type { TestServer } from '../testing/harness';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import { expect, test } from './support/fixtures';
 
-let server: TestServer;
 let receiver: WebhookReceiver;
 
-test.use({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+// Reconciliation, which brings the service's disputes in, is driven by the test.
+test.use({ serverEnv: { ...FAST_WEBHOOKS, RECONCILE_INTERVAL_MS: '3600000' }, viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
 
 test.beforeAll(async () => {
-  // Reconciliation, which brings the service's disputes in, is driven by the test.
-  server = await startTestServer({ ...FAST_WEBHOOKS, RECONCILE_INTERVAL_MS: '3600000' });
   receiver = await startWebhookReceiver();
 });
 test.afterAll(async () => {
   await receiver?.close();
-  await server?.close();
 });
 
-/** A new app of its own, its receiver listening to the disputes' events; its key and merchant account. */
-async function merchant(): Promise<{ secretKey: string; merchantId: string }> {
-  const merchantId = `m_${Math.random().toString(36).slice(2, 10)}`;
-  const { secretKey } = await server.merchant({ name: 'Coffee Roasters', merchant_id: merchantId });
+/** Registers the merchant's receiver for the disputes' events. */
+async function listenToDisputes(server: TestServer, secretKey: string): Promise<void> {
   const endpoint = await server.merchantPost(secretKey, '/api/webhook_endpoints', { url: receiver.url, events: ['dispute.created', 'dispute.updated', 'dispute.closed'] });
   receiver.secrets = [...receiver.secrets, ((await endpoint.json()) as { secret: string }).secret];
-  return { secretKey, merchantId };
 }
 
-async function paid(secretKey: string, card: string): Promise<CreatedSession> {
+async function paid(server: TestServer, secretKey: string, card: string): Promise<CreatedSession> {
   const session = await server.createSession(secretKey, { amount: 2400, reference: 'order-3001' });
   const reply = await server.pay(session, { payment_data: await server.walletPaymentData(session, card) });
   expect(reply.status).toBe(200);
   return session;
 }
 
-async function signIn(page: Page, secretKey: string): Promise<void> {
+async function signIn(server: TestServer, page: Page, secretKey: string): Promise<void> {
   await page.goto(`${server.url}/dashboard`);
   await page.getByLabel('Secret key').fill(secretKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -50,12 +45,15 @@ async function signIn(page: Page, secretKey: string): Promise<void> {
 
 const axeClean = async (page: Page) => expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
-test('a payment with the dispute card is disputed, answered with evidence in the dashboard, and won; its webhooks delivered signed', async ({ page }) => {
-  const { secretKey } = await merchant();
-  const session = await paid(secretKey, 'visa-dispute-fraudulent-pan');
+test('a payment in the widget with the dispute card is disputed, answered with evidence in the dashboard, and won; its webhooks delivered signed', async ({ page, server, shop }) => {
+  const { checkout, session, app } = await shop.open({ session: { amount: 2400, reference: 'order-3001' } });
+  const { secretKey } = app;
+  await listenToDisputes(server, secretKey);
+  expect((await checkout.payWith('visa-dispute-fraudulent-3ds')).payStatus).toBe(200);
+  await checkout.expectState('paid');
   await server.reconcile();
 
-  await signIn(page, secretKey);
+  await signIn(server, page, secretKey);
   await page.getByRole('link', { name: 'Disputes' }).click();
   await expect(page.getByRole('heading', { name: 'Disputes' })).toBeVisible();
   const row = page.locator('tr[data-dispute]');
@@ -96,9 +94,10 @@ test('a payment with the dispute card is disputed, answered with evidence in the
   expect(receiver.forged).toBe(0);
 });
 
-test('a dispute opened on demand and answered with losing evidence is lost', async ({ page }) => {
-  const { secretKey, merchantId } = await merchant();
-  const session = await paid(secretKey, 'visa-success-pan');
+test('a dispute opened on demand and answered with losing evidence is lost', async ({ page, server }) => {
+  const merchantId = `m_${Math.random().toString(36).slice(2, 10)}`;
+  const { secretKey } = await server.merchant({ name: 'Coffee Roasters', merchant_id: merchantId });
+  const session = await paid(server, secretKey, 'visa-success-pan');
   const attempt = await server.store.selectFrom('charge_attempts').select('charge_id').where('session_id', '=', session.id).executeTakeFirstOrThrow();
   const opened = await fetch(`${server.url}/sandbox/service/test_helpers/disputes`, {
     method: 'POST',
@@ -108,7 +107,7 @@ test('a dispute opened on demand and answered with losing evidence is lost', asy
   expect(opened.status).toBe(201);
   await server.reconcile();
 
-  await signIn(page, secretKey);
+  await signIn(server, page, secretKey);
   await page.goto(`${server.url}/dashboard#/disputes`);
   await page.locator('tr[data-dispute]').getByRole('link', { name: /^dp_/ }).click();
   await expect(page.getByRole('heading', { name: /Dispute of \$10\.00/ })).toBeVisible();
