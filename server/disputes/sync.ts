@@ -27,6 +27,7 @@ const isOpen = (status: Dispute['status']): boolean => (OPEN_DISPUTE_STATUSES as
 
 /** The service's dispute in our row's fields; its times (seconds) in ms, as every time of ours. */
 const fieldsOf = (dispute: ServiceDispute) => ({
+  service_sequence: dispute.sequence,
   amount: dispute.amount,
   currency: dispute.currency.toUpperCase(),
   reason: dispute.reason,
@@ -40,7 +41,8 @@ const fieldsOf = (dispute: ServiceDispute) => ({
  * Mirrors the service's dispute on our row, in the caller's transaction, with the events of what changed: a new one is
  * created when it reaches us (ms, where the service's `created` has seconds: the list's order needs them), and is
  * recorded `dispute.created` (and `dispute.closed` too when it is already decided); a dispute that left the open statuses is
- * `dispute.closed`; any other change (its evidence, under review) `dispute.updated`. Undefined for a dispute of a
+ * `dispute.closed`; any other change (its evidence, under review) `dispute.updated`; a change older than the row's
+ * (by the service's sequence) is none. Undefined for a dispute of a
  * charge that is not ours (another backend's on the same merchant account); otherwise the row as it now is, and whether
  * this call changed it.
  */
@@ -56,8 +58,9 @@ export async function applyServiceDispute(trx: StoreTransaction, dispute: Servic
     if (!isOpen(dispute.status)) await recordEvent(trx, row.app_id, 'dispute.closed', toDispute(row));
     return { row, changed: true };
   }
-  const unchanged = existing.status === fields.status && existing.evidence === fields.evidence && Number(existing.evidence_due_by) === fields.evidence_due_by && Number(existing.amount) === fields.amount;
-  const updated = unchanged ? undefined : await updateDispute(trx, existing.id, { ...fields, updated: now });
+  // Each change at the service takes a new sequence: one not newer than the row's is a change the row has (the
+  // evidence call's reply, read after the feed brought the decision that followed it, must not take the row back).
+  const updated = dispute.sequence <= Number(existing.service_sequence) ? undefined : await updateDispute(trx, existing.id, { ...fields, updated: now });
   if (!updated) return { row: existing, changed: false };
   const type: DisputeEventType = isOpen(existing.status as Dispute['status']) && !isOpen(dispute.status) ? 'dispute.closed' : 'dispute.updated';
   await recordEvent(trx, updated.app_id, type, toDispute(updated));

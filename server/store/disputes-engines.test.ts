@@ -87,6 +87,9 @@ for (const engine of engines) {
       expect(await isSessionDisputed(store, sessionId)).toBe(true);
       await apply(serviceDispute(chargeId, { status: 'won', evidence, evidence_submitted_at: 1_900_000_100, sequence: 3 }));
       expect(await isSessionDisputed(store, sessionId)).toBe(false);
+      // The evidence call's reply read after the feed brought the decision: older, so it takes nothing back.
+      const stale = await apply(serviceDispute(chargeId, { status: 'under_review', evidence, evidence_submitted_at: 1_900_000_100, sequence: 2 }));
+      expect([stale?.changed, stale?.row.status]).toEqual([false, 'won']);
       expect(await eventTypes(sessionId)).toEqual(['dispute.created', 'dispute.updated', 'dispute.closed']);
       expect(await apply(serviceDispute('ch_not_ours'))).toBeUndefined();
     });

@@ -504,6 +504,7 @@ export const backendMigrations: Record<string, Migration> = {
         .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
         .addColumn('session_id', 'text', (c) => c.notNull().references('sessions.id'))
         .addColumn('service_dispute_id', 'text', (c) => c.notNull().unique())
+        .addColumn('service_sequence', 'bigint', (c) => c.notNull())
         .addColumn('charge_id', 'text', (c) => c.notNull())
         .addColumn('amount', 'bigint', (c) => c.notNull())
         .addColumn('currency', 'text', (c) => c.notNull())

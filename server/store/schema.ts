@@ -147,6 +147,8 @@ export interface DisputesTable {
   session_id: string;
   /** The service's dispute: its feed and its evidence call name it. */
   service_dispute_id: string;
+  /** The service's feed sequence of the change mirrored here: an older one (a reply read after the feed's newer change) is not applied. */
+  service_sequence: number;
   /** The service's charge disputed (an attempt of the session's). */
   charge_id: string;
   amount: number;
