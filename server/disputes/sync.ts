@@ -11,7 +11,7 @@ import type { Logger } from '../../common/logging';
 import { randomId } from '../../common/secrets';
 import type { ServiceClient } from '../service-client';
 import type { Store } from '../store';
-import { advanceDisputeCursor, disputeCursor, type DisputeRow, findDisputeOfService, insertDispute, merchantAccounts, sessionOfCharge, toDispute, updateDispute } from '../store/disputes';
+import { advanceDisputeCursor, disputeCursor, type DisputeRow, findDisputeOfService, insertDispute, merchantAccountsWithPayments, sessionOfCharge, toDispute, updateDispute } from '../store/disputes';
 import { recordEvent, type StoreTransaction } from '../store/events';
 
 export interface DisputeSyncDependencies {
@@ -70,7 +70,7 @@ export async function applyServiceDispute(trx: StoreTransaction, dispute: Servic
 /** Applies every dispute change the service lists that this backend has not; how many of our disputes it created or changed. */
 export async function applyDisputeChanges(deps: DisputeSyncDependencies): Promise<number> {
   let changed = 0;
-  for (const merchantId of await merchantAccounts(deps.store)) {
+  for (const merchantId of await merchantAccountsWithPayments(deps.store)) {
     for (let more = true; more; ) {
       const after = await disputeCursor(deps.store, merchantId);
       const page = await deps.service.disputesChangedAfter(merchantId, after, PAGE);

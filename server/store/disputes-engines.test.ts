@@ -12,7 +12,7 @@ import type { ServiceDispute } from '../../contracts';
 import { createApp } from '../apps';
 import { applyServiceDispute } from '../disputes/sync';
 import { createTestDatabase, testDatabaseServer } from '../../testing/postgres';
-import { advanceDisputeCursor, disputeCursor, disputedSessions, disputeSummary, isSessionDisputed, listDisputes, merchantAccounts, sessionOfCharge } from './disputes';
+import { advanceDisputeCursor, disputeCursor, disputedSessions, disputeSummary, isSessionDisputed, listDisputes, merchantAccountsWithPayments, sessionOfCharge } from './disputes';
 import { openStore, type Store } from '.';
 
 const engines = [
@@ -109,7 +109,11 @@ for (const engine of engines) {
       expect(await move(0, 9)).toBe(false);
       expect(await move(5, 9)).toBe(true);
       expect(await disputeCursor(store, 'disputed_1')).toBe(9);
-      expect(await merchantAccounts(store)).toContain('disputed_1');
+      expect(await merchantAccountsWithPayments(store)).toEqual(['disputed_1']);
+      // An app that never took money has no disputes to read.
+      const unpaid = await createApp(store, { name: 'Unpaid Shop', merchant_id: 'unpaid_1', allowed_origins: ['https://shop.example'] });
+      expect(unpaid.ok).toBe(true);
+      expect(await merchantAccountsWithPayments(store)).toEqual(['disputed_1']);
     });
 
     it('lists newest first by keyset, and by status', async () => {

@@ -69,9 +69,20 @@ export async function listDisputes(store: Store, filter: DisputeListFilter): Pro
   return { rows: rows.slice(0, filter.limit), hasMore: rows.length > filter.limit };
 }
 
-/** Every merchant account of the store's apps: the feeds of disputes read. */
-export async function merchantAccounts(store: Store): Promise<string[]> {
-  const rows = await store.selectFrom('apps').select('merchant_id').distinct().execute();
+/** The session statuses in which money was taken: only a captured charge can be disputed. */
+const CAPTURED_STATUSES = ['succeeded', 'captured'];
+
+/**
+ * The merchant accounts of the apps that took money at least once: the feeds of disputes read (a merchant that
+ * never did has none to read). One probe of (app_id, status, created, id) per app (migration 0009), not a scan.
+ */
+export async function merchantAccountsWithPayments(store: Store): Promise<string[]> {
+  const rows = await store
+    .selectFrom('apps')
+    .select('apps.merchant_id')
+    .distinct()
+    .where(({ exists, selectFrom }) => exists(selectFrom('sessions').select('sessions.id').whereRef('sessions.app_id', '=', 'apps.id').where('sessions.status', 'in', CAPTURED_STATUSES)))
+    .execute();
   return rows.map((row) => row.merchant_id);
 }
 
