@@ -493,7 +493,7 @@ export const backendMigrations: Record<string, Migration> = {
         .execute();
     },
   },
-  '0028_disputes': {
+  '0029_disputes': {
     // Disputes (docs/disputes.md): the service's, mirrored from its feed of changes (server/disputes/sync.ts) with the
     // session of the disputed charge; how far into each merchant account's feed the backend has read; and the charge's
     // attempt found by its charge id, which the feed names.
