@@ -501,6 +501,39 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX IF NOT EXISTS sessions_app_created_money ON sessions (app_id, created, status, currency, amount, amount_charged, amount_captured, amount_refunded)`.execute(db);
     },
   },
+  '0029_disputes': {
+    // Disputes (docs/disputes.md): the service's, mirrored from its feed of changes (server/disputes/sync.ts) with the
+    // session of the disputed charge; how far into each merchant account's feed the backend has read; and the charge's
+    // attempt found by its charge id, which the feed names.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('disputes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('session_id', 'text', (c) => c.notNull().references('sessions.id'))
+        .addColumn('service_dispute_id', 'text', (c) => c.notNull().unique())
+        .addColumn('service_sequence', 'bigint', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('amount', 'bigint', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('evidence_due_by', 'bigint', (c) => c.notNull())
+        .addColumn('evidence', 'text')
+        .addColumn('evidence_submitted', 'bigint')
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX disputes_app_created ON disputes (app_id, created, id)`.execute(db);
+      await sql`CREATE INDEX disputes_session ON disputes (session_id)`.execute(db);
+      await sql`CREATE INDEX charge_attempts_charge ON charge_attempts (charge_id)`.execute(db);
+      await db.schema
+        .createTable('dispute_cursors')
+        .addColumn('merchant_id', 'text', (c) => c.primaryKey())
+        .addColumn('sequence', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */
