@@ -25,7 +25,7 @@ type Route =
   | { page: 'payments'; query: string }
   | { page: 'payment'; id: string }
   | { page: 'saved-cards' }
-  | { page: 'disputes' }
+  | { page: 'disputes'; status: string }
   | { page: 'dispute'; id: string }
   | { page: 'developers' };
 
@@ -38,7 +38,8 @@ function routeOf(hash: string): Route {
   if (hash === '#/saved-cards') return { page: 'saved-cards' };
   const dispute = /^#\/disputes\/([\w-]+)$/.exec(hash);
   if (dispute) return { page: 'dispute', id: dispute[1]! };
-  if (hash === '#/disputes') return { page: 'disputes' };
+  const disputes = /^#\/disputes(?:\?status=(\w+))?$/.exec(hash);
+  if (disputes) return { page: 'disputes', status: disputes[1] ?? '' };
   return hash === '#/developers' ? { page: 'developers' } : { page: 'overview' };
 }
 
@@ -104,7 +105,7 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
         {route.page === 'payments' && <Payments key={route.query} {...page} />}
         {route.page === 'payment' && <PaymentPage key={route.id} id={route.id} {...page} />}
         {route.page === 'saved-cards' && <SavedCards {...page} />}
-        {route.page === 'disputes' && <Disputes {...page} />}
+        {route.page === 'disputes' && <Disputes key={route.status} status={route.status} {...page} />}
         {route.page === 'dispute' && <DisputePage key={route.id} id={route.id} {...page} />}
         {route.page === 'developers' && <Developers {...page} />}
       </main>

@@ -11,15 +11,20 @@ import { Pager, useCursorPages } from './paging';
 
 export const disputeAmount = (dispute: DashboardDispute, locale: string) => formatAmount(dispute.amount, dispute.currency, dispute.currency_exponent, locale);
 
-export function Disputes({ t, locale, fail }: PageProps) {
-  const pages = useCursorPages((filter: { status?: DisputeStatus }, startingAfter) => api.disputes({ ...filter, starting_after: startingAfter }), fail, {});
+/** `#/disputes?status=<status>`: the list of one status, as the overview's counts link to it. */
+export const disputesHref = (status: DisputeStatus) => `#/disputes?status=${status}`;
+
+/** `status`: the route's (an overview's link), the filter the list opens with; one it does not know is no filter. */
+export function Disputes({ t, locale, fail, status }: PageProps & { status: string }) {
+  const opening = status in t.disputes.statuses ? { status: status as DisputeStatus } : {};
+  const pages = useCursorPages((filter: { status?: DisputeStatus }, startingAfter) => api.disputes({ ...filter, starting_after: startingAfter }), fail, opening);
   const { list } = pages;
   const words = t.disputes;
 
   function apply(event: Event) {
     event.preventDefault();
-    const status = String(new FormData(event.currentTarget as HTMLFormElement).get('status') ?? '');
-    pages.filterBy({ status: (status || undefined) as DisputeStatus | undefined });
+    const chosen = String(new FormData(event.currentTarget as HTMLFormElement).get('status') ?? '');
+    pages.filterBy({ status: (chosen || undefined) as DisputeStatus | undefined });
   }
 
   return (
@@ -28,10 +33,10 @@ export function Disputes({ t, locale, fail }: PageProps) {
       <form class="filters" aria-label={words.filters} onSubmit={apply}>
         <label>
           {t.payments.status}
-          <select name="status">
+          <select name="status" defaultValue={opening.status ?? ''}>
             <option value="">{t.payments.anyStatus}</option>
-            {(Object.keys(words.statuses) as DisputeStatus[]).map((status) => (
-              <option value={status}>{words.statuses[status]}</option>
+            {(Object.keys(words.statuses) as DisputeStatus[]).map((option) => (
+              <option value={option}>{words.statuses[option]}</option>
             ))}
           </select>
         </label>

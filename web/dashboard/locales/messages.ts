@@ -26,6 +26,12 @@ export interface DashboardMessages {
     refundedInFull: string;
     refundedInPart: string;
     net: string;
+    /** The disputes opened in the period, open or lost, and how many; a link to the disputes. */
+    disputed: string;
+    disputes: string;
+    byDisputeStatus: string;
+    disputeCount: string;
+    noDispute: string;
     successRate: string;
     /** Under the rate: `{succeeded}` of `{total}` payments that reached an outcome. */
     outcomes: string;
