@@ -1,10 +1,10 @@
 /**
  * No layout shift on the merchant's page (docs/embedding.md, "Reserved height"): a shop page with
- * content below the widget, reserving the widget's height on its mount element as the docs say,
- * goes through load, a decline, "Try again" and a success, inline and in iframe mode, while a
- * PerformanceObserver sums the page's `layout-shift` entries as cumulative layout shift does
- * (those within 500 ms of an input left out, `hadRecentInput`). Chromium alone reports layout-shift
- * entries (the Layout Instability API), so this runs in the chromium project only, like every spec.
+ * content below the widget goes through load, then a decline, "Try again" and a success, or the bank's
+ * 3-D Secure challenge and a success, inline and in iframe mode, while a PerformanceObserver sums the
+ * page's `layout-shift` entries as cumulative layout shift does (those within 500 ms of an input left
+ * out, `hadRecentInput`). Chromium alone reports layout-shift entries (the Layout Instability API), so
+ * this runs in the chromium project only, like every spec.
  *
  * The backend's answer to the payment is held back past that 500 ms, so the outcome's drawing is
  * not excused by the click on the sheet's Pay: a widget that grows with its outcome fails here.
@@ -12,7 +12,7 @@
 import type { Page } from '@playwright/test';
 import { mergeTests } from '@playwright/test';
 import { test as kitTest } from '../packages/qa-kit/src';
-import type { Scope } from '../packages/qa-kit/src';
+import type { Scope, WalletCheckoutKit } from '../packages/qa-kit/src';
 import { RESERVED_HEIGHT_PX } from '../web/checkout/reserved-height';
 import { expect, scriptTag, shopPage, test as siteTest } from './support/merchant-site';
 
@@ -64,14 +64,31 @@ const shop = (tag: string, sync: boolean) =>
 
 const metric = (shifts: Shift[]) => shifts.filter((shift) => !shift.hadRecentInput).reduce((sum, shift) => sum + shift.value, 0);
 
+/** What the shopper goes through once the button is up, ending paid. */
+const FLOWS = {
+  'a decline, Try again and a success': async (walletCheckout: WalletCheckoutKit, scope: Scope) => {
+    await walletCheckout.pay(scope, { card: 'visa-insufficient-funds-3ds' });
+    await walletCheckout.expectOutcome(scope, 'declined');
+    await walletCheckout.tryAgain(scope);
+    await walletCheckout.expectOutcome(scope, 'ready');
+    await walletCheckout.pay(scope, { card: 'visa-success-3ds' });
+  },
+  "the bank's 3-D Secure challenge, then a success": async (walletCheckout: WalletCheckoutKit, scope: Scope) => {
+    await walletCheckout.pay(scope, { card: 'visa-3ds-required-pan' });
+    await walletCheckout.challenge(scope, 'complete');
+  },
+} as const;
+
 const CASES = [
-  { mode: 'inline', sync: true },
-  { mode: 'iframe', sync: true },
-  { mode: 'inline', sync: false },
+  { mode: 'inline', sync: true, flow: 'a decline, Try again and a success' },
+  { mode: 'iframe', sync: true, flow: 'a decline, Try again and a success' },
+  { mode: 'inline', sync: false, flow: 'a decline, Try again and a success' },
+  { mode: 'inline', sync: true, flow: "the bank's 3-D Secure challenge, then a success" },
+  { mode: 'iframe', sync: true, flow: "the bank's 3-D Secure challenge, then a success" },
 ] as const;
 
-for (const { mode, sync } of CASES) {
-  test(`the page below the widget does not move through load, decline, Try again and success (${mode}, ${sync ? 'the tag right after its element' : 'deferred tag, the page reserving the height'})`, async ({ page, server, site, walletCheckout }) => {
+for (const { mode, sync, flow } of CASES) {
+  test(`the page below the widget does not move through load, ${flow} (${mode}, ${sync ? 'the tag right after its element' : 'deferred tag, the page reserving the height'})`, async ({ page, server, site, walletCheckout }) => {
     const shifts = await recordLayoutShifts(page);
     await page.route(/\/api\/sessions\/[^/]+\/pay$/, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, PAY_ANSWER_DELAY_MS));
@@ -86,11 +103,7 @@ for (const { mode, sync } of CASES) {
     await walletCheckout.expectOutcome(scope, 'ready');
     const top = (await below.boundingBox())?.y;
 
-    await walletCheckout.pay(scope, { card: 'visa-insufficient-funds-3ds' });
-    await walletCheckout.expectOutcome(scope, 'declined');
-    await walletCheckout.tryAgain(scope);
-    await walletCheckout.expectOutcome(scope, 'ready');
-    await walletCheckout.pay(scope, { card: 'visa-success-3ds' });
+    await FLOWS[flow](walletCheckout, scope);
     await walletCheckout.expectOutcome(scope, 'paid');
     // The last frame's entries are in.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
