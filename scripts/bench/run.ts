@@ -20,6 +20,8 @@ import { benchOverview, OVERVIEW_BENCH_OPTIONS, overviewRows } from './overview'
 import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
+import { benchLighthouse } from './lighthouse';
+import { lighthouseRows } from './lighthouse-goals';
 import { round, verdict } from './stats';
 import { benchSlow4gBuilt, slow4gRows } from './slow4g';
 import { benchWidget } from './widget';
@@ -70,6 +72,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const quoteCallback = await benchQuoteCallback({ changes: 200 });
   log("12. the dashboard overview's query, 100,000 sessions, SQLite and PostgreSQL");
   const overview = await benchOverview(OVERVIEW_BENCH_OPTIONS);
+  log('13. Lighthouse: the demo store, a one-widget page and the dashboard sign-in, mobile and desktop');
+  const lighthouse = await benchLighthouse({ runs: 3, log: (stage) => log(`13. Lighthouse: ${stage}`) });
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -189,6 +193,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     ...packageLayerRows(packageLayers),
     ...quoteCallbackRows(quoteCallback),
     ...overviewRows(overview),
+    ...lighthouseRows(lighthouse),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -203,7 +208,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, overview, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, overview, lighthouse, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');
