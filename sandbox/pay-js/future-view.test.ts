@@ -14,8 +14,14 @@ class FakeElement {
   setAttribute(name: string, value: string) {
     this.attributes.set(name, value);
   }
+  getAttribute(name: string): string | null {
+    return this.attributes.get(name) ?? null;
+  }
   append(child: FakeElement | string) {
     this.children.push(child);
+  }
+  replaceChildren(...children: (FakeElement | string)[]) {
+    this.children.splice(0, this.children.length, ...children);
   }
   get textContent(): string {
     return this.children.map((child) => (typeof child === 'string' ? child : child.textContent)).join('');
