@@ -1,7 +1,7 @@
 /** The sandbox wallet sheet's small DOM helpers, shared by its card part (index.ts) and its express part (express-view.ts). */
 import type { WalletAddress } from '../../contracts';
 import { usableLocale } from '../../contracts/locale';
-import { directionOfLocale, showAmount } from '../../common/browser/amount-direction';
+import { amountForText, directionOfLocale, showAmount } from '../../common/browser/amount-direction';
 
 type Child = Node | string | null | undefined | false;
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
@@ -28,6 +28,9 @@ export function formatPrice(price: string | undefined, currencyCode: string | un
 
 /** The browser's language, or English where it reports none ("C": ICU's root locale would show "$ 24.00"). */
 const sheetLocale = () => usableLocale(navigator.language) ?? 'en';
+
+/** A price (formatPrice's) for a sentence of the sheet, isolated when written right to left (common/browser/amount-direction.ts). */
+export const priceText = (price: string | undefined, currencyCode: string | undefined): string => amountForText(formatPrice(price, currencyCode), directionOfLocale(sheetLocale()));
 
 /** A price (formatPrice's) in a `tag` of its own, in its locale's direction whatever the sheet's, so that Arabic's "US$" stays whole. */
 export function priceIn(tag: 'strong' | 'span', price: string | undefined, currencyCode: string | undefined): HTMLElement {

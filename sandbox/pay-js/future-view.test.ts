@@ -56,6 +56,20 @@ describe("the sandbox sheet's part for a card kept for later", () => {
     expect(part.byTestId('sandbox-billing-agreement')).toEqual([]);
   });
 
+  it("isolates an Arabic browser's prices in its English sentences and shows its total in their own direction", () => {
+    vi.stubGlobal('navigator', { language: 'ar' });
+    try {
+      const part = futurePart({ recurringTransactionInfo: { ...today, immediateTotalPrice: '9.99', recurrenceItems: [{ label: 'Coffee club', priceStatus: 'FINAL', recurrencePeriod: 'MONTH', recurrencePeriodCount: 1, price: '9.99' }] } }, 'Coffee Club') as unknown as FakeElement;
+      const arabic = new Intl.NumberFormat('ar', { style: 'currency', currency: 'USD' }).format(9.99);
+      expect(part.byTestId('sandbox-later').map((line) => line.textContent)).toEqual([`Coffee club: \u2067${arabic.replace('US$', '\u2068US$\u2069')}\u2069 every month`]);
+      const total = part.children.flatMap((child) => (typeof child === 'string' ? [] : child.children)).find((child): child is FakeElement => typeof child !== 'string' && child.tag === 'strong');
+      expect(total?.getAttribute('dir')).toBe('rtl');
+      expect(total?.textContent).toBe(arabic);
+    } finally {
+      vi.stubGlobal('navigator', { language: 'en-US' });
+    }
+  });
+
   it('is absent for a payment charged once (transactionInfo)', () => {
     expect(futurePart({ transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '9.99', currencyCode: 'USD', countryCode: 'US' } }, 'Coffee Club')).toBeUndefined();
   });
