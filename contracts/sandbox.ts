@@ -30,6 +30,14 @@ export type CardOutcome = z.infer<typeof CardOutcome>;
 export const ThreeDsFlow = z.enum(['challenge', 'frictionless']);
 export type ThreeDsFlow = z.infer<typeof ThreeDsFlow>;
 
+/**
+ * What a test card is for, by which the sheet groups its cards: paying, a decline, 3-D Secure, what
+ * follows the payment (an issuer late to answer, a refused capture, a failed refund), address
+ * verification, and the merchant's later charges on a kept card.
+ */
+export const WalletCardGroup = z.enum(['success', 'decline', 'three_ds', 'after_payment', 'address_verification', 'merchant_initiated']);
+export type WalletCardGroup = z.infer<typeof WalletCardGroup>;
+
 export const WalletCard = z
   .object({
     id: z.string(),
@@ -40,6 +48,7 @@ export const WalletCard = z
     outcome: CardOutcome,
     /** PAN_ONLY cards the issuer authenticates first, and how; null otherwise. */
     three_ds: ThreeDsFlow.nullable(),
+    group: WalletCardGroup,
   })
   .meta({ id: 'SandboxWalletCard' });
 export type WalletCard = z.infer<typeof WalletCard>;

@@ -45,7 +45,7 @@ test('a reload shows the same open session: reloading the store twice leaves one
 
 test('the order shows as confirmed once the webhook reaches the store, a hold as reserved', async ({ shop, sandboxWallet }) => {
   for (const [path, status, text] of [
-    ['/', 'succeeded', 'Order confirmed by the store. Thank you!'],
+    ['/', 'succeeded', 'Order confirmed by the store.'],
     ['/?intent=hold', 'authorized', 'Order reserved: the store holds the payment.'],
   ] as const) {
     const checkout = await shop.openDemo(path);
@@ -108,7 +108,7 @@ mergeTests(test, kitTest)('a card declined in the sheet, then another that pays 
   await walletCheckout.expectOutcome(page, 'paid');
   const order = page.locator('#order-status');
   await expect(order).toHaveAttribute('data-order-status', 'succeeded');
-  await expect(order).toHaveText('Order confirmed by the store. Thank you!');
+  await expect(order).toHaveText('Order confirmed by the store.');
 });
 
 mergeTests(test, kitTest)('a card declined in the sheet, the shopper closes the sheet and presses Try again: the kit does both, and another card pays', async ({ page, shop, walletCheckout }) => {
@@ -161,5 +161,5 @@ mergeTests(test, kitTest)("the widget's live region is named, so the store page'
   const widgetStatus = page.getByRole('status', { name: 'Payment status', exact: true });
   await expect(widgetStatus).toContainText('Payment complete. Thank you!');
   // The page's own, by its empty name: never the widget's.
-  await expect(page.getByRole('status', { name: '', exact: true })).toHaveText('Order confirmed by the store. Thank you!');
+  await expect(page.getByRole('status', { name: '', exact: true })).toHaveText('Order confirmed by the store.');
 });

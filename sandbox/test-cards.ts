@@ -4,7 +4,7 @@
  * from it (`npm run docs:test-cards`, scripts/test-cards-doc.ts); a test fails when
  * the page is stale.
  */
-import type { AuthMethod, CardNetwork, CardOutcome, DisputeReason, ThreeDsFlow, WalletCard } from '../contracts';
+import { type AuthMethod, type CardNetwork, type CardOutcome, type DisputeReason, type ThreeDsFlow, type WalletCard, WalletCardGroup } from '../contracts';
 import { type IssuerAddress, SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
 
 export type FailureCode =
@@ -279,7 +279,16 @@ function afterPaymentLabel(card: TestCard): string {
   return '';
 }
 
-/** Every table card in both wallet variants: with a 3-D Secure cryptogram (device token) and PAN only. */
+/** What a card is for, its most particular trait first: a decline whose 3-D Secure runs first is a 3-D Secure card. */
+function groupOf(card: TestCard): WalletCardGroup {
+  if (card.merchantInitiated) return 'merchant_initiated';
+  if (card.issuerAddress !== undefined) return 'address_verification';
+  if (card.unanswered || card.captureRefusal || card.refundFailure || card.dispute) return 'after_payment';
+  if (card.threeDs) return 'three_ds';
+  return card.outcome === 'success' ? 'success' : 'decline';
+}
+
+/** Every table card in both wallet variants: with a 3-D Secure cryptogram (device token) and PAN only; grouped as the sheet shows them (WalletCardGroup's order), in the table's order within a group. */
 export const walletCards: readonly (WalletCard & { number: string; eciIndicator: string | undefined })[] = testCards.flatMap((card) =>
   (['CRYPTOGRAM_3DS', 'PAN_ONLY'] as const).map((authMethod) => {
     const last4 = card.number.slice(-4);
@@ -296,8 +305,9 @@ export const walletCards: readonly (WalletCard & { number: string; eciIndicator:
       auth_method: authMethod,
       outcome: card.outcome,
       three_ds: threeDs,
+      group: groupOf(card),
       number: card.number,
       eciIndicator,
     };
   }),
-);
+).sort((a, b) => WalletCardGroup.options.indexOf(a.group) - WalletCardGroup.options.indexOf(b.group));

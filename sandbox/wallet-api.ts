@@ -207,7 +207,7 @@ export function walletRouter(ctx: WalletApiContext): Router {
 
   router.get('/cards', (_req, res) => {
     const reply: WalletCardsReply = {
-      cards: walletCards.map(({ id, label, network, last4, auth_method, outcome, three_ds }) => ({ id, label, network, last4, auth_method, outcome, three_ds })),
+      cards: walletCards.map(({ id, label, network, last4, auth_method, outcome, three_ds, group }) => ({ id, label, network, last4, auth_method, outcome, three_ds, group })),
       billing_addresses: [...walletBillingAddresses],
       shipping_addresses: [...walletShippingAddresses],
     };

@@ -33,6 +33,8 @@ export interface GalleryOptions {
 const AMOUNTS: Record<string, number> = { USD: 2400, EUR: 2400, JPY: 2400, KWD: 24500 };
 /** The currency each language is shown with where it is not the euro: KWD has three decimals, JPY none. */
 const CURRENCY_OF: Partial<Record<string, string>> = { en: 'USD', ar: 'KWD', ja: 'JPY' };
+/** A language's name in English, for the captions ("Arabic", "European Portuguese", "Serbian (Latin)"), not its tag. */
+const languageNames = new Intl.DisplayNames('en', { type: 'language' });
 
 /** The languages the built widget speaks: English, and each whose chunk the build made (vite.config.ts). */
 export function builtLanguages(): string[] {
@@ -113,10 +115,10 @@ export function galleryRoutes(options: GalleryOptions): express.Router {
     const declinedIn = languages
       .map((locale) => {
         const currency = CURRENCY_OF[locale] ?? 'EUR';
-        return widget(`declined-${locale}`, `${locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`);
+        return widget(`declined-${locale}`, `${languageNames.of(locale) ?? locale}, ${currency}`, 'declined', currency, `data-locale="${locale}"`);
       })
       .join('\n');
-    const picker = languages.map((language) => `<option value="${language}"${language === chosen ? ' selected' : ''}>${language}</option>`).join('');
+    const picker = languages.map((language) => `<option value="${language}"${language === chosen ? ' selected' : ''}>${languageNames.of(language) ?? language}</option>`).join('');
     res.type('html').send(
       template
         .replace('{{LIGHT}}', states('light', shopperStates))

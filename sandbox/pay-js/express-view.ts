@@ -4,7 +4,7 @@
  * merchant's error against it. Redrawn whole on every change of the model; the shopper's changes
  * go back as `Change`s. Test hooks: web/README.md, "Sandbox wallet sheet".
  */
-import { el, formatAddress, formatPrice } from './dom';
+import { el, formatAddress, priceIn } from './dom';
 import { type Change, errorPart, type ExpressModel, type ExpressRequest } from './express';
 
 /** Whether the request asks the sheet for anything beyond a card: requests that do not keep the plain sheet. */
@@ -15,8 +15,8 @@ const PENDING_STATUS = ['ESTIMATED', 'NOT_CURRENTLY_KNOWN'];
 
 function orderSummary(model: ExpressModel): HTMLElement {
   const { currencyCode, displayItems = [], totalPrice, totalPriceStatus, totalPriceLabel } = model.transaction;
-  const row = (testid: string, label: string, price: string, pending: boolean) =>
-    el('tr', { 'data-testid': testid }, el('th', { scope: 'row' }, label), el('td', {}, pending ? `${price} (pending)` : price));
+  const row = (testid: string, label: string, price: Node | string, pending: boolean) =>
+    el('tr', { 'data-testid': testid }, el('th', { scope: 'row' }, label), el('td', {}, price, pending && ' (pending)'));
   return el(
     'table',
     { class: 'items', 'data-testid': 'sandbox-order' },
@@ -24,8 +24,8 @@ function orderSummary(model: ExpressModel): HTMLElement {
     el(
       'tbody',
       {},
-      ...displayItems.map((item) => row('sandbox-item', item.label, formatPrice(item.price, currencyCode), item.status === 'PENDING')),
-      row('sandbox-total', totalPriceLabel ?? 'Total', totalPrice === undefined ? '—' : formatPrice(totalPrice, currencyCode), PENDING_STATUS.includes(totalPriceStatus)),
+      ...displayItems.map((item) => row('sandbox-item', item.label, priceIn('span', item.price, currencyCode), item.status === 'PENDING')),
+      row('sandbox-total', totalPriceLabel ?? 'Total', totalPrice === undefined ? '—' : priceIn('span', totalPrice, currencyCode), PENDING_STATUS.includes(totalPriceStatus)),
     ),
   );
 }

@@ -14,8 +14,14 @@ class FakeElement {
   setAttribute(name: string, value: string) {
     this.attributes.set(name, value);
   }
+  getAttribute(name: string): string | null {
+    return this.attributes.get(name) ?? null;
+  }
   append(child: FakeElement | string) {
     this.children.push(child);
+  }
+  replaceChildren(...children: (FakeElement | string)[]) {
+    this.children.splice(0, this.children.length, ...children);
   }
   get textContent(): string {
     return this.children.map((child) => (typeof child === 'string' ? child : child.textContent)).join('');
@@ -48,6 +54,20 @@ describe("the sandbox sheet's part for a card kept for later", () => {
     expect(part.textContent).toContain('Pay $20.00 today');
     expect(part.byTestId('sandbox-later').map((line) => line.textContent)).toEqual(['Card reload: $20.00 each time the balance falls below $5.00']);
     expect(part.byTestId('sandbox-billing-agreement')).toEqual([]);
+  });
+
+  it("isolates an Arabic browser's prices in its English sentences and shows its total in their own direction", () => {
+    vi.stubGlobal('navigator', { language: 'ar' });
+    try {
+      const part = futurePart({ recurringTransactionInfo: { ...today, immediateTotalPrice: '9.99', recurrenceItems: [{ label: 'Coffee club', priceStatus: 'FINAL', recurrencePeriod: 'MONTH', recurrencePeriodCount: 1, price: '9.99' }] } }, 'Coffee Club') as unknown as FakeElement;
+      const arabic = new Intl.NumberFormat('ar', { style: 'currency', currency: 'USD' }).format(9.99);
+      expect(part.byTestId('sandbox-later').map((line) => line.textContent)).toEqual([`Coffee club: \u2067${arabic.replace('US$', '\u2068US$\u2069')}\u2069 every month`]);
+      const total = part.children.flatMap((child) => (typeof child === 'string' ? [] : child.children)).find((child): child is FakeElement => typeof child !== 'string' && child.tag === 'strong');
+      expect(total?.getAttribute('dir')).toBe('rtl');
+      expect(total?.textContent).toBe(arabic);
+    } finally {
+      vi.stubGlobal('navigator', { language: 'en-US' });
+    }
   });
 
   it('is absent for a payment charged once (transactionInfo)', () => {

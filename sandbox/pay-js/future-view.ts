@@ -4,7 +4,7 @@
  * later and when, and the merchant's billing agreement, as Google's sheet shows them before the shopper pays.
  */
 import type { AutomaticReloadTransactionInfo, RecurringTransactionInfo } from '../../contracts';
-import { el, formatPrice } from './dom';
+import { el, priceIn, priceText } from './dom';
 import type { AnyRequest } from './requests';
 
 const PERIODS: Record<string, string> = { DAY: 'day', WEEK: 'week', MONTH: 'month', YEAR: 'year' };
@@ -15,7 +15,7 @@ export function futurePart(request: AnyRequest, merchant: string | undefined): H
   const reload = request.automaticReloadTransactionInfo as AutomaticReloadTransactionInfo | undefined;
   const info = recurring ?? reload;
   if (!info) return undefined;
-  const price = (amount: string) => formatPrice(amount, info.currencyCode);
+  const price = (amount: string) => priceText(amount, info.currencyCode);
   const later = recurring
     ? recurring.recurrenceItems.map((item) => `${item.label}: ${price(item.price)} every ${item.recurrencePeriodCount === 1 ? PERIODS[item.recurrencePeriod] : `${item.recurrencePeriodCount} ${PERIODS[item.recurrencePeriod]}s`}`)
     : reload
@@ -24,7 +24,7 @@ export function futurePart(request: AnyRequest, merchant: string | undefined): H
   return el(
     'div',
     { class: 'future', 'data-testid': 'sandbox-future' },
-    el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, price(info.immediateTotalPrice)), ' today'),
+    el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, priceIn('strong', info.immediateTotalPrice, info.currencyCode), ' today'),
     ...later.map((line) => el('p', { 'data-testid': 'sandbox-later' }, line)),
     info.billingAgreement ? el('p', { class: 'agreement', 'data-testid': 'sandbox-billing-agreement' }, info.billingAgreement) : undefined,
   );

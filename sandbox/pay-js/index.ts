@@ -22,20 +22,22 @@
  *
  * Test hooks (for Playwright; the sheet lives in an open shadow root on <body>):
  *   [data-testid=sandbox-wallet]             the sheet (role=dialog)
- *   input[name=sandbox-card][value=<card id>] one radio per test card
+ *   input[name=sandbox-card][value=<card id>] one radio per test card, in [data-testid=sandbox-card-group-<group>] (WalletCardGroup)
  *   input[name=sandbox-billing-address][value=<address id>] one radio per billing address (docs/test-cards.md)
  *   [data-testid=sandbox-pay]                 Pay
  *   [data-testid=sandbox-cancel]              Cancel (also Escape) -> rejects {statusCode: 'CANCELED'}
- *   [data-testid=sandbox-gpay-button]         the button made by createButton()
+ *   [data-testid=sandbox-gpay-button]         the button made by createButton(), in its buttonLocale (button-words.ts)
  *   express checkout's hooks: web/README.md, "Sandbox wallet sheet"
  */
-import type { PaymentData, WalletCardsReply } from '../../contracts';
+import type { PaymentData, WalletCardGroup, WalletCardsReply } from '../../contracts';
 import { authorizationResultProblem, buttonOptionsProblem, isReadyToPayRequestProblem, paymentDataRequestProblem } from '../../contracts/google-pay-rules';
 import { cardNetworks } from '../../contracts/payment-methods';
 import { builtinFetch, BuiltinPromise } from '../../common/browser/builtins';
-import { el, formatAddress, formatPrice } from './dom';
+import { el, formatAddress, priceIn } from './dom';
 import { authorizationRefused, change, type Change, type ExpressRequest, expressChoices, expressModel, type IntermediatePaymentData, mayPay, settle } from './express';
 import { askMerchant } from './merchant-call';
+import { buttonWords } from './button-words';
+import { directionOfLocale } from '../../common/browser/amount-direction';
 import { drawExpress, isExpress } from './express-view';
 import { type AnyRequest, sheetBody, tokenBody } from './requests';
 import { futurePart } from './future-view';
@@ -129,20 +131,18 @@ class PaymentsClient {
     const white = options.buttonColor === 'white';
     const fill = options.buttonSizeMode === 'fill';
     const radius = Number(options.buttonRadius ?? 4);
-    const verb: Record<string, string> = {
-      book: 'Book with', buy: 'Buy with', checkout: 'Check out with', donate: 'Donate with',
-      order: 'Order with', pay: 'Pay with', subscribe: 'Subscribe with', long: 'Buy with',
-    };
-    const prefix = verb[options.buttonType ?? 'buy'];
     const wrap = document.createElement('div');
     wrap.style.cssText = fill ? 'width:100%;height:100%;min-height:40px;' : 'display:inline-block;';
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.testid = 'sandbox-gpay-button';
-    // Google draws its label in this language; the sandbox's is English, so it keeps what it was asked for tests to read.
+    // In the language asked for, as Google draws its button (button-words.ts); the attribute keeps what was asked, for tests to read.
     if (options.buttonLocale) b.dataset.buttonLocale = options.buttonLocale;
-    b.textContent = `${prefix ? prefix + ' ' : ''}G Pay`;
-    b.setAttribute('aria-label', `${prefix ? prefix + ' ' : ''}Google Pay (sandbox)`);
+    const words = buttonWords(options.buttonType, options.buttonLocale);
+    b.lang = words.lang;
+    b.dir = directionOfLocale(words.lang);
+    b.textContent = words.text;
+    b.setAttribute('aria-label', `${words.label} (sandbox)`);
     b.title = 'Sandbox wallet: test cards only, no real payment';
     b.style.cssText = [
       'font: 500 15px/1 system-ui, sans-serif', 'cursor: pointer', 'padding: 0 24px',
@@ -165,8 +165,13 @@ const SHEET_CSS = `
 :host { all: initial; }
 .backdrop { position: fixed; inset: 0; z-index: 2147483647; display: flex; align-items: center; justify-content: center;
   background: rgba(32,33,36,.55); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f1f1f; }
-.sheet { box-sizing: border-box; width: min(440px, calc(100vw - 24px)); max-height: calc(100vh - 24px); overflow: auto;
-  background: #fff; border-radius: 16px; padding: 20px; box-shadow: 0 12px 40px rgba(0,0,0,.35); }
+/* Pay and Cancel stay on screen however many cards there are: the sheet's body scrolls, its footer does not. */
+.sheet { box-sizing: border-box; width: min(440px, calc(100vw - 24px)); max-height: calc(100vh - 24px); display: flex; flex-direction: column;
+  background: #fff; border-radius: 16px; box-shadow: 0 12px 40px rgba(0,0,0,.35); overflow: hidden; }
+.body { overflow: auto; min-height: 0; padding: 20px 20px 8px; }
+.footer { flex: none; padding: 12px 20px 16px; border-top: 1px solid #dadce0; }
+.group { margin: 0 0 8px; }
+.group legend { font-weight: 500; color: #3c4043; }
 h2 { margin: 0 0 4px; font-size: 16px; }
 .badge { display: inline-block; margin: 0 0 12px; padding: 2px 8px; border-radius: 6px; background: #fef7e0; color: #7a4f01; font-weight: 600; font-size: 12px; }
 .total { margin: 0 0 12px; font-size: 15px; }
@@ -176,7 +181,7 @@ label { display: flex; gap: 10px; align-items: flex-start; padding: 8px; border:
 label:has(input:checked) { border-color: #1a73e8; background: #e8f0fe; }
 label small { display: block; color: #5f6368; }
 address { font-style: normal; white-space: pre-line; color: #3c4043; }
-.error { color: #b3261e; margin: 0 0 12px; }
+.error { color: #b3261e; margin: 0 0 8px; }
 .error:empty { display: none; }
 .actions { display: flex; justify-content: flex-end; gap: 8px; }
 button { font: inherit; font-weight: 600; padding: 8px 18px; border-radius: 8px; cursor: pointer; border: 1px solid #dadce0; background: #fff; color: #1a73e8; }
@@ -243,18 +248,23 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
   const merchant = request.merchantInfo?.merchantName;
   const express = request as ExpressRequest;
   const expressPart = isExpress(express) ? el('div', { class: 'express' }) : undefined;
+  const summary =
+    futurePart(request, merchant) ??
+    (expressPart ? el('p', { class: 'total' }, `Pay ${merchant ?? ''}`) : el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, priceIn('strong', request.transactionInfo?.totalPrice, request.transactionInfo?.currencyCode)));
   const sheet = el(
     'div',
     { class: 'sheet', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sw-title', 'aria-describedby': 'sw-badge', 'data-testid': 'sandbox-wallet' },
-    el('h2', { id: 'sw-title' }, 'Sandbox wallet — test cards only, no real payment'),
-    el('p', { class: 'badge', id: 'sw-badge' }, 'SANDBOX: no real card is charged'),
-    futurePart(request, merchant) ??
-      (expressPart ? el('p', { class: 'total' }, `Pay ${merchant ?? ''}`) : el('p', { class: 'total' }, `Pay ${merchant ? merchant + ' ' : ''}`, el('strong', {}, formatPrice(request.transactionInfo?.totalPrice, request.transactionInfo?.currencyCode)))),
-    expressPart,
-    list,
-    addresses,
-    status,
-    el('div', { class: 'actions' }, cancel, pay),
+    el(
+      'div',
+      { class: 'body' },
+      el('h2', { id: 'sw-title' }, 'Sandbox wallet — test cards only, no real payment'),
+      el('p', { class: 'badge', id: 'sw-badge' }, 'SANDBOX: no real card is charged'),
+      summary,
+      expressPart,
+      list,
+      addresses,
+    ),
+    el('div', { class: 'footer' }, status, el('div', { class: 'actions' }, cancel, pay)),
   );
   const backdrop = el('div', { class: 'backdrop' }, sheet);
   const style = el('style', {}, SHEET_CSS);
@@ -381,17 +391,7 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
         const networks = method?.parameters.allowedCardNetworks as string[] | undefined;
         const auths = method?.parameters.allowedAuthMethods as string[] | undefined;
         const eligible = offered.filter((c) => (!networks || networks.includes(c.network)) && (!auths || auths.includes(c.auth_method)));
-        list.replaceChildren(
-          el('legend', {}, 'Test card'),
-          ...eligible.map((c, i) =>
-            el(
-              'label',
-              {},
-              el('input', { type: 'radio', name: 'sandbox-card', value: c.id, ...(i === 0 ? { checked: '' } : {}) }),
-              el('span', {}, el('strong', {}, c.label), el('small', {}, `${c.network} •••• ${c.last4} · ${c.auth_method} · outcome: ${c.outcome}`)),
-            ),
-          ),
-        );
+        list.replaceChildren(el('legend', {}, 'Test card'), ...cardGroups(eligible));
         if (eligible.length === 0) list.append("No test card matches this request's card networks and auth methods.");
         addresses.replaceChildren(
           el('legend', {}, 'Billing address'),
@@ -411,6 +411,33 @@ function openSheet(request: AnyRequest, nonce: string | undefined, authorize: Pa
         if (expressPart) void onShopperChange({ trigger: 'INITIALIZE' });
       },
       (err: Error) => finish({ error: paymentsError('INTERNAL_ERROR', `Could not load the sandbox test cards: ${err.message}`) }),
+    );
+  });
+}
+
+/** The card list's groups, in this order, each under its heading (the label already says network, last digits, variant and outcome). */
+const CARD_GROUPS: Record<WalletCardGroup, string> = {
+  success: 'Payments that succeed',
+  decline: 'Declines',
+  three_ds: '3-D Secure',
+  after_payment: 'After the payment: a late issuer, holds, refunds, disputes',
+  address_verification: 'Address verification',
+  merchant_initiated: "Kept cards: the merchant's later charges",
+};
+
+/** One fieldset per group that has a card, the first card checked. */
+function cardGroups(cards: WalletCardsReply['cards']): HTMLElement[] {
+  const first = cards[0]?.id;
+  return (Object.keys(CARD_GROUPS) as WalletCardGroup[]).flatMap((group) => {
+    const inGroup = cards.filter((card) => card.group === group);
+    if (inGroup.length === 0) return [];
+    return el(
+      'fieldset',
+      { class: 'group', 'data-testid': `sandbox-card-group-${group}` },
+      el('legend', {}, CARD_GROUPS[group]),
+      ...inGroup.map((card) =>
+        el('label', {}, el('input', { type: 'radio', name: 'sandbox-card', value: card.id, ...(card.id === first ? { checked: '' } : {}) }), el('span', {}, card.label)),
+      ),
     );
   });
 }

@@ -11,6 +11,7 @@
 import type { PublicSession } from '../../contracts';
 import { AGREEMENT_TEXTS, DEFAULT_AGREEMENT_SUBJECT, type RecurringInterval } from '../../contracts/agreements';
 import { decimalToMinorUnits, formatAmount } from '../../contracts/money';
+import { amountForText, directionOfLocale } from '../../common/browser/amount-direction';
 import type { SavingWords } from './locales';
 
 type Filled = Partial<Record<string, string>>;
@@ -43,7 +44,8 @@ function termsIn(session: PublicSession, words: SavingWords, locale: string): Fi
   const { currency, currency_exponent: exponent, payment_data_request: request } = session;
   const money = (price: string) => {
     const minor = decimalToMinorUnits(price, exponent);
-    return minor === undefined ? undefined : formatAmount(minor, currency, exponent, locale);
+    // Inside a sentence: a right-to-left amount isolated, so that Arabic's "US$" is not drawn "$US".
+    return minor === undefined ? undefined : amountForText(formatAmount(minor, currency, exponent, locale), directionOfLocale(locale));
   };
   const recurrence = request.recurringTransactionInfo?.recurrenceItems[0];
   if (recurrence) {

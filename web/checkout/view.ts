@@ -8,6 +8,7 @@
  * region, is rewritten only when its words change.
  */
 import type { PublicSession } from '../../contracts';
+import { showAmount } from '../../common/browser/amount-direction';
 import { amountText, describeCard } from './format';
 import type { Words } from './locales';
 import { type View, WIDGET_STATES } from './states';
@@ -105,7 +106,8 @@ export function checkoutView(container: HTMLElement, on: CheckoutViewHandlers): 
 
       if (session) {
         text(merchant, session.merchant_name);
-        text(amount, amountText(session, p.locale));
+        // In the widget's direction (its language's, the amount's too), its symbol isolated: Arabic's "US$" stays whole.
+        showAmount(amount, amountText(session, p.locale), p.dir);
         text(desc, session.description ?? '');
         const saving = p.saving;
         text(nothingToday, saving?.nothingToday ?? '');

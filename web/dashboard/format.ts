@@ -1,9 +1,12 @@
 /** How the dashboard writes a payment's amounts, times and statuses, the same on every page. */
 import type { DashboardPayment, SessionStatus } from '../../contracts';
 import { formatAmount } from '../../contracts/money';
+import { amountForText, directionOfLocale } from '../../common/browser/amount-direction';
 import type { DashboardMessages } from './locales';
 
-export const amountOf = (payment: DashboardPayment, amount: number, locale: string) => formatAmount(amount, payment.currency, payment.currency_exponent, locale);
+/** A payment's amount in `locale`, which keeps its order in a right-to-left page and in the sentences it fills (common/browser/amount-direction.ts). */
+export const amountOf = (payment: DashboardPayment, amount: number, locale: string) =>
+  amountForText(formatAmount(amount, payment.currency, payment.currency_exponent, locale), directionOfLocale(locale));
 
 /**
  * Every date and time of the dashboard, in one format per language: the locale's medium date and its time,
