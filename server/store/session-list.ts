@@ -2,16 +2,26 @@
  * An app's sessions, one page at a time, newest first. Keyset pagination on
  * (created, id): a page costs the same however deep it is, and sessions
  * created meanwhile never shift a page (an offset would repeat or skip
- * them). Migration 0009 indexes every filter combination this serves.
+ * them). Migration 0009 indexes the API's filters; 0028 the dashboard's search (session-search.ts).
  */
 import type { Selectable, Transaction } from 'kysely';
 import type { BackendDatabase, SessionsTable } from './schema';
-import type { Store } from '.';
+import type { PaymentStatus } from '../../contracts';
+import { notAbandoned, type PaymentSearch, paymentStatusCondition, searchCondition } from './session-search';
+import { onPostgres, type Store } from '.';
 
 export interface SessionListFilter {
   appId: string;
   status?: string;
+  /** The payment status, derived ones included (contracts/payment-status.ts). */
+  paymentStatus?: PaymentStatus;
   reference?: string;
+  /** The dashboard's search box: a session matching any of its terms. */
+  search?: PaymentSearch;
+  network?: string;
+  declineCode?: string;
+  /** Leave out the sessions abandoned before any payment (the dashboard's default). */
+  hideAbandoned?: boolean;
   createdGte?: number;
   createdLt?: number;
   /** The last session of the previous page: only sessions after it (older, in this order) are listed. */
@@ -24,6 +34,12 @@ export function sessionPageQuery(db: Store | Transaction<BackendDatabase>, filte
   let query = db.selectFrom('sessions').selectAll().where('app_id', '=', filter.appId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
+  const { paymentStatus, search } = filter;
+  if (paymentStatus !== undefined) query = query.where((eb) => paymentStatusCondition(eb, paymentStatus));
+  if (search !== undefined) query = query.where((eb) => searchCondition(eb, search, onPostgres(db)));
+  if (filter.network !== undefined) query = query.where('card_network', '=', filter.network);
+  if (filter.declineCode !== undefined) query = query.where('decline_code', '=', filter.declineCode);
+  if (filter.hideAbandoned) query = query.where(notAbandoned);
   if (filter.createdGte !== undefined) query = query.where('created', '>=', filter.createdGte);
   if (filter.createdLt !== undefined) query = query.where('created', '<', filter.createdLt);
   const after = filter.after;
