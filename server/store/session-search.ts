@@ -37,15 +37,24 @@ const globLiteral = (text: string): string => text.replace(/[*?[]/g, (character)
 const referenceStartsWith = (postgres: boolean, prefix: string): Expression<SqlBool> =>
   postgres ? sql<SqlBool>`reference LIKE ${`${likeLiteral(prefix)}%`}` : sql<SqlBool>`reference GLOB ${`${globLiteral(prefix)}*`}`;
 
-export function searchCondition(eb: Sessions, search: PaymentSearch, postgres: boolean): Expression<SqlBool> {
-  const terms: Expression<SqlBool>[] = [];
-  if (search.sessionId !== undefined) terms.push(eb('id', '=', search.sessionId));
-  if (search.referencePrefix !== undefined) terms.push(referenceStartsWith(postgres, search.referencePrefix));
-  if (search.last4 !== undefined) terms.push(eb('card_last4', '=', search.last4));
-  for (const { amount, currencies } of search.amounts) terms.push(eb.and([eb('amount', '=', amount), eb('currency', 'in', currencies)]));
-  if (search.descriptionContains !== undefined) terms.push(sql<SqlBool>`lower(description) LIKE ${`%${likeLiteral(search.descriptionContains)}%`} ESCAPE '\\'`);
-  if (search.emailIndex !== undefined) terms.push(eb('email_index', '=', search.emailIndex));
-  return eb.or(terms);
+/** A condition on one session: one term of a search. */
+export type SearchTerm = (eb: Sessions) => Expression<SqlBool>;
+
+/**
+ * The search's terms, one per index: the list query reads each as a query of its own, newest first, and merges their
+ * pages (session-list.ts), since an OR of them would have either engine walk all of the app's sessions to keep its order.
+ */
+export function searchTerms(search: PaymentSearch, postgres: boolean): SearchTerm[] {
+  const terms: SearchTerm[] = [];
+  const { sessionId, referencePrefix, last4, amounts, descriptionContains, emailIndex } = search;
+  if (sessionId !== undefined) terms.push((eb) => eb('id', '=', sessionId));
+  if (referencePrefix !== undefined) terms.push(() => referenceStartsWith(postgres, referencePrefix));
+  if (last4 !== undefined) terms.push((eb) => eb('card_last4', '=', last4));
+  // An amount in each group of currencies it is exact in is a term of its own: one equality on the index each.
+  for (const { amount, currencies } of amounts) terms.push((eb) => eb.and([eb('amount', '=', amount), eb('currency', 'in', currencies)]));
+  if (descriptionContains !== undefined) terms.push(() => sql<SqlBool>`lower(description) LIKE ${`%${likeLiteral(descriptionContains)}%`} ESCAPE '\\'`);
+  if (emailIndex !== undefined) terms.push((eb) => eb('email_index', '=', emailIndex));
+  return terms;
 }
 
 /** What was taken from the card, as contracts/payment-status.ts' takenAmount reads it; null for a session that took nothing. */
