@@ -5,7 +5,8 @@
  * (payment-filters.ts): applying them changes the hash, and the list follows it.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { cardNetworks, type PaymentStatus } from '../../contracts';
+import type { PaymentStatus } from '../../contracts';
+import { cardNetworks } from '../../contracts/payment-methods';
 import { describeCard, networkName } from '../checkout/format';
 import { api, paymentsCsvUrl } from './api';
 import { amountOf, dateTime, statusWord } from './format';
@@ -49,19 +50,23 @@ export function Payments({ t, locale, fail }: PageProps) {
         </label>
         <label>
           {t.payments.status}
-          <select name="status" defaultValue={filters.status ?? ''}>
+          <select name="status">
             <option value="">{t.payments.anyStatus}</option>
             {(Object.keys(t.statuses) as PaymentStatus[]).map((status) => (
-              <option value={status}>{t.statuses[status]}</option>
+              <option value={status} selected={status === filters.status}>
+                {t.statuses[status]}
+              </option>
             ))}
           </select>
         </label>
         <label>
           {t.payments.network}
-          <select name="network" defaultValue={filters.network ?? ''}>
+          <select name="network">
             <option value="">{t.payments.anyNetwork}</option>
             {cardNetworks.map((network) => (
-              <option value={network}>{networkName(network)}</option>
+              <option value={network} selected={network === filters.network}>
+                {networkName(network)}
+              </option>
             ))}
           </select>
         </label>
