@@ -8,7 +8,8 @@ import { EventType } from './events';
 import { RollSecretKeyBody } from './keys';
 import { listOf } from './paging';
 import { ListPaymentMethodsQuery, PaymentMethod, PaymentMethodStatus } from './saved-cards';
-import { ListSessionsQuery, PaymentOutcome, Session } from './sessions';
+import { RefundReason } from './refunds';
+import { ListSessionsQuery, PaymentOutcome, Session, SessionStatus } from './sessions';
 import { ALLOWED_ORIGIN_MESSAGE, allowedOriginOf } from './urls';
 
 /**
@@ -109,14 +110,22 @@ export const DeliveryView = z.object({
 });
 export type DeliveryView = z.infer<typeof DeliveryView>;
 
-/** One line of a payment's timeline, oldest first; the page words each kind in its language. */
+/** The webhook deliveries of the event that reported a timeline line's fact: shown under that line, not as lines of their own. */
+const reportedBy = { deliveries: z.array(DeliveryView) };
+
+/**
+ * One line of a payment's timeline, one fact each, oldest first; the page words each kind in its language. An event
+ * that reports a fact another line shows (an attempt's outcome, a refund's) is that line, with its deliveries.
+ */
 export const TimelineEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('created'), at: z.number() }),
-  z.object({ kind: z.literal('attempt'), at: z.number(), attempt_no: z.number().int(), status: z.string(), failure_message: z.string().nullable() }),
+  /** A charge attempt and what it came to, with the deliveries of the `session.*` event that reported it. */
+  z.object({ kind: z.literal('attempt'), at: z.number(), attempt_no: z.number().int(), status: z.string(), failure_message: z.string().nullable(), ...reportedBy }),
   z.object({ kind: z.literal('three_ds'), at: z.number(), attempt_no: z.number().int() }),
-  z.object({ kind: z.literal('event'), at: z.number(), type: EventType, event_id: z.string() }),
-  z.object({ kind: z.literal('refund'), at: z.number(), amount: z.number().int(), status: z.string(), failure_message: z.string().nullable() }),
-  z.object({ kind: z.literal('delivery'), at: z.number(), delivery: DeliveryView }),
+  /** An event that is a fact of its own: a hold captured or released, the checkout expired. */
+  z.object({ kind: z.literal('event'), at: z.number(), type: EventType, event_id: z.string(), ...reportedBy }),
+  /** A refund and what it came to, with the deliveries of the `refund.*` event that reported it. */
+  z.object({ kind: z.literal('refund'), at: z.number(), amount: z.number().int(), reason: RefundReason.nullable(), status: z.string(), failure_message: z.string().nullable(), ...reportedBy }),
 ]);
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
@@ -155,3 +164,83 @@ export type DashboardPaymentMethod = z.infer<typeof DashboardPaymentMethod>;
 
 export const DashboardPaymentMethodList = listOf(DashboardPaymentMethod);
 export type DashboardPaymentMethodList = z.infer<typeof DashboardPaymentMethodList>;
+
+/** The longest period the overview answers, in days: a year, leap day included (its daily chart is one bucket a day). */
+export const OVERVIEW_MAX_DAYS = 366;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Days from `from` to `to`, both included (dates as YYYY-MM-DD, read as calendar days: no zone). */
+export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+
+/** Whether the runtime knows `zone` as an IANA time zone (Intl throws a RangeError for an unknown one). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `GET /dashboard/api/overview`: a period of calendar days, `from` to `to` both included, in the merchant's
+ * IANA time zone (the page sends its browser's): the days the payments list's `from`/`to` filters mean.
+ */
+export const DashboardOverviewQuery = z
+  .strictObject({
+    from: z.iso.date(),
+    to: z.iso.date(),
+    time_zone: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone, such as Europe/Paris or UTC'),
+  })
+  .refine((period) => period.from <= period.to, { path: ['to'], message: 'must be on or after from' })
+  .refine((period) => daysBetween(period.from, period.to) <= OVERVIEW_MAX_DAYS, { path: ['to'], message: `the period is at most ${OVERVIEW_MAX_DAYS} days` });
+export type DashboardOverviewQuery = z.infer<typeof DashboardOverviewQuery>;
+
+/**
+ * The money figures of a currency, in its minor units, over the period or one day of it (docs/dashboard.md,
+ * "Overview"): one field per figure, so a new figure is one more field here and in the store's sums.
+ */
+export const OverviewMoney = z.object({
+  /** What the payments took: a charge's amount charged, a captured hold's amount captured. */
+  gross_volume: z.number().int(),
+  /** Of that, refunded (refunds succeeded or under way: the payments' `amount_refunded`). */
+  refunded: z.number().int(),
+  /** gross_volume − refunded. */
+  net: z.number().int(),
+});
+export type OverviewMoney = z.infer<typeof OverviewMoney>;
+
+/** Payments that reached an outcome, and how many of them succeeded: the success rate's two terms. */
+export const OverviewOutcomes = z.object({
+  succeeded: z.number().int(),
+  reached_outcome: z.number().int(),
+  /** succeeded ÷ reached_outcome, 0 to 1; null when no payment reached an outcome. */
+  success_rate: z.number().min(0).max(1).nullable(),
+});
+export type OverviewOutcomes = z.infer<typeof OverviewOutcomes>;
+
+export const OverviewDay = OverviewMoney.extend({ date: z.iso.date() });
+export type OverviewDay = z.infer<typeof OverviewDay>;
+
+/** One currency's figures: the period's, its outcomes, and each day's (every day of the period, oldest first). */
+export const OverviewCurrency = OverviewMoney.extend({
+  currency: z.string(),
+  currency_exponent: z.number().int(),
+  outcomes: OverviewOutcomes,
+  days: z.array(OverviewDay),
+});
+export type OverviewCurrency = z.infer<typeof OverviewCurrency>;
+
+/** The overview of a period: per currency (those the period's payments are in), and the counts by status and by decline reason. */
+export const DashboardOverview = z.object({
+  object: z.literal('dashboard_overview'),
+  from: z.iso.date(),
+  to: z.iso.date(),
+  time_zone: z.string(),
+  currencies: z.array(OverviewCurrency),
+  /** Every payment of the period by its status, most first; statuses without a payment are left out. */
+  statuses: z.array(z.object({ status: SessionStatus, count: z.number().int() })),
+  /** The period's declined payments by the reason of their latest decline (the payment service's `failure_code`), most first. */
+  decline_codes: z.array(z.object({ code: z.string(), count: z.number().int() })),
+});
+export type DashboardOverview = z.infer<typeof DashboardOverview>;

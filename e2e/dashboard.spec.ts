@@ -3,13 +3,13 @@
  * payment, refund it, see why a webhook failed and redeliver it, roll the
  * key, the current key asked again), a hold captured and another released, a capture the
  * issuer refused and a refund that failed,
- * what the shopper gave in an express checkout,
+ * what the shopper gave in an express checkout, a payment's page (the refund form, one timeline line per fact),
  * the keyboard alone, the key never kept by the page, sign out everywhere,
  * every page axe-clean in light and dark, the languages, and visual baselines.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import type { CreatedSession } from '../contracts';
+import type { CreatedSession, Session } from '../contracts';
 import { TYPICAL_ADDRESS_ON_FILE } from '../sandbox/billing-addresses';
 import { ORIGIN_VERIFICATION_PATH } from '../contracts/origin-verification-rules';
 import { startTestServer, type TestServer } from '../testing/harness';
@@ -132,6 +132,8 @@ test("a merchant's day: find a payment, refund part of it, see why a webhook fai
   await paid(secretKey, { reference: 'order-1002', amount: 1000 });
 
   await signIn(page, secretKey);
+  // Signed in, the merchant lands on the overview; the list is the next link.
+  await page.getByRole('link', { name: 'Payments', exact: true }).click();
   // Find it: by its reference, in the one search box.
   await page.getByLabel('Search').fill('order-1001');
   await page.getByRole('button', { name: 'Apply' }).click();
@@ -192,6 +194,62 @@ test("a merchant's day: find a payment, refund part of it, see why a webhook fai
   expect(await apiStatus(newestKey)).toBe(200);
   await page.getByRole('link', { name: 'Payments' }).click();
   await expect(page.locator('tbody tr')).toHaveCount(2);
+});
+
+test("a payment's page: the refund field starts empty with what is left to refund, a part refunded with a reason is one timeline line to the second, with its webhook under it; the description, reference and e-mail are shown", async ({ page }) => {
+  const secretKey = await merchant();
+  receiver.answer = 200;
+  const endpoint = await server.merchantPost(secretKey, '/api/webhook_endpoints', { url: receiver.url, events: ['refund.succeeded'] });
+  receiver.secrets = [((await endpoint.json()) as { secret: string }).secret];
+  const session = await paid(secretKey, { amount: 4200, description: 'Pour-over coffee kit', reference: 'order-3001', contact: { email: true } });
+  await signIn(page, secretKey);
+  await page.goto(`${server.url}/dashboard#/payments/${session.id}`);
+
+  await expect(page.getByTestId('description')).toHaveText('Pour-over coffee kit');
+  await expect(page.getByTestId('reference')).toHaveText('order-3001');
+  await expect(page.getByTestId('email')).toHaveText('shopper@sandbox.example');
+
+  const amount = page.getByLabel('Amount to refund');
+  await expect(amount).toHaveValue('');
+  await expect(amount).toHaveAttribute('placeholder', '$42.00');
+  await expect(amount).toHaveAccessibleDescription('Left to refund: $42.00. Leave the field empty to refund all of it.');
+  await amount.fill('12.50');
+  await page.getByLabel('Reason').selectOption({ label: 'Requested by the customer' });
+  await page.getByRole('button', { name: 'Refund' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Refund $12.50 to the shopper?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByTestId('refunded')).toHaveText('$12.50');
+  await expect(amount).toHaveValue('');
+  await expect(amount).toHaveAttribute('placeholder', '$29.50');
+  await expect(page.getByLabel('Reason')).toHaveValue('');
+  const merchantView = (await (await fetch(`${server.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as Session;
+  expect(merchantView.refunds).toEqual([expect.objectContaining({ amount: 1250, reason: 'requested_by_customer' })]);
+
+  // One line for the refund and the refund.succeeded event that reports it, its time to the second; the delivery under it.
+  const lines = page.locator('.timeline > li');
+  const refundLine = lines.filter({ hasText: 'Refund of' });
+  await expect(refundLine).toHaveCount(1);
+  await expect(refundLine).toContainText('Refund of $12.50 (Requested by the customer): Succeeded');
+  await expect(refundLine.locator('> time')).toHaveText(/\d:\d\d:\d\d/);
+  await expect(lines.filter({ hasText: 'Refund succeeded' })).toHaveCount(0);
+  await expect(lines.filter({ hasText: 'Payment succeeded' })).toHaveCount(0);
+  await expect(lines).toHaveText([/Checkout created/, /Attempt 1: Succeeded/, /Refund of \$12\.50/]);
+  await expect
+    .poll(async () => (await page.reload(), await refundLine.locator('.deliveries li').allTextContents()), { timeout: 10_000 })
+    .toEqual([expect.stringMatching(/\d:\d\d:\d\d.*Webhook refund\.succeeded to .*: Delivered \(HTTP 200\)/)]);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((violation) => violation.id)).toEqual([]);
+});
+
+test("the developers' settings: the Save button stands clear of the 3-D Secure select, not touching it", async ({ page }) => {
+  await signIn(page, await merchant());
+  await page.getByRole('link', { name: 'Developers' }).click();
+  const select = await page.getByLabel('3-D Secure').boundingBox();
+  const save = await page.getByRole('button', { name: 'Save', exact: true }).boundingBox();
+  expect(select && save).toBeTruthy();
+  // Apart on one axis at least, by a visible gap (4 px): side by side or one under the other.
+  const gapAcross = Math.max(save!.x - (select!.x + select!.width), select!.x - (save!.x + save!.width));
+  const gapDown = Math.max(save!.y - (select!.y + select!.height), select!.y - (save!.y + save!.height));
+  expect(Math.max(gapAcross, gapDown)).toBeGreaterThanOrEqual(4);
 });
 
 test('sign out everywhere ends the session in another browser too', async ({ page, browser }) => {
@@ -264,6 +322,7 @@ test('pages through the payments with the cursor, and filters by status and date
   for (let i = 0; i < 22; i++) await server.createSession(secretKey, { reference: `bulk-${i}` });
   await paid(secretKey, { reference: 'the-paid-one' });
   await signIn(page, secretKey);
+  await page.getByRole('link', { name: 'Payments', exact: true }).click();
   // The sessions nobody tried to pay are abandoned checkouts: left out until asked for.
   await expect(page.locator('tbody tr')).toHaveCount(1);
   await page.getByLabel('Show abandoned checkouts (no payment tried)').check();
@@ -295,6 +354,8 @@ test('works with the keyboard alone: sign in, open a payment, refund it', async 
   };
   await tabTo(page.getByLabel('Secret key'));
   await page.keyboard.type(secretKey);
+  await page.keyboard.press('Enter');
+  await tabTo(page.getByRole('link', { name: 'Payments', exact: true }));
   await page.keyboard.press('Enter');
   const link = page.locator(`tr[data-payment="${session.id}"] a`);
   await tabTo(link);
@@ -345,7 +406,7 @@ test('speaks the widget\'s languages: French amounts and words, Arabic right to 
 });
 
 test('every page is axe-clean and looks as its baseline, in light and dark', async ({ page }) => {
-  // Four pages, two themes, an axe run and a screenshot each: longer than a test's default 30 s on a busy machine.
+  // Five pages, two themes, an axe run and a screenshot each: longer than a test's default 30 s on a busy machine.
   test.setTimeout(120_000);
   const secretKey = await merchant('Baseline Bakery');
   const session = await paid(secretKey, { reference: 'baseline', amount: 1999 });
@@ -365,6 +426,10 @@ test('every page is axe-clean and looks as its baseline, in light and dark', asy
     await expect(page).toHaveScreenshot(`dashboard-sign-in-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01 });
     await page.getByLabel('Secret key').fill(secretKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('[data-figure=gross_volume]')).toHaveText('$19.99');
+    await axe();
+    await expect(page).toHaveScreenshot(`dashboard-overview-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: [page.locator('.hint')] });
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await expect(page.locator('tbody tr')).toHaveCount(1);
     await axe();
     await expect(page).toHaveScreenshot(`dashboard-payments-${theme}.png`, { animations: 'disabled', maxDiffPixelRatio: 0.01, mask: volatile() });

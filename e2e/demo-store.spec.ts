@@ -4,7 +4,7 @@
  * the page's grid, under both columns, not a stray line against the window's edge.
  * The order is confirmed by the store's server from the backend's signed webhook, on the
  * store page and on the product page, whose express sheet prices the delivery option; the QA kit pays
- * that page as its README shows.
+ * that page as its README shows. A reload shows the cart's open session again instead of creating another.
  */
 import { mergeTests } from '@playwright/test';
 import { WalletCheckout } from '../packages/node/src';
@@ -26,6 +26,21 @@ test('the product card shows the price and the order reference, and the footer s
   expect(footer!.width).toBeGreaterThan(product!.width * 1.5);
   expect(footer!.y).toBeGreaterThanOrEqual(product!.y + product!.height);
   await page.screenshot({ path: testInfo.outputPath('demo-store.png'), fullPage: true });
+});
+
+test('a reload shows the same open session: reloading the store twice leaves one unpaid session in the list, not three', async ({ shop, server, page }) => {
+  const started = Date.now();
+  const checkout = await shop.openDemo('/');
+  const embedded = () => page.locator('script[data-client-secret]').getAttribute('data-client-secret');
+  const first = await embedded();
+  for (let reload = 0; reload < 2; reload++) {
+    await page.reload();
+    await checkout.expectState('ready');
+    expect(await embedded()).toBe(first);
+  }
+  const api = new WalletCheckout(checkout.merchant.secretKey, { baseUrl: server.url });
+  const created = await api.sessions.list({ created_gte: started });
+  expect(created.data.map((session) => [session.id, session.status])).toEqual([[checkout.merchant.sessionId, 'open']]);
 });
 
 test('the order shows as confirmed once the webhook reaches the store, a hold as reserved', async ({ shop, sandboxWallet }) => {

@@ -40,6 +40,8 @@ test('subscribe, charge next month from the back office, see both payments in th
   await dashboard.goto(`${server.url}/dashboard`);
   await dashboard.getByLabel('Secret key').fill(checkout.merchant.secretKey);
   await dashboard.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in, the merchant lands on the overview; the list is the next link.
+  await dashboard.getByRole('link', { name: 'Payments', exact: true }).click();
   for (const id of [checkout.merchant.sessionId, chargeId!]) await expect(dashboard.locator(`tr[data-payment="${id}"]`)).toContainText('$9.99');
   await dashboard.goto(`${server.url}/dashboard#/payments/${chargeId}`);
   await expect(dashboard.getByTestId('charge-reason')).toHaveText('Subscription');

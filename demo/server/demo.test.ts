@@ -75,6 +75,36 @@ describe('the demo store', () => {
     expect(order).toMatchObject({ status: 'open', amount: 2400, currency: 'USD' });
   });
 
+  it("shows a cart's open session again on a reload, and a new one once it is paid, for another order, or for another cart", async () => {
+    server = await startTestServer({ DEMO: 'on' });
+    const url = server.url;
+    /** The page at `path` as a browser with `cookie` gets it: the session it embeds, and the cart cookie it set, if any. */
+    const visit = async (path: string, cookie = '') => {
+      const reply = await fetch(`${url}${path}`, { headers: cookie ? { cookie } : {} });
+      const clientSecret = /data-client-secret="([^"]+)"/.exec(await reply.text())?.[1] ?? '';
+      return { session: { id: clientSecret.split('_secret_')[0], client_secret: clientSecret } as CreatedSession, setCookie: reply.headers.get('set-cookie') };
+    };
+    const first = await visit('/');
+    expect(first.setCookie).toMatch(/^demo_cart=[0-9a-f]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cart = first.setCookie!.split(';')[0]!;
+    const reload = await visit('/', cart);
+    expect(reload.session).toEqual(first.session);
+    expect(reload.setCookie).toBeNull();
+    expect((await visit('/', cart)).session.id).toBe(first.session.id);
+    // Another order (a hold, another amount), another cart, the product page: each its own session, kept as well.
+    const hold = await visit('/?intent=hold', cart);
+    expect(hold.session.id).not.toBe(first.session.id);
+    expect((await visit('/?intent=hold', cart)).session.id).toBe(hold.session.id);
+    expect((await visit('/?amount=1000', cart)).session.id).not.toBe(first.session.id);
+    expect((await visit('/')).session.id).not.toBe(first.session.id);
+    expect((await visit('/', 'demo_cart=not-a-cart')).setCookie).toMatch(/^demo_cart=[0-9a-f]{32};/);
+    const product = await visit('/product', cart);
+    expect((await visit('/product', cart)).session.id).toBe(product.session.id);
+    // Paid, the session is no longer open: the next visit is a new order.
+    expect((await server.pay(first.session, { payment_data: await server.walletPaymentData(first.session, 'visa-success-3ds') })).status).toBe(200);
+    expect((await visit('/', cart)).session.id).not.toBe(first.session.id);
+  });
+
   it('passes on the API\'s refusal of an amount Google Pay cannot show', async () => {
     server = await startTestServer({ DEMO: 'on' });
     const reply = await fetch(`${server.url}/?currency=KWD&amount=12345`);

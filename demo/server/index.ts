@@ -16,6 +16,7 @@ import { sendFailure } from '../../common/http/errors';
 import { SIGNATURE_HEADER, type SessionCreateParams, WalletCheckout, WalletCheckoutApiError, WebhookVerificationError } from '../../packages/node/src';
 import { escapeHtml } from '../../common/html';
 import { apiRefusal, orderOf, passOn, priceOf, sameOriginPost } from './back-office';
+import { type CartCheckout, cartCheckouts } from './cart';
 import { DEMO_QUOTE_PATH, quoteRoutes, registerQuoteEndpoint } from './quote-endpoint';
 import { OPENING_OPTIONS, PROMOTION_CODES, ZONES } from './quote-prices';
 import { recentMap } from './recent';
@@ -79,23 +80,38 @@ const promotionText = Object.entries(PROMOTION_CODES).map(([code, { label }]) =>
 /** The demo's orders, as its server knows them: made when the page is served, confirmed by webhooks. In memory: a demo. */
 const MAX_ORDERS = 10_000;
 
+/** A cart's open session is shown again only while this much of its life is left: the page must stay payable a while. */
+const REUSE_MARGIN_MS = 10 * 60_000;
+
 export function demoRoutes(merchant: DemoMerchant): express.Router {
   const router = express.Router();
   const orders = recentMap<string, Session>(MAX_ORDERS);
   const remember = (session: Session) => orders.set(session.id, session);
+  const carts = cartCheckouts(MAX_ORDERS);
   const walletCheckout = new WalletCheckout(merchant.secretKey, { baseUrl: merchant.apiBase });
   const quoteEndpoint = registerQuoteEndpoint(walletCheckout.quoteEndpoint, `${merchant.apiBase}${DEMO_QUOTE_PATH}`);
 
+  /** The cart's session for this page, if the API says it is still open with time to pay it; else nothing. */
+  async function stillOpen(cart: CartCheckout | undefined) {
+    const kept = cart?.kept();
+    if (!kept) return undefined;
+    const current = await walletCheckout.sessions.retrieve(kept.id).catch(apiRefusal);
+    if (current instanceof WalletCheckoutApiError || current.status !== 'open' || current.expires_at - Date.now() < REUSE_MARGIN_MS) return undefined;
+    return { ...kept, ...current };
+  }
+
   /**
-   * Creates the order's session and sends the page embedding the widget for it, or passes on the
-   * API's refusal as it came (a KWD amount Google Pay cannot show: amount_exceeds_google_pay_precision).
+   * Sends the page embedding the widget for the order's session: the one `cart` opened on this page while it is
+   * still open, else a new one; or passes on the API's refusal as it came (a KWD amount Google Pay cannot show:
+   * amount_exceeds_google_pay_precision). Without `cart`, every visit is a new session (the subscription's new customer).
    */
-  async function sendCheckoutPage(res: express.Response, template: string, params: SessionCreateParams, extra: Record<string, string> = {}) {
+  async function sendCheckoutPage(res: express.Response, template: string, params: SessionCreateParams, extra: Record<string, string> = {}, cart?: CartCheckout) {
     // The store's own order number: short enough to read to support over the phone, unlike the session id.
     const reference = randomBytes(4).toString('hex').toUpperCase();
     // The page is in English: its view carries the amount formatted for it, and the widget formats nothing before its button.
-    const created = await walletCheckout.sessions.create({ ...params, reference, locale: 'en' }).catch(apiRefusal);
+    const created = (await stillOpen(cart)) ?? (await walletCheckout.sessions.create({ ...params, reference, locale: 'en' }).catch(apiRefusal));
     if (created instanceof WalletCheckoutApiError) return passOn(res, created);
+    cart?.keep(created);
     const { client_secret, public_view, ...session } = created;
     // The order as the store keeps it: the session without its client secret.
     remember(session);
@@ -120,11 +136,13 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
     const order = DemoOrder.safeParse(req.query);
     if (!order.success) return sendFailure(res, { code: 'invalid_request', message: 'amount and currency: see the demo store' });
     const { amount, currency, intent } = order.data;
-    await sendCheckoutPage(res, storeTemplate, { amount, currency, country_code: 'US', description: 'Pour-over coffee kit', intent }, { INTENT: intent });
+    // One session per cart and order: another amount, currency or intent is another order.
+    const cart = carts.of(req, res, `/ ${amount} ${currency} ${intent}`);
+    await sendCheckoutPage(res, storeTemplate, { amount, currency, country_code: 'US', description: 'Pour-over coffee kit', intent }, { INTENT: intent }, cart);
   });
 
   /** The product page: the express button, whose sheet asks for the address, the delivery option and a promotion code, each change priced by the demo's quote endpoint. */
-  router.get('/product', async (_req, res) => {
+  router.get('/product', async (req, res) => {
     // Its session is priced by the quote endpoint: set at start, set here again if that failed.
     const registered = await quoteEndpoint.ready().catch(apiRefusal);
     if (registered instanceof WalletCheckoutApiError) return passOn(res, registered);
@@ -144,6 +162,7 @@ export function demoRoutes(merchant: DemoMerchant): express.Router {
         promotion_codes: true,
       },
       { DELIVERY: escapeHtml(deliveryText), PROMOTION_CODES: escapeHtml(promotionText) },
+      carts.of(req, res, '/product'),
     );
   });
 

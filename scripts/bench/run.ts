@@ -17,6 +17,7 @@ import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
 import { benchPaymentsExport } from './payments-export';
+import { benchOverview, OVERVIEW_BENCH_OPTIONS, overviewRows } from './overview';
 import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
@@ -64,12 +65,14 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const fleet = await benchFleetThroughput({ connections: 32, seconds: 10, rounds: 3 });
   log('9. payment list query, 10,000 sessions, SQLite and PostgreSQL');
   const sessionList = await benchSessionList({ sessions: 10_000, runs: 200, pageSize: 20 });
-  log('12. the payments CSV export, 100,000 sessions, SQLite and PostgreSQL');
+  log('13. the payments CSV export, 100,000 sessions, SQLite and PostgreSQL');
   const paymentsExport = await benchPaymentsExport(100_000);
   log('10. the front-end packages\' layers');
   const packageLayers = await benchPackageLayers();
   log("11. the sheet's callback latency, a quote endpoint session and a static options one");
   const quoteCallback = await benchQuoteCallback({ changes: 200 });
+  log("12. the dashboard overview's query, 100,000 sessions, SQLite and PostgreSQL");
+  const overview = await benchOverview(OVERVIEW_BENCH_OPTIONS);
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -188,13 +191,14 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     }),
     ...(['sqlite', 'postgres'] as const).map((engine): Row => {
       const figure = paymentsExport[engine];
-      const title = `12. Payments CSV export (dashboard), ${paymentsExport.sessions.toLocaleString('en')} sessions, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: time; heap growth at its peak`;
+      const title = `13. Payments CSV export (dashboard), ${paymentsExport.sessions.toLocaleString('en')} sessions, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: time; heap growth at its peak`;
       if (!figure) return [title, 'not run: no PostgreSQL binaries', '', '', ''];
       const mib = (n: number) => `${n.toFixed(1)} MiB`;
       return [title, `${(figure.seconds).toFixed(1)} s; ${mib(figure.peakHeapGrowthMiB)}`, `one query: ${mib(figure.oneQueryHeapGrowthMiB)}`, String(ratio(figure.peakHeapGrowthMiB, figure.oneQueryHeapGrowthMiB)), 'streamed: flat heap'];
     }),
     ...packageLayerRows(packageLayers),
     ...quoteCallbackRows(quoteCallback),
+    ...overviewRows(overview),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -209,7 +213,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, paymentsExport, packageLayers, quoteCallback, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, paymentsExport, packageLayers, quoteCallback, overview, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

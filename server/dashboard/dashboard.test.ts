@@ -197,7 +197,9 @@ describe('payments in the dashboard', () => {
     expect(page.payment.outcome?.card).toEqual(list.data[0]?.outcome?.card);
     expect(JSON.stringify(page)).not.toMatch(/exp_month|exp_year/);
     expect(page.payment.currency_exponent).toBe(2);
-    expect(page.timeline.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['created', 'attempt', 'event']));
+    // The session.succeeded event is the attempt's line, which it reports: no line of its own.
+    expect(page.timeline.map((entry) => entry.kind)).toEqual(['created', 'attempt']);
+    expect(page.timeline[1]).toMatchObject({ kind: 'attempt', status: 'succeeded' });
     expect((await browser.call('GET', '/dashboard/api/payments?status=bogus')).status).toBe(400);
   });
 
@@ -253,8 +255,27 @@ describe('payments in the dashboard', () => {
     expect(((await again.json()) as Refund).id).toBe(((await first.json()) as Refund).id);
     const page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
     expect(page.payment.amount_refunded).toBe(1000);
-    expect(page.timeline.filter((entry) => entry.kind === 'refund')).toEqual([expect.objectContaining({ amount: 1000, status: 'succeeded' })]);
-    expect(page.timeline.some((entry) => entry.kind === 'event' && entry.type === 'refund.succeeded')).toBe(true);
+    // One line for the refund: its refund.succeeded event is that line, not another.
+    expect(page.timeline.filter((entry) => entry.kind === 'refund')).toEqual([expect.objectContaining({ amount: 1000, status: 'succeeded', reason: null })]);
+    expect(page.timeline.some((entry) => entry.kind === 'event' && entry.type === 'refund.succeeded')).toBe(false);
+  });
+
+  it("takes the API's refund reasons, and refuses any other at its edge with a 400, refunding nothing", async () => {
+    const browser = await signIn();
+    const session = await paid();
+    const refund = (body: unknown, key: string) => browser.call('POST', `/dashboard/api/payments/${session.id}/refunds`, body, { 'idempotency-key': key });
+    const refused = await refund({ amount: 500, reason: 'changed_my_mind' }, `dash-reason-bad-${session.id}`);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: 'invalid_request', message: expect.stringContaining('reason') } });
+    expect((await refund({ amount: 500, reason: 'fraudulent', extra: 1 }, `dash-reason-extra-${session.id}`)).status).toBe(400);
+    let page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    expect(page.payment.amount_refunded).toBe(0);
+
+    const taken = await refund({ amount: 500, reason: 'requested_by_customer' }, `dash-reason-ok-${session.id}`);
+    expect(taken.status).toBe(201);
+    expect(await taken.json()).toMatchObject({ amount: 500, reason: 'requested_by_customer', status: 'succeeded' });
+    page = (await (await browser.call('GET', `/dashboard/api/payments/${session.id}`)).json()) as DashboardPaymentPage;
+    expect(page.timeline.filter((entry) => entry.kind === 'refund')).toEqual([expect.objectContaining({ amount: 500, reason: 'requested_by_customer' })]);
   });
 
   it("shows the card a payment saved, its agreement and status, and detaches it only with the CSRF token; a charge of it then is refused", async () => {

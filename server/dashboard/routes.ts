@@ -8,7 +8,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, DashboardKeyRoll, DashboardPaymentsExportQuery, DashboardPaymentsQuery, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
+import { CheckoutSettings, CreateRefundBody, DashboardKeyRoll, DashboardPaymentsExportQuery, DashboardPaymentsQuery, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
 import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
@@ -36,6 +36,7 @@ import { detachAppPaymentMethod, getAppPaymentMethod } from '../payment-methods/
 import type { Logger } from '../../common/logging';
 import { endpointWithDeliveries, paymentView, timelineOf } from './views';
 import { listDashboardPaymentMethods } from './payment-methods';
+import { dashboardOverview } from './overview';
 
 export interface DashboardRoutesOptions {
   store: Store;
@@ -154,6 +155,13 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     }
   });
 
+  /** The Overview page: a period's money, success rate and counts (?from=YYYY-MM-DD&to=YYYY-MM-DD&time_zone=IANA). */
+  router.get('/dashboard/api/overview', signedIn, async (req, res) => {
+    const overview = await dashboardOverview(store, signedInOf(res).app, req.query);
+    if (overview.ok) res.json(overview.value);
+    else sendFailure(res, overview.error);
+  });
+
   /** The signed-in app's session named in the path, expired if its time is up; else the 404 is sent. */
   async function paymentOf(req: Request, res: Response) {
     const session = await findSession(store, String(req.params.paymentId));
@@ -181,12 +189,15 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.post('/dashboard/api/payments/:paymentId/capture', signedIn, holdRoute('capture'));
   router.post('/dashboard/api/payments/:paymentId/release', signedIn, holdRoute('release'));
 
+  /** The body is the API's (amount, reason), refused here before anything is looked up or kept under the Idempotency-Key. */
   router.post('/dashboard/api/payments/:paymentId/refunds', signedIn, async (req, res) => {
+    const parsed = CreateRefundBody.safeParse(req.body ?? {});
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error));
     const session = await paymentOf(req, res);
     if (!session) return;
     const { app } = signedInOf(res);
     await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () => {
-      const refunded = await createRefund(options, app, session, req.body, req.get('idempotency-key'));
+      const refunded = await createRefund(options, app, session, parsed.data, req.get('idempotency-key'));
       return replyOf(refunded, 201, (failure) => failure.code !== 'invalid_request');
     });
   });

@@ -1,15 +1,16 @@
 /**
  * What the dashboard's page reads, built from the merchant API's views and the
  * stores: a payment with its card cut down to network and last four, its
- * timeline, and an endpoint with its recent deliveries.
+ * timeline (timeline.ts), and an endpoint with its recent deliveries.
  */
 import type { DashboardEndpoint, DashboardPayment, DeliveryView, Session, TimelineEntry } from '../../contracts';
-import { EventType, PaymentOutcome } from '../../contracts';
+import { EventType } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import type { Store } from '../store';
 import { attemptsOfSession, type DeliveryRow, deliveriesOfEvents, eventsOfSession, recentDeliveries } from '../store/dashboard';
 import type { WebhookEndpointRow } from '../store/webhooks';
 import { endpointView } from '../webhooks/endpoints';
+import { refundIdOfEvent, timelineLines } from './timeline';
 
 /**
  * Whether the dashboard's page words this event type: a payment's events (its locales name each EventType).
@@ -41,20 +42,13 @@ function deliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
-/** Everything that happened to the payment, oldest first: its attempts and 3-D Secure, its events (outcome, capture, release, refunds), its refunds and their webhook deliveries. */
+/** Everything that happened to the payment, one line per fact, oldest first (timeline.ts). */
 export async function timelineOf(store: Store, session: Session): Promise<TimelineEntry[]> {
   const [attempts, events] = await Promise.all([attemptsOfSession(store, session.id), eventsOfSession(store, session.app_id, session.id)]);
-  const deliveries = await deliveriesOfEvents(store, events.map((event) => event.id));
-  const entries: TimelineEntry[] = [{ kind: 'created', at: session.created }];
-  for (const attempt of attempts) {
-    const outcome = attempt.outcome ? PaymentOutcome.safeParse(JSON.parse(attempt.outcome)) : undefined;
-    entries.push({ kind: 'attempt', at: attempt.created, attempt_no: attempt.attempt_no, status: outcome?.success ? outcome.data.status : attempt.status, failure_message: outcome?.success ? outcome.data.failure_message : null });
-    if (attempt.authentication_session) entries.push({ kind: 'three_ds', at: attempt.updated, attempt_no: attempt.attempt_no });
-  }
-  for (const event of events) entries.push({ kind: 'event', at: event.created, type: EventType.parse(event.type), event_id: event.id });
-  for (const refund of session.refunds) entries.push({ kind: 'refund', at: refund.created, amount: refund.amount, status: refund.status, failure_message: refund.failure_message });
-  for (const delivery of deliveries) entries.push({ kind: 'delivery', at: delivery.updated, delivery: deliveryView(delivery) });
-  return entries.sort((a, b) => a.at - b.at);
+  const worded = events.filter((event) => wordedByPage(event.type));
+  const deliveries = await deliveriesOfEvents(store, worded.map((event) => event.id));
+  const timelineEvents = worded.map((event) => ({ id: event.id, type: EventType.parse(event.type), created: event.created, refund_id: event.refund_body === null ? null : refundIdOfEvent(event.type, event.refund_body) }));
+  return timelineLines(session.created, attempts, timelineEvents, session.refunds, deliveries.map(deliveryView));
 }
 
 export async function endpointWithDeliveries(store: Store, row: WebhookEndpointRow): Promise<DashboardEndpoint> {

@@ -15,12 +15,13 @@ export const attemptsOfSession = (store: Store, sessionId: string) =>
 
 /**
  * The events about a session or its refunds, oldest first, by their `session_id` column (an event that
- * carries a billing address is sealed, so its body cannot be searched).
+ * carries a billing address is sealed, so its body cannot be searched). A refund event's body comes with it:
+ * it names the refund the event reports, and is never sealed.
  */
 export const eventsOfSession = (store: Store, appId: string, sessionId: string) =>
   store
     .selectFrom('events')
-    .select(['id', 'type', 'created'])
+    .select((eb) => ['id', 'type', 'created', eb.case().when('type', 'like', 'refund.%').then(eb.ref('body')).else(null).end().as('refund_body')])
     .where('app_id', '=', appId)
     .where('session_id', '=', sessionId)
     .orderBy('created')

@@ -21,6 +21,7 @@ import { createTestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { startTestServer } from '../../testing/harness';
 import { type DirectKeyStatus, directKeysOf, insertDirectKey, moveDirectKey, purgeMessageIds, rememberMessageId } from './direct';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../common/store/idempotency';
+import { eventsOfSession } from './dashboard';
 import { deleteDeadDashboardSessions, insertDashboardSession, moveDashboardSessionToKey, touchDashboardSession } from './dashboard-sessions';
 import { backendMigrations } from './migrations';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
@@ -88,6 +89,19 @@ for (const engine of engines) {
     };
     /** Who creates the app's sessions: the app, with its secret key. */
     const callerOf = (app: { id: string; keyHash: string }) => ({ appId: app.id, keyHash: app.keyHash });
+
+    it("reads a session's events for the dashboard's timeline, with a refund event's body (the refund it reports) and no other's", async () => {
+      const app = await newApp();
+      const row = (id: string, type: string, created: number, body: string, personal_data = 0) => ({ id, app_id: app.id, type, created, body, personal_data, session_id: 'cs_timeline' });
+      await store
+        .insertInto('events')
+        .values([row('evt_timeline_paid', 'session.succeeded', 1, 'sealed-body', 1), row('evt_timeline_refund', 'refund.succeeded', 2, '{"data":{"object":{"object":"refund","id":"re_1"}}}')])
+        .execute();
+      expect(await eventsOfSession(store, app.id, 'cs_timeline')).toEqual([
+        { id: 'evt_timeline_paid', type: 'session.succeeded', created: 1, refund_body: null },
+        { id: 'evt_timeline_refund', type: 'refund.succeeded', created: 2, refund_body: '{"data":{"object":{"object":"refund","id":"re_1"}}}' },
+      ]);
+    });
 
     it('migrates once: every migration recorded, opening again changes nothing', async () => {
       const again = await openStore(where.dataDir, where.databaseUrl);

@@ -1,7 +1,8 @@
 /**
- * The merchant's dashboard: sign-in, payments (list, a payment's page and its
+ * The merchant's dashboard: sign-in, the overview (where a merchant lands),
+ * payments (list, a payment's page and its
  * actions), saved cards and developers (webhooks, key, checkout configuration).
- * Pages are hash routes (#/payments, #/payments/<id>, #/saved-cards,
+ * Pages are hash routes (#/overview, #/payments?status=&from=&to=, #/payments/<id>, #/saved-cards,
  * #/developers), so the server
  * serves one page and a reload stays where the merchant was.
  */
@@ -10,18 +11,22 @@ import type { DashboardSignedIn } from '../../contracts';
 import { api, DashboardError } from './api';
 import { type DashboardMessages, fill } from './locales';
 import { Developers } from './Developers';
+import { Overview } from './Overview';
 import type { PageProps } from './page';
 import { PaymentPage } from './PaymentPage';
 import { Payments } from './Payments';
 import { SavedCards } from './SavedCards';
 
-type Route = { page: 'payments' } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'developers' };
+type Route = { page: 'overview' } | { page: 'payments'; query: string } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'developers' };
 
 function routeOf(hash: string): Route {
   const payment = /^#\/payments\/([\w-]+)$/.exec(hash);
   if (payment) return { page: 'payment', id: payment[1]! };
+  // The list's query (payments-query.ts) is part of its route: a link with other filters opens a list of its own.
+  const payments = /^#\/payments(\?.*)?$/.exec(hash);
+  if (payments) return { page: 'payments', query: payments[1] ?? '' };
   if (hash === '#/saved-cards') return { page: 'saved-cards' };
-  return hash === '#/developers' ? { page: 'developers' } : { page: 'payments' };
+  return hash === '#/developers' ? { page: 'developers' } : { page: 'overview' };
 }
 
 export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string }) {
@@ -56,6 +61,9 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
       <header>
         <span class="app-name">{app.name}</span>
         <nav aria-label={t.title}>
+          <a href="#/overview" aria-current={route.page === 'overview' ? 'page' : undefined}>
+            {t.overview.heading}
+          </a>
           <a href="#/payments" aria-current={route.page === 'payments' || route.page === 'payment' ? 'page' : undefined}>
             {t.nav.payments}
           </a>
@@ -76,7 +84,8 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
             {problem}
           </p>
         )}
-        {route.page === 'payments' && <Payments {...page} />}
+        {route.page === 'overview' && <Overview {...page} />}
+        {route.page === 'payments' && <Payments key={route.query} {...page} />}
         {route.page === 'payment' && <PaymentPage key={route.id} id={route.id} {...page} />}
         {route.page === 'saved-cards' && <SavedCards {...page} />}
         {route.page === 'developers' && <Developers {...page} />}

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DashboardEndpoint, DashboardSettings, DeliveryView, OriginVerification, OriginVerificationList, ThreeDsPolicy } from '../../contracts';
 import { ORIGIN_VERIFICATION_LAPSE_AFTER } from '../../contracts/origin-verification-rules';
 import { api, DashboardError } from './api';
+import { dateTime } from './format';
 import type { PageProps } from './page';
 import { type DashboardMessages, fill } from './locales';
 
@@ -110,7 +111,7 @@ function Deliveries({ t, locale, deliveries, onRedeliver }: { t: DashboardMessag
         {deliveries.map((delivery) => (
           <tr key={delivery.id} data-delivery-status={delivery.status}>
             <td>
-              {t.events[delivery.event_type]} <small>{new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(delivery.updated)}</small>
+              {t.events[delivery.event_type]} <small>{dateTime(delivery.updated, locale, 'second')}</small>
             </td>
             <td>{t.deliveryStatuses[delivery.status as keyof DashboardMessages['deliveryStatuses']] ?? delivery.status}</td>
             <td data-testid="delivery-result">{[delivery.last_status_code && `HTTP ${delivery.last_status_code}`, delivery.last_error].filter(Boolean).join(' · ') || '—'}</td>
@@ -223,7 +224,7 @@ function Settings({ t, fail, onSaved }: PageProps & { onSaved(): void }) {
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">{t.developers.settings}</h2>
-      <form onSubmit={(event) => void save(event)}>
+      <form class="stacked" onSubmit={(event) => void save(event)}>
         <label for="origins">{t.developers.allowedOrigins}</label>
         <textarea id="origins" name="origins" rows={3} cols={40} aria-describedby="origins-hint">
           {settings.allowed_origins.join('\n')}
@@ -268,7 +269,7 @@ function Origins({ t, locale, fail }: PageProps) {
   useEffect(() => void api.origins().then(setList, fail), []);
   if (!list?.required) return null;
   const v = t.verification;
-  const when = (at: number | null) => (at === null ? v.never : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at));
+  const when = (at: number | null) => (at === null ? v.never : dateTime(at, locale));
 
   async function verify(origin: string) {
     setChecking(origin);

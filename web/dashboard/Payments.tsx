@@ -2,9 +2,9 @@
  * Payments: the list, found by one search box and filtered (status, derived
  * ones included, card network, dates, decline code, abandoned checkouts),
  * with cursor paging and its CSV export. The filters live in the hash route
- * (payment-filters.ts): applying them changes the hash, and the list follows it.
+ * (payment-filters.ts): applying them changes the hash, which opens the list anew.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { PaymentStatus } from '../../contracts';
 import { cardNetworks } from '../../contracts/payment-methods';
 import { describeCard, networkName } from '../checkout/format';
@@ -14,24 +14,11 @@ import { apiQueryOf, filtersOfHash, hashOf, type ListFilters, narrowed } from '.
 import { Pager, useCursorPages } from './paging';
 import type { PageProps } from './page';
 
-/** The list's own hash (with or without filters), not a payment's page. */
-const LIST_HASH = /^#\/payments(?:\?|$)/;
-
 export function Payments({ t, locale, fail }: PageProps) {
-  const [filters, setFilters] = useState(() => filtersOfHash(location.hash));
+  // The Dashboard keys this page by its hash's query: a link with other filters, or Apply, opens a list of its own.
+  const [filters] = useState(() => filtersOfHash(location.hash));
   const pages = useCursorPages((filter: ListFilters, startingAfter) => api.payments({ ...apiQueryOf(filter), starting_after: startingAfter }), fail, filters);
   const { list } = pages;
-
-  useEffect(() => {
-    const follow = () => {
-      if (!LIST_HASH.test(location.hash)) return;
-      const next = filtersOfHash(location.hash);
-      setFilters(next);
-      pages.filterBy(next);
-    };
-    addEventListener('hashchange', follow);
-    return () => removeEventListener('hashchange', follow);
-  }, []);
 
   function apply(event: Event) {
     event.preventDefault();
@@ -42,8 +29,7 @@ export function Payments({ t, locale, fail }: PageProps) {
   return (
     <section aria-labelledby="payments-heading">
       <h1 id="payments-heading">{t.payments.heading}</h1>
-      {/* Keyed by the filters: a hash changed from elsewhere (a link, Back) shows its own values. */}
-      <form key={hashOf(filters)} class="filters" aria-label={t.payments.filters} onSubmit={apply}>
+      <form class="filters" aria-label={t.payments.filters} onSubmit={apply}>
         <label>
           {t.payments.search}
           <input name="q" type="search" maxLength={200} defaultValue={filters.q} aria-describedby="search-hint" />

@@ -8,13 +8,12 @@ import { formatAmount } from '../../contracts/money';
 import { describeCard } from '../checkout/format';
 import { api } from './api';
 import { DetachPaymentMethod } from './DetachPaymentMethod';
+import { dateTime } from './format';
 import { type DashboardMessages, fill } from './locales';
 import type { PageProps } from './page';
 import { Pager, useCursorPages } from './paging';
 
 type Filter = Omit<DashboardPaymentMethodsQuery, 'limit' | 'starting_after'>;
-
-const dateTime = (ms: number, locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 
 /** The use and its terms: "Recurring: $25.00 a month", "Automatic reload: $20.00 when the balance is below $5.00", "Unscheduled". */
 function usageText(t: DashboardMessages, method: DashboardPaymentMethod, locale: string): string {

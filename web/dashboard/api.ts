@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSessionState, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
+import type { DashboardEndpoint, DashboardOverview, DashboardOverviewQuery, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSessionState, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RefundReason, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
 
 export class DashboardError extends Error {
   constructor(
@@ -79,11 +79,13 @@ export const api = {
     await call('DELETE', '/sessions');
     csrfToken = '';
   },
+  overview: (query: DashboardOverviewQuery) => call<DashboardOverview>('GET', `/overview?${new URLSearchParams({ ...query })}`),
   payments: (filter: PaymentFilter) => call<DashboardPaymentList>('GET', `/payments?${listQuery(filter)}`),
   payment: (id: string) => call<DashboardPaymentPage>('GET', `/payments/${encodeURIComponent(id)}`),
   capture: (id: string, amount: number) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/capture`, { amount }, once()),
   release: (id: string) => call<DashboardPayment>('POST', `/payments/${encodeURIComponent(id)}/release`, {}, once()),
-  refund: (id: string, amount: number) => call<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { amount }, once()),
+  /** `reason`: one of the API's (CreateRefundBody), or none. */
+  refund: (id: string, amount: number, reason?: RefundReason) => call<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { amount, ...(reason && { reason }) }, once()),
   paymentMethods: (filter: Omit<DashboardPaymentMethodsQuery, 'limit'>) => call<DashboardPaymentMethodList>('GET', `/payment_methods?${listQuery(filter)}`),
   paymentMethod: (id: string) => call<PaymentMethod>('GET', `/payment_methods/${encodeURIComponent(id)}`),
   detachPaymentMethod: (id: string) => call<PaymentMethod>('POST', `/payment_methods/${encodeURIComponent(id)}/detach`, {}, once()),

@@ -4,5 +4,14 @@ import { formatAmount } from '../../contracts/money';
 import type { DashboardMessages } from './locales';
 
 export const amountOf = (payment: DashboardPayment, amount: number, locale: string) => formatAmount(amount, payment.currency, payment.currency_exponent, locale);
-export const dateTime = (ms: number, locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+
+/**
+ * Every date and time of the dashboard, in one format per language: the locale's medium date and its time,
+ * to the minute, or to the second where the order of close events matters (a payment's timeline). Only the
+ * time's precision differs, so a list and a timeline write the same instant alike.
+ */
+export function dateTime(ms: number, locale: string, precision: 'minute' | 'second' = 'minute'): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: precision === 'second' ? 'medium' : 'short' }).format(ms);
+}
+
 export const statusWord = (t: DashboardMessages, status: string) => t.statuses[status as PaymentStatus] ?? status;

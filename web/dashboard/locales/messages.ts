@@ -1,6 +1,7 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
-import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, PaymentStatus, SavedCardUsage, ThreeDsPolicy } from '../../../contracts';
+import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, PaymentStatus, RefundReason, SavedCardUsage, ThreeDsPolicy } from '../../../contracts';
 import type { RecurringInterval } from '../../../contracts/agreements';
+import type { PeriodPreset } from '../periods';
 
 export interface DashboardMessages {
   title: string;
@@ -8,6 +9,37 @@ export interface DashboardMessages {
   signOut: string;
   expired: string;
   nav: { payments: string; savedCards: string; developers: string };
+  /** The Overview page (Overview.tsx): `heading` is its navigation link's word too. */
+  overview: {
+    heading: string;
+    period: string;
+    periods: Record<PeriodPreset, string>;
+    from: string;
+    to: string;
+    apply: string;
+    /** The period shown: `{from}` to `{to}` (YYYY-MM-DD), days in the time zone `{zone}`. */
+    range: string;
+    none: string;
+    grossVolume: string;
+    refunded: string;
+    /** Links to the payments refunded in full and in part. */
+    refundedInFull: string;
+    refundedInPart: string;
+    net: string;
+    successRate: string;
+    /** Under the rate: `{succeeded}` of `{total}` payments that reached an outcome. */
+    outcomes: string;
+    /** The chart's name: gross volume and refunds by day in `{currency}`. */
+    chart: string;
+    chartTable: string;
+    day: string;
+    byStatus: string;
+    byDecline: string;
+    status: string;
+    reason: string;
+    count: string;
+    noDecline: string;
+  };
   payments: {
     heading: string;
     filters: string;
@@ -78,6 +110,13 @@ export interface DashboardMessages {
     /** An amount outside what the action allows: `{min}` and `{max}` formatted. */
     amountRange: string;
     amountToRefund: string;
+    /** Under the refund's amount field: `{amount}`, what is left to refund, formatted; an empty field refunds all of it. */
+    refundable: string;
+    /** The refund's reason picker (the API's RefundReason), and its choice of none. */
+    reason: string;
+    noReason: string;
+    /** The merchant's description of the payment, given at creation. */
+    description: string;
     /** The confirmation: `{amount}` is the amount in the session's currency. */
     confirmCapture: string;
     confirmRelease: string;
@@ -129,6 +168,8 @@ export interface DashboardMessages {
     threeDs: string;
     event: string;
     refund: string;
+    /** A refund the merchant gave a reason for: `{reason}` is one of refundReasons. */
+    refundWithReason: string;
     delivery: string;
   };
   developers: {
@@ -186,6 +227,8 @@ export interface DashboardMessages {
     statuses: Record<OriginVerificationStatus, string>;
   };
   threeDsPolicies: Record<ThreeDsPolicy, string>;
+  /** Why the merchant gave the money back (the API's RefundReason). */
+  refundReasons: Record<RefundReason, string>;
   events: Record<EventType, string>;
   error: string;
 }

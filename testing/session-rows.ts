@@ -1,0 +1,76 @@
+/**
+ * Sessions written straight into a store, as the payments they stand for would have left them (status,
+ * amounts, the outcome's decline code, the refunded amount), for the overview's tests and its bench
+ * (scripts/bench/overview.ts): thousands of them at any instant, where going through checkouts would
+ * take minutes and could not choose `created`.
+ */
+import type { PaymentOutcome } from '../contracts';
+import type { Store } from '../server/store';
+import type { SessionRow } from '../server/store/sessions';
+
+export interface PaymentRow {
+  id: string;
+  appId: string;
+  status: string;
+  created: number;
+  amount: number;
+  currency?: string;
+  intent?: 'charge' | 'hold';
+  /** A charge's amount with its delivery option's; null when none was added. */
+  amountCharged?: number | null;
+  amountCaptured?: number | null;
+  amountRefunded?: number;
+  /** A declined payment's reason (the outcome's failure_code). */
+  declineCode?: string;
+}
+
+function outcomeOf(payment: PaymentRow): PaymentOutcome | null {
+  if (payment.status === 'declined') return { status: 'declined', charge_id: null, card: null, failure_code: payment.declineCode ?? null, failure_message: 'Your card was declined.' };
+  if (['succeeded', 'captured', 'authorized', 'released'].includes(payment.status)) {
+    return { status: payment.status === 'succeeded' ? 'succeeded' : 'authorized', charge_id: `ch_${payment.id}`, card: null, failure_code: null, failure_message: null };
+  }
+  return null;
+}
+
+export function sessionRowOf(payment: PaymentRow): SessionRow {
+  const outcome = outcomeOf(payment);
+  return {
+    id: payment.id,
+    app_id: payment.appId,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency ?? 'USD',
+    country_code: 'US',
+    description: null,
+    reference: null,
+    intent: payment.intent ?? (payment.amountCaptured == null ? 'charge' : 'hold'),
+    client_secret_hash: `hash-${payment.id}`,
+    attempts: outcome ? 1 : 0,
+    outcome: outcome && JSON.stringify(outcome),
+    amount_captured: payment.amountCaptured ?? null,
+    amount_refunded: payment.amountRefunded ?? 0,
+    created: payment.created,
+    updated: payment.created,
+    expires_at: payment.created + 24 * 60 * 60 * 1000,
+    billing_address_on_file_sealed: null,
+    billing_address_sealed: null,
+    billing_address_check: null,
+    address_verification: null,
+    line_items: null,
+    shipping: null,
+    contact: null,
+    shipping_address_sealed: null,
+    email_sealed: null,
+    personal_data_erased: null,
+    latest_quote: null,
+    shipping_option: null,
+    amount_charged: payment.amountCharged ?? null,
+    quote_pricing: null,
+    charged_quote: null,
+  };
+}
+
+/** Inserts the payments, 500 a statement (under SQLite's and pg's parameter limits). */
+export async function insertPayments(store: Store, payments: readonly PaymentRow[]): Promise<void> {
+  for (let i = 0; i < payments.length; i += 500) await store.insertInto('sessions').values(payments.slice(i, i + 500).map(sessionRowOf)).execute();
+}
