@@ -37,6 +37,8 @@ async function signIn(page: Page, secretKey: string): Promise<void> {
   await page.getByLabel('Secret key').fill(secretKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  // The merchant lands on the overview; the list is the next link.
+  await page.getByRole('navigation').getByRole('link', { name: 'Payments' }).click();
 }
 
 test("a new app's empty list says there is no payment yet and how to make a first test payment", async ({ page }) => {

@@ -36,6 +36,7 @@ const once = () => ({ 'idempotency-key': crypto.randomUUID() });
 /** The Payments list's query (DashboardPaymentsQuery), as the page builds it (payment-filters.ts). */
 export interface PaymentFilter {
   q?: string;
+  status?: string;
   payment_status?: string;
   network?: string;
   decline_code?: string;

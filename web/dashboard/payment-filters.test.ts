@@ -19,9 +19,11 @@ describe("the Payments list's hash route", () => {
     expect(narrowed({ decline_code: 'card_declined' })).toBe(true);
   });
 
-  it('asks the API for the payment status, whole local days, and the abandoned checkouts when an open or expired status is asked for', () => {
+  it("asks the API for the session's status or a derived one, whole local days, and the abandoned checkouts when an open or expired status is asked for", () => {
     const query = apiQueryOf({ q: '48.50', status: 'expired', from: '2026-11-01', to: '2026-11-01' });
-    expect(query).toMatchObject({ q: '48.50', payment_status: 'expired', abandoned: '1' });
+    expect(query).toMatchObject({ q: '48.50', status: 'expired', abandoned: '1' });
+    expect(query.payment_status).toBeUndefined();
+    expect(apiQueryOf({ status: 'partially_refunded' })).toMatchObject({ payment_status: 'partially_refunded' });
     expect(query.created_lt! - query.created_gte!).toBeGreaterThanOrEqual(23 * 3600_000);
     expect(apiQueryOf({ status: 'refunded' }).abandoned).toBeUndefined();
   });

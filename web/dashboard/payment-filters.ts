@@ -4,6 +4,7 @@
  * `#/payments?q=...&status=...&network=...&from=YYYY-MM-DD&to=YYYY-MM-DD&decline_code=...&abandoned=1`
  * (docs/dashboard.md). `status` is a payment status, derived ones included.
  */
+import { SESSION_STATUSES } from '../../contracts/session-states';
 import type { PaymentFilter } from './api';
 
 export const FILTER_NAMES = ['q', 'status', 'network', 'from', 'to', 'decline_code', 'abandoned'] as const;
@@ -37,10 +38,14 @@ function dayStart(value: string | undefined, nextDay = false): number | undefine
 /** Sessions abandoned before a payment are open or expired: asking for either status shows them. */
 const ABANDONED_STATUSES = new Set(['open', 'expired']);
 
-/** The dashboard API's query (GET /dashboard/api/payments and its .csv) for the list's filters. */
+/**
+ * The dashboard API's query (GET /dashboard/api/payments and its .csv) for the list's filters. A status of the state
+ * machine is the session's (Succeeded lists the refunded ones too, each shown as such, as the Overview counts them);
+ * a derived one (Refunded, Partially refunded) is the payment status.
+ */
 export const apiQueryOf = (filters: ListFilters): PaymentFilter => ({
   q: filters.q,
-  payment_status: filters.status,
+  ...(filters.status !== undefined && ((SESSION_STATUSES as readonly string[]).includes(filters.status) ? { status: filters.status } : { payment_status: filters.status })),
   network: filters.network,
   decline_code: filters.decline_code,
   created_gte: dayStart(filters.from),
