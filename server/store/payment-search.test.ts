@@ -17,6 +17,7 @@ import { newSessionRow } from '../checkout/sessions';
 import { paymentSearchOf } from '../checkout/payment-search';
 import { emailIndexOf } from '../checkout/personal-data';
 import { createTestDatabase, testDatabaseServer } from '../../testing/postgres';
+import { eraseSessionAddresses } from './personal-data';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
 import type { SessionRow } from './sessions';
 import { openStore, type Store } from '.';
@@ -139,6 +140,13 @@ for (const engine of engines) {
       expect(await search(' ada@EXAMPLE.com ')).toEqual(['email']);
       expect(await search('ada@example.org')).toEqual([]);
       expect(paymentSearchOf('ada@example.com', cipher).emailIndex).not.toContain('ada');
+    });
+
+    it("forgets the e-mail's blind index when the retention period erases the e-mail", async () => {
+      const email = sessions.find((row) => row.id.startsWith('cs_email'))!;
+      expect(await eraseSessionAddresses(store, email.id, Date.now())).toBe(true);
+      expect(await search('ada@example.com')).toEqual([]);
+      expect((await store.selectFrom('sessions').select(['email_sealed', 'email_index']).where('id', '=', email.id).executeTakeFirst())).toEqual({ email_sealed: 'erased', email_index: null });
     });
 
     it('filters by card network and by the decline code, newest first', async () => {
