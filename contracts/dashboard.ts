@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CardNetwork } from './google-pay';
+import { DisputeStatus } from './disputes';
 import { EventType } from './events';
 import { RollSecretKeyBody } from './keys';
 import { listOf } from './paging';
@@ -222,10 +223,17 @@ export type OverviewOutcomes = z.infer<typeof OverviewOutcomes>;
 export const OverviewDay = OverviewMoney.extend({ date: z.iso.date() });
 export type OverviewDay = z.infer<typeof OverviewDay>;
 
-/** One currency's figures: the period's, its outcomes, and each day's (every day of the period, oldest first). */
+/**
+ * One currency's figures: the period's, its outcomes, and each day's (every day of the period, oldest first).
+ * `disputed` and `disputes`: the disputes opened in the period that are open or lost (a won one gave the money
+ * back), by the day they were opened, not the payment's: a dispute comes weeks after its payment. Kept apart from
+ * `net`, which is the payments' own (gross − refunded), as a lost dispute's fee and reversal are the service's to report.
+ */
 export const OverviewCurrency = OverviewMoney.extend({
   currency: z.string(),
   currency_exponent: z.number().int(),
+  disputed: z.number().int(),
+  disputes: z.number().int(),
   outcomes: OverviewOutcomes,
   days: z.array(OverviewDay),
 });
@@ -242,5 +250,7 @@ export const DashboardOverview = z.object({
   statuses: z.array(z.object({ status: SessionStatus, count: z.number().int() })),
   /** The period's declined payments by the reason of their latest decline (the payment service's `failure_code`), most first. */
   decline_codes: z.array(z.object({ code: z.string(), count: z.number().int() })),
+  /** The period's disputes (opened in it) by status, most first; statuses without a dispute are left out. */
+  dispute_statuses: z.array(z.object({ status: DisputeStatus, count: z.number().int() })),
 });
 export type DashboardOverview = z.infer<typeof DashboardOverview>;

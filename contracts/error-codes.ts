@@ -64,6 +64,9 @@ export const ERROR_CODES = {
   // The merchant's quote endpoint (docs/express-checkout.md): asked again with the full address before anything is charged.
   shipping_address_unserviceable: { status: 422, meaning: "the merchant's quote endpoint refused the full shipping address the wallet gave at payment; nothing was charged" },
   quote_endpoint_missing: { status: 400, meaning: 'the session asks for `quote_endpoint` prices, and the application has no quote endpoint (PUT /api/quote_endpoint)' },
+  // Disputes (docs/disputes.md): evidence is submitted once, before the due date.
+  evidence_already_submitted: { status: 409, meaning: 'the dispute already has its evidence (it is under review, or closed): evidence is submitted once' },
+  evidence_past_due: { status: 409, meaning: "the dispute's evidence was due by `evidence_due_by`: it is refused from then on, and the dispute is lost" },
   replayed_token: { status: 409, meaning: 'direct mode: this payment token was already used' },
   too_many_endpoints: { status: 409, meaning: 'the application already has 16 webhook endpoints' },
   idempotency_key_reused: { status: 409, meaning: 'this Idempotency-Key was already used with a different request' },

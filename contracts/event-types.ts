@@ -18,6 +18,9 @@ export const PAYMENT_EVENT_TYPES = [
 /** A kept card's events (docs/saved-cards.md). */
 export const PAYMENT_METHOD_EVENT_TYPES = ['payment_method.attached', 'payment_method.updated', 'payment_method.detached'] as const;
 
+/** A dispute's events (docs/disputes.md): opened, changed (evidence submitted), closed (won or lost). */
+export const DISPUTE_EVENT_TYPES = ['dispute.created', 'dispute.updated', 'dispute.closed'] as const;
+
 /** Every event an endpoint can listen to. */
-export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...PAYMENT_METHOD_EVENT_TYPES] as const;
+export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...PAYMENT_METHOD_EVENT_TYPES, ...DISPUTE_EVENT_TYPES] as const;
 export type WebhookEventTypeName = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -5,7 +5,8 @@
  * the moment of the change.
  */
 import { z } from 'zod';
-import { PAYMENT_EVENT_TYPES, PAYMENT_METHOD_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './event-types';
+import { DISPUTE_EVENT_TYPES, PAYMENT_EVENT_TYPES, PAYMENT_METHOD_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './event-types';
+import { Dispute } from './disputes';
 import { Refund } from './refunds';
 import { PaymentMethod } from './saved-cards';
 import { Session } from './sessions';
@@ -21,7 +22,11 @@ export type EventType = z.infer<typeof EventType>;
 export const PaymentMethodEventType = z.enum(PAYMENT_METHOD_EVENT_TYPES).meta({ id: 'PaymentMethodEventType' });
 export type PaymentMethodEventType = z.infer<typeof PaymentMethodEventType>;
 
-/** Every event an endpoint can listen to: a payment's and a kept card's. */
+/** A dispute's events (docs/disputes.md): `created` when the cardholder's bank opens it, `updated` when evidence is submitted, `closed` when it is won or lost. */
+export const DisputeEventType = z.enum(DISPUTE_EVENT_TYPES).meta({ id: 'DisputeEventType' });
+export type DisputeEventType = z.infer<typeof DisputeEventType>;
+
+/** Every event an endpoint can listen to: a payment's, a kept card's and a dispute's. */
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
@@ -34,6 +39,6 @@ export const Event = z.object({
   /** ms since the epoch, like every timestamp of the API. */
   created: z.number().int(),
   app_id: z.string(),
-  data: z.object({ object: z.discriminatedUnion('object', [Session, Refund, PaymentMethod]) }),
+  data: z.object({ object: z.discriminatedUnion('object', [Session, Refund, PaymentMethod, Dispute]) }),
 }).meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;

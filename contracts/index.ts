@@ -4,6 +4,7 @@ export * from './authentication';
 export * from './billing-address';
 export * from './charges';
 export * from './dashboard';
+export * from './disputes';
 export * from './country';
 export * from './ecv2';
 export * from './events';

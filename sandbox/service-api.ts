@@ -1,6 +1,6 @@
 /**
  * The sandbox payment service's API: create, read and list charges, capture
- * and release holds, refund captured charges, 3-D Secure Authentication Sessions and their challenge
+ * and release holds, refund captured charges, disputes and their evidence, 3-D Secure Authentication Sessions and their challenge
  * page, plus the gateway's public key. Conventions (auth, Merchant-Account,
  * idempotency, errors) are documented in docs/service-conventions.md.
  */
@@ -8,7 +8,7 @@ import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { BackdateChargesRequest, type BackdatedCharges, CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, KeepPaymentMethodRequest, ServiceRefundRequest, SimulatedCardUpdate } from '../contracts';
+import { BackdateChargesRequest, type BackdatedCharges, CaptureRequest, ChargeRequest, CreateAuthenticationSession, EmptyBody, gatewayMerchantId, HOLD_LIFETIME_MS, KeepPaymentMethodRequest, OpenDisputeRequest, ServiceDisputeEvidence, ServiceRefundRequest, SimulatedCardUpdate } from '../contracts';
 import type { AuthenticationSession, AuthMethod, CardSummary, Charge, RootSigningKey, ServiceRefund } from '../contracts';
 import { err, ok } from '../common/result';
 import type { Result } from '../common/result';
@@ -26,6 +26,7 @@ import { challengeRoutes } from './challenge';
 import {
   allLedgerEntries,
   backdateCharges,
+  backdateDisputes,
   consumeWalletMessage,
   detachKeptPaymentMethod,
   findAuthenticationSession,
@@ -51,6 +52,7 @@ import type { PaymentMethod, SandboxDb, SandboxDbOrTransaction, StoredAuthentica
 import { authenticationFlowOf, captureRefusalOf, cardNetworkOf, decide, issuerProfile } from './test-cards';
 import type { LateIssuer } from './late-issuer';
 import { verifyAddress } from './address-verification';
+import { disputesChangedAfter, findDispute, openDispute, submitEvidence } from './disputes';
 
 export interface ServiceApiContext {
   db: SandboxDb;
@@ -68,6 +70,9 @@ export interface ServiceApiContext {
 const MERCHANT_ACCOUNT = /^[A-Za-z0-9._:-]{1,255}$/;
 const DEFAULT_LIST_LIMIT = 10;
 const MAX_LIST_LIMIT = 100;
+
+/** A feed's query number: `fallback` when absent, -1 (refused by the caller) when not digits. */
+const listNumber = (value: unknown, fallback: number): number => (value === undefined ? fallback : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : -1);
 
 /** Set by `requireMerchantAccount` for the handlers after it. */
 const merchantOf = (res: Response): string => String(res.locals['merchantAccount']);
@@ -280,6 +285,8 @@ async function processCharge(ctx: ServiceApiContext, merchantAccount: string, id
     } else {
       if (isNew) await insertPaymentMethod(trx, merchantAccount, method, now);
       await insertCharge(trx, { merchant_account: merchantAccount, idempotency_key: idempotencyKey ?? null, charge, storedCredential: request.stored_credential });
+      // A dispute test card's bank disputes the charge as soon as it is taken.
+      if (status === 'succeeded' && method.issuer.dispute) await openDispute(trx, merchantAccount, { charge: charge.id, reason: method.issuer.dispute }, now);
       reply = { status: 201, body: JSON.stringify(charge) };
     }
     return keepReply(trx, merchantAccount, idempotencyKey, reply);
@@ -544,6 +551,8 @@ export const serviceBodies = {
   'POST /api/v1/payment_methods/:id/detach': { body: 'optional', limit: 4 * KB },
   'POST /test_helpers/payment_methods/:id/card_update': { body: 'required', limit: 4 * KB },
   'POST /test_helpers/charges/backdate': { body: 'required', limit: 64 * KB },
+  'POST /api/v1/disputes/:id/evidence': { body: 'required', limit: 32 * KB },
+  'POST /test_helpers/disputes': { body: 'required', limit: 4 * KB },
   'PUT /faults': { body: 'required', limit: 4 * KB },
   // The 3-D Secure page's own form (challenge.ts), as a bank's page posts it.
   'POST /challenge/:id': { body: 'form', limit: 1 * KB },
@@ -617,9 +626,8 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
 
   /** The merchant's feed of card updates, oldest first, after `after` (a sequence; 0 when absent). */
   router.get('/api/v1/payment_method_updates', ...merchantCall, async (req, res) => {
-    const number = (value: unknown, fallback: number) => (value === undefined ? fallback : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : -1);
-    const after = number(req.query['after'], 0);
-    const limit = number(req.query['limit'], DEFAULT_LIST_LIMIT);
+    const after = listNumber(req.query['after'], 0);
+    const limit = listNumber(req.query['limit'], DEFAULT_LIST_LIMIT);
     if (after < 0 || limit < 1 || limit > MAX_LIST_LIMIT) return sendError(res, httpError(400, 'invalid_request', `after must be a sequence (digits) and limit an integer from 1 to ${MAX_LIST_LIMIT}`));
     res.json({ object: 'list', ...(await paymentMethodUpdates(ctx.db, merchantOf(res), after, limit)) });
   });
@@ -647,7 +655,41 @@ export function serviceRouter(ctx: ServiceApiContext): Router {
     const request = parseBody(req, res, BackdateChargesRequest);
     if (request === undefined) return;
     const backdated = await backdateCharges(ctx.db, merchantOf(res), request.charges, request.seconds);
+    await backdateDisputes(ctx.db, merchantOf(res), request.charges, request.seconds);
     res.json({ object: 'backdated_charges', backdated } satisfies BackdatedCharges);
+  });
+
+  router.get('/api/v1/disputes/:id', ...merchantCall, async (req, res) => {
+    const dispute = await findDispute(ctx.db, merchantOf(res), String(req.params.id), ctx.now());
+    if (!dispute) return sendError(res, httpError(404, 'resource_missing', 'no such dispute for this merchant'));
+    res.json(dispute);
+  });
+
+  /** The merchant's feed of disputes, each changed one once as it is now, in the order of their changes, after `changed_after` (a sequence; 0 when absent). */
+  router.get('/api/v1/disputes', ...merchantCall, async (req, res) => {
+    const after = listNumber(req.query['changed_after'], 0);
+    const limit = listNumber(req.query['limit'], DEFAULT_LIST_LIMIT);
+    if (after < 0 || limit < 1 || limit > MAX_LIST_LIMIT) return sendError(res, httpError(400, 'invalid_request', `changed_after must be a sequence (digits) and limit an integer from 1 to ${MAX_LIST_LIMIT}`));
+    res.json({ object: 'list', ...(await disputesChangedAfter(ctx.db, merchantOf(res), after, limit, ctx.now())) });
+  });
+
+  router.post('/api/v1/disputes/:id/evidence', ...merchantCall, idempotencyKeyHeader, async (req, res) => {
+    const evidence = parseBody(req, res, ServiceDisputeEvidence);
+    if (evidence === undefined) return;
+    await respondOnce(ctx, req, res, undefined, (key) =>
+      submitEvidence(ctx.db, merchantOf(res), String(req.params.id), evidence, ctx.now(), (trx, submitted) =>
+        keepReply(trx, merchantOf(res), key, submitted.ok ? { status: 200, body: JSON.stringify(submitted.value) } : errorReply(submitted.error)),
+      ),
+    );
+  });
+
+  /** The cardholder's bank disputes a captured charge, on demand (the dispute test cards do it at once). Sandbox only. */
+  router.post('/test_helpers/disputes', ...merchantCall, async (req, res) => {
+    const request = parseBody(req, res, OpenDisputeRequest);
+    if (request === undefined) return;
+    const opened = await ctx.db.transaction().execute((trx) => openDispute(trx, merchantOf(res), request, ctx.now()));
+    if (!opened.ok) return sendError(res, opened.error);
+    res.status(201).json(opened.value);
   });
 
   router.use(challengeRoutes(ctx));

@@ -5,7 +5,7 @@
  * store, as a real payment service's would not be. No card number, token or
  * cryptogram is ever written here.
  */
-import { sql, type Generated, type Kysely, type Migration, type Transaction } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration, type Selectable, type Transaction } from 'kysely';
 import type { AuthenticationSession, AuthenticationStatus, BillingDetails, CardSummary, Charge, KeptPaymentMethod, PaymentMethodUpdate, ServiceRefund, StoredCredential } from '../contracts';
 import { openDatabase } from '../common/store/database';
 import { SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
@@ -114,6 +114,30 @@ interface RefundsTable {
   created: number;
 }
 
+/**
+ * Disputes the cardholders' banks opened on charges (disputes.ts). `sequence` is the merchant's feed position of the
+ * latest change: a change takes the merchant's next one, so the feed lists each changed dispute once, as it is now.
+ */
+export interface DisputesTable {
+  id: string;
+  merchant_account: string;
+  charge_id: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: string;
+  /** Seconds since the epoch, as `created`. */
+  evidence_due_by: number;
+  /** ServiceDisputeEvidence JSON; null until submitted. */
+  evidence: string | null;
+  evidence_submitted_at: number | null;
+  /** What the issuer will decide once the review is over (`won`, `lost`), and when (ms); null: no decision yet. */
+  outcome: string | null;
+  decided_at: number | null;
+  sequence: number;
+  created: number;
+}
+
 interface WalletMessagesTable {
   message_id: string;
   charge_id: string;
@@ -129,6 +153,7 @@ export interface SandboxDatabase {
   operations: OperationsTable;
   refunds: RefundsTable;
   payment_method_updates: PaymentMethodUpdatesTable;
+  disputes: DisputesTable;
 }
 
 export type SandboxDb = Kysely<SandboxDatabase>;
@@ -262,6 +287,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payment_method_updates_merchant_seq').on('payment_method_updates').columns(['merchant_account', 'seq']).execute();
     },
   },
+  '0007_disputes': {
+    // Disputes (docs/service-conventions.md#disputes): one per charge at most, read by id or by the merchant's feed of changes.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('disputes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('merchant_account', 'text', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull().unique())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('evidence_due_by', 'integer', (c) => c.notNull())
+        .addColumn('evidence', 'text')
+        .addColumn('evidence_submitted_at', 'integer')
+        .addColumn('outcome', 'text')
+        .addColumn('decided_at', 'integer')
+        .addColumn('sequence', 'integer', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('disputes_merchant_sequence').on('disputes').columns(['merchant_account', 'sequence']).execute();
+    },
+  },
 };
 
 export const openSandboxDb = (file: string) => openDatabase<SandboxDatabase>(file, migrations);
@@ -303,8 +351,11 @@ function toCharge(row: ChargeRow): Charge {
   };
 }
 
+/** A transaction on the sandbox's database. */
+export type SandboxTransaction = Transaction<SandboxDatabase>;
+
 /** The sandbox's database, or a transaction on it. */
-export type SandboxDbOrTransaction = SandboxDb | Transaction<SandboxDatabase>;
+export type SandboxDbOrTransaction = SandboxDb | SandboxTransaction;
 
 async function appendOperation(db: SandboxDbOrTransaction, operation: LedgerOperation, entry: Omit<LedgerEntry, 'operation'>): Promise<void> {
   const { charge, refund } = entry;
@@ -664,4 +715,64 @@ export async function consumeWalletMessage(
     .onConflict((oc) => oc.doNothing())
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** A dispute as the sandbox keeps it (disputes.ts makes the service's object of it). */
+export type DisputeRow = Selectable<DisputesTable>;
+
+/** The merchant's next feed sequence: the sandbox's one SQLite writer serializes the transactions that take it. */
+async function nextDisputeSequence(trx: Transaction<SandboxDatabase>, merchantAccount: string): Promise<number> {
+  const last = await trx.selectFrom('disputes').select((eb) => eb.fn.max('sequence').as('sequence')).where('merchant_account', '=', merchantAccount).executeTakeFirst();
+  return Number(last?.sequence ?? 0) + 1;
+}
+
+/** A new dispute, at the merchant's next feed sequence; the row as written. */
+export async function insertDispute(trx: Transaction<SandboxDatabase>, row: Omit<DisputeRow, 'sequence'>): Promise<DisputeRow> {
+  const inserted = { ...row, sequence: await nextDisputeSequence(trx, row.merchant_account) };
+  await trx.insertInto('disputes').values(inserted).execute();
+  return inserted;
+}
+
+/** A dispute changed, which moves it to the merchant's next feed sequence; the row as written. */
+export async function changeDispute(trx: Transaction<SandboxDatabase>, row: DisputeRow, changes: Partial<Omit<DisputeRow, 'id' | 'merchant_account' | 'sequence'>>): Promise<DisputeRow> {
+  const changed = { ...row, ...changes, sequence: await nextDisputeSequence(trx, row.merchant_account) };
+  await trx.updateTable('disputes').set(changed).where('id', '=', row.id).execute();
+  return changed;
+}
+
+export const findDisputeRow = (db: SandboxDbOrTransaction, merchantAccount: string, id: string): Promise<DisputeRow | undefined> =>
+  db.selectFrom('disputes').selectAll().where('merchant_account', '=', merchantAccount).where('id', '=', id).executeTakeFirst();
+
+export const disputeOfCharge = (db: SandboxDbOrTransaction, chargeId: string): Promise<DisputeRow | undefined> =>
+  db.selectFrom('disputes').selectAll().where('charge_id', '=', chargeId).executeTakeFirst();
+
+/** The merchant's disputes whose move is due at `now`: a review whose decision is due, or a response past its due date. In feed order. */
+export const disputesDue = (db: SandboxDbOrTransaction, merchantAccount: string, now: number): Promise<DisputeRow[]> =>
+  db
+    .selectFrom('disputes')
+    .selectAll()
+    .where('merchant_account', '=', merchantAccount)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'under_review'), eb('outcome', 'is not', null), eb('decided_at', '<=', now)]),
+        eb.and([eb('status', '=', 'needs_response'), eb('evidence_due_by', '<=', Math.floor(now / 1000))]),
+      ]),
+    )
+    .orderBy('sequence')
+    .execute();
+
+/** The merchant's disputes whose latest change is after the sequence `after`, in sequence order; one more row tells `has_more`. */
+export async function disputeRowsChangedAfter(db: SandboxDb, merchantAccount: string, after: number, limit: number): Promise<{ rows: DisputeRow[]; has_more: boolean }> {
+  const rows = await db.selectFrom('disputes').selectAll().where('merchant_account', '=', merchantAccount).where('sequence', '>', after).orderBy('sequence').limit(limit + 1).execute();
+  return { rows: rows.slice(0, limit), has_more: rows.length > limit };
+}
+
+/** Test clocks (docs/test-clocks.md): the merchant's disputes of the named charges, opened and due `seconds` earlier. */
+export async function backdateDisputes(db: SandboxDbOrTransaction, merchantAccount: string, chargeIds: readonly string[], seconds: number): Promise<void> {
+  await db
+    .updateTable('disputes')
+    .set((eb) => ({ created: eb('created', '-', seconds), evidence_due_by: eb('evidence_due_by', '-', seconds) }))
+    .where('merchant_account', '=', merchantAccount)
+    .where('charge_id', 'in', chargeIds)
+    .execute();
 }

@@ -4,7 +4,7 @@
  * from it (`npm run docs:test-cards`, scripts/test-cards-doc.ts); a test fails when
  * the page is stale.
  */
-import type { AuthMethod, CardNetwork, CardOutcome, ThreeDsFlow, WalletCard } from '../contracts';
+import type { AuthMethod, CardNetwork, CardOutcome, DisputeReason, ThreeDsFlow, WalletCard } from '../contracts';
 import { type IssuerAddress, SANDBOX_CARDHOLDER_ADDRESS } from './address-verification';
 
 export type FailureCode =
@@ -94,6 +94,8 @@ export interface TestCard {
   captureRefusal?: FailureCode;
   /** A refund of a charge on the card is accepted and fails: `status: failed` with this code. */
   refundFailure?: RefundFailureCode;
+  /** A charge on the card succeeds, and its cardholder's bank disputes it at once, for this reason (docs/disputes.md). */
+  dispute?: DisputeReason;
 }
 
 // `as const` keeps each slug a literal, so the wallet's card ids are a type (WalletCardId) of this one table.
@@ -117,6 +119,9 @@ const testCardTable = [
   { slug: 'visa-pending', number: '4000000000000408', network: 'VISA', outcome: 'success', unanswered: true },
   { slug: 'visa-capture-declined', number: '4000000000000416', network: 'VISA', outcome: 'success', captureRefusal: 'card_declined' },
   { slug: 'visa-refund-fails', number: '4000000000005126', network: 'VISA', outcome: 'success', refundFailure: 'expired_or_canceled_card' },
+  // Disputes (docs/disputes.md): Stripe's numbers; the charge succeeds, then its cardholder's bank disputes it.
+  { slug: 'visa-dispute-fraudulent', number: '4000000000000259', network: 'VISA', outcome: 'success', dispute: 'fraudulent' },
+  { slug: 'visa-dispute-product-not-received', number: '4000000000002685', network: 'VISA', outcome: 'success', dispute: 'product_not_received' },
   { slug: 'visa-3ds-required', number: '4000002760003184', network: 'VISA', outcome: 'success', threeDs: 'challenge' },
   { slug: 'visa-3ds-frictionless', number: '4000002500003155', network: 'VISA', outcome: 'success', threeDs: 'frictionless' },
   { slug: 'mastercard-no-eci', number: '5105105105105100', network: 'MASTERCARD', outcome: 'success', withoutEci: true },
@@ -199,6 +204,8 @@ export interface IssuerProfile {
   captureRefusal?: FailureCode;
   /** TestCard.refundFailure. */
   refundFailure?: RefundFailureCode;
+  /** TestCard.dispute. */
+  dispute?: DisputeReason;
 }
 
 export function issuerProfile(pan: string): IssuerProfile {
@@ -212,6 +219,7 @@ export function issuerProfile(pan: string): IssuerProfile {
     ...(card?.unanswered && { unanswered: card.unanswered }),
     ...(card?.captureRefusal && { captureRefusal: card.captureRefusal }),
     ...(card?.refundFailure && { refundFailure: card.refundFailure }),
+    ...(card?.dispute && { dispute: card.dispute }),
   };
 }
 
@@ -267,6 +275,7 @@ function afterPaymentLabel(card: TestCard): string {
   if (card.merchantInitiated) return `; kept, the merchant's charges fail: ${card.merchantInitiated}`;
   if (card.captureRefusal) return `; as a hold, its capture fails: ${card.captureRefusal}`;
   if (card.refundFailure) return `; its refunds fail: ${card.refundFailure}`;
+  if (card.dispute) return `; then disputed: ${card.dispute}`;
   return '';
 }
 

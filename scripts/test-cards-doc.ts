@@ -21,11 +21,12 @@ function addressRemark(card: TestCard): string {
   return `; address verification: the issuer has ${card.issuerAddress.line1}, ${card.issuerAddress.postal_code} on record`;
 }
 
-/** What happens after the payment: a kept card's later charges, a hold's capture, a refund. */
+/** What happens after the payment: a kept card's later charges, a hold's capture, a refund, a dispute. */
 function afterPaymentRemark(card: TestCard): string {
   if (card.merchantInitiated) return `; kept, every merchant-initiated charge fails with ${code(card.merchantInitiated)} ([below](#merchant-initiated-charges))`;
   if (card.captureRefusal) return `; as a hold, its capture is refused: ${code(`402 ${card.captureRefusal}`)}, the hold stays placed ([below](#outcomes-after-the-payment))`;
   if (card.refundFailure) return `; each refund is accepted and fails: ${code('status: "failed"')}, ${code(`failure_code: "${card.refundFailure}"`)} ([below](#outcomes-after-the-payment))`;
+  if (card.dispute) return `; its cardholder's bank disputes the charge at once: ${code(`reason: "${card.dispute}"`)} ([disputes.md](disputes.md#test-cards))`;
   return '';
 }
 

@@ -37,6 +37,7 @@ import { packageRoutes } from '../common/http/packages';
 import { staticRoutes } from '../common/http/static';
 import { webhookBodies, webhookRoutes } from './webhooks/routes';
 import { paymentMethodBodies, paymentMethodRoutes } from './payment-methods/routes';
+import { disputeBodies, disputeRoutes } from './disputes/routes';
 
 export interface AppDependencies {
   store: Store;
@@ -91,7 +92,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
   if (deps.embeddedSandbox) app.use('/sandbox', deps.embeddedSandbox);
   // Every other body is read here, before any route (common/http/body.ts): a route without a rule takes none.
-  app.use(bodyEdge({ ...checkoutBodies, ...testClockBodies, ...paymentMethodBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
+  app.use(bodyEdge({ ...checkoutBodies, ...testClockBodies, ...paymentMethodBodies, ...disputeBodies, ...webhookBodies, ...dashboardBodies, ...(deps.demo ? demoBodies : {}), ...(deps.demo && deps.sandboxOrigin ? galleryBodies : {}) }));
 
   app.use(healthRoutes({ store: deps.store, ...deps.readiness }));
   app.use(siteFileRoutes());
@@ -103,6 +104,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(checkoutRoutes({ ...deps, rateLimitCounting, merchantCalls, merchantQuotes }));
   app.use(testClockRoutes({ ...deps, merchantCalls }));
   app.use(paymentMethodRoutes({ ...deps, merchantCalls }));
+  app.use(disputeRoutes({ ...deps, merchantCalls }));
   app.use(webhookRoutes({ ...deps, ...deps.webhooks, merchantCalls }));
   app.use(dashboardRoutes({ ...deps, merchantCalls }));
   app.use(staticRoutes({ sandboxWallet: deps.embeddedSandbox !== undefined, frameHeaders: frameHeaders(deps.sandboxOrigin) }));

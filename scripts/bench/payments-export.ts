@@ -1,5 +1,5 @@
 /**
- * Figure 13: the dashboard's CSV export of 100,000 payments (GET
+ * Figure 14: the dashboard's CSV export of 100,000 payments (GET
  * /dashboard/api/payments.csv's writePaymentsCsv, in-process, HTTP apart) on
  * SQLite and on PostgreSQL: how long it takes, and how far the heap grows
  * above where it stood before it, at the highest of its samples (one per page
@@ -9,7 +9,7 @@
  * connection. Baseline: the same rows read in one query, as an export that is
  * not streamed would hold them (and the CSV of them too).
  *
- *   npx tsx scripts/bench/payments-export.ts [sessions]   (npm run bench runs it as figure 13)
+ *   npx tsx scripts/bench/payments-export.ts [sessions]   (npm run bench runs it as figure 14)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

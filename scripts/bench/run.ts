@@ -21,6 +21,8 @@ import { benchOverview, OVERVIEW_BENCH_OPTIONS, overviewRows } from './overview'
 import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
+import { benchLighthouse } from './lighthouse';
+import { lighthouseRows } from './lighthouse-goals';
 import { round, verdict } from './stats';
 import { benchSlow4gBuilt, slow4gRows } from './slow4g';
 import { benchWidget } from './widget';
@@ -65,7 +67,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const fleet = await benchFleetThroughput({ connections: 32, seconds: 10, rounds: 3 });
   log('9. payment list query, 10,000 sessions, SQLite and PostgreSQL');
   const sessionList = await benchSessionList({ sessions: 10_000, runs: 200, pageSize: 20 });
-  log('13. the payments CSV export, 100,000 sessions, SQLite and PostgreSQL');
+  log('14. the payments CSV export, 100,000 sessions, SQLite and PostgreSQL');
   const paymentsExport = await benchPaymentsExport(100_000);
   log('10. the front-end packages\' layers');
   const packageLayers = await benchPackageLayers();
@@ -73,6 +75,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const quoteCallback = await benchQuoteCallback({ changes: 200 });
   log("12. the dashboard overview's query, 100,000 sessions, SQLite and PostgreSQL");
   const overview = await benchOverview(OVERVIEW_BENCH_OPTIONS);
+  log('13. Lighthouse: the demo store, a one-widget page and the dashboard sign-in, mobile and desktop');
+  const lighthouse = await benchLighthouse({ runs: 3, log: (stage) => log(`13. Lighthouse: ${stage}`) });
 
   const ratio = (a: number, b: number) => round(a / b);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -191,7 +195,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     }),
     ...(['sqlite', 'postgres'] as const).map((engine): Row => {
       const figure = paymentsExport[engine];
-      const title = `13. Payments CSV export (dashboard), ${paymentsExport.sessions.toLocaleString('en')} sessions, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: time; heap growth at its peak`;
+      const title = `14. Payments CSV export (dashboard), ${paymentsExport.sessions.toLocaleString('en')} sessions, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: time; heap growth at its peak`;
       if (!figure) return [title, 'not run: no PostgreSQL binaries', '', '', ''];
       const mib = (n: number) => `${n.toFixed(1)} MiB`;
       return [title, `${(figure.seconds).toFixed(1)} s; ${mib(figure.peakHeapGrowthMiB)}`, `one query: ${mib(figure.oneQueryHeapGrowthMiB)}`, String(ratio(figure.peakHeapGrowthMiB, figure.oneQueryHeapGrowthMiB)), 'streamed: flat heap'];
@@ -199,6 +203,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     ...packageLayerRows(packageLayers),
     ...quoteCallbackRows(quoteCallback),
     ...overviewRows(overview),
+    ...lighthouseRows(lighthouse),
   ];
 
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
@@ -213,7 +218,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, paymentsExport, packageLayers, quoteCallback, overview, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, paymentsExport, packageLayers, quoteCallback, overview, lighthouse, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

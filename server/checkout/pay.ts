@@ -361,7 +361,7 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
   };
 }
 
-/** The outcome's card, and a decline's or failure's code, as the session's search columns (migration 0029); a success keeps the last decline's code. */
+/** The outcome's card, and a decline's or failure's code, as the session's search columns (migration 0030); a success keeps the last decline's code. */
 const searchColumnsOf = (outcome: PaymentOutcome) => ({
   card_network: outcome.card?.network ?? null,
   card_last4: outcome.card?.last4 ?? null,

@@ -9,7 +9,8 @@
  * unpaid expires in the same pass; releases the holds that lapsed (holds.ts); and erases the
  * billing addresses older than PERSONAL_DATA_RETENTION_DAYS (personal-data.ts). Saved cards'
  * part (payment-methods/): the cards of paid saving sessions not kept yet are kept, detaches the
- * service has not heard of are told, and the networks' card updates are applied.
+ * service has not heard of are told, and the networks' card updates are applied. The disputes the
+ * service opened or changed since the last pass are mirrored (disputes/sync.ts).
  */
 import { getApp } from '../apps';
 import type { Logger } from '../../common/logging';
@@ -28,6 +29,7 @@ import { reconcileRefunds, type RefundReconcileReport } from './refunds';
 import { applyCardUpdates } from '../payment-methods/card-updates';
 import { keepPendingCards } from '../payment-methods/keep';
 import { confirmDetaches } from '../payment-methods/records';
+import { applyDisputeChanges } from '../disputes/sync';
 
 export interface ReconcileDependencies extends PersonalDataDependencies {
   store: Store;
@@ -62,6 +64,8 @@ export interface ReconcileReport {
   personalDataErased: ErasureReport;
   /** Saved cards: cards kept, detaches told to the service, payment methods the networks' card updates changed. */
   savedCards: { kept: number; detachesTold: number; cardsUpdated: number };
+  /** Disputes this pass created or changed from the service's feed. */
+  disputesChanged: number;
 }
 
 /**
@@ -107,13 +111,15 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   const refunds = await reconcileRefunds(deps);
   // After the attempts: a saving session settled paid by this pass has its card kept in it.
   const savedCards = { kept: await keepPendingCards(deps), detachesTold: await confirmDetaches(deps), cardsUpdated: await applyCardUpdates(deps) };
+  // After the attempts: a charge settled by this pass is its session's when its dispute is read.
+  const disputesChanged = await applyDisputeChanges(deps);
   const expired = await expirePastDueSessions(deps);
   const lapsedHoldsReleased = await releaseLapsedHolds({ ...deps, longestRequestMs: deps.leaseMs });
   const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
   if (endedRateLimitWindows > 0) deps.logger.debug({ endedRateLimitWindows }, 'ended rate limit windows purged');
-  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards };
+  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, disputesChanged };
 }
 
 export interface Reconciler {

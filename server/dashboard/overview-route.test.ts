@@ -11,12 +11,18 @@ let server: TestServer;
 let secretKey: string;
 let cookie: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ secretKey } = await server.merchant({ merchant_id: 'overview' }));
-  const signedIn = await fetch(`${server.url}/dashboard/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: secretKey }) });
+/** A dashboard session's cookie for the app of `key`. */
+async function signIn(key: string): Promise<string> {
+  const signedIn = await fetch(`${server.url}/dashboard/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: key }) });
   expect(signedIn.status).toBe(201);
-  cookie = `wc_dashboard=${/wc_dashboard=([^;]*)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
+  return `wc_dashboard=${/wc_dashboard=([^;]*)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
+}
+
+beforeAll(async () => {
+  // Reconciliation, which reads the service's disputes, is driven by the tests.
+  server = await startTestServer({ RECONCILE_INTERVAL_MS: '3600000' });
+  ({ secretKey } = await server.merchant({ merchant_id: 'overview' }));
+  cookie = await signIn(secretKey);
 });
 afterAll(() => server.close());
 
@@ -64,11 +70,26 @@ describe('GET /dashboard/api/overview', () => {
         gross_volume: 2500,
         refunded: 0,
         net: 2500,
+        disputed: 0,
+        disputes: 0,
         outcomes: { succeeded: 1, reached_outcome: 2, success_rate: 0.5 },
         days: [{ date: today(), gross_volume: 2500, refunded: 0, net: 2500 }],
       },
     ]);
+    expect(body.dispute_statuses).toEqual([]);
     expect(body.statuses).toEqual(expect.arrayContaining([{ status: 'succeeded', count: 1 }, { status: 'declined', count: 1 }, { status: 'open', count: 1 }]));
     expect(body.decline_codes).toEqual([{ code: 'insufficient_funds', count: 1 }]);
+  });
+
+  it("counts the period's disputes, open or lost, with their amount per currency and their statuses, apart from the payments' net", async () => {
+    const other = await server.merchant({ merchant_id: 'overview_disputes' });
+    const disputed = await server.createSession(other.secretKey, { amount: 4200, currency: 'USD' });
+    expect((await server.pay(disputed, { payment_data: await server.walletPaymentData(disputed, 'visa-dispute-fraudulent-3ds') })).status).toBe(200);
+    await server.reconcile();
+
+    const reply = await overview(`from=${today()}&to=${today()}&time_zone=UTC`, { cookie: await signIn(other.secretKey) });
+    const body = (await reply.json()) as DashboardOverview;
+    expect(body.currencies).toEqual([expect.objectContaining({ currency: 'USD', gross_volume: 4200, net: 4200, disputed: 4200, disputes: 1 })]);
+    expect(body.dispute_statuses).toEqual([{ status: 'needs_response', count: 1 }]);
   });
 });

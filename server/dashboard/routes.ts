@@ -8,7 +8,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, CreateRefundBody, DashboardKeyRoll, DashboardPaymentsExportQuery, DashboardPaymentsQuery, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
+import { CheckoutSettings, CreateRefundBody, DashboardKeyRoll, DashboardPaymentsExportQuery, DashboardPaymentsQuery, DisputeId, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
 import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
@@ -36,6 +36,7 @@ import { detachAppPaymentMethod, getAppPaymentMethod } from '../payment-methods/
 import type { Logger } from '../../common/logging';
 import { endpointWithDeliveries, paymentView, timelineOf } from './views';
 import { listDashboardPaymentMethods } from './payment-methods';
+import { dashboardDisputePage, listDashboardDisputes, submitDashboardEvidence } from '../disputes/dashboard';
 import { dashboardOverview } from './overview';
 
 export interface DashboardRoutesOptions {
@@ -69,6 +70,7 @@ export const dashboardBodies = {
   'PUT /dashboard/api/settings': { body: 'required', limit: 32 * KB },
   'POST /dashboard/api/origins/verify': { body: 'required', limit: 32 * KB },
   'POST /dashboard/api/payment_methods/:paymentMethodId/detach': { body: 'optional', limit: 32 * KB },
+  'POST /dashboard/api/disputes/:disputeId/evidence': { body: 'required', limit: 32 * KB },
 } as const satisfies BodyRules;
 
 const noSuchPayment = { code: 'not_found', message: 'No such payment' };
@@ -106,6 +108,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
   router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
   router.param('paymentMethodId', pathIdParam(PaymentMethodRecordId, { code: 'not_found', message: 'No such payment method' }));
+  router.param('disputeId', pathIdParam(DisputeId, { code: 'not_found', message: 'No such dispute' }));
 
   router.post('/dashboard/api/session', options.merchantCalls, async (req, res) => {
     const parsed = DashboardSignIn.safeParse(req.body);
@@ -224,6 +227,29 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
       if (!empty.success) return refusal(invalidRequest(empty.error));
       return replyOf(await detachAppPaymentMethod(options, app, String(req.params.paymentMethodId)), 200);
     });
+  });
+
+  /** The Disputes page (docs/disputes.md), paged as the payments are, and a dispute's page. */
+  router.get('/dashboard/api/disputes', signedIn, async (req, res) => {
+    const unstorable = unstorableTextPath(req.query);
+    if (unstorable) return sendError(res, unstorableText(unstorable));
+    const listed = await listDashboardDisputes(store, signedInOf(res).app, req.query);
+    if (listed.ok) res.json(listed.value);
+    else sendFailure(res, listed.error);
+  });
+
+  router.get('/dashboard/api/disputes/:disputeId', signedIn, async (req, res) => {
+    const found = await dashboardDisputePage(store, signedInOf(res).app, String(req.params.disputeId));
+    if (found.ok) res.json(found.value);
+    else sendFailure(res, found.error);
+  });
+
+  /** The evidence form, as POST /api/disputes/{id}/evidence runs it; the page's Idempotency-Key makes a double submit one submission. */
+  router.post('/dashboard/api/disputes/:disputeId/evidence', signedIn, async (req, res) => {
+    const { app } = signedInOf(res);
+    await respondIdempotently(keys, `${app.id}:${req.path}`, req, res, async () =>
+      replyOf(await submitDashboardEvidence(options, app, String(req.params.disputeId), req.body), 200, (failure) => failure.code !== 'invalid_request' && failure.code !== 'service_unavailable'),
+    );
   });
 
   router.get('/dashboard/api/webhook_endpoints', signedIn, async (_req, res) => {

@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../../testing/harness';
 import { createTestDatabase, type TestDatabase, testDatabaseServer } from '../../testing/postgres';
 import { webhookBodies } from '../webhooks/routes';
 import { paymentMethodBodies } from '../payment-methods/routes';
+import { disputeBodies } from '../disputes/routes';
 import { testClockBodies } from '../checkout/test-clock-routes';
 import { type BodyRules, routesOf } from '../../common/http/body';
 
@@ -202,6 +203,7 @@ describe('content types, on every route', () => {
     ...prefixed('', checkoutBodies),
     ...prefixed('', webhookBodies),
     ...prefixed('', paymentMethodBodies),
+    ...prefixed('', disputeBodies),
     ...prefixed('', testClockBodies),
     ...prefixed('', dashboardBodies),
     ...prefixed('/sandbox/wallet', walletBodies),

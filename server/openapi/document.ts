@@ -18,6 +18,7 @@ import { apiError, errorResponses, idempotencyKey, reply, requestBody } from './
 import { quoteAnswerComponent, quoteEndpointPaths, quoteEndpointTag, quoteEndpointWebhooks } from './quote-endpoint';
 import { webhookEvents, webhookPaths } from './webhooks';
 import { paymentMethodPaths, paymentMethodsTag } from './payment-methods';
+import { disputePaths, disputesTag } from './disputes';
 import { testClockPaths, testClocksTag } from './test-clocks';
 
 /**
@@ -265,6 +266,7 @@ const paths: ZodOpenApiObject['paths'] = {
   },
   ...quoteEndpointPaths,
   ...paymentMethodPaths,
+  ...disputePaths,
   ...webhookPaths,
   ...testClockPaths,
   '/v3/apps/{appId}': {
@@ -379,8 +381,9 @@ const tags = [
   { name: 'Origin verification', description: "Platform mode: each allowed origin's proof that the application controls it, before authJwts are signed for it (secret key; docs/platform.md)" },
   quoteEndpointTag,
   paymentMethodsTag,
+  disputesTag,
   { name: 'Webhook endpoints', description: 'Where events are POSTed, signed (secret key; docs/webhooks.md)' },
-  { name: 'Events', description: 'What happened to the application\'s sessions, refunds and kept cards, as delivered to webhook endpoints (secret key)' },
+  { name: 'Events', description: 'What happened to the application\'s sessions, refunds, kept cards and disputes, as delivered to webhook endpoints (secret key)' },
   testClocksTag,
   { name: 'Apps API', description: 'The application records, as Google\'s apps API serves them (OAuth 2.0 access token; docs/apps-api.md)' },
   { name: 'Sandbox wallet', description: "A stand-in for Google Pay's wallet, for tests and QA: present only with the embedded sandbox" },

@@ -88,6 +88,9 @@ describe('/openapi.json', () => {
         '/api/payment_methods/{paymentMethodId}',
         '/api/payment_methods/{paymentMethodId}/detach',
         '/api/payment_methods/{paymentMethodId}/charges',
+        '/api/disputes',
+        '/api/disputes/{disputeId}',
+        '/api/disputes/{disputeId}/evidence',
         '/api/webhook_endpoints',
         '/api/webhook_endpoints/{id}',
         '/api/webhook_endpoints/{id}/roll_secret',
@@ -120,7 +123,7 @@ describe('/openapi.json', () => {
     expect(full.info.contact).toBeDefined();
     const operations = [...Object.entries(full.paths), ...Object.entries(full.webhooks)].flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ at: `${method} ${path}`, ...operation })));
     expect(operations.filter((operation) => !operation.tags?.length || !operation.description).map((operation) => operation.at), 'untagged or undescribed').toEqual([]);
-    // Every event, a payment's and a kept card's, and the merchant's quote endpoint's request (docs/express-checkout.md).
+    // Every event, a payment's, a kept card's and a dispute's, and the merchant's quote endpoint's request (docs/express-checkout.md).
     expect(Object.keys(full.webhooks).sort()).toEqual([...WebhookEventType.options, 'quoteRequest'].sort());
 
     const statuses = (path: string, method = 'post') => Object.keys(full.paths[path]![method]!.responses);

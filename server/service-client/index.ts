@@ -20,6 +20,10 @@ import {
   type KeepPaymentMethodRequest,
   KeptPaymentMethod,
   PaymentMethodUpdateList,
+  type OpenDisputeRequest,
+  ServiceDispute,
+  type ServiceDisputeEvidence,
+  ServiceDisputeList,
   ServiceRefund,
   type ServiceRefundRequest,
 } from '../../contracts';
@@ -110,6 +114,12 @@ export interface ServiceClient {
   detachPaymentMethod(id: string, call: ChargeCall): Promise<Result<KeptPaymentMethod, ServiceFailure>>;
   /** The merchant's card updates after `after` (a sequence), oldest first, at most `limit`. */
   paymentMethodUpdates(merchantId: string, after: number, limit: number): Promise<Result<PaymentMethodUpdateList, ServiceFailure>>;
+  /** The merchant's disputes changed after `after` (a feed sequence), each once as it is now, in sequence order, at most `limit`. */
+  disputesChangedAfter(merchantId: string, after: number, limit: number): Promise<Result<ServiceDisputeList, ServiceFailure>>;
+  /** Submits a dispute's evidence (once: the service refuses a second); idempotent under the call's key. */
+  submitDisputeEvidence(disputeId: string, evidence: ServiceDisputeEvidence, call: ChargeCall): Promise<Result<ServiceDispute, ServiceFailure>>;
+  /** A sandbox's test helper (docs/disputes.md): the cardholder's bank disputes a captured charge. Only a sandbox has the route. */
+  openDispute(merchantId: string, request: OpenDisputeRequest): Promise<Result<ServiceDispute, ServiceFailure>>;
   /**
    * A sandbox's test helper (docs/test-clocks.md): the merchant's named charges placed `seconds` earlier. Only a
    * sandbox has the route; the backend calls it only when its payment service is one.
@@ -166,6 +176,9 @@ const paths = {
   detach: (paymentMethodId: string) => `/api/v1/payment_methods/${encodeURIComponent(paymentMethodId)}/detach`,
   paymentMethodUpdates: (after: number, limit: number) => `/api/v1/payment_method_updates?after=${after}&limit=${limit}`,
   backdateCharges: '/test_helpers/charges/backdate',
+  disputesChangedAfter: (after: number, limit: number) => `/api/v1/disputes?changed_after=${after}&limit=${limit}`,
+  disputeEvidence: (disputeId: string) => `/api/v1/disputes/${encodeURIComponent(disputeId)}/evidence`,
+  openDispute: '/test_helpers/disputes',
 };
 
 /**
@@ -259,6 +272,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       send({ method: 'POST', path: paths.paymentMethods, ...call, body: JSON.stringify({ charge: request.charge, customer: request.customer }), reply: KeptPaymentMethod, what: 'payment method' }),
     detachPaymentMethod: (id, call) => send({ method: 'POST', path: paths.detach(id), ...call, reply: KeptPaymentMethod, what: 'payment method' }),
     paymentMethodUpdates: (merchantId, after, limit) => send({ method: 'GET', path: paths.paymentMethodUpdates(after, limit), merchantId, reply: PaymentMethodUpdateList, what: 'payment method update list' }),
+    disputesChangedAfter: (merchantId, after, limit) => send({ method: 'GET', path: paths.disputesChangedAfter(after, limit), merchantId, reply: ServiceDisputeList, what: 'dispute list' }),
+    submitDisputeEvidence: (disputeId, evidence, call) => send({ method: 'POST', path: paths.disputeEvidence(disputeId), ...call, body: JSON.stringify(evidence), reply: ServiceDispute, what: 'dispute' }),
+    // Opening a dispute is not idempotent (a charge is disputed once: a second call is refused): a call whose outcome is unknown is not repeated.
+    openDispute: (merchantId, request) => tryOnce({ method: 'POST', path: paths.openDispute, merchantId, body: JSON.stringify(request), reply: ServiceDispute, what: 'dispute' }),
     // Backdating is not idempotent (each call moves the charges again): a call whose outcome is unknown is not repeated.
     backdateCharges: (merchantId, request) => tryOnce({ method: 'POST', path: paths.backdateCharges, merchantId, body: JSON.stringify(request), reply: BackdatedCharges, what: 'backdate reply' }),
   };

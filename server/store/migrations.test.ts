@@ -125,11 +125,11 @@ describe('0021: every allowed origin gets its verification, not verified', () =>
   });
 });
 
-describe('0029: the search reads the card and the decline as columns', () => {
+describe('0030: the search reads the card and the decline as columns', () => {
   it("fills each paid session's card network, last four and decline code from its stored outcome", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
     try {
-      const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0029'));
+      const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0030'));
       await sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created) VALUES ('app_upgrade', 'Upgrade Shop', 'm_upgrade', 'hash_upgrade', '["https://shop.example"]', '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1)`.execute(before);
       const session = (id: string, status: string, outcome: object | null) =>
         sql`INSERT INTO sessions (id, app_id, status, amount, currency, country_code, intent, client_secret_hash, outcome, created, updated, expires_at) VALUES (${id}, 'app_upgrade', ${status}, 1200, 'USD', 'US', 'charge', 'x', ${outcome && JSON.stringify(outcome)}, 1, 1, 2)`.execute(before);

@@ -501,7 +501,40 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX IF NOT EXISTS sessions_app_created_money ON sessions (app_id, created, status, currency, amount, amount_charged, amount_captured, amount_refunded)`.execute(db);
     },
   },
-  '0029_payment_search': {
+  '0029_disputes': {
+    // Disputes (docs/disputes.md): the service's, mirrored from its feed of changes (server/disputes/sync.ts) with the
+    // session of the disputed charge; how far into each merchant account's feed the backend has read; and the charge's
+    // attempt found by its charge id, which the feed names.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('disputes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('session_id', 'text', (c) => c.notNull().references('sessions.id'))
+        .addColumn('service_dispute_id', 'text', (c) => c.notNull().unique())
+        .addColumn('service_sequence', 'bigint', (c) => c.notNull())
+        .addColumn('charge_id', 'text', (c) => c.notNull())
+        .addColumn('amount', 'bigint', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('evidence_due_by', 'bigint', (c) => c.notNull())
+        .addColumn('evidence', 'text')
+        .addColumn('evidence_submitted', 'bigint')
+        .addColumn('created', 'bigint', (c) => c.notNull())
+        .addColumn('updated', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`CREATE INDEX disputes_app_created ON disputes (app_id, created, id)`.execute(db);
+      await sql`CREATE INDEX disputes_session ON disputes (session_id)`.execute(db);
+      await sql`CREATE INDEX charge_attempts_charge ON charge_attempts (charge_id)`.execute(db);
+      await db.schema
+        .createTable('dispute_cursors')
+        .addColumn('merchant_id', 'text', (c) => c.primaryKey())
+        .addColumn('sequence', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0030_payment_search': {
     // The dashboard's search and filters (docs/dashboard.md, "Find any payment"): the latest outcome's card network and last
     // four and the latest decline's code as columns (they live in the `outcome` JSON, which no index reaches), the e-mail's
     // blind index (it is sealed: a keyed hash finds it without opening every row), and an index for each, and for the amount,

@@ -99,7 +99,7 @@ export interface SessionsTable {
   payment_method_error: Generated<string | null>;
   /** MerchantChargeReason of a merchant-initiated session; null otherwise. */
   charge_reason: Generated<string | null>;
-  /** The latest outcome's card network and last four digits (its `outcome` JSON's, as columns for the dashboard's search: migration 0029). */
+  /** The latest outcome's card network and last four digits (its `outcome` JSON's, as columns for the dashboard's search: migration 0030). */
   card_network: Generated<string | null>;
   card_last4: Generated<string | null>;
   /** The `failure_code` of the latest attempt that was declined or failed, kept after a later success; null if none was. */
@@ -144,6 +144,39 @@ export interface PaymentMethodsTable {
 export interface CardUpdateCursorsTable {
   merchant_id: string;
   /** The last update's sequence applied. */
+  sequence: number;
+}
+
+/** The disputes of an app's payments (server/disputes/), as the payment service's feed last told them; the id is ours. */
+export interface DisputesTable {
+  id: string;
+  app_id: string;
+  session_id: string;
+  /** The service's dispute: its feed and its evidence call name it. */
+  service_dispute_id: string;
+  /** The service's feed sequence of the change mirrored here: an older one (a reply read after the feed's newer change) is not applied. */
+  service_sequence: number;
+  /** The service's charge disputed (an attempt of the session's). */
+  charge_id: string;
+  amount: number;
+  currency: string;
+  /** DisputeReason. */
+  reason: string;
+  /** DisputeStatus: `needs_response`, `under_review`, `won`, `lost`. */
+  status: string;
+  /** ms since the epoch. */
+  evidence_due_by: number;
+  /** ServiceDisputeEvidence JSON as submitted (no address: the address checks say how they compared); null before. */
+  evidence: string | null;
+  evidence_submitted: number | null;
+  created: number;
+  updated: number;
+}
+
+/** How far into each merchant account's feed of disputes at the service the backend has read (server/disputes/sync.ts). */
+export interface DisputeCursorsTable {
+  merchant_id: string;
+  /** The last change's sequence applied. */
   sequence: number;
 }
 
@@ -363,4 +396,6 @@ export interface BackendDatabase {
   wallet_messages: WalletMessagesTable;
   rate_limit_windows: RateLimitWindowsTable;
   test_clocks: TestClocksTable;
+  disputes: DisputesTable;
+  dispute_cursors: DisputeCursorsTable;
 }

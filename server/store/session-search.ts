@@ -3,7 +3,7 @@
  * (session-list.ts): one search's terms, a payment status that may be derived
  * (contracts/payment-status.ts, written here again in SQL, tested to agree),
  * and sessions abandoned before any payment. Each term reads one index of
- * migration 0029 (or 0017's reference index, or the primary key), except a
+ * migration 0030 (or 0017's reference index, or the primary key), except a
  * description's substring, which no B-tree serves (docs/dashboard.md).
  */
 import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';

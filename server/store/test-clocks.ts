@@ -1,7 +1,7 @@
 /**
  * Test clocks' queries (checkout/test-clocks.ts, docs/test-clocks.md): moving an
  * application's clock forward by Δ is backdating by Δ every time its rows keep
- * (sessions, attempts, refunds, events, webhook deliveries, Idempotency-Key
+ * (sessions, attempts, refunds, disputes, events, webhook deliveries, Idempotency-Key
  * replies, kept cards), and adding Δ to its offset, in one transaction, so
  * two advances at once add up and every instance on the store agrees.
  * Leases, dashboard sign-ins, secret keys' expiry and rate limits are left on
@@ -52,6 +52,12 @@ async function backdateRows(trx: Trx, target: ClockTarget, ms: number): Promise<
     .execute();
   await trx.updateTable('charge_attempts').set((eb) => ({ created: eb('created', '-', ms), updated: eb('updated', '-', ms) })).where('session_id', 'in', sessions).execute();
   await trx.updateTable('refunds').set((eb) => ({ created: eb('created', '-', ms), updated: eb('updated', '-', ms) })).where('session_id', 'in', sessions).execute();
+  // The sandbox backdates the charges' disputes with them: both agree on the due date.
+  await trx
+    .updateTable('disputes')
+    .set((eb) => ({ created: eb('created', '-', ms), updated: eb('updated', '-', ms), evidence_due_by: eb('evidence_due_by', '-', ms), evidence_submitted: eb('evidence_submitted', '-', ms) }))
+    .where('session_id', 'in', sessions)
+    .execute();
   let events = trx.selectFrom('events').select('id').where('app_id', '=', target.appId);
   if (target.sessionId !== undefined) events = events.where('session_id', '=', target.sessionId);
   // Deliveries first: their events are found by id, not by time.

@@ -29,19 +29,22 @@ export interface FrameContext {
   localeFor(options: MountOptions): string;
 }
 
-export function mountFrame(element: HTMLElement, options: MountOptions, context: FrameContext): CheckoutHandle {
+/**
+ * `box`: the frame's place in `element`, which the first script took at the widget's reserved height before this
+ * chunk came (mount.ts), so that neither the chunk nor the frame's first report moves the page below it. It keeps
+ * the widget's place while a dialog takes the frame to the whole viewport.
+ */
+export function mountFrame(element: HTMLElement, box: HTMLDivElement, options: MountOptions, context: FrameContext): CheckoutHandle {
   const checkoutOrigin = new URL(context.apiBase).origin;
-  // The box keeps the widget's place in the page while a dialog takes the frame to the whole viewport.
-  const box = document.createElement('div');
   box.setAttribute('data-wallet-checkout-frame-box', '');
-  setStyles(box, { height: '0px', position: 'relative' });
+  setStyles(box, { position: 'relative' });
   const frame = document.createElement('iframe');
   frame.setAttribute('data-wallet-checkout-frame', '');
   frame.setAttribute('sandbox', FRAME_SANDBOX);
   frame.allow = 'payment';
   frame.title = 'Checkout';
   // colorScheme: the frame's own (light): a frame whose scheme differs from its element's is painted opaque, not transparent.
-  setStyles(frame, { display: 'block', width: '100%', height: '100%', border: '0', colorScheme: 'normal' });
+  setStyles(frame, { display: 'block', position: 'absolute', left: '0', top: '0', width: '100%', height: '100%', border: '0', colorScheme: 'normal' });
   frame.src = `${context.apiBase}/frame`;
   box.append(frame);
 
@@ -61,11 +64,15 @@ export function mountFrame(element: HTMLElement, options: MountOptions, context:
       return;
     }
     box.style.height = `${message.height}px`;
+    // Over the viewport, the frame keeps its place in layout and is moved by a transform: a frame moved in layout to
+    // the viewport's corner and back would be a layout shift of the page each time (the shopper's clicks in the frame
+    // do not excuse it as the page's own would), and a transform moves nothing in layout.
+    const { left, top } = box.getBoundingClientRect();
     setStyles(
       frame,
       message.overlay
-        ? { position: 'fixed', inset: '0', width: '100vw', height: '100vh', zIndex: TOP_LAYER_Z_INDEX }
-        : { position: '', inset: '', width: '100%', height: '100%', zIndex: '' },
+        ? { position: 'fixed', left: `${left}px`, top: `${top}px`, width: '100vw', height: '100vh', transform: `translate(${-left}px, ${-top}px)`, zIndex: TOP_LAYER_Z_INDEX }
+        : { position: 'absolute', left: '0', top: '0', width: '100%', height: '100%', transform: '', zIndex: '' },
     );
   };
   window.addEventListener('message', onMessage);
@@ -74,7 +81,6 @@ export function mountFrame(element: HTMLElement, options: MountOptions, context:
     loaded = true;
     send({ type: 'wallet-checkout:init', options: frameOptions(current) });
   });
-  element.appendChild(box);
 
   let mounted = true;
   return {

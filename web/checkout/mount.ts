@@ -4,6 +4,7 @@ import { normalizeApiBase, parseClientSecret } from './api';
 import { loadChunk } from './chunks';
 import type { FrameContext, mountFrame } from './frame-host';
 import { negotiateLocale } from './locales';
+import { RESERVED_HEIGHT_PX } from './reserved-height';
 import { enFirstPaint } from './en-first-paint';
 import { errorAnnouncement } from './states';
 import { CSS } from './styles';
@@ -89,13 +90,18 @@ function mountFrameChunk(element: HTMLElement, options: MountOptions, context: F
   let current = options;
   let frame: CheckoutHandle | undefined;
   let mounted = true;
+  // The frame's place, taken at once at the widget's reserved height: the chunk and the frame fill it without moving the page.
+  const box = document.createElement('div');
+  box.style.height = `${RESERVED_HEIGHT_PX}px`;
+  element.appendChild(box);
   (loadChunk('frame-host', options.nonce) as Promise<typeof mountFrame | undefined>)
     .then((mountFrame) => {
       if (!mountFrame) throw new Error('Wallet Checkout: the frame host chunk carried nothing');
-      if (mounted) frame = mountFrame(element, current, context);
+      if (mounted) frame = mountFrame(element, box, current, context);
     })
     .catch((err: unknown) => {
       if (!mounted) return;
+      detach(box);
       console.error(err instanceof Error ? err.message : err, '(no checkout frame on this page)');
       // In the first script's words: no other chunk is likely to come either.
       const announcement = errorAnnouncement(parseClientSecret(current.clientSecret), 'network_error', 'frame_unavailable', enFirstPaint);
@@ -110,7 +116,8 @@ function mountFrameChunk(element: HTMLElement, options: MountOptions, context: F
     unmount() {
       if (!mounted) return;
       mounted = false;
-      frame?.unmount();
+      if (frame) frame.unmount();
+      else detach(box);
     },
   };
 }

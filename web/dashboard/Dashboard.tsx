@@ -1,9 +1,10 @@
 /**
  * The merchant's dashboard: sign-in, the overview (where a merchant lands),
- * payments (list, a payment's page and its
- * actions), saved cards and developers (webhooks, key, checkout configuration).
- * Pages are hash routes (#/overview, #/payments?status=&from=&to=, #/payments/<id>, #/saved-cards,
- * #/developers), so the server
+ * payments (list, a payment's page and its actions), saved cards, disputes
+ * (list, a dispute's page and its evidence) and developers (webhooks, key,
+ * checkout configuration). Pages are hash routes (#/overview,
+ * #/payments?status=&from=&to=, #/payments/<id>, #/saved-cards, #/disputes,
+ * #/disputes/<id>, #/developers), so the server
  * serves one page and a reload stays where the merchant was.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -16,8 +17,17 @@ import type { PageProps } from './page';
 import { PaymentPage } from './PaymentPage';
 import { Payments } from './Payments';
 import { SavedCards } from './SavedCards';
+import { Disputes } from './Disputes';
+import { DisputePage } from './DisputePage';
 
-type Route = { page: 'overview' } | { page: 'payments'; query: string } | { page: 'payment'; id: string } | { page: 'saved-cards' } | { page: 'developers' };
+type Route =
+  | { page: 'overview' }
+  | { page: 'payments'; query: string }
+  | { page: 'payment'; id: string }
+  | { page: 'saved-cards' }
+  | { page: 'disputes'; status: string }
+  | { page: 'dispute'; id: string }
+  | { page: 'developers' };
 
 function routeOf(hash: string): Route {
   const payment = /^#\/payments\/([\w-]+)$/.exec(hash);
@@ -26,6 +36,10 @@ function routeOf(hash: string): Route {
   const payments = /^#\/payments(\?.*)?$/.exec(hash);
   if (payments) return { page: 'payments', query: payments[1] ?? '' };
   if (hash === '#/saved-cards') return { page: 'saved-cards' };
+  const dispute = /^#\/disputes\/([\w-]+)$/.exec(hash);
+  if (dispute) return { page: 'dispute', id: dispute[1]! };
+  const disputes = /^#\/disputes(?:\?status=(\w+))?$/.exec(hash);
+  if (disputes) return { page: 'disputes', status: disputes[1] ?? '' };
   return hash === '#/developers' ? { page: 'developers' } : { page: 'overview' };
 }
 
@@ -70,6 +84,9 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
           <a href="#/saved-cards" aria-current={route.page === 'saved-cards' ? 'page' : undefined}>
             {t.nav.savedCards}
           </a>
+          <a href="#/disputes" aria-current={route.page === 'disputes' || route.page === 'dispute' ? 'page' : undefined}>
+            {t.disputes.nav}
+          </a>
           <a href="#/developers" aria-current={route.page === 'developers' ? 'page' : undefined}>
             {t.nav.developers}
           </a>
@@ -88,6 +105,8 @@ export function Dashboard({ t, locale }: { t: DashboardMessages; locale: string 
         {route.page === 'payments' && <Payments key={route.query} {...page} />}
         {route.page === 'payment' && <PaymentPage key={route.id} id={route.id} {...page} />}
         {route.page === 'saved-cards' && <SavedCards {...page} />}
+        {route.page === 'disputes' && <Disputes key={route.status} status={route.status} {...page} />}
+        {route.page === 'dispute' && <DisputePage key={route.id} id={route.id} {...page} />}
         {route.page === 'developers' && <Developers {...page} />}
       </main>
     </div>

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DashboardOverview, OverviewCurrency } from '../../contracts';
 import { formatAmount } from '../../contracts/money';
 import { api } from './api';
+import { disputesHref } from './Disputes';
 import { DailyChart } from './DailyChart';
 import { statusWord } from './format';
 import { fill, type DashboardMessages } from './locales';
@@ -135,6 +136,32 @@ function Figures({ t, locale, overview }: { t: DashboardMessages; locale: string
             ))}
           </tbody>
         </table>
+        <table>
+          <caption>{t.overview.byDisputeStatus}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.overview.status}</th>
+              <th scope="col" class="number">
+                {t.overview.disputeCount}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {overview.dispute_statuses.length === 0 && (
+              <tr>
+                <td colSpan={2}>{t.overview.noDispute}</td>
+              </tr>
+            )}
+            {overview.dispute_statuses.map((row) => (
+              <tr key={row.status} data-dispute-status={row.status}>
+                <th scope="row">{t.disputes.statuses[row.status]}</th>
+                <td class="number">
+                  <a href={disputesHref(row.status)}>{row.count.toLocaleString(locale)}</a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </>
   );
@@ -169,6 +196,13 @@ function CurrencyFigures({ t, locale, currency, period }: { t: DashboardMessages
           <dt>{t.overview.net}</dt>
           <dd data-figure="net">
             <a href={ofPeriod}>{money(currency.net)}</a>
+          </dd>
+        </div>
+        <div>
+          <dt>{t.overview.disputed}</dt>
+          <dd data-figure="disputed">
+            <a href="#/disputes">{money(currency.disputed)}</a>
+            <small>{fill(t.overview.disputes, { count: currency.disputes.toLocaleString(locale) })}</small>
           </dd>
         </div>
         <div>

@@ -4,7 +4,7 @@
  * session's CSRF token, which lives in this module's memory only, and the
  * actions that move money an Idempotency-Key, so a double submit is one action.
  */
-import type { DashboardEndpoint, DashboardOverview, DashboardOverviewQuery, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSessionState, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RefundReason, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
+import type { DashboardDisputeList, DashboardDisputePage, DashboardEndpoint, DashboardOverview, DashboardOverviewQuery, DashboardPayment, DashboardPaymentList, DashboardPaymentMethodList, DashboardPaymentMethodsQuery, DashboardPaymentPage, DashboardSessionState, DashboardSettings, DashboardSignedIn, OriginVerification, OriginVerificationList, PaymentMethod, Refund, RefundReason, RolledSecretKey, RolledWebhookSecret } from '../../contracts';
 
 export class DashboardError extends Error {
   constructor(
@@ -90,6 +90,10 @@ export const api = {
   paymentMethods: (filter: Omit<DashboardPaymentMethodsQuery, 'limit'>) => call<DashboardPaymentMethodList>('GET', `/payment_methods?${listQuery(filter)}`),
   paymentMethod: (id: string) => call<PaymentMethod>('GET', `/payment_methods/${encodeURIComponent(id)}`),
   detachPaymentMethod: (id: string) => call<PaymentMethod>('POST', `/payment_methods/${encodeURIComponent(id)}/detach`, {}, once()),
+  disputes: (filter: { status?: string; starting_after?: string }) => call<DashboardDisputeList>('GET', `/disputes?${listQuery(filter)}`),
+  dispute: (id: string) => call<DashboardDisputePage>('GET', `/disputes/${encodeURIComponent(id)}`),
+  submitEvidence: (id: string, evidence: { explanation: string; shipping?: { carrier: string; tracking_number: string } }) =>
+    call<DashboardDisputePage>('POST', `/disputes/${encodeURIComponent(id)}/evidence`, evidence, once()),
   endpoints: () => call<{ data: DashboardEndpoint[] }>('GET', '/webhook_endpoints'),
   addEndpoint: (url: string) => call<{ id: string; secret: string }>('POST', '/webhook_endpoints', { url }),
   removeEndpoint: (id: string) => call('DELETE', `/webhook_endpoints/${encodeURIComponent(id)}`),

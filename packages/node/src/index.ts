@@ -5,7 +5,7 @@
  *   const session = await walletCheckout.sessions.create({ amount: 2400, currency: 'USD', country_code: 'US' });
  */
 import { type ClientOptions, HttpClient } from './http';
-import { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, TestHelpers, WebhookEndpoints } from './resources';
+import { Disputes, Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, TestHelpers, WebhookEndpoints } from './resources';
 import { quotes } from './quotes';
 import { webhooks } from './webhooks';
 
@@ -18,6 +18,7 @@ export class WalletCheckout {
   readonly originVerifications: OriginVerifications;
   readonly quoteEndpoint: QuoteEndpointResource;
   readonly paymentMethods: PaymentMethods;
+  readonly disputes: Disputes;
   /** Sandbox mode only: the application's test clock. */
   readonly testHelpers: TestHelpers;
   /** Verifying deliveries needs no secret key: `webhooks` is exported on its own too. */
@@ -35,13 +36,14 @@ export class WalletCheckout {
     this.originVerifications = new OriginVerifications(http);
     this.quoteEndpoint = new QuoteEndpointResource(http);
     this.paymentMethods = new PaymentMethods(http);
+    this.disputes = new Disputes(http);
     this.testHelpers = new TestHelpers(http);
   }
 }
 
 export default WalletCheckout;
 export type { ClientOptions, RequestOptions } from './http';
-export type { Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, TestHelpers, WebhookEndpoints } from './resources';
+export type { Disputes, Events, Keys, OriginVerifications, PaymentMethods, QuoteEndpointResource, Refunds, Sessions, TestHelpers, WebhookEndpoints } from './resources';
 export { webhooks, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from './webhooks';
 export { quotes } from './quotes';
 export type { VerifyOptions } from './signed-body';

@@ -8,6 +8,10 @@ import type {
   CreatedSession,
   CreatedWebhookEndpoint,
   DeletedWebhookEndpoint,
+  Dispute,
+  DisputeEvidenceParams,
+  DisputeList,
+  DisputeListParams,
   Event,
   EventList,
   EventListParams,
@@ -226,6 +230,29 @@ export class PaymentMethods {
    */
   charge(paymentMethodId: string, params: PaymentMethodChargeParams, options: RequestOptions & { idempotencyKey: string }): Promise<Session> {
     return this.http.request({ method: 'POST', path: `/api/payment_methods/${id(paymentMethodId)}/charges`, body: params, options });
+  }
+}
+
+/** Your payments' disputes, opened by the cardholders' banks (docs/disputes.md). */
+export class Disputes {
+  constructor(private readonly http: HttpClient) {}
+
+  /** One page, newest first; `status` filters. */
+  list(params: DisputeListParams = {}, options?: RequestOptions): Promise<DisputeList> {
+    return this.http.request({ method: 'GET', path: '/api/disputes', query: params, options });
+  }
+
+  listAll(params: DisputeListParams = {}, options?: RequestOptions): AsyncGenerator<Dispute> {
+    return everyItem((page, pageOptions) => this.list(page, pageOptions), params, options);
+  }
+
+  retrieve(disputeId: string, options?: RequestOptions): Promise<Dispute> {
+    return this.http.request({ method: 'GET', path: `/api/disputes/${id(disputeId)}`, options });
+  }
+
+  /** Once, before `evidence_due_by`: your explanation, and the shipping proof of an express checkout; the payment's address checks are attached for you. */
+  submitEvidence(disputeId: string, params: DisputeEvidenceParams, options?: RequestOptions): Promise<Dispute> {
+    return this.http.request({ method: 'POST', path: `/api/disputes/${id(disputeId)}/evidence`, body: params, options });
   }
 }
 

@@ -13,6 +13,7 @@ import type { VerifyOriginBody } from '../../../contracts/origin-verification';
 import type { QuoteAnswer as QuoteAnswerSchema, SetQuoteEndpointBody } from '../../../contracts/quote-endpoint';
 import type { ChargePaymentMethodBody, ListPaymentMethodsQuery } from '../../../contracts/saved-cards';
 import type { AdvanceClockBody } from '../../../contracts/test-clocks';
+import type { ListDisputesQuery, SubmitDisputeEvidenceBody } from '../../../contracts/disputes';
 
 /** The reply to `sessions.create` (CreatedSession) is the session, its `client_secret` (for the page) and the widget's `public_view`. */
 export type { CreatedSession, Session, SessionList, SessionStatus } from '../../../contracts/sessions';
@@ -32,6 +33,9 @@ export type { CreatedQuoteEndpoint, QuoteAddress, QuoteEndpoint, QuotedPromotion
 /** A card kept for your customer (paymentMethods), its agreement and status; `Session.intent` `merchant_initiated` and `charge_reason` for a charge made on it. */
 export type { MerchantChargeReason, PaymentMethod, PaymentMethodAgreement, PaymentMethodList, PaymentMethodStatus, SavedCard, SavedCardUsage, SavePaymentMethod } from '../../../contracts/saved-cards';
 
+/** A dispute of one of your payments (disputes, docs/disputes.md), and the evidence it was answered with. */
+export type { Dispute, DisputeList, DisputeReason, DisputeStatus, ServiceDisputeEvidence as DisputeEvidence, ShippingProof } from '../../../contracts/disputes';
+
 /** Sandbox mode's test clock (testHelpers, docs/test-clocks.md). */
 export type { TestClock } from '../../../contracts/test-clocks';
 
@@ -40,6 +44,9 @@ export type SessionCreateParams = z.input<typeof CreateSessionBody>;
 export type TestClockAdvanceParams = z.input<typeof AdvanceClockBody>;
 export type PaymentMethodListParams = Partial<z.output<typeof ListPaymentMethodsQuery>>;
 export type PaymentMethodChargeParams = z.input<typeof ChargePaymentMethodBody>;
+export type DisputeListParams = Partial<z.output<typeof ListDisputesQuery>>;
+/** Your explanation, and `shipping` (carrier, tracking number) for an express checkout the shopper gave a shipping address in. */
+export type DisputeEvidenceParams = z.input<typeof SubmitDisputeEvidenceBody>;
 /** The listing's filters as values (numbers, not the query string's digits), each optional; `starting_after`: the previous page's last id. */
 export type SessionListParams = Partial<z.output<typeof ListSessionsQuery>>;
 export type SessionCaptureParams = z.input<typeof CaptureSessionBody>;

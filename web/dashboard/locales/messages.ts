@@ -1,5 +1,5 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
-import type { AddressFieldCheck, AddressVerdict, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, PaymentStatus, RefundReason, SavedCardUsage, ThreeDsPolicy } from '../../../contracts';
+import type { AddressFieldCheck, AddressVerdict, DisputeReason, DisputeStatus, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, PaymentStatus, RefundReason, SavedCardUsage, ThreeDsPolicy } from '../../../contracts';
 import type { RecurringInterval } from '../../../contracts/agreements';
 import type { PeriodPreset } from '../periods';
 
@@ -26,6 +26,12 @@ export interface DashboardMessages {
     refundedInFull: string;
     refundedInPart: string;
     net: string;
+    /** The disputes opened in the period, open or lost, and how many; a link to the disputes. */
+    disputed: string;
+    disputes: string;
+    byDisputeStatus: string;
+    disputeCount: string;
+    noDispute: string;
     successRate: string;
     /** Under the rate: `{succeeded}` of `{total}` payments that reached an outcome. */
     outcomes: string;
@@ -231,4 +237,39 @@ export interface DashboardMessages {
   refundReasons: Record<RefundReason, string>;
   events: Record<EventType, string>;
   error: string;
+  /** The Disputes page and a dispute's page (Disputes.tsx, DisputePage.tsx; docs/disputes.md). */
+  disputes: {
+    /** The navigation's entry. */
+    nav: string;
+    heading: string;
+    filters: string;
+    none: string;
+    dispute: string;
+    reason: string;
+    reasons: Record<DisputeReason, string>;
+    statuses: Record<DisputeStatus, string>;
+    /** The date the evidence must be submitted by. */
+    dueBy: string;
+    payment: string;
+    back: string;
+    /** A dispute's page heading: `{amount}` disputed. */
+    title: string;
+    opened: string;
+    evidence: string;
+    /** `{date}` the evidence was submitted. */
+    submitted: string;
+    /** The shipping proof submitted: `{carrier}` and `{tracking}` number. */
+    shipped: string;
+    /** No evidence came by `{date}`: the dispute is lost. */
+    pastDue: string;
+    explanation: string;
+    explanationHint: string;
+    /** What the server attaches to the evidence from the payment: its address checks. */
+    attached: string;
+    shipping: string;
+    carrier: string;
+    trackingNumber: string;
+    submit: string;
+    confirmSubmit: string;
+  };
 }

@@ -3,7 +3,8 @@
  * flow that really records it, in the sandbox: a session created with the secret key, paid by the
  * sandbox wallet's test card through the public pay endpoint (sandbox-shopper.ts), then captured,
  * released, refunded or its card detached with the secret key; or left unpaid while the session's
- * test clock moves past its expiry (docs/test-clocks.md). The event reaches the application's
+ * test clock moves past its expiry (docs/test-clocks.md); or paid with a dispute test card, its dispute
+ * waited for and answered with evidence (docs/disputes.md). The event reaches the application's
  * webhook endpoints and `wallet-checkout listen` like any other.
  *
  * One recipe per event type of the contracts: a type added there does not compile here until it has one.
@@ -12,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventTypeName } from '../../../../contracts/event-types';
 import type { PaymentOutcome } from '../../../../contracts/sessions';
+import type { Dispute } from '../../../../contracts/disputes';
 import type { WalletCheckout } from '../index';
 import type { SessionCreateParams } from '../types';
 import { type Connection, CONNECTION_HELP, connect, parseCommandLine, Refusal, UsageError } from './connection';
@@ -34,6 +36,11 @@ const DECLINE = 'visa-decline-3ds';
 /** Pays, and every refund of it fails (docs/test-cards.md, "Outcomes after the payment"). */
 const REFUND_FAILS = 'visa-refund-fails-3ds';
 const AMOUNT = 2400;
+/** Pays, and its cardholder's bank disputes the charge at once (docs/test-cards.md, "Outcomes after the payment"). */
+const DISPUTED = 'visa-dispute-fraudulent-3ds';
+/** How long a dispute takes to reach the checkout: its reconciliation reads the service's disputes every few seconds (RECONCILE_INTERVAL_MS). */
+const DISPUTE_WAIT_MS = 60_000;
+const DISPUTE_POLL_MS = 500;
 
 /** A session (2400 USD unless `params` say otherwise) paid with `card`; its id once the payment came out as `expected`. */
 async function paidSession(shop: Shop, card: string, expected: PaymentOutcome['status'], params: Partial<SessionCreateParams> = {}): Promise<string> {
@@ -83,6 +90,31 @@ async function expiredSession(shop: Shop): Promise<string> {
   return session.id;
 }
 
+/** Waits until the checkout shows a dispute of `sessionId` that `done` accepts; answers it. */
+async function disputeOf(shop: Shop, sessionId: string, done: (dispute: Dispute) => boolean): Promise<Dispute> {
+  for (const deadline = Date.now() + DISPUTE_WAIT_MS; Date.now() < deadline; await sleep(DISPUTE_POLL_MS)) {
+    const { data } = await shop.client.disputes.list({ limit: 100 });
+    const dispute = data.find((one) => one.session_id === sessionId);
+    if (dispute && done(dispute)) return dispute;
+  }
+  throw new Refusal(`no dispute of session ${sessionId} came as expected within ${DISPUTE_WAIT_MS / 1000} s: is the checkout's reconciliation running?`);
+}
+
+/** A session paid with DISPUTED, and its dispute once the checkout has it. */
+async function disputedSession(shop: Shop): Promise<Dispute> {
+  const sessionId = await paidSession(shop, DISPUTED, 'succeeded');
+  const dispute = await disputeOf(shop, sessionId, () => true);
+  shop.say(`Its cardholder's bank disputed it: ${dispute.id}, ${dispute.reason}, evidence due by ${new Date(dispute.evidence_due_by).toISOString()}`);
+  return dispute;
+}
+
+/** A dispute answered with evidence whose `explanation` says how the sandbox's issuer decides (docs/disputes.md). */
+async function answeredDispute(shop: Shop, explanation: string): Promise<Dispute> {
+  const dispute = await shop.client.disputes.submitEvidence((await disputedSession(shop)).id, { explanation });
+  shop.say(`Submitted its evidence: ${dispute.status}`);
+  return dispute;
+}
+
 const newCustomer = () => `wallet-checkout-trigger-${randomBytes(6).toString('hex')}`;
 const hold = (shop: Shop) => paidSession(shop, SUCCESS, 'authorized', { intent: 'hold' });
 
@@ -124,6 +156,17 @@ export const RECIPES: Record<WebhookEventTypeName, Recipe> = {
       const id = await keptCard(shop, newCustomer());
       shop.say(`Detached it: ${(await shop.client.paymentMethods.detach(id)).status}`);
       return id;
+    },
+  },
+  'dispute.created': { flow: `a session paid with ${DISPUTED}, whose bank disputes it`, run: async (shop) => (await disputedSession(shop)).id },
+  'dispute.updated': { flow: 'a disputed session, its evidence submitted', run: async (shop) => (await answeredDispute(shop, 'wallet-checkout trigger: the goods were delivered')).id },
+  'dispute.closed': {
+    flow: 'a disputed session, its evidence submitted with the words that win it',
+    async run(shop) {
+      const answered = await answeredDispute(shop, 'wallet-checkout trigger: winning_evidence');
+      const closed = await disputeOf(shop, answered.session_id, (dispute) => dispute.status === 'won');
+      shop.say(`The issuer decided it: ${closed.status}`);
+      return closed.id;
     },
   },
 };
