@@ -10,7 +10,7 @@ import { RollSecretKeyBody } from './keys';
 import { listOf } from './paging';
 import { ListPaymentMethodsQuery, PaymentMethod, PaymentMethodStatus } from './saved-cards';
 import { RefundReason } from './refunds';
-import { PaymentOutcome, Session, SessionStatus } from './sessions';
+import { ListSessionsQuery, PaymentOutcome, Session, SessionStatus } from './sessions';
 import { ALLOWED_ORIGIN_MESSAGE, allowedOriginOf } from './urls';
 
 /**
@@ -77,6 +77,23 @@ export const DashboardPayment = Session.extend({ outcome: PaymentOutcome.extend(
 export type DashboardPayment = z.infer<typeof DashboardPayment>;
 
 export const DashboardPaymentList = listOf(DashboardPayment);
+
+/**
+ * The Payments list's query (GET /dashboard/api/payments): the API's (ListSessionsQuery: `payment_status` is the page's
+ * status filter) and the dashboard's own: one search box (`q`, server/checkout/payment-search.ts), the card network, the
+ * decline's code, and `abandoned=1` to list the sessions abandoned before any payment, left out otherwise (docs/dashboard.md).
+ */
+export const DashboardPaymentsQuery = ListSessionsQuery.extend({
+  q: z.string().trim().min(1).max(200).optional(),
+  network: CardNetwork.optional(),
+  decline_code: z.string().min(1).max(100).optional(),
+  abandoned: z.enum(['0', '1']).optional(),
+});
+export type DashboardPaymentsQuery = z.input<typeof DashboardPaymentsQuery>;
+
+/** The CSV export's query (GET /dashboard/api/payments.csv): the list's filters, every page of them. */
+export const DashboardPaymentsExportQuery = DashboardPaymentsQuery.omit({ limit: true, starting_after: true });
+export type DashboardPaymentsExportQuery = z.input<typeof DashboardPaymentsExportQuery>;
 export type DashboardPaymentList = z.infer<typeof DashboardPaymentList>;
 
 export const DeliveryView = z.object({

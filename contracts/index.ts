@@ -12,6 +12,7 @@ export * from './express';
 export * from './google-pay';
 export * from './keys';
 export * from './origin-verification';
+export * from './payment-status';
 export * from './quote-endpoint';
 export * from './quotes';
 export * from './refunds';

@@ -14,6 +14,7 @@ import { isPaymentCurrency } from './currency';
 import { usableLocale } from './locale';
 import { PaymentData, PaymentDataRequest, WalletEnvironment } from './google-pay';
 import { Refund } from './refunds';
+import { PaymentStatus } from './payment-status';
 import { AgreementText, KeepCardError, MerchantChargeReason, PayAgreement, RecordedAgreement, SavedCardUsage, savedCardProblems, SavePaymentMethod } from './saved-cards';
 import { SESSION_STATUSES } from './session-states';
 
@@ -181,6 +182,8 @@ export const Session = z.object({
   object: z.literal('checkout_session'),
   app_id: z.string(),
   status: SessionStatus,
+  /** The payment as a merchant reads it: `status`, or refunded, partially refunded, disputed (payment-status.ts; docs/api.md). */
+  payment_status: PaymentStatus,
   amount: z.number().int(),
   currency: z.string(),
   country_code: z.string(),
@@ -270,6 +273,7 @@ export type Session = z.infer<typeof Session>;
  */
 export const ListSessionsQuery = z.strictObject({
   status: SessionStatus.optional().meta({ description: 'Only sessions in this status' }),
+  payment_status: PaymentStatus.optional().meta({ description: 'Only sessions whose `payment_status` is this one (`succeeded` leaves out the refunded ones)' }),
   reference: z.string().min(1).max(200).optional().meta({ description: 'Only sessions created with this reference' }),
   created_gte: QueryInteger.optional().meta({ description: 'Only sessions created at or after this time (ms since the epoch)' }),
   created_lt: QueryInteger.optional().meta({ description: 'Only sessions created before this time (ms since the epoch)' }),

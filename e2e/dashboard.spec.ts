@@ -134,8 +134,8 @@ test("a merchant's day: find a payment, refund part of it, see why a webhook fai
   await signIn(page, secretKey);
   // Signed in, the merchant lands on the overview; the list is the next link.
   await page.getByRole('link', { name: 'Payments', exact: true }).click();
-  // Find it: by its reference.
-  await page.getByLabel('Reference').fill('order-1001');
+  // Find it: by its reference, in the one search box.
+  await page.getByLabel('Search').fill('order-1001');
   await page.getByRole('button', { name: 'Apply' }).click();
   const rows = page.locator('tbody tr');
   await expect(rows).toHaveCount(1);
@@ -323,6 +323,10 @@ test('pages through the payments with the cursor, and filters by status and date
   await paid(secretKey, { reference: 'the-paid-one' });
   await signIn(page, secretKey);
   await page.getByRole('link', { name: 'Payments', exact: true }).click();
+  // The sessions nobody tried to pay are abandoned checkouts: left out until asked for.
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await page.getByLabel('Show abandoned checkouts (no payment tried)').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('tbody tr')).toHaveCount(20);
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(page.locator('tbody tr')).toHaveCount(3);

@@ -16,6 +16,7 @@ import { payGoals } from './pay-goals';
 import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
+import { benchPaymentsExport } from './payments-export';
 import { benchOverview, OVERVIEW_BENCH_OPTIONS, overviewRows } from './overview';
 import { benchFleetThroughput } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
@@ -66,6 +67,8 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
   const fleet = await benchFleetThroughput({ connections: 32, seconds: 10, rounds: 3 });
   log('9. payment list query, 10,000 sessions, SQLite and PostgreSQL');
   const sessionList = await benchSessionList({ sessions: 10_000, runs: 200, pageSize: 20 });
+  log('14. the payments CSV export, 100,000 sessions, SQLite and PostgreSQL');
+  const paymentsExport = await benchPaymentsExport(100_000);
   log('10. the front-end packages\' layers');
   const packageLayers = await benchPackageLayers();
   log("11. the sheet's callback latency, a quote endpoint session and a static options one");
@@ -190,6 +193,13 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       const filters = `status ${p(timings.byStatus)}; reference ${p(timings.byReference)}; a week ${p(timings.byDateRange)}`;
       return [title, `after the 9,000th ${p(timings.deepPage)}; ${filters}`, `first page ${p(timings.firstPage)}`, String(ratio(timings.deepPage.p50Ms, timings.firstPage.p50Ms)), ''];
     }),
+    ...(['sqlite', 'postgres'] as const).map((engine): Row => {
+      const figure = paymentsExport[engine];
+      const title = `14. Payments CSV export (dashboard), ${paymentsExport.sessions.toLocaleString('en')} sessions, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: time; heap growth at its peak`;
+      if (!figure) return [title, 'not run: no PostgreSQL binaries', '', '', ''];
+      const mib = (n: number) => `${n.toFixed(1)} MiB`;
+      return [title, `${(figure.seconds).toFixed(1)} s; ${mib(figure.peakHeapGrowthMiB)}`, `one query: ${mib(figure.oneQueryHeapGrowthMiB)}`, String(ratio(figure.peakHeapGrowthMiB, figure.oneQueryHeapGrowthMiB)), 'streamed: flat heap'];
+    }),
     ...packageLayerRows(packageLayers),
     ...quoteCallbackRows(quoteCallback),
     ...overviewRows(overview),
@@ -208,7 +218,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     `load average at start ${machine.loadAverageAtStart.join(' ')}; the run took ${seconds} s.`;
   console.log(`\n${header}\n\n${table}\n`);
 
-  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, packageLayers, quoteCallback, overview, lighthouse, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
+  const results = { machine, seconds, bundle: widget.bundle, browser, slow4g, pay, ecv2, webhooks, start, fleet, sessionList, paymentsExport, packageLayers, quoteCallback, overview, lighthouse, decryptPackagesChecked: DECRYPT_PACKAGES_CHECKED };
   writeFileSync(join(repoRoot, 'scripts/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const docPath = join(repoRoot, 'docs/benchmarks.md');

@@ -53,7 +53,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const STATUSES = ['succeeded', 'succeeded', 'succeeded', 'open', 'expired', 'declined', 'captured', 'authorized', 'failed', 'released'];
 
 /** `count` sessions of `appId` over the last 60 days, newest last, in batches (SQLite's and pg's parameter limits). */
-async function fill(store: Store, appId: string, count: number, start: number): Promise<SessionRow[]> {
+export async function fill(store: Store, appId: string, count: number, start: number): Promise<SessionRow[]> {
   const rows: SessionRow[] = [];
   for (let i = 0; i < count; i++) {
     const created = start + Math.floor((i / count) * 60 * DAY_MS);

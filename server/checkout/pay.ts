@@ -361,6 +361,13 @@ function outcomeOfFailure(failure: ServiceFailure): PaymentOutcome {
   };
 }
 
+/** The outcome's card, and a decline's or failure's code, as the session's search columns (migration 0030); a success keeps the last decline's code. */
+const searchColumnsOf = (outcome: PaymentOutcome) => ({
+  card_network: outcome.card?.network ?? null,
+  card_last4: outcome.card?.last4 ?? null,
+  ...((outcome.status === 'declined' || outcome.status === 'failed') && outcome.failure_code !== null && { decline_code: outcome.failure_code }),
+});
+
 /**
  * Records an attempt's outcome on it, and moves its session (from `from`,
  * processing or pending by default) to the outcome's status, with the
@@ -378,7 +385,7 @@ export async function recordOutcome(
   options: { from?: readonly SessionStatus[]; attempt?: { authentication_session: string; payment_method: string }; addressVerification?: AddressVerification; claimed?: ClaimedSession } = {},
 ): Promise<SessionRow | undefined> {
   const json = JSON.stringify(outcome);
-  const changes = { outcome: json, ...(options.addressVerification && { address_verification: JSON.stringify(options.addressVerification) }) };
+  const changes = { outcome: json, ...searchColumnsOf(outcome), ...(options.addressVerification && { address_verification: JSON.stringify(options.addressVerification) }) };
   const attempt: AttemptOutcome = { status: outcome.status, chargeId: outcome.charge_id, outcome: json, settled: outcome.status !== 'pending', ...options.attempt };
   const from = options.from ?? ['processing', 'pending'];
   const moved = options.claimed && (await moveClaimedSession({ store, cipher }, options.claimed, attemptId, attempt, from, outcome.status, changes));

@@ -55,8 +55,12 @@ export function shopperColumns(cipher: DataCipher, onFileSealed: string | null, 
     billing_address_check: JSON.stringify(checkBillingAddress(openAddress(cipher, onFileSealed), given.billing)),
     shipping_address_sealed: shipping ? sealAddress(cipher, shipping) : null,
     email_sealed: email ? cipher.seal(email) : null,
+    email_index: email ? emailIndexOf(cipher, email) : null,
   };
 }
+
+/** The e-mail's blind index (sessions.email_index): case and surrounding spaces do not count, as the dashboard's search finds it. */
+export const emailIndexOf = (cipher: DataCipher, email: string): string => cipher.blindIndex('email', email.trim().toLowerCase());
 
 // The phone is left out by name: everything else the wallet returned is shown.
 const withoutPhone = ({ phone, ...address }: BillingDetails): BillingDetails => address;

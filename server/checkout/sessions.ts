@@ -3,7 +3,7 @@
  * secret key and by the widget with the client secret.
  */
 import { type App, type MerchantCaller, toApp, unauthenticatedMerchant } from '../apps';
-import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, KeepCardError, MerchantChargeReason, PaymentOutcome, type CreatedSession, RecordedAgreement, type Refund, SESSION_LIFETIME, type Session, SessionIntent, type SessionList, QuotePricing, SessionQuote, SessionStatus } from '../../contracts';
+import { AddressVerification, AskedContact, AskedShipping, BillingAddressCheck, ChosenShippingOption, CreateSessionBody, LineItem, ListSessionsQuery, KeepCardError, MerchantChargeReason, PaymentOutcome, paymentStatusOf, type CreatedSession, RecordedAgreement, type Refund, SESSION_LIFETIME, type Session, SessionIntent, type SessionList, QuotePricing, SessionQuote, SessionStatus } from '../../contracts';
 import { invalidRequest } from '../../common/http/errors';
 import type { DataCipher } from '../lib/data-cipher';
 import { type Failure, type Result, err, ok } from '../../common/result';
@@ -11,7 +11,7 @@ import { digestMatches, hashSecret, randomId, secretMatches } from '../../common
 import type { Store } from '../store';
 import type { StoreTransaction } from '../store/events';
 import { refundsOfSessions } from '../store/refunds';
-import { listSessions } from '../store/session-list';
+import { listSessions, type SessionListFilter } from '../store/session-list';
 import { findQuoteEndpoint } from '../store/quote-endpoints';
 import { findSession, insertSessionForLiveKey, type SessionRow } from '../store/sessions';
 import { googlePayAmountRefusal } from './payment-request';
@@ -112,10 +112,23 @@ export function newSessionRow(fields: NewSession): SessionRow {
 export async function listAppSessions(store: Store, cipher: DataCipher, app: App, query: unknown): Promise<Result<SessionList, Failure>> {
   const parsed = ListSessionsQuery.safeParse(query);
   if (!parsed.success) return err(invalidRequest(parsed.error, '(query)'));
-  const { status, reference, created_gte, created_lt, limit, starting_after } = parsed.data;
-  const cursor = starting_after === undefined ? undefined : await findSession(store, starting_after);
-  if (starting_after !== undefined && cursor?.app_id !== app.id) return err({ code: 'invalid_request', message: 'starting_after: no session of this application has this id' });
-  const page = await listSessions(store, { appId: app.id, status, reference, createdGte: created_gte, createdLt: created_lt, after: cursor, limit });
+  return sessionPage(store, cipher, app, { ...sessionFilterOf(parsed.data), limit: parsed.data.limit }, parsed.data.starting_after);
+}
+
+/** The store's filter of the API's query but its paging (the dashboard's adds its own filters to it). */
+export const sessionFilterOf = (query: Omit<ListSessionsQuery, 'limit' | 'starting_after'>): Omit<SessionListFilter, 'appId' | 'after' | 'limit'> => ({
+  status: query.status,
+  paymentStatus: query.payment_status,
+  reference: query.reference,
+  createdGte: query.created_gte,
+  createdLt: query.created_lt,
+});
+
+/** A page of the app's sessions under `filter`, after the app's session `startingAfter` (400 if it is none of the app's). */
+export async function sessionPage(store: Store, cipher: DataCipher, app: App, filter: Omit<SessionListFilter, 'appId' | 'after'>, startingAfter: string | undefined): Promise<Result<SessionList, Failure>> {
+  const cursor = startingAfter === undefined ? undefined : await findSession(store, startingAfter);
+  if (startingAfter !== undefined && cursor?.app_id !== app.id) return err({ code: 'invalid_request', message: 'starting_after: no session of this application has this id' });
+  const page = await listSessions(store, { ...filter, appId: app.id, after: cursor });
   const refunds = await refundsOfSessions(store, page.rows.map((row) => row.id));
   return ok({ object: 'list', data: page.rows.map((row) => merchantView(row, refunds.get(row.id) ?? [], cipher)), has_more: page.hasMore });
 }
@@ -149,11 +162,14 @@ export async function sessionView(db: Store | StoreTransaction, cipher: DataCiph
 
 /** `refunds`: the session's, oldest first; `cipher` opens its billing addresses. */
 export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCipher): Session {
+  const status = SessionStatus.parse(row.status);
   return {
     id: row.id,
     object: 'checkout_session',
     app_id: row.app_id,
-    status: SessionStatus.parse(row.status),
+    status,
+    // Disputes are not known to the store yet: false until they are.
+    payment_status: paymentStatusOf({ ...row, status }, false),
     amount: row.amount,
     currency: row.currency,
     country_code: row.country_code,

@@ -117,7 +117,7 @@ export async function moveClaimedSession(
   attempt: AttemptOutcome,
   from: readonly SessionStatus[],
   to: SessionStatus,
-  changes: Pick<Partial<SessionRow>, 'outcome' | 'address_verification'>,
+  changes: Pick<Partial<SessionRow>, 'outcome' | 'address_verification' | 'card_network' | 'card_last4' | 'decline_code'>,
 ): Promise<SessionRow | undefined> {
   const { version } = claimed;
   if (version === undefined || !from.includes(SessionStatus.parse(claimed.row.status)) || !canTransition(SessionStatus.parse(claimed.row.status), to)) return undefined;

@@ -8,7 +8,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
-import { CheckoutSettings, CreateRefundBody, DashboardKeyRoll, DisputeId, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
+import { CheckoutSettings, CreateRefundBody, DashboardKeyRoll, DashboardPaymentsExportQuery, DashboardPaymentsQuery, DisputeId, type DashboardSessionState, PaymentMethodRecordId, DashboardSignIn, type DashboardSettings, EmptyBody, EventId, RollSecretKeyBody, SessionId, unstorableTextPath, VerifyOriginBody, WebhookEndpointId } from '../../contracts';
 import { invalidRequest, pathIdParam, sendError, sendFailure, unstorableText } from '../../common/http/errors';
 import { type BodyRules, KB } from '../../common/http/body';
 import { refusal, replyOf, respondIdempotently } from '../http/idempotency';
@@ -23,7 +23,10 @@ import { expiredIfPastDue } from '../checkout/expiry';
 import { holdReply, type HoldOperation } from '../checkout/holds';
 import { type OriginVerificationDependencies, originVerifications, verifyOrigin } from '../checkout/origin-verification';
 import { createRefund } from '../checkout/refunds';
-import { listAppSessions, sessionView } from '../checkout/sessions';
+import { sessionPage, sessionView } from '../checkout/sessions';
+import { listSessions } from '../store/session-list';
+import { dashboardFilterOf } from './payment-list';
+import { writeChunk, writePaymentsCsv } from './csv-export';
 import { findSession } from '../store/sessions';
 import type { WebhookAddressPolicy } from '../config';
 import { createEndpoint, rollEndpointSecret } from '../webhooks/endpoints';
@@ -128,9 +131,31 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
   router.get('/dashboard/api/payments', signedIn, async (req, res) => {
     const unstorable = unstorableTextPath(req.query);
     if (unstorable) return sendError(res, unstorableText(unstorable));
-    const listed = await listAppSessions(store, options.cipher, signedInOf(res).app, req.query);
+    const parsed = DashboardPaymentsQuery.safeParse(req.query);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error, '(query)'));
+    const filter = { ...dashboardFilterOf(parsed.data, options.cipher), limit: parsed.data.limit };
+    const listed = await sessionPage(store, options.cipher, signedInOf(res).app, filter, parsed.data.starting_after);
     if (!listed.ok) return sendFailure(res, listed.error);
     res.json({ ...listed.value, data: listed.value.data.map(paymentView) });
+  });
+
+  /** The list's filters, every page of them, as CSV streamed a keyset page at a time (csv-export.ts). */
+  router.get('/dashboard/api/payments.csv', signedIn, async (req, res) => {
+    const unstorable = unstorableTextPath(req.query);
+    if (unstorable) return sendError(res, unstorableText(unstorable));
+    const parsed = DashboardPaymentsExportQuery.safeParse(req.query);
+    if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error, '(query)'));
+    const filter = { ...dashboardFilterOf(parsed.data, options.cipher), appId: signedInOf(res).app.id };
+    res.type('text/csv; charset=utf-8').attachment(`payments-${new Date().toISOString().slice(0, 10)}.csv`);
+    try {
+      await writePaymentsCsv((after, limit) => listSessions(store, { ...filter, after, limit }), (chunk) => writeChunk(res, chunk));
+      res.end();
+    } catch (error) {
+      // Past the first chunk the status is sent: a broken connection, not a file that looks complete, tells the reader.
+      if (!res.headersSent) throw error;
+      options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'the payments export failed part way');
+      res.destroy();
+    }
   });
 
   /** The Overview page: a period's money, success rate and counts (?from=YYYY-MM-DD&to=YYYY-MM-DD&time_zone=IANA). */

@@ -26,6 +26,15 @@ describe('data at rest', () => {
     expect(createDataCipher(Buffer.alloc(32, 1)).open(sealed).ok).toBe(false);
   });
 
+  it('gives a blind index that equal values share, tied to its key and purpose, never the value', () => {
+    const index = cipher.blindIndex('email', 'ada@example.com');
+    expect(cipher.blindIndex('email', 'ada@example.com')).toBe(index);
+    expect(index).not.toContain('ada');
+    expect(cipher.blindIndex('email', 'bob@example.com')).not.toBe(index);
+    expect(cipher.blindIndex('other', 'ada@example.com')).not.toBe(index);
+    expect(createDataCipher(Buffer.alloc(32, 1)).blindIndex('email', 'ada@example.com')).not.toBe(index);
+  });
+
   it('keeps a generated key in a private file and reuses it', () => {
     const file = join(dir, 'secrets', 'data.key');
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -5,7 +5,7 @@
  * outcome without guessing). AES-256-GCM; the key comes from the environment
  * or a file of its own under DATA_DIR, never from the database.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { privateDirectory } from '../../common/private-files';
@@ -15,13 +15,26 @@ import { type Failure, type Result, err, ok } from '../../common/result';
 export interface DataCipher {
   seal(plaintext: string): string;
   open(sealed: string): Result<string, Failure<'undecryptable'>>;
+  /**
+   * A blind index of `value`: HMAC-SHA256 under a key derived from the data key for `purpose` (HKDF), base64url. Equal
+   * values give equal indexes, so a sealed column is searched by its index without opening a row; without the data key
+   * the index tells nothing (an unkeyed hash of an e-mail would be reversed by hashing a list of addresses).
+   */
+  blindIndex(purpose: string, value: string): string;
 }
 
 const VERSION = 'v1';
 
 export function createDataCipher(key: Buffer): DataCipher {
   if (key.length !== 32) throw new TypeError('the data encryption key must be 32 bytes');
+  const indexKeys = new Map<string, Buffer>();
+  const indexKey = (purpose: string): Buffer => {
+    let derived = indexKeys.get(purpose);
+    if (!derived) indexKeys.set(purpose, (derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `wallet-checkout blind index: ${purpose}`, 32))));
+    return derived;
+  };
   return {
+    blindIndex: (purpose, value) => createHmac('sha256', indexKey(purpose)).update(value, 'utf8').digest('base64url'),
     seal(plaintext) {
       const iv = randomBytesFromPool(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -124,3 +124,31 @@ describe('0021: every allowed origin gets its verification, not verified', () =>
     }
   });
 });
+
+describe('0030: the search reads the card and the decline as columns', () => {
+  it("fills each paid session's card network, last four and decline code from its stored outcome", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
+    try {
+      const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0030'));
+      await sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created) VALUES ('app_upgrade', 'Upgrade Shop', 'm_upgrade', 'hash_upgrade', '["https://shop.example"]', '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1)`.execute(before);
+      const session = (id: string, status: string, outcome: object | null) =>
+        sql`INSERT INTO sessions (id, app_id, status, amount, currency, country_code, intent, client_secret_hash, outcome, created, updated, expires_at) VALUES (${id}, 'app_upgrade', ${status}, 1200, 'USD', 'US', 'charge', 'x', ${outcome && JSON.stringify(outcome)}, 1, 1, 2)`.execute(before);
+      const card = { network: 'VISA', last4: '4242', auth_method: 'PAN_ONLY', exp_month: 12, exp_year: 2030 };
+      await session('cs_paid', 'succeeded', { status: 'succeeded', charge_id: 'ch_1', card, failure_code: null, failure_message: null });
+      await session('cs_declined', 'declined', { status: 'declined', charge_id: 'ch_2', card: { ...card, last4: '0002' }, failure_code: 'insufficient_funds', failure_message: 'Insufficient funds' });
+      await session('cs_open', 'open', null);
+      await before.destroy();
+
+      const after = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
+      const rows = await after.selectFrom('sessions').select(['id', 'card_network', 'card_last4', 'decline_code', 'email_index']).orderBy('id').execute();
+      await after.destroy();
+      expect(rows).toEqual([
+        { id: 'cs_declined', card_network: 'VISA', card_last4: '0002', decline_code: 'insufficient_funds', email_index: null },
+        { id: 'cs_open', card_network: null, card_last4: null, decline_code: null, email_index: null },
+        { id: 'cs_paid', card_network: 'VISA', card_last4: '4242', decline_code: null, email_index: null },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Migration } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import { createIdempotencyKeysTable } from '../../common/store/idempotency';
 
 /**
@@ -534,7 +534,35 @@ export const backendMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0030_payment_search': {
+    // The dashboard's search and filters (docs/dashboard.md, "Find any payment"): the latest outcome's card network and last
+    // four and the latest decline's code as columns (they live in the `outcome` JSON, which no index reaches), the e-mail's
+    // blind index (it is sealed: a keyed hash finds it without opening every row), and an index for each, and for the amount,
+    // behind the app and before `created, id`, so each search is one index range read newest first. Sessions paid before are
+    // filled from their outcomes, a batch at a time; their e-mails stay unsearchable (the migration holds no data key).
+    // On PostgreSQL a reference prefix is a LIKE, which a text_pattern_ops index serves in any collation; SQLite's GLOB uses 0017's.
+    async up(db: Kysely<unknown>) {
+      for (const column of ['card_network', 'card_last4', 'decline_code', 'email_index']) await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
+      const sessions = db as unknown as Kysely<{ sessions: { id: string; outcome: string | null; card_network: string | null; card_last4: string | null; decline_code: string | null } }>;
+      for (let after = ''; ; ) {
+        const batch = await sessions.selectFrom('sessions').select(['id', 'outcome']).where('id', '>', after).where('outcome', 'is not', null).orderBy('id').limit(500).execute();
+        for (const row of batch) await sessions.updateTable('sessions').set(searchColumnsOfOutcome(row.outcome!)).where('id', '=', row.id).execute();
+        if (batch.length < 500) break;
+        after = batch[batch.length - 1]!.id;
+      }
+      for (const column of ['card_last4', 'card_network', 'amount', 'decline_code', 'email_index']) {
+        await sql`CREATE INDEX IF NOT EXISTS ${sql.raw(`sessions_app_${column}`)} ON sessions (app_id, ${sql.raw(column)}, created, id)`.execute(db);
+      }
+      if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`CREATE INDEX IF NOT EXISTS sessions_app_reference_prefix ON sessions (app_id, reference text_pattern_ops)`.execute(db);
+    },
+  },
 };
+
+/** The search's columns of a stored outcome (PaymentOutcome JSON): its card, and its failure's code when it has one. */
+function searchColumnsOfOutcome(outcome: string): { card_network: string | null; card_last4: string | null; decline_code?: string } {
+  const parsed = JSON.parse(outcome) as { card?: { network?: string; last4?: string } | null; failure_code?: string | null };
+  return { card_network: parsed.card?.network ?? null, card_last4: parsed.card?.last4 ?? null, ...(parsed.failure_code && { decline_code: parsed.failure_code }) };
+}
 
 /** The session a recorded event is about: a session event's object is the session, a refund event's names it. */
 function sessionOfEventBody(body: string): string | undefined {

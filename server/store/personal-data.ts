@@ -32,6 +32,8 @@ export async function eraseSessionAddresses(store: Store, sessionId: string, now
     .updateTable('sessions')
     .set((eb) => ({
       ...Object.fromEntries(SEALED_COLUMNS.map((column) => [column, eb.case().when(column, 'is not', null).then(ERASED).else(null).end()])),
+      // The e-mail's blind index goes with it: an erased e-mail is found by nobody.
+      email_index: null,
       personal_data_erased: now,
     }))
     .where('id', '=', sessionId)

@@ -99,6 +99,13 @@ export interface SessionsTable {
   payment_method_error: Generated<string | null>;
   /** MerchantChargeReason of a merchant-initiated session; null otherwise. */
   charge_reason: Generated<string | null>;
+  /** The latest outcome's card network and last four digits (its `outcome` JSON's, as columns for the dashboard's search: migration 0030). */
+  card_network: Generated<string | null>;
+  card_last4: Generated<string | null>;
+  /** The `failure_code` of the latest attempt that was declined or failed, kept after a later success; null if none was. */
+  decline_code: Generated<string | null>;
+  /** The e-mail's blind index: a keyed hash of it, lower case (DataCipher.blindIndex), so that it is found without opening `email_sealed`; erased with it. */
+  email_index: Generated<string | null>;
 }
 
 /**

@@ -11,12 +11,15 @@ import { onPostgres, type Store } from '.';
 import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
 
 /**
- * A session's row. The saved-card columns (migration 0026) may be left out of a row built in code
+ * A session's row. The saved-card columns (migration 0026) and the search's (0030) may be left out of a row built in code
  * (the session-list benchmark builds thousands without them, left to their default, null); a row read
  * from the store always has them.
  */
 type SavedCardColumns = 'save_payment_method' | 'agreement' | 'payment_method' | 'payment_method_error' | 'charge_reason';
-export type SessionRow = Omit<Selectable<SessionsTable>, SavedCardColumns> & Partial<Pick<Selectable<SessionsTable>, SavedCardColumns>>;
+/** The search's columns (migration 0030), written by a payment, not at creation: left out of a new row as well. */
+type SearchColumns = 'card_network' | 'card_last4' | 'decline_code' | 'email_index';
+type OptionalColumns = SavedCardColumns | SearchColumns;
+export type SessionRow = Omit<Selectable<SessionsTable>, OptionalColumns> & Partial<Pick<Selectable<SessionsTable>, OptionalColumns>>;
 
 /** What a move may change besides the status (and `updated`, which it sets). */
 export type SessionChanges = Omit<UpdateObject<BackendDatabase, 'sessions'>, 'status' | 'updated'>;

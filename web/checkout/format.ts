@@ -9,9 +9,12 @@ const NETWORK_NAMES: Record<string, string> = {
   VISA: 'Visa',
 };
 
+/** "Visa" for VISA: a network's name as its cards say it. */
+export const networkName = (network: string): string => NETWORK_NAMES[network] ?? network;
+
 /** "Visa •••• 4242" */
 export function describeCard(card: { network: string; last4: string }): string {
-  return `${NETWORK_NAMES[card.network] ?? card.network} •••• ${card.last4}`;
+  return `${networkName(card.network)} •••• ${card.last4}`;
 }
 
 /**

@@ -59,7 +59,7 @@ export function PaymentPage({ id, t, locale, fail }: PageProps & { id: string })
         <a href="#/payments">{t.payments.back}</a>
       </p>
       <h1 id="payment-heading">
-        {amountText(payment.amount)} <span class={`status status-${payment.status}`}>{statusWord(t, payment.status)}</span>
+        {amountText(payment.amount)} <span class={`status status-${payment.payment_status}`}>{statusWord(t, payment.payment_status)}</span>
       </h1>
       <dl class="facts">
         <dt>ID</dt>

@@ -33,20 +33,31 @@ async function call<T>(method: string, path: string, body?: unknown, headers: Re
 
 const once = () => ({ 'idempotency-key': crypto.randomUUID() });
 
+/** The Payments list's query (DashboardPaymentsQuery), as the page builds it (payment-filters.ts). */
 export interface PaymentFilter {
+  q?: string;
   status?: string;
-  reference?: string;
+  payment_status?: string;
+  network?: string;
+  decline_code?: string;
   created_gte?: number;
   created_lt?: number;
+  abandoned?: '1';
   starting_after?: string;
 }
 
-/** `limit` 20 and the non-empty fields of `filter` as the query. */
-function listQuery(filter: object): URLSearchParams {
-  const query = new URLSearchParams({ limit: '20' });
+/** The non-empty fields of `filter` as a query, after `start`. */
+function queryOf(filter: object, start: Record<string, string> = {}): URLSearchParams {
+  const query = new URLSearchParams(start);
   for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
   return query;
 }
+
+/** `limit` 20 and the non-empty fields of `filter` as the query. */
+const listQuery = (filter: object): URLSearchParams => queryOf(filter, { limit: '20' });
+
+/** Where the list's CSV export downloads from: a plain link, the cookie goes with it (GET: no CSRF token). */
+export const paymentsCsvUrl = (filter: Omit<PaymentFilter, 'starting_after'>): string => `/dashboard/api/payments.csv?${queryOf(filter)}`;
 
 export const api = {
   async current(): Promise<DashboardSignedIn['app'] | undefined> {

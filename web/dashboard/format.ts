@@ -1,5 +1,5 @@
 /** How the dashboard writes a payment's amounts, times and statuses, the same on every page. */
-import type { DashboardPayment, SessionStatus } from '../../contracts';
+import type { DashboardPayment, PaymentStatus } from '../../contracts';
 import { formatAmount } from '../../contracts/money';
 import { amountForText, directionOfLocale } from '../../common/browser/amount-direction';
 import type { DashboardMessages } from './locales';
@@ -17,4 +17,4 @@ export function dateTime(ms: number, locale: string, precision: 'minute' | 'seco
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: precision === 'second' ? 'medium' : 'short' }).format(ms);
 }
 
-export const statusWord = (t: DashboardMessages, status: string) => t.statuses[status as SessionStatus] ?? status;
+export const statusWord = (t: DashboardMessages, status: string) => t.statuses[status as PaymentStatus] ?? status;

@@ -1,28 +1,12 @@
 /**
- * The payments list's hash route and its query: `#/payments?status=<status>&from=YYYY-MM-DD&to=YYYY-MM-DD&decline_code=<code>`,
- * written by the Overview's figures and read by the list (docs/dashboard.md). One place names the parameters.
+ * The Overview's links into the payments list (`#/payments?status=&from=&to=&decline_code=`): the list's hash
+ * route is payment-filters.ts', which names every parameter once; this is the part of it the Overview writes.
  */
-export interface PaymentsQuery {
-  status?: string;
-  /** Calendar days in the browser's time zone, both included. */
-  from?: string;
-  to?: string;
-  decline_code?: string;
-}
+import { filtersOfHash, hashOf, type ListFilters } from './payment-filters';
 
-const NAMES = ['status', 'from', 'to', 'decline_code'] as const;
+export type PaymentsQuery = Pick<ListFilters, 'status' | 'from' | 'to' | 'decline_code'>;
 
-export function paymentsHref(query: PaymentsQuery): string {
-  const search = new URLSearchParams();
-  for (const name of NAMES) if (query[name]) search.set(name, query[name]);
-  const text = search.toString();
-  return text ? `#/payments?${text}` : '#/payments';
-}
+export const paymentsHref = (query: PaymentsQuery): string => hashOf(query);
 
 /** The query of a `#/payments?...` hash; empty for any other. */
-export function paymentsQueryOf(hash: string): PaymentsQuery {
-  const match = /^#\/payments\?(.*)$/.exec(hash);
-  if (!match) return {};
-  const search = new URLSearchParams(match[1]);
-  return Object.fromEntries(NAMES.flatMap((name) => (search.get(name) ? [[name, search.get(name)!]] : [])));
-}
+export const paymentsQueryOf = (hash: string): PaymentsQuery => filtersOfHash(hash);

@@ -1,5 +1,5 @@
 /** What each of the dashboard's languages says: a key missing in one fails the typecheck. */
-import type { AddressFieldCheck, AddressVerdict, DisputeReason, DisputeStatus, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, RefundReason, SavedCardUsage, SessionStatus, ThreeDsPolicy } from '../../../contracts';
+import type { AddressFieldCheck, AddressVerdict, DisputeReason, DisputeStatus, EventType, MerchantChargeReason, OriginVerificationStatus, PaymentMethodStatus, PaymentStatus, RefundReason, SavedCardUsage, ThreeDsPolicy } from '../../../contracts';
 import type { RecurringInterval } from '../../../contracts/agreements';
 import type { PeriodPreset } from '../periods';
 
@@ -62,6 +62,17 @@ export interface DashboardMessages {
     next: string;
     previous: string;
     back: string;
+    /** The search box (its hint names every kind of term: server/checkout/payment-search.ts). */
+    search: string;
+    searchHint: string;
+    network: string;
+    anyNetwork: string;
+    declineCode: string;
+    showAbandoned: string;
+    exportCsv: string;
+    /** A list with no filter and nothing in it: a new app's; `firstPayment` says how to make one. */
+    empty: string;
+    firstPayment: string;
   };
   /**
    * The wallet's billing address against the one on file (docs/api.md, "The billing address check"), and beside it the card
@@ -201,7 +212,8 @@ export interface DashboardMessages {
     saved: string;
     readOnly: string;
   };
-  statuses: Record<SessionStatus, string>;
+  /** A payment's status, the derived ones included (contracts/payment-status.ts). */
+  statuses: Record<PaymentStatus, string>;
   deliveryStatuses: Record<'pending' | 'delivered' | 'failed', string>;
   /** Platform mode's proof of each allowed origin (docs/platform.md), on the developers' page of a platform-mode app. */
   verification: {
