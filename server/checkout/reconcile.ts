@@ -119,7 +119,7 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, nextExpiry };
 }
 
-/** Whether a pass found anything to do: then the next comes after RECONCILE_INTERVAL_MS, else the wait grows. */
+/** Whether a pass found anything to do: then the next comes after RECONCILE_INTERVAL_MS, else after RECONCILE_IDLE_INTERVAL_MS. */
 const foundWork = (report: ReconcileReport): boolean =>
   report.examined +
     report.refunds.examined +
@@ -138,7 +138,7 @@ const SHORTEST_EXPIRY_WAIT_MS = 1_000;
 export interface ReconcilerTiming {
   /** RECONCILE_INTERVAL_MS: between passes while they find work, and the longest a wake waits. */
   intervalMs: number;
-  /** RECONCILE_IDLE_INTERVAL_MS: passes that find nothing double the wait, from intervalMs up to this. */
+  /** RECONCILE_IDLE_INTERVAL_MS: after a pass that found nothing (new work wakes it sooner, or its due time). */
   idleIntervalMs: number;
   inFlightGraceMs: number;
   /** After each pass of the sweeps' clock (the webhooks' look for leases lapsed with the instance that held them). */
@@ -161,9 +161,9 @@ export interface Reconciler {
 /**
  * Runs a pass at start (settling what a crashed predecessor left, while the
  * live instances' requests keep theirs); then, on the instance that leads,
- * passes on a clock: every `intervalMs` while they find work, the wait
- * doubling up to `idleIntervalMs` while they find none, and never past the
- * next session's expiry. Another instance runs a pass only for the attempts
+ * passes on a clock: every `intervalMs` while they find work, every
+ * `idleIntervalMs` while they find none, and never past the next session's
+ * expiry. Another instance runs a pass only for the attempts
  * its own requests gave up on (deps.abandoned): idle, it makes no query.
  */
 export function startReconciler(deps: ReconcileDependencies, options: ReconcilerTiming): Reconciler {
@@ -181,7 +181,6 @@ export function startReconciler(deps: ReconcileDependencies, options: Reconciler
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let timerDue = Infinity;
-  let wait = options.intervalMs;
 
   /** The next clock pass in `delayMs`, unless one is due sooner. */
   function passIn(delayMs: number): void {
@@ -205,7 +204,7 @@ export function startReconciler(deps: ReconcileDependencies, options: Reconciler
       onError(error);
       return passIn(options.intervalMs);
     }
-    wait = foundWork(report) ? options.intervalMs : Math.min(wait * 2, options.idleIntervalMs);
+    const wait = foundWork(report) ? options.intervalMs : options.idleIntervalMs;
     if (leading) options.onClockPass?.();
     const untilExpiry = report.nextExpiry === undefined ? Infinity : Math.max(report.nextExpiry - Date.now(), SHORTEST_EXPIRY_WAIT_MS);
     passIn(leading ? Math.min(wait, untilExpiry) : deps.abandoned.size > 0 ? options.intervalMs : options.idleIntervalMs);
@@ -221,7 +220,6 @@ export function startReconciler(deps: ReconcileDependencies, options: Reconciler
       if (now === leading) return;
       leading = now;
       if (!leading) return;
-      wait = options.intervalMs;
       clearTimeout(timer);
       timer = undefined;
       void clockPass(true);
