@@ -130,6 +130,8 @@ const Env = z
     DATA_DIR: z.string().default('data'),
     /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
+    /** The connection that LISTENs for work and holds the sweep lock, where DATABASE_URL is a transaction pooler (PgBouncer): a session one. */
+    DATABASE_LISTEN_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(defaultStoreLimits.poolSize),
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.connectTimeoutMs),
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.statementTimeoutMs),
@@ -364,6 +366,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; absent: the store is SQLite under dataDir. */
   databaseUrl: string | undefined;
+  /** With databaseUrl: where the instance LISTENs for work and holds the sweep lock (DATABASE_LISTEN_URL, else DATABASE_URL). */
+  databaseListenUrl: string | undefined;
   /** The store's pool and timeouts. */
   storeLimits: StoreLimits;
   /**
@@ -462,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
       dataDir: e.DATA_DIR,
       databaseUrl: e.DATABASE_URL,
+      databaseListenUrl: e.DATABASE_URL && (e.DATABASE_LISTEN_URL ?? e.DATABASE_URL),
       storeLimits: {
         poolSize: e.DATABASE_POOL_SIZE,
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,

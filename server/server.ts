@@ -210,7 +210,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
   );
   // Neither polls the store: notifications (PostgreSQL) or the store's own writes (SQLite) wake them.
-  const wakes = startWorkWakes(store, config.databaseUrl, { webhooks, reconciler }, logger);
+  const wakes = startWorkWakes(store, config.databaseListenUrl, { webhooks, reconciler }, logger);
   // Without the platform settings no authJwt is signed, so there is nothing to keep checked ("verify now" still checks).
   const originVerifier: OriginVerifier | undefined = config.platform && startOriginVerifier(originVerification);
 

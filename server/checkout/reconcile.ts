@@ -18,7 +18,7 @@ import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { liveInstanceIds } from '../store/heartbeats';
 import { purgeEndedWindows } from '../store/rate-limits';
-import { releaseReplayLease, replayableAttempts, takeReplayLease } from '../store/reconciliation';
+import { anyAttemptInFlight, releaseReplayLease, replayableAttempts, takeReplayLease } from '../store/reconciliation';
 import type { DataCipher } from '../lib/data-cipher';
 import { expirePastDueSessions, nextSessionExpiry } from './expiry';
 import { releaseLapsedHolds } from './holds';
@@ -64,6 +64,8 @@ export interface ReconcileReport {
   savedCards: { kept: number; detachesTold: number; cardsUpdated: number };
   /** When the next unpaid session expires (ms since the epoch), if any: the next sweep's latest time. */
   nextExpiry: number | undefined;
+  /** Attempts are in flight (this pass left them to their requests): a later one may have to replay them. */
+  inFlightRemain: boolean;
 }
 
 /**
@@ -114,13 +116,18 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
   const nextExpiry = await nextSessionExpiry(deps);
+  const inFlightRemain = await anyAttemptInFlight(deps.store);
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
   if (endedRateLimitWindows > 0) deps.logger.debug({ endedRateLimitWindows }, 'ended rate limit windows purged');
-  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, nextExpiry };
+  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, nextExpiry, inFlightRemain };
 }
 
-/** Whether a pass found anything to do: then the next comes after RECONCILE_INTERVAL_MS, else after RECONCILE_IDLE_INTERVAL_MS. */
+/**
+ * Whether a pass found anything to do, or left attempts in flight that may become its work (their instance
+ * killed): then the next comes after RECONCILE_INTERVAL_MS, else after RECONCILE_IDLE_INTERVAL_MS.
+ */
 const foundWork = (report: ReconcileReport): boolean =>
+  report.inFlightRemain ||
   report.examined +
     report.refunds.examined +
     report.expired +

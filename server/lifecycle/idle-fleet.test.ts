@@ -70,6 +70,8 @@ describe.skipIf(testDatabaseServer === undefined)('an idle fleet of three instan
     // The sweeps run once a minute here: only the notification can have sent it this soon.
     await receiver.waitFor((events) => events.some((event) => event.data.object.id === session.id), 3_000);
     expect(Date.now() - paid).toBeLessThan(3_000);
+    // Recorded once the receiver's 2xx is back.
+    await expect.poll(async () => (await admin.query("SELECT status FROM webhook_deliveries WHERE status = 'delivered'")).rowCount).toBe(1);
   }, 30_000);
 
   it('sends a delivery made due while every LISTEN connection was cut, by the catch-up on reconnect', async () => {
