@@ -20,6 +20,9 @@ export type WorkKind = keyof typeof WORK_CHANNELS;
 /** pg_stat_activity's name for the listening connection, apart from the pool's `wallet-checkout`. */
 export const LISTENER_APPLICATION_NAME = 'wallet-checkout-listen';
 
+/** How long the connection's own statements (LISTEN, the lock) may take before it is taken for dead and opened again. */
+const QUERY_TIMEOUT_MS = 10_000;
+
 /** The advisory lock's key: any constant no other user of the database takes (advisory locks are per database). */
 const SWEEP_LOCK_KEY = 7_310_402_618;
 
@@ -84,15 +87,17 @@ export function listenForWork(databaseUrl: string, handlers: WorkListenerHandler
     try {
       const { rows } = await from.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK_KEY]);
       if (client === from) setLeading(rows[0]?.locked === true);
-    } catch {
-      // The connection failed under it: its 'error' or 'end' reconnects.
+    } catch (error) {
+      // A connection that fails to answer (its query timed out) may never say it is gone: start again.
+      dropped(from, error);
       return;
     }
     if (!leading && client === from) leadTimer = setTimeout(() => void tryLead(from), timing.leadRetryMs).unref();
   }
 
   async function connect(): Promise<void> {
-    const candidate = new pg.Client({ connectionString: databaseUrl, application_name: LISTENER_APPLICATION_NAME, keepAlive: true });
+    // Probed from 10 s of silence: a connection cut without a reset (a partition) is found by TCP, not hours later.
+    const candidate = new pg.Client({ connectionString: databaseUrl, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
     candidate.on('error', (error) => dropped(candidate, error));
     candidate.on('end', () => dropped(candidate));
     candidate.on('notification', ({ channel }) => {
