@@ -122,10 +122,7 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, nextExpiry, inFlightRemain };
 }
 
-/**
- * Whether a pass found anything to do, or left attempts in flight that may become its work (their instance
- * killed): then the next comes after RECONCILE_INTERVAL_MS, else after RECONCILE_IDLE_INTERVAL_MS.
- */
+/** Whether a pass found anything to do, or left attempts in flight that may become its work (their instance killed). */
 const foundWork = (report: ReconcileReport): boolean =>
   report.inFlightRemain ||
   report.examined +
@@ -145,7 +142,11 @@ const SHORTEST_EXPIRY_WAIT_MS = 1_000;
 export interface ReconcilerTiming {
   /** RECONCILE_INTERVAL_MS: between passes while they find work, and the longest a wake waits. */
   intervalMs: number;
-  /** RECONCILE_IDLE_INTERVAL_MS: after a pass that found nothing (new work wakes it sooner, or its due time). */
+  /**
+   * RECONCILE_IDLE_INTERVAL_MS: between passes once none has found work for this long (new work wakes them
+   * sooner, or its due time). Until then they keep intervalMs: what a pass could not finish (a card the
+   * service would not keep yet) is tried again at that pace.
+   */
   idleIntervalMs: number;
   inFlightGraceMs: number;
   /** After each pass of the sweeps' clock (the webhooks' look for leases lapsed with the instance that held them). */
@@ -168,9 +169,9 @@ export interface Reconciler {
 /**
  * Runs a pass at start (settling what a crashed predecessor left, while the
  * live instances' requests keep theirs); then, on the instance that leads,
- * passes on a clock: every `intervalMs` while they find work, every
- * `idleIntervalMs` while they find none, and never past the next session's
- * expiry. Another instance runs a pass only for the attempts
+ * passes on a clock: every `intervalMs` while they find work and for
+ * `idleIntervalMs` after the last that did, then every `idleIntervalMs`, and
+ * never past the next session's expiry. Another instance runs a pass only for the attempts
  * its own requests gave up on (deps.abandoned): idle, it makes no query.
  */
 export function startReconciler(deps: ReconcileDependencies, options: ReconcilerTiming): Reconciler {
@@ -188,6 +189,7 @@ export function startReconciler(deps: ReconcileDependencies, options: Reconciler
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let timerDue = Infinity;
+  let lastWorkAt = -Infinity;
 
   /** The next clock pass in `delayMs`, unless one is due sooner. */
   function passIn(delayMs: number): void {
@@ -211,7 +213,8 @@ export function startReconciler(deps: ReconcileDependencies, options: Reconciler
       onError(error);
       return passIn(options.intervalMs);
     }
-    const wait = foundWork(report) ? options.intervalMs : options.idleIntervalMs;
+    if (foundWork(report)) lastWorkAt = Date.now();
+    const wait = Date.now() - lastWorkAt < options.idleIntervalMs ? options.intervalMs : options.idleIntervalMs;
     if (leading) options.onClockPass?.();
     const untilExpiry = report.nextExpiry === undefined ? Infinity : Math.max(report.nextExpiry - Date.now(), SHORTEST_EXPIRY_WAIT_MS);
     passIn(leading ? Math.min(wait, untilExpiry) : deps.abandoned.size > 0 ? options.intervalMs : options.idleIntervalMs);
