@@ -1,7 +1,7 @@
 /**
  * What wakes an instance's workers, so that none polls the store when there
  * is no work (docs/operations.md, "What an idle instance does"). On
- * PostgreSQL: the notifications of migration 0028's triggers, heard on a
+ * PostgreSQL: the notifications of migration 0029's triggers, heard on a
  * LISTEN connection of the instance's own, and the sweep lock held on it, which
  * makes one instance at a time run the sweeps on a clock
  * (store/work-notifications.ts). Each (re)connect runs a catch-up pass of

@@ -1,5 +1,5 @@
 /**
- * SQLite's counterpart of PostgreSQL's NOTIFY triggers (migration 0028): one
+ * SQLite's counterpart of PostgreSQL's NOTIFY triggers (migration 0029): one
  * process owns the file, so the writes that make work (a delivery inserted or
  * made pending again, an attempt left pending) are seen as they are sent,
  * by a Kysely plugin on the store, and wake the workers in memory. A write

@@ -493,7 +493,7 @@ export const backendMigrations: Record<string, Migration> = {
         .execute();
     },
   },
-  '0028_work_notifications': {
+  '0029_work_notifications': {
     // PostgreSQL only (SQLite's single process wakes its workers in memory, store/local-work-signals.ts): a NOTIFY
     // on commit when a delivery becomes due to send (inserted, redelivered, a retry scheduled) and when an attempt is
     // left pending, so that idle instances LISTEN instead of polling (store/work-notifications.ts names the channels).

@@ -1,7 +1,7 @@
 /**
  * How an idle instance on PostgreSQL learns of work without polling: one
  * connection of its own, outside the pool, LISTENs on the channels the
- * triggers of migration 0028 NOTIFY on commit (a delivery due, an attempt left
+ * triggers of migration 0029 NOTIFY on commit (a delivery due, an attempt left
  * pending), and holds the sweep lock, a session advisory lock: the instance
  * holding it runs the sweeps that must run on a clock, and PostgreSQL frees it
  * the moment that connection ends (a crash, a restart), so another takes over.
@@ -13,7 +13,7 @@
  */
 import pg from 'pg';
 
-/** The channels migration 0028's triggers notify (their names are written there too, as migrations never change). */
+/** The channels migration 0029's triggers notify (their names are written there too, as migrations never change). */
 export const WORK_CHANNELS = { webhooks: 'wallet_checkout_webhooks', reconcile: 'wallet_checkout_reconcile' } as const;
 export type WorkKind = keyof typeof WORK_CHANNELS;
 
