@@ -171,8 +171,9 @@ export interface Reconciler {
  * live instances' requests keep theirs); then, on the instance that leads,
  * passes on a clock: every `intervalMs` while they find work and for
  * `idleIntervalMs` after the last that did, then every `idleIntervalMs`, and
- * never past the next session's expiry. Another instance runs a pass only for the attempts
- * its own requests gave up on (deps.abandoned): idle, it makes no query.
+ * never past the next session's expiry. Another instance runs a pass only for
+ * the attempts its own requests gave up on (deps.abandoned): idle, it makes no
+ * query.
  */
 export function startReconciler(deps: ReconcileDependencies, options: ReconcilerTiming): Reconciler {
   let current: Promise<ReconcileReport> | undefined;
