@@ -101,7 +101,7 @@ describe('configuration', () => {
 
   it('accepts a safe production environment', () => {
     const loaded = loadConfig(production);
-    expect(loaded.ok && loaded.config).toMatchObject({ databaseUrl: production.DATABASE_URL, demo: false, walletEnvironment: 'PRODUCTION', publicUrl: 'https://checkout.example.com' });
+    expect(loaded.ok && loaded.config).toMatchObject({ databaseUrl: production.DATABASE_URL, databaseListenUrl: production.DATABASE_URL, demo: false, walletEnvironment: 'PRODUCTION', publicUrl: 'https://checkout.example.com' });
   });
 
   it.each([

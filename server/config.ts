@@ -130,6 +130,8 @@ const Env = z
     DATA_DIR: z.string().default('data'),
     /** postgres://user:password@host:port/database: the store on PostgreSQL, shared by several instances. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
+    /** The connection that LISTENs for work and holds the sweep lock, where DATABASE_URL is a transaction pooler (PgBouncer): a session one. */
+    DATABASE_LISTEN_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(defaultStoreLimits.poolSize),
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.connectTimeoutMs),
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(defaultStoreLimits.statementTimeoutMs),
@@ -163,14 +165,19 @@ const Env = z
       .refine((key) => Buffer.from(key, 'base64').length === 32, 'a base64-encoded 32-byte key')
       .optional(),
     RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
+    /** The longest wait between the sweeps' passes while they find nothing to do (docs/operations.md, "What an idle instance does"). */
+    RECONCILE_IDLE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
     /**
      * How long a session's billing addresses are kept (docs/api.md#retention): 180 days covers the card networks'
      * 120-day dispute window, in which the check is the merchant's evidence, and the time to answer one; from 30
      * (a session lives up to 7 days, a hold 7 more, and a refund or dispute needs the address) to 3650.
      */
     PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(30).max(3650).default(180),
-    /** Webhooks (docs/webhooks.md): how often due deliveries are looked for, how long a receiver has to answer 2xx, the retry schedule. */
-    WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
+    /**
+     * Webhooks (docs/webhooks.md): whether the worker sends on its own (`automatic`) or only when asked (`on-demand`: tests
+     * and the contract fuzz), how long a receiver has to answer 2xx, the retry schedule.
+     */
+    WEBHOOK_DELIVERY: z.enum(['automatic', 'on-demand']).default('automatic'),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
     WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().positive().default(3_600_000),
@@ -359,6 +366,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; absent: the store is SQLite under dataDir. */
   databaseUrl: string | undefined;
+  /** With databaseUrl: where the instance LISTENs for work and holds the sweep lock (DATABASE_LISTEN_URL, else DATABASE_URL). */
+  databaseListenUrl: string | undefined;
   /** The store's pool and timeouts. */
   storeLimits: StoreLimits;
   /**
@@ -385,6 +394,7 @@ export interface Config {
   /** Encrypts the charge requests kept while an outcome is unknown; absent: a key generated under DATA_DIR/secrets. */
   dataEncryptionKey: string | undefined;
   reconcileIntervalMs: number;
+  reconcileIdleIntervalMs: number;
   /** PERSONAL_DATA_RETENTION_DAYS in ms: a session's billing addresses are erased this long after they were written. */
   personalDataRetentionMs: number;
   webhooks: WebhookConfig;
@@ -422,7 +432,7 @@ export type PaymentServiceConfig =
 export interface WebhookConfig {
   /** `public` (NODE_ENV=production): https to public addresses only (SSRF); `any`: development and tests reach loopback over http. */
   addressPolicy: WebhookAddressPolicy;
-  pollIntervalMs: number;
+  delivery: 'automatic' | 'on-demand';
   timeoutMs: number;
   retry: RetrySchedule;
 }
@@ -456,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
       dataDir: e.DATA_DIR,
       databaseUrl: e.DATABASE_URL,
+      databaseListenUrl: e.DATABASE_URL && (e.DATABASE_LISTEN_URL ?? e.DATABASE_URL),
       storeLimits: {
         poolSize: e.DATABASE_POOL_SIZE,
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
@@ -481,10 +492,11 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       },
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      reconcileIdleIntervalMs: e.RECONCILE_IDLE_INTERVAL_MS,
       personalDataRetentionMs: e.PERSONAL_DATA_RETENTION_DAYS * 24 * 60 * 60 * 1000,
       webhooks: {
         addressPolicy: e.NODE_ENV === 'production' ? 'public' : 'any',
-        pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+        delivery: e.WEBHOOK_DELIVERY,
         timeoutMs: e.WEBHOOK_TIMEOUT_MS,
         retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
       },

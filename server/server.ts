@@ -19,7 +19,7 @@ import { createMetrics } from './metrics';
 import { DatabaseRateLimitStore } from './http/rate-limit-store';
 import { connectRateLimitRedis } from './http/rate-limit-redis';
 import { RedisOrLocalRateLimitStore } from './http/redis-rate-limit-store';
-import { startHeartbeat, trackRequests } from './lifecycle';
+import { startHeartbeat, startWorkWakes, trackRequests } from './lifecycle';
 import type { AbandonedAttempts } from './checkout/pay';
 import { type OriginSweepReport, type OriginVerificationDependencies, type OriginVerifier, startOriginVerifier, sweepOriginVerifications } from './checkout/origin-verification';
 import { createPlatformSigner } from './checkout/platform';
@@ -41,9 +41,9 @@ export interface RunningServer {
   /** Direct-mode apps' recipient keys, as `npm run direct-keys` manages them. */
   directKeys: DirectKeys;
   logger: Logger;
-  /** One reconciliation pass now (it also runs at start and every RECONCILE_INTERVAL_MS). */
+  /** One reconciliation pass now (it also runs at start, and on the clock of the instance that runs the sweeps). */
   reconcile(): Promise<ReconcileReport>;
-  /** One pass of the webhook delivery worker now (it also runs every WEBHOOK_POLL_INTERVAL_MS). */
+  /** One pass of the webhook delivery worker now (it also runs when woken, and when the next delivery falls due). */
   deliverWebhooks(): Promise<void>;
   /**
    * One pass of the origin verification sweep now, at `now` if given (tests move the clock): it also runs
@@ -197,12 +197,20 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     testClocks: config.paymentService.kind === 'real' ? undefined : { personalDataRetentionMs: config.personalDataRetentionMs, deliverWebhooks: () => webhooks.run() },
   });
   http.on('request', app);
+  const webhooks = startDeliveryWorker({ store, cipher, logger }, config.webhooks);
   // A request still in flight is given the time its retries can take before it is replayed; a replay as long.
   const reconciler = startReconciler(
     { store, service, cipher, logger, abandoned, instanceId, sharedStore, leaseMs: longestRequestMs, personalDataRetentionMs: config.personalDataRetentionMs },
-    { intervalMs: config.reconcileIntervalMs, inFlightGraceMs: longestRequestMs },
+    {
+      intervalMs: config.reconcileIntervalMs,
+      idleIntervalMs: config.reconcileIdleIntervalMs,
+      inFlightGraceMs: longestRequestMs,
+      // A delivery leased by an instance that died is due again when its lease lapses: nobody is notified of that.
+      onClockPass: () => webhooks.wake(),
+    },
   );
-  const webhooks = startDeliveryWorker({ store, cipher, logger }, config.webhooks);
+  // Neither polls the store: notifications (PostgreSQL) or the store's own writes (SQLite) wake them.
+  const wakes = startWorkWakes(store, config.databaseListenUrl, { webhooks, reconciler }, logger);
   // Without the platform settings no authJwt is signed, so there is nothing to keep checked ("verify now" still checks).
   const originVerifier: OriginVerifier | undefined = config.platform && startOriginVerifier(originVerification);
 
@@ -222,6 +230,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       const drained = await requests.close(config.shutdownGraceMs);
       if (drained.unfinished > 0) logger.warn({ unfinished: drained.unfinished }, 'requests cut off at the end of the shutdown grace period; reconciliation settles their payments');
       await rateLimitRedis?.close();
+      await wakes.close();
       await reconciler.stop();
       // A delivery in flight finishes and is recorded; one cut off would only be sent again once its lease lapses.
       await webhooks.stop();

@@ -44,7 +44,7 @@ export interface WebhookReceiver {
 }
 
 /** A server's settings for fast retries: a receiver that comes back is reached within a fraction of a second. */
-export const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_MAX_MS: '200', WEBHOOK_TIMEOUT_MS: '2000' };
+export const FAST_WEBHOOKS = { WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_MAX_MS: '200', WEBHOOK_TIMEOUT_MS: '2000' };
 
 const TOLERANCE_SECONDS = 300;
 

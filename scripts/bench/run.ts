@@ -159,7 +159,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     [
       `6. Webhook delivery latency p50 / p99 (state change to receiver, ${webhooks.payments} payments)`,
       `${ms(webhooks.p50Ms)} / ${ms(webhooks.p99Ms)}`,
-      `poll interval ${ms(webhooks.pollIntervalMs)}`,
+      'woken, no poll',
       '',
       '',
     ],

@@ -2,7 +2,7 @@
  * Webhook delivery latency: from the state change (the event's `created`,
  * written in the payment's own transaction) to the merchant's receiver
  * reading the delivery. The real server (a child process, shipped settings:
- * WEBHOOK_POLL_INTERVAL_MS 250) pays sessions one after another; a plain
+ * the worker woken by the payment's write) pays sessions one after another; a plain
  * node:http receiver on 127.0.0.1 notes when each event arrives.
  */
 import { rmSync } from 'node:fs';
@@ -14,13 +14,10 @@ import { percentile } from './stats';
 
 export interface WebhookLatencyResult {
   payments: number;
-  pollIntervalMs: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
 }
-
-const POLL_INTERVAL_MS = 250;
 
 export async function benchWebhookLatency(options: { payments: number }): Promise<WebhookLatencyResult> {
   const arrivals = new Map<string, number>();
@@ -36,7 +33,7 @@ export async function benchWebhookLatency(options: { payments: number }): Promis
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   // Vite's build in the bench process set NODE_ENV=production, which refuses the sandbox and http endpoints.
-  const server = await startChildServer({ env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', WEBHOOK_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS) } });
+  const server = await startChildServer({ env: { NODE_ENV: 'development', LOG_LEVEL: 'warn' } });
   try {
     const registered = await fetch(`${server.url}/api/webhook_endpoints`, {
       method: 'POST',
@@ -54,7 +51,7 @@ export async function benchWebhookLatency(options: { payments: number }): Promis
     while (arrivals.size < options.payments && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     if (arrivals.size < options.payments) throw new Error(`${options.payments - arrivals.size} webhooks never arrived`);
     const latencies = [...arrivals.values()];
-    return { payments: options.payments, pollIntervalMs: POLL_INTERVAL_MS, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), maxMs: Math.max(...latencies) };
+    return { payments: options.payments, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), maxMs: Math.max(...latencies) };
   } finally {
     await server.stop();
     rmSync(server.dataDir, { recursive: true, force: true });

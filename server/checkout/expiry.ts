@@ -11,7 +11,7 @@
  * unpaid, the next sweep expires it.
  */
 import { SessionStatus } from '../../contracts';
-import { pastDueSessionIds } from '../store/session-expiry';
+import { nextExpiry, pastDueSessionIds } from '../store/session-expiry';
 import { findSession, type SessionRow } from '../store/sessions';
 import { moveSession, type SessionStore, statusesLeadingTo } from './states';
 
@@ -46,3 +46,6 @@ export async function expirePastDueSessions(deps: SessionStore, now = Date.now()
     if (due.length < SWEEP_BATCH) return expired;
   }
 }
+
+/** When the next unpaid session expires, if any: the sweep runs then rather than on its idle interval. */
+export const nextSessionExpiry = ({ store }: Pick<SessionStore, 'store'>): Promise<number | undefined> => nextExpiry(store, EXPIRABLE);

@@ -19,9 +19,9 @@ import { chargeBodyFrom, type ServiceClient } from '../service-client';
 import type { Store } from '../store';
 import { liveInstanceIds } from '../store/heartbeats';
 import { purgeEndedWindows } from '../store/rate-limits';
-import { releaseReplayLease, replayableAttempts, takeReplayLease } from '../store/reconciliation';
+import { anyAttemptInFlight, releaseReplayLease, replayableAttempts, takeReplayLease } from '../store/reconciliation';
 import type { DataCipher } from '../lib/data-cipher';
-import { expirePastDueSessions } from './expiry';
+import { expirePastDueSessions, nextSessionExpiry } from './expiry';
 import { releaseLapsedHolds } from './holds';
 import { type ErasureReport, erasePersonalData, type PersonalDataDependencies } from './personal-data';
 import { type AbandonedAttempts, chargeOutcome, recordOutcome } from './pay';
@@ -66,6 +66,10 @@ export interface ReconcileReport {
   savedCards: { kept: number; detachesTold: number; cardsUpdated: number };
   /** Disputes this pass created or changed from the service's feed. */
   disputesChanged: number;
+  /** When the next unpaid session expires (ms since the epoch), if any: the next sweep's latest time. */
+  nextExpiry: number | undefined;
+  /** Attempts are in flight (this pass left them to their requests): a later one may have to replay them. */
+  inFlightRemain: boolean;
 }
 
 /**
@@ -117,22 +121,68 @@ export async function reconcile(deps: ReconcileDependencies, inFlightBefore: num
   const lapsedHoldsReleased = await releaseLapsedHolds({ ...deps, longestRequestMs: deps.leaseMs });
   const personalDataErased = await erasePersonalData(deps);
   const endedRateLimitWindows = await purgeEndedWindows(deps.store, Date.now());
+  const nextExpiry = await nextSessionExpiry(deps);
+  const inFlightRemain = await anyAttemptInFlight(deps.store);
   if (expired > 0 || lapsedHoldsReleased > 0) deps.logger.info({ expired, lapsedHoldsReleased }, 'sessions expired and lapsed holds released');
   if (endedRateLimitWindows > 0) deps.logger.debug({ endedRateLimitWindows }, 'ended rate limit windows purged');
-  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, disputesChanged };
+  return { examined, settled, stillPending: examined - settled, refunds, expired, lapsedHoldsReleased, personalDataErased, savedCards, disputesChanged, nextExpiry, inFlightRemain };
+}
+
+/** Whether a pass found anything to do, or left attempts in flight that may become its work (their instance killed). */
+const foundWork = (report: ReconcileReport): boolean =>
+  report.inFlightRemain ||
+  report.examined +
+    report.refunds.examined +
+    report.expired +
+    report.lapsedHoldsReleased +
+    report.personalDataErased.sessions +
+    report.personalDataErased.events +
+    report.savedCards.kept +
+    report.savedCards.detachesTold +
+    report.savedCards.cardsUpdated +
+    report.disputesChanged >
+  0;
+
+/** A session past due that the sweep could not move (an attempt in flight on it) must not make it run back to back. */
+const SHORTEST_EXPIRY_WAIT_MS = 1_000;
+
+export interface ReconcilerTiming {
+  /** RECONCILE_INTERVAL_MS: between passes while they find work, and the longest a wake waits. */
+  intervalMs: number;
+  /**
+   * RECONCILE_IDLE_INTERVAL_MS: between passes once none has found work for this long (new work wakes them
+   * sooner, or its due time). Until then they keep intervalMs: what a pass could not finish (a card the
+   * service would not keep yet) is tried again at that pace.
+   */
+  idleIntervalMs: number;
+  inFlightGraceMs: number;
+  /** After each pass of the sweeps' clock (the webhooks' look for leases lapsed with the instance that held them). */
+  onClockPass?: () => void;
 }
 
 export interface Reconciler {
   /** One pass; concurrent calls share the pass under way. */
   run(inFlightBefore?: number): Promise<ReconcileReport>;
+  /** An attempt was left pending: on the instance running the sweeps, the next pass within RECONCILE_INTERVAL_MS. */
+  wake(): void;
+  /**
+   * Whether this instance runs the sweeps on a clock (it holds the sweep lock; a single SQLite instance
+   * always does). Taking them on runs a pass at once: the catch-up of whatever was left meanwhile.
+   */
+  lead(leading: boolean): void;
   stop(): Promise<void>;
 }
 
 /**
  * Runs a pass at start (settling what a crashed predecessor left, while the
- * live instances' requests keep theirs) and then every `intervalMs`.
+ * live instances' requests keep theirs); then, on the instance that leads,
+ * passes on a clock: every `intervalMs` while they find work and for
+ * `idleIntervalMs` after the last that did, then every `idleIntervalMs`, and
+ * never past the next session's expiry. Another instance runs a pass only for
+ * the attempts its own requests gave up on (deps.abandoned): idle, it makes no
+ * query.
  */
-export function startReconciler(deps: ReconcileDependencies, options: { intervalMs: number; inFlightGraceMs: number }): Reconciler {
+export function startReconciler(deps: ReconcileDependencies, options: ReconcilerTiming): Reconciler {
   let current: Promise<ReconcileReport> | undefined;
   const run = (inFlightBefore = Date.now() - options.inFlightGraceMs) => {
     current ??= reconcile(deps, inFlightBefore).finally(() => {
@@ -143,13 +193,58 @@ export function startReconciler(deps: ReconcileDependencies, options: { interval
   // A store that is down fails every pass: the same error once per interval, with a count (logging/repeats.ts).
   const repeats = repeatLimiter(deps.logger);
   const onError = (error: unknown) => repeats.error({ err: error }, 'reconciliation failed');
-  run().catch(onError);
-  const timer = setInterval(() => run().catch(onError), options.intervalMs);
-  timer.unref();
+  let leading = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let timerDue = Infinity;
+  let lastWorkAt = -Infinity;
+
+  /** The next clock pass in `delayMs`, unless one is due sooner. */
+  function passIn(delayMs: number): void {
+    const due = Date.now() + delayMs;
+    if (stopped || (timer !== undefined && timerDue <= due)) return;
+    clearTimeout(timer);
+    timerDue = due;
+    timer = setTimeout(() => void clockPass(false), delayMs);
+    timer.unref();
+  }
+
+  async function clockPass(always: boolean): Promise<void> {
+    timer = undefined;
+    timerDue = Infinity;
+    // Not leading and nothing of its own to settle: only a timer, no query.
+    if (!always && !leading && deps.abandoned.size === 0) return passIn(options.idleIntervalMs);
+    let report: ReconcileReport;
+    try {
+      report = await run();
+    } catch (error) {
+      onError(error);
+      return passIn(options.intervalMs);
+    }
+    if (foundWork(report)) lastWorkAt = Date.now();
+    const wait = Date.now() - lastWorkAt < options.idleIntervalMs ? options.intervalMs : options.idleIntervalMs;
+    if (leading) options.onClockPass?.();
+    const untilExpiry = report.nextExpiry === undefined ? Infinity : Math.max(report.nextExpiry - Date.now(), SHORTEST_EXPIRY_WAIT_MS);
+    passIn(leading ? Math.min(wait, untilExpiry) : deps.abandoned.size > 0 ? options.intervalMs : options.idleIntervalMs);
+  }
+
+  void clockPass(true);
   return {
     run,
+    wake() {
+      if (leading) passIn(options.intervalMs);
+    },
+    lead(now) {
+      if (now === leading) return;
+      leading = now;
+      if (!leading) return;
+      clearTimeout(timer);
+      timer = undefined;
+      void clockPass(true);
+    },
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await current?.catch(() => undefined);
       repeats.flush();
     },

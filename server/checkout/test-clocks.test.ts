@@ -19,13 +19,14 @@ const DAY = 24 * HOUR;
 const RETENTION_DAYS = 30;
 
 /**
- * Nothing timed runs on its own: reconciliation and the delivery worker's polls wait an hour, and a failed
- * delivery is retried up to an hour later, so what happens is what the clock's move made happen.
+ * Nothing timed runs on its own: reconciliation waits an hour, the delivery worker sends only when asked, and a
+ * failed delivery is retried up to an hour later, so what happens is what the clock's move made happen.
  */
 const QUIET = {
   RECONCILE_INTERVAL_MS: '3600000',
   PERSONAL_DATA_RETENTION_DAYS: String(RETENTION_DAYS),
-  WEBHOOK_POLL_INTERVAL_MS: '3600000',
+  RECONCILE_IDLE_INTERVAL_MS: '3600000',
+  WEBHOOK_DELIVERY: 'on-demand',
   WEBHOOK_RETRY_BASE_MS: '3600000',
   WEBHOOK_RETRY_MAX_MS: '3600000',
 };

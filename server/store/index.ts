@@ -10,6 +10,7 @@ import { privateDirectory } from '../../common/private-files';
 import { openDatabase } from '../../common/store/database';
 import { type StoreErrorListener, storeFailureOf } from '../../common/store/failures';
 import { defaultStoreLimits, type StoreLimits } from '../../common/store/limits';
+import { withLocalWorkSignals } from './local-work-signals';
 import { openPostgres } from './postgres';
 import { backendMigrations } from './migrations';
 import type { BackendDatabase } from './schema';
@@ -46,7 +47,8 @@ export function describeStoreLocation(dataDir: string, databaseUrl?: string): st
 }
 
 /**
- * `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db.
+ * `databaseUrl` (postgres://...) selects PostgreSQL; without it the store is DATA_DIR/checkout.db, whose writes
+ * that make work wake the workers in memory (local-work-signals.ts).
  * `onError` hears of every error the store raises, classified (store/failures.ts).
  */
 export async function openStore(
@@ -58,7 +60,7 @@ export async function openStore(
   const onError = options.onError ?? (() => undefined);
   if (databaseUrl) return openPostgres<BackendDatabase>(databaseUrl, backendMigrations, { limits, onError });
   privateDirectory(dataDir);
-  return openDatabase<BackendDatabase>(sqliteFile(dataDir), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError });
+  return withLocalWorkSignals(await openDatabase<BackendDatabase>(sqliteFile(dataDir), backendMigrations, { busyTimeoutMs: limits.statementTimeoutMs, onError }));
 }
 
 /** Waits between tries to open a store that is down at start: doubling from the first, up to the last. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 import { createIdempotencyKeysTable } from '../../common/store/idempotency';
 
 /**
@@ -554,6 +554,19 @@ export const backendMigrations: Record<string, Migration> = {
         await sql`CREATE INDEX IF NOT EXISTS ${sql.raw(`sessions_app_${column}`)} ON sessions (app_id, ${sql.raw(column)}, created, id)`.execute(db);
       }
       if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`CREATE INDEX IF NOT EXISTS sessions_app_reference_prefix ON sessions (app_id, reference text_pattern_ops)`.execute(db);
+    },
+  },
+  '0031_work_notifications': {
+    // PostgreSQL only (SQLite's single process wakes its workers in memory, store/local-work-signals.ts): a NOTIFY
+    // on commit when a delivery becomes due to send (inserted, redelivered, a retry scheduled) and when an attempt is
+    // left pending, so that idle instances LISTEN instead of polling (store/work-notifications.ts names the channels).
+    // Row triggers whose WHEN is false (a lease taken, an attempt settled) cost no function call; the notifications of
+    // one transaction on one channel with one payload are delivered once.
+    async up(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+      await sql`CREATE FUNCTION notify_work() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify(TG_ARGV[0], ''); RETURN NULL; END $$`.execute(db);
+      await sql`CREATE TRIGGER webhook_deliveries_due AFTER INSERT OR UPDATE OF status ON webhook_deliveries FOR EACH ROW WHEN (NEW.status = 'pending' AND NEW.lease_until IS NULL) EXECUTE FUNCTION notify_work('wallet_checkout_webhooks')`.execute(db);
+      await sql`CREATE TRIGGER charge_attempts_pending AFTER UPDATE OF status ON charge_attempts FOR EACH ROW WHEN (NEW.status = 'pending' AND OLD.status <> 'pending') EXECUTE FUNCTION notify_work('wallet_checkout_reconcile')`.execute(db);
     },
   },
 };

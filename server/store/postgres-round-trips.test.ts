@@ -54,7 +54,8 @@ describe.skipIf(testDatabaseServer === undefined)('round trips to PostgreSQL per
       ...(redis && { REDIS_URL: redis.url }),
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       RECONCILE_INTERVAL_MS: '3600000',
-      WEBHOOK_POLL_INTERVAL_MS: '3600000',
+      RECONCILE_IDLE_INTERVAL_MS: '3600000',
+      WEBHOOK_DELIVERY: 'on-demand',
     });
     ({ secretKey } = await server.merchant());
     // A merchant with a webhook endpoint: each payment's event is delivered to it, so its delivery row is written too.

@@ -82,3 +82,11 @@ export async function takeReplayLease(store: Store, table: LeasedTable, row: { i
 export async function releaseReplayLease(store: Store, table: LeasedTable, id: string, token: number): Promise<void> {
   await store.updateTable(table).set({ lease_until: null }).where('id', '=', id).where('replays', '=', token).execute();
 }
+
+/**
+ * Whether any attempt is in flight: one a later pass may have to replay (its instance dies, or its request
+ * outlives the grace), so the sweeps keep their short interval while there is one.
+ */
+export async function anyAttemptInFlight(store: Store): Promise<boolean> {
+  return (await store.selectFrom('charge_attempts').select('id').where('status', '=', 'in_flight').limit(1).executeTakeFirst()) !== undefined;
+}

@@ -13,6 +13,12 @@ export async function pastDueSessionIds(store: Store, statuses: readonly string[
   return (await pastDueSessionsQuery(store, statuses, now, limit).execute()).map((row) => row.id);
 }
 
+/** When the first session in one of `statuses` expires (maybe already past); undefined when none will. */
+export async function nextExpiry(store: Store, statuses: readonly string[]): Promise<number | undefined> {
+  const row = await store.selectFrom('sessions').select((eb) => eb.fn.min<number | null>('expires_at').as('due')).where('status', 'in', statuses).executeTakeFirst();
+  return row?.due ?? undefined;
+}
+
 /** Sessions `authorized` (a hold) since before `before`, at most `limit`, oldest first. */
 export async function lapsedHoldIds(store: Store, before: number, limit = 100): Promise<string[]> {
   const rows = await store.selectFrom('sessions').select('id').where('status', '=', 'authorized').where('updated', '<=', before).orderBy('updated').limit(limit).execute();

@@ -1,13 +1,13 @@
 /**
  * The queries of webhooks: endpoints, the events API's pages, and the
- * delivery worker's lease (a compare-and-set on lease_until, so that with
- * several instances on one database one sends a delivery at a time).
+ * delivery worker's lease (on lease_until, so that with several instances on
+ * one database one sends a delivery at a time).
  */
 import type { Selectable } from 'kysely';
 import type { WebhookEventType } from '../../contracts';
 import { endpointListensTo, pendingDelivery } from './events';
 import type { WebhookEndpointsTable } from './schema';
-import type { Store } from '.';
+import { onPostgres, type Store } from '.';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 
@@ -110,11 +110,10 @@ export async function redeliverEvent(store: Store, event: { id: string; type: We
   });
 }
 
-/** A delivery the worker may send: the event as stored and the endpoint's URL and sealed secrets. */
+/** A delivery the worker leased to send: the event as stored and the endpoint's URL and sealed secrets. */
 export interface DueDelivery {
   id: string;
   attempts: number;
-  lease_until: number | null;
   retry_until: number | null;
   event_created: number;
   body: string;
@@ -124,24 +123,62 @@ export interface DueDelivery {
   previous_secret_expires: number | null;
 }
 
-/** Pending deliveries due by `now` whose lease (if any) has lapsed, to live endpoints; oldest first. */
-export function dueDeliveries(store: Store, now: number, limit: number): Promise<DueDelivery[]> {
+const DUE_DELIVERY_COLUMNS = [
+  'webhook_deliveries.id',
+  'webhook_deliveries.attempts',
+  'webhook_deliveries.retry_until',
+  'events.created as event_created',
+  'events.body',
+  'webhook_endpoints.url',
+  'webhook_endpoints.secret_sealed',
+  'webhook_endpoints.previous_secret_sealed',
+  'webhook_endpoints.previous_secret_expires',
+] as const;
+
+/**
+ * Leases up to `limit` deliveries due by `now` (pending, next attempt passed, no lease or a lapsed one, to a live
+ * endpoint), oldest first, until `leaseUntil`: the lease is the token recordAttempt checks. On PostgreSQL one
+ * statement, whose `FOR UPDATE SKIP LOCKED` passes over the rows another instance is leasing at that moment, so
+ * instances claiming together never wait for nor contend for the same rows. On SQLite (one process, one writer at a
+ * time) a read, then a compare-and-set on each row's lease as read.
+ */
+export async function leaseDueDeliveries(store: Store, now: number, limit: number, leaseUntil: number): Promise<DueDelivery[]> {
+  if (!onPostgres(store)) return leaseDueOneByOne(store, now, limit, leaseUntil);
   return store
+    .with('leased', (db) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: leaseUntil, updated: now })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('webhook_deliveries as due')
+            .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'due.endpoint_id')
+            .select('due.id')
+            .where('due.status', '=', 'pending')
+            .where('due.next_attempt', '<=', now)
+            .where((eb) => eb.or([eb('due.lease_until', 'is', null), eb('due.lease_until', '<', now)]))
+            .where('webhook_endpoints.deleted', 'is', null)
+            .orderBy('due.next_attempt')
+            .limit(limit)
+            .forUpdate('due')
+            .skipLocked(),
+        )
+        .returning(['id', 'attempts', 'retry_until', 'event_id', 'endpoint_id', 'next_attempt']),
+    )
+    .selectFrom('leased as webhook_deliveries')
+    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+    .select(DUE_DELIVERY_COLUMNS)
+    .orderBy('webhook_deliveries.next_attempt')
+    .execute();
+}
+
+async function leaseDueOneByOne(store: Store, now: number, limit: number, leaseUntil: number): Promise<DueDelivery[]> {
+  const due = await store
     .selectFrom('webhook_deliveries')
     .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
-    .select([
-      'webhook_deliveries.id',
-      'webhook_deliveries.attempts',
-      'webhook_deliveries.lease_until',
-      'webhook_deliveries.retry_until',
-      'events.created as event_created',
-      'events.body',
-      'webhook_endpoints.url',
-      'webhook_endpoints.secret_sealed',
-      'webhook_endpoints.previous_secret_sealed',
-      'webhook_endpoints.previous_secret_expires',
-    ])
+    .select([...DUE_DELIVERY_COLUMNS, 'webhook_deliveries.lease_until'])
     .where('webhook_deliveries.status', '=', 'pending')
     .where('webhook_deliveries.next_attempt', '<=', now)
     .where((eb) => eb.or([eb('webhook_deliveries.lease_until', 'is', null), eb('webhook_deliveries.lease_until', '<', now)]))
@@ -149,22 +186,35 @@ export function dueDeliveries(store: Store, now: number, limit: number): Promise
     .orderBy('webhook_deliveries.next_attempt')
     .limit(limit)
     .execute();
+  const leased: DueDelivery[] = [];
+  for (const { lease_until: asRead, ...delivery } of due) {
+    const taken = await store
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: leaseUntil, updated: now })
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .where('lease_until', asRead === null ? 'is' : '=', asRead)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows === 1n) leased.push(delivery);
+  }
+  return leased;
 }
 
 /**
- * Takes the lease: succeeds only if lease_until is still what the worker
- * read (compare-and-set), so of several instances that saw the delivery due,
- * one sends it. The new lease_until is the lease's token.
+ * When the next pending delivery falls due: its next attempt, or when its lease lapses if it is leased (its sender
+ * may die). Undefined when nothing is pending. The worker sleeps until then instead of polling.
  */
-export async function leaseDelivery(store: Store, delivery: { id: string; lease_until: number | null }, leaseUntil: number, now: number): Promise<boolean> {
-  const leased = await store
-    .updateTable('webhook_deliveries')
-    .set({ lease_until: leaseUntil, updated: now })
-    .where('id', '=', delivery.id)
+export async function nextDeliveryDue(store: Store): Promise<number | undefined> {
+  const row = await store
+    .selectFrom('webhook_deliveries')
+    .select((eb) =>
+      eb.fn
+        .min<number | null>(eb.case().when('lease_until', '>', eb.ref('next_attempt')).then(eb.ref('lease_until')).else(eb.ref('next_attempt')).end())
+        .as('due'),
+    )
     .where('status', '=', 'pending')
-    .where('lease_until', delivery.lease_until === null ? 'is' : '=', delivery.lease_until)
     .executeTakeFirst();
-  return leased.numUpdatedRows === 1n;
+  return row?.due ?? undefined;
 }
 
 export type DeliveryOutcome =

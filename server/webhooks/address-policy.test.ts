@@ -82,7 +82,7 @@ describe('a server in production', () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    server = await startTestServer({ WEBHOOK_POLL_INTERVAL_MS: '20' }, { webhookAddressPolicy: 'public' });
+    server = await startTestServer({}, { webhookAddressPolicy: 'public' });
     receiver = await startWebhookReceiver(['whsec_unused']);
   });
   afterAll(async () => {

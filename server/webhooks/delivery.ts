@@ -1,24 +1,28 @@
 /**
  * The delivery worker: sends each pending delivery of the outbox, on every
- * instance. A delivery is leased first (a compare-and-set on lease_until,
- * store/webhooks.ts), so with several instances on one database one sends it
- * at a time; a lease that lapses (the instance was killed mid-send) makes it
- * due again. Delivery is therefore at least once: receivers dedupe on event.id.
+ * instance. It does not poll: it looks for due deliveries when woken (a
+ * delivery made due: PostgreSQL's NOTIFY or SQLite's in-memory signal, see
+ * server/lifecycle/work-wakes.ts), and otherwise sleeps until the next one
+ * the store knows of falls due (a retry scheduled at T wakes it at T). A
+ * delivery is leased first (store/webhooks.ts), so with several instances on
+ * one database one sends it at a time; a lease that lapses (the instance was
+ * killed mid-send) makes it due again. Delivery is therefore at least once:
+ * receivers dedupe on event.id.
  */
 import type { DataCipher } from '../lib/data-cipher';
 import { openEventBody } from '../store/events';
 import type { Logger } from '../../common/logging';
 import { repeatLimiter } from '../../common/logging/repeats';
 import type { Store } from '../store';
-import { type DeliveryOutcome, type DueDelivery, dueDeliveries, leaseDelivery, recordAttempt } from '../store/webhooks';
+import { type DeliveryOutcome, type DueDelivery, leaseDueDeliveries, nextDeliveryDue, recordAttempt } from '../store/webhooks';
 import type { RetrySchedule, WebhookAddressPolicy } from '../config';
 import { checkEndpointUrl, type Resolve, systemResolve } from './address-policy';
 import { type OutboundOptions, requestOutbound } from './outbound';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 
 export interface DeliveryWorkerOptions {
-  /** How often due deliveries are looked for: the latency of a delivery that does not wait for a retry. */
-  pollIntervalMs: number;
+  /** `on-demand`: only run() sends (tests, the contract fuzz); `automatic`: wakes and due times do too. */
+  delivery: 'automatic' | 'on-demand';
   /** A 2xx within this is delivered; anything later is an attempt failed. */
   timeoutMs: number;
   retry: RetrySchedule;
@@ -38,12 +42,18 @@ export interface DeliveryDependencies {
 export interface DeliveryWorker {
   /** One pass now: sends what is due (up to the concurrency) and waits for those sends. */
   run(): Promise<void>;
+  /** Deliveries may be due (a notification, a catch-up after a lost connection): a pass soon, without waiting for it. */
+  wake(): void;
   /** Stops looking for deliveries and waits for the ones in flight. */
   stop(): Promise<void>;
 }
 
 const USER_AGENT = 'WalletCheckout-Webhooks/1.0';
 const DEFAULT_CONCURRENCY = 8;
+/** While the store fails: how soon a failed pass is tried again (work may be waiting that no wake will announce). */
+const FAILED_PASS_RETRY_MS = 1_000;
+/** setTimeout's longest wait (about 24.8 days): a due time further off is waited for in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** Exponential backoff with full jitter: anywhere in [0, min(max, base * 2^(attempt-1))), so retries of many deliveries spread out. */
 export function retryDelay(schedule: RetrySchedule, attempt: number, random = Math.random): number {
@@ -126,37 +136,53 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
 
   /**
    * Whether the last pass found as many due deliveries as it had free slots:
-   * more may be waiting, so a freed slot starts the next pass at once instead
-   * of at the next poll (a burst of events is sent at the receivers' pace, not
-   * `concurrency` per poll interval).
+   * more may be waiting, so a freed slot starts the next pass at once (a burst
+   * of events is sent at the receivers' pace, not `concurrency` per wake).
    */
   let backlog = false;
-  // A store that is down fails every poll (every 250 ms by default): the same error once per interval, with a count.
+  /** A wake came during a pass: what made it may have been written after that pass read. */
+  let wokenDuringPass = false;
+  const automatic = options.delivery === 'automatic';
+  // A store that is down fails every pass, tried again each FAILED_PASS_RETRY_MS: the same error once per interval, with a count.
   const repeats = repeatLimiter(deps.logger);
-  const onError = (error: unknown) => repeats.error({ err: error }, 'looking for due webhook deliveries failed');
+  const onError = (error: unknown) => {
+    repeats.error({ err: error }, 'looking for due webhook deliveries failed');
+    if (stopped || !automatic) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => startDue().catch(onError), FAILED_PASS_RETRY_MS);
+    timer.unref();
+  };
+
+  /** After a pass, or a send done: another pass if more may be due now, else a timer for the next due time. */
   const keepUp = () => {
-    if (backlog && !stopped && inFlight.size < concurrency) startDue().catch(onError);
+    if (stopped) return;
+    if ((backlog || wokenDuringPass) && inFlight.size < concurrency) {
+      wokenDuringPass = false;
+      startDue().catch(onError);
+    } else if (automatic && looking === undefined && inFlight.size === 0) sleepUntilDue().catch(onError);
   };
 
   /** Leases what is due, up to the free slots, and starts sending each; resolves with the sends started. */
   function startDue(): Promise<Promise<void>[]> {
-    looking ??= leaseAndSend().finally(() => {
-      looking = undefined;
-      keepUp();
-    });
+    // A pass that failed is tried again by onError, not followed by the next.
+    looking ??= leaseAndSend()
+      .finally(() => {
+        looking = undefined;
+      })
+      .then((started) => {
+        keepUp();
+        return started;
+      });
     return looking;
   }
 
   async function leaseAndSend(): Promise<Promise<void>[]> {
     const free = concurrency - inFlight.size;
     if (free <= 0) return [];
-    const now = Date.now();
-    const started: Promise<void>[] = [];
-    const due = await dueDeliveries(deps.store, now, free);
+    const leaseUntil = Date.now() + leaseMs;
+    const due = await leaseDueDeliveries(deps.store, Date.now(), free, leaseUntil);
     backlog = due.length === free;
-    for (const delivery of due) {
-      const leaseUntil = Date.now() + leaseMs;
-      if (stopped || !(await leaseDelivery(deps.store, delivery, leaseUntil, now))) continue;
+    return due.map((delivery) => {
       const sending = deliver(delivery, leaseUntil)
         .catch((error: unknown) => repeats.error({ err: error, delivery: delivery.id }, 'webhook delivery could not be recorded; it is sent again once its lease lapses'))
         .finally(() => {
@@ -164,21 +190,29 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
           keepUp();
         });
       inFlight.add(sending);
-      started.push(sending);
-    }
-    return started;
+      return sending;
+    });
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      startDue()
-        .catch(onError)
-        .finally(schedule);
-    }, options.pollIntervalMs);
+  /** Counts the due-time reads: of two under way at once, only the later one's answer sets the timer. */
+  let dueReads = 0;
+  async function sleepUntilDue(): Promise<void> {
+    const read = ++dueReads;
+    const due = await nextDeliveryDue(deps.store);
+    if (read !== dueReads || stopped) return;
+    clearTimeout(timer);
+    if (due === undefined) return;
+    timer = setTimeout(() => startDue().catch(onError), Math.min(Math.max(due - Date.now(), 0), LONGEST_TIMER_MS));
     timer.unref();
   }
-  schedule();
+
+  function wake(): void {
+    if (stopped || !automatic) return;
+    if (looking) wokenDuringPass = true;
+    else startDue().catch(onError);
+  }
+  // At start: what a predecessor left due, and the timer for the rest.
+  wake();
 
   return {
     async run() {
@@ -186,6 +220,7 @@ export function startDeliveryWorker(deps: DeliveryDependencies, options: Deliver
       const underWay = [...inFlight];
       await Promise.all([...underWay, ...(await startDue())]);
     },
+    wake,
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -1,7 +1,8 @@
 /**
  * Two instances on one PostgreSQL database, both running the delivery
- * worker: each delivery is leased by one of them (compare-and-set on
- * lease_until), so the receiver gets each event once, not once per instance.
+ * worker and both woken by each delivery's notification: each delivery is
+ * leased by one of them (FOR UPDATE SKIP LOCKED), so the receiver gets each
+ * event once, not once per instance.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +19,8 @@ describe.skipIf(testDatabaseServer === undefined)('webhooks from two instances o
 
   beforeAll(async () => {
     database = await createTestDatabase(testDatabaseServer!);
-    // Both open the endpoints' sealed secrets: one key. Both look for due deliveries every 5 ms, so they race for each.
-    const shared = { ...FAST_WEBHOOKS, WEBHOOK_POLL_INTERVAL_MS: '5', DATABASE_URL: database.url, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    // Both open the endpoints' sealed secrets: one key. Both are notified of each delivery, so they race for each.
+    const shared = { ...FAST_WEBHOOKS, DATABASE_URL: database.url, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     a = await startTestServer(shared);
     b = await startTestServer(shared);
     receiver = await startWebhookReceiver();

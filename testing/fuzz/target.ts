@@ -93,7 +93,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     env: {
       LOG_LEVEL: 'warn',
       // The fuzz registers webhook URLs it makes up: nothing may ever be posted to them.
-      WEBHOOK_POLL_INTERVAL_MS: '2000000000',
+      WEBHOOK_DELIVERY: 'on-demand',
     },
     startTimeoutMs: 60_000,
   });
