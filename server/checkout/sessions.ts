@@ -80,6 +80,7 @@ export function newSessionRow(fields: NewSession): SessionRow {
     outcome: null,
     amount_captured: null,
     amount_refunded: 0,
+    disputed: 0,
     updated: fields.created,
     billing_address_on_file_sealed: null,
     billing_address_sealed: null,
@@ -168,8 +169,7 @@ export function merchantView(row: SessionRow, refunds: Refund[], cipher: DataCip
     object: 'checkout_session',
     app_id: row.app_id,
     status,
-    // Disputes are not known to the store yet: false until they are.
-    payment_status: paymentStatusOf({ ...row, status }, false),
+    payment_status: paymentStatusOf({ ...row, status }, row.disputed === 1),
     amount: row.amount,
     currency: row.currency,
     country_code: row.country_code,

@@ -20,8 +20,7 @@ const COLUMNS: readonly [string, (row: SessionRow) => string | null][] = [
   ['amount', (row) => minorUnitsToDecimal(row.amount, exponentOf(row.currency))],
   ['currency', (row) => row.currency],
   ['amount_refunded', (row) => minorUnitsToDecimal(row.amount_refunded, exponentOf(row.currency))],
-  // Disputes are not known to the store yet: false until they are (as the merchant's view).
-  ['payment_status', (row) => paymentStatusOf({ ...row, status: SessionStatus.parse(row.status) }, false)],
+  ['payment_status', (row) => paymentStatusOf({ ...row, status: SessionStatus.parse(row.status) }, row.disputed === 1)],
   ['status', (row) => row.status],
   ['card_network', (row) => row.card_network ?? null],
   ['card_last4', (row) => row.card_last4 ?? null],

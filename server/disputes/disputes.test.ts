@@ -5,7 +5,7 @@
  * attached (and shipping proof for an express checkout only), and the issuer's decision closes it (`dispute.closed`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedSession, type DashboardDisputeList, type DashboardDisputePage, type DashboardSignedIn, type Dispute, type DisputeList, Event } from '../../contracts';
+import { type CreatedSession, type DashboardDisputeList, type DashboardDisputePage, type DashboardSignedIn, type Dispute, type DisputeList, Event, type Session, type SessionList } from '../../contracts';
 import { CSRF_HEADER } from '../dashboard/session';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
@@ -108,6 +108,27 @@ describe('a dispute', () => {
     for (const query of ['status=open', 'limit=0', 'starting_after=dp_unknownunknownunknown1', 'colour=red']) {
       expect(await errorOf(await get(`/api/disputes?${query}`)), query).toEqual([400, 'invalid_request']);
     }
+  });
+
+  it("makes its payment `disputed` in the merchant API while it is open, found by that status alone, and the payment it was once won", async () => {
+    const session = await paid();
+    const refunded = await server.merchantPost(secretKey, `/api/sessions/${session.id}/refunds`, { amount: 400 });
+    expect(refunded.status).toBe(201);
+    const paymentStatus = async () => ((await (await get(`/api/sessions/${session.id}`)).json()) as Session).payment_status;
+    const listed = async (status: string) => ((await (await get(`/api/sessions?payment_status=${status}&limit=100`)).json()) as SessionList).data;
+    expect(await paymentStatus()).toBe('partially_refunded');
+
+    const dispute = await disputedOnDemand(session);
+    // A dispute outweighs the refund: it is what the merchant must answer.
+    expect(await paymentStatus()).toBe('disputed');
+    expect((await listed('disputed')).find((one) => one.id === session.id)?.payment_status).toBe('disputed');
+    expect((await listed('disputed')).every((one) => one.payment_status === 'disputed')).toBe(true);
+    expect((await listed('partially_refunded')).map((one) => one.id)).not.toContain(session.id);
+
+    expect((await submit(dispute.id, { explanation: 'winning_evidence' })).status).toBe(200);
+    await server.reconcile();
+    expect(await paymentStatus()).toBe('partially_refunded');
+    expect((await listed('disputed')).map((one) => one.id)).not.toContain(session.id);
   });
 
   it("takes evidence once, with the payment's address checks, replayed under its key, and is won when the issuer decides", async () => {

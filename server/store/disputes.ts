@@ -43,13 +43,31 @@ export const sessionOfCharge = (db: Db, chargeId: string): Promise<{ session_id:
     .where('charge_attempts.charge_id', '=', chargeId)
     .executeTakeFirst();
 
+/** The row, and its session marked disputed while it is open or lost. Run in the transaction that writes the dispute. */
 export async function insertDispute(db: Db, row: Insertable<DisputesTable>): Promise<void> {
   await db.insertInto('disputes').values(row).execute();
+  await markSessionDisputed(db, row.session_id);
 }
 
-/** The row with `changes`, as changed. */
-export const updateDispute = (db: Db, id: string, changes: Updateable<DisputesTable>): Promise<DisputeRow | undefined> =>
-  db.updateTable('disputes').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+/** The row with `changes`, as changed, and its session's mark moved with its status. */
+export async function updateDispute(db: Db, id: string, changes: Updateable<DisputesTable>): Promise<DisputeRow | undefined> {
+  const row = await db.updateTable('disputes').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+  if (row && changes.status !== undefined) await markSessionDisputed(db, row.session_id);
+  return row;
+}
+
+/**
+ * The session's `disputed` mark: 1 while any of its disputes is open or lost (a won one gave the money back). Read by every view
+ * of the session with the row itself, so its payment status costs no statement more.
+ */
+async function markSessionDisputed(db: Db, sessionId: string): Promise<void> {
+  const disputing = db.selectFrom('disputes').select('id').where('session_id', '=', sessionId).where('status', 'in', DISPUTING_STATUSES);
+  await db
+    .updateTable('sessions')
+    .set((eb) => ({ disputed: eb.case().when(eb.exists(disputing)).then(1).else(0).end() }))
+    .where('id', '=', sessionId)
+    .execute();
+}
 
 export interface DisputeListFilter {
   appId: string;
@@ -105,11 +123,11 @@ export async function advanceDisputeCursor(trx: Transaction<BackendDatabase>, me
 /** The statuses that make a payment disputed: still open (its money held), or lost (its money gone back). */
 const DISPUTING_STATUSES: readonly DisputeStatus[] = [...OPEN_DISPUTE_STATUSES, 'lost'];
 
-/** Which of these sessions have an open or a lost dispute: a session's `disputed` standing, for a page of them at once. */
+/** Which of these sessions have an open or a lost dispute: their `disputed` mark (markSessionDisputed), for a page of them at once. */
 export async function disputedSessions(db: Db, sessionIds: readonly string[]): Promise<Set<string>> {
   if (sessionIds.length === 0) return new Set();
-  const rows = await db.selectFrom('disputes').select('session_id').distinct().where('session_id', 'in', sessionIds).where('status', 'in', DISPUTING_STATUSES).execute();
-  return new Set(rows.map((row) => row.session_id));
+  const rows = await db.selectFrom('sessions').select('id').where('id', 'in', sessionIds).where('disputed', '=', 1).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Whether the session has an open or a lost dispute. */

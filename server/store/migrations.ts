@@ -569,6 +569,15 @@ export const backendMigrations: Record<string, Migration> = {
       await sql`CREATE TRIGGER charge_attempts_pending AFTER UPDATE OF status ON charge_attempts FOR EACH ROW WHEN (NEW.status = 'pending' AND OLD.status <> 'pending') EXECUTE FUNCTION notify_work('wallet_checkout_reconcile')`.execute(db);
     },
   },
+  '0032_session_disputed': {
+    // Whether a session is disputed (an open or a lost dispute), on its row: every read of a session (the merchant API's view,
+    // the dashboard's list and its filter, the CSV export) derives its payment status from the row alone, with no statement more.
+    // store/disputes.ts sets it in the transaction that writes the dispute; sessions disputed before are marked here.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sessions').addColumn('disputed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await sql`UPDATE sessions SET disputed = 1 WHERE id IN (SELECT session_id FROM disputes WHERE status IN ('needs_response', 'under_review', 'lost'))`.execute(db);
+    },
+  },
 };
 
 /** The search's columns of a stored outcome (PaymentOutcome JSON): its card, and its failure's code when it has one. */

@@ -56,6 +56,8 @@ export interface SessionsTable {
   amount_captured: number | null;
   /** The refunds pending or succeeded: reserved before the service is asked, given back when a refund fails (store/refunds.ts). */
   amount_refunded: Generated<number>;
+  /** 1 while the session has an open or a lost dispute, kept by store/disputes.ts with the dispute's row: its payment status reads it. */
+  disputed: Generated<number>;
   created: number;
   updated: number;
   /** When an unpaid session expires (ms since the epoch). */

@@ -65,15 +65,15 @@ const PAID_FROM = ['succeeded', 'captured'] as const;
 export function paymentStatusCondition(eb: Sessions, status: PaymentStatus): Expression<SqlBool> {
   switch (status) {
     case 'refunded':
-      return eb.and([eb('status', 'in', PAID_FROM), eb('amount_refunded', '>', 0), sql<SqlBool>`amount_refunded >= ${taken}`]);
+      return eb.and([eb('status', 'in', PAID_FROM), eb('disputed', '=', 0), eb('amount_refunded', '>', 0), sql<SqlBool>`amount_refunded >= ${taken}`]);
     case 'partially_refunded':
-      return eb.and([eb('status', 'in', PAID_FROM), eb('amount_refunded', '>', 0), sql<SqlBool>`amount_refunded < ${taken}`]);
+      return eb.and([eb('status', 'in', PAID_FROM), eb('disputed', '=', 0), eb('amount_refunded', '>', 0), sql<SqlBool>`amount_refunded < ${taken}`]);
     case 'succeeded':
     case 'captured':
-      return eb.and([eb('status', '=', status), eb('amount_refunded', '<=', 0)]);
+      return eb.and([eb('status', '=', status), eb('disputed', '=', 0), eb('amount_refunded', '<=', 0)]);
     case 'disputed':
-      // The store knows no dispute yet (paymentStatusOf is passed false): none is disputed.
-      return sql<SqlBool>`1 = 0`;
+      // A dispute outweighs refunds (paymentStatusOf); the mark is kept with the disputes (store/disputes.ts).
+      return eb.and([eb('status', 'in', PAID_FROM), eb('disputed', '=', 1)]);
     default:
       return eb('status', '=', status);
   }
