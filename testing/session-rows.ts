@@ -49,7 +49,6 @@ export function sessionRowOf(payment: PaymentRow): SessionRow {
     outcome: outcome && JSON.stringify(outcome),
     amount_captured: payment.amountCaptured ?? null,
     amount_refunded: payment.amountRefunded ?? 0,
-    disputed: 0,
     created: payment.created,
     updated: payment.created,
     expires_at: payment.created + 24 * 60 * 60 * 1000,

@@ -72,7 +72,6 @@ export async function fill(store: Store, appId: string, count: number, start: nu
       outcome: null,
       amount_captured: null,
       amount_refunded: 0,
-      disputed: 0,
       created,
       updated: created,
       expires_at: created + DAY_MS,

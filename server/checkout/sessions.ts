@@ -80,7 +80,6 @@ export function newSessionRow(fields: NewSession): SessionRow {
     outcome: null,
     amount_captured: null,
     amount_refunded: 0,
-    disputed: 0,
     updated: fields.created,
     billing_address_on_file_sealed: null,
     billing_address_sealed: null,

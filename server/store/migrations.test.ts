@@ -152,3 +152,37 @@ describe('0030: the search reads the card and the decline as columns', () => {
     }
   });
 });
+
+describe('0032: a session carries whether it is disputed', () => {
+  it('marks the sessions with an open or a lost dispute before it, not those whose disputes were all won', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-migration-'));
+    try {
+      const before = await openDatabase<BackendDatabase>(sqliteFile(dir), migrationsBefore('0032'));
+      await sql`INSERT INTO apps (id, name, merchant_id, secret_key_hash, allowed_origins, auth_methods, card_networks, environment, created) VALUES ('app_upgrade', 'Upgrade Shop', 'm_upgrade', 'hash_upgrade', '["https://shop.example"]', '["PAN_ONLY"]', '["VISA"]', 'SANDBOX', 1)`.execute(before);
+      const disputedAs = async (id: string, statuses: string[]) => {
+        await sql`INSERT INTO sessions (id, app_id, status, amount, currency, country_code, intent, client_secret_hash, created, updated, expires_at) VALUES (${id}, 'app_upgrade', 'succeeded', 1200, 'USD', 'US', 'charge', 'x', 1, 1, 2)`.execute(before);
+        for (const [i, status] of statuses.entries())
+          await sql`INSERT INTO disputes (id, app_id, session_id, service_dispute_id, service_sequence, charge_id, amount, currency, reason, status, evidence_due_by, created, updated) VALUES (${`dp_${id}_${i}`}, 'app_upgrade', ${id}, ${`sdp_${id}_${i}`}, ${i}, ${`ch_${id}`}, 1200, 'USD', 'fraudulent', ${status}, 9, 1, 1)`.execute(before);
+      };
+      await disputedAs('cs_open', ['needs_response']);
+      await disputedAs('cs_reviewed', ['under_review']);
+      await disputedAs('cs_lost', ['won', 'lost']);
+      await disputedAs('cs_won', ['won']);
+      await disputedAs('cs_none', []);
+      await before.destroy();
+
+      const after = await openDatabase<BackendDatabase>(sqliteFile(dir), backendMigrations);
+      const rows = await after.selectFrom('sessions').select(['id', 'disputed']).orderBy('id').execute();
+      await after.destroy();
+      expect(rows).toEqual([
+        { id: 'cs_lost', disputed: 1 },
+        { id: 'cs_none', disputed: 0 },
+        { id: 'cs_open', disputed: 1 },
+        { id: 'cs_reviewed', disputed: 1 },
+        { id: 'cs_won', disputed: 0 },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -18,7 +18,9 @@ import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
 type SavedCardColumns = 'save_payment_method' | 'agreement' | 'payment_method' | 'payment_method_error' | 'charge_reason';
 /** The search's columns (migration 0030), written by a payment, not at creation: left out of a new row as well. */
 type SearchColumns = 'card_network' | 'card_last4' | 'decline_code' | 'email_index';
-type OptionalColumns = SavedCardColumns | SearchColumns;
+/** The disputes' mark (migration 0032), kept by store/disputes.ts, never by a session's own writes. */
+type DisputeColumns = 'disputed';
+type OptionalColumns = SavedCardColumns | SearchColumns | DisputeColumns;
 export type SessionRow = Omit<Selectable<SessionsTable>, OptionalColumns> & Partial<Pick<Selectable<SessionsTable>, OptionalColumns>>;
 
 /** What a move may change besides the status (and `updated`, which it sets). */
