@@ -5,10 +5,10 @@
  * page in memory, never the whole list. RFC 4180 quoting; a cell a spreadsheet
  * would run as a formula is defused (OWASP's CSV injection rule).
  */
+import { stringify } from 'csv-stringify/sync';
 import { paymentStatusOf, SessionStatus } from '../../contracts';
 import { exponentOf } from '../../contracts/currency';
 import { minorUnitsToDecimal } from '../../contracts/money';
-import type { Writable } from 'node:stream';
 import type { SessionRow } from '../store/sessions';
 
 /** The columns, in order: the header row, and what each row's cell is. */
@@ -28,17 +28,17 @@ const COLUMNS: readonly [string, (row: SessionRow) => string | null][] = [
   ['intent', (row) => row.intent],
 ];
 
-/** A cell starting with one of these is run as a formula by a spreadsheet (OWASP: = + - @ tab CR). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * RFC 4180 lines: CRLF ends, a cell quoted when it holds a quote (doubled), a comma or a line break (csv-stringify
+ * quotes a bare LF only when asked: `quoted_match`), and a cell a spreadsheet would run as a formula (OWASP: = + - @
+ * tab CR first) prefixed with `'`, shown as text (`escape_formulas`).
+ */
+const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/, escape_formulas: true } as const;
 
-/** One cell: a would-be formula prefixed with `'` (shown as text), quoted when it holds a quote, comma or line break. */
-export function csvCell(value: string | null): string {
-  if (value === null) return '';
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+const csvLine = (cells: readonly (string | null)[]): string => stringify([cells as (string | null)[]], CSV_OPTIONS);
 
-const csvLine = (cells: readonly (string | null)[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+/** One cell as a line would write it. */
+export const csvCell = (value: string | null): string => csvLine([value]).slice(0, -2);
 
 export const CSV_HEADER = csvLine(COLUMNS.map(([name]) => name));
 
@@ -51,35 +51,17 @@ export type ReadPage = (after: { created: number; id: string } | undefined, limi
 export const EXPORT_PAGE_SIZE = 500;
 
 /**
- * Writes the header and every row, page after page; `write` resolves when the chunk may be followed (the
- * response's back-pressure), false when the reader went away, which stops the export. The number of rows written.
+ * The CSV, the header then one chunk per keyset page. Lazy: a page is read only once the previous chunk was taken, so
+ * streamed through `Readable.from` and `pipeline` (the route) the connection's back-pressure paces the reads, and a
+ * reader that goes away ends them.
  */
-export async function writePaymentsCsv(readPage: ReadPage, write: (chunk: string) => Promise<boolean>, pageSize = EXPORT_PAGE_SIZE): Promise<number> {
-  if (!(await write(CSV_HEADER))) return 0;
-  let written = 0;
+export async function* paymentsCsv(readPage: ReadPage, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
+  yield CSV_HEADER;
   for (let after: { created: number; id: string } | undefined; ; ) {
     const page = await readPage(after, pageSize);
-    if (page.rows.length > 0 && !(await write(page.rows.map(csvRow).join('')))) return written;
-    written += page.rows.length;
+    if (page.rows.length > 0) yield page.rows.map(csvRow).join('');
     const last = page.rows.at(-1);
-    if (!page.hasMore || !last) return written;
+    if (!page.hasMore || !last) return;
     after = { created: last.created, id: last.id };
   }
-}
-
-/** Writes `chunk` to `out`, resolving once it may take more (its 'drain' past the buffer): false when the reader went away. */
-export function writeChunk(out: Writable, chunk: string): Promise<boolean> {
-  if (out.destroyed) return Promise.resolve(false);
-  if (out.write(chunk)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const settle = (more: boolean) => () => {
-      out.off('drain', drained);
-      out.off('close', closed);
-      resolve(more);
-    };
-    const drained = settle(true);
-    const closed = settle(false);
-    out.once('drain', drained);
-    out.once('close', closed);
-  });
 }

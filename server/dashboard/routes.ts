@@ -5,6 +5,8 @@
  * createEndpoint, redeliver, rollSecretKey...): the dashboard is another door
  * to the same rooms. docs/dashboard.md.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { type App, changeCheckoutSettings, findAppBySecretKey, getApp, rollSecretKey } from '../apps';
@@ -26,7 +28,7 @@ import { createRefund } from '../checkout/refunds';
 import { sessionPage, sessionView } from '../checkout/sessions';
 import { listSessions } from '../store/session-list';
 import { dashboardFilterOf } from './payment-list';
-import { writeChunk, writePaymentsCsv } from './csv-export';
+import { paymentsCsv } from './csv-export';
 import { findSession } from '../store/sessions';
 import type { WebhookAddressPolicy } from '../config';
 import { createEndpoint, rollEndpointSecret } from '../webhooks/endpoints';
@@ -147,14 +149,15 @@ export function dashboardRoutes(options: DashboardRoutesOptions): express.Router
     if (!parsed.success) return sendFailure(res, invalidRequest(parsed.error, '(query)'));
     const filter = { ...dashboardFilterOf(parsed.data, options.cipher), appId: signedInOf(res).app.id };
     res.type('text/csv; charset=utf-8').attachment(`payments-${new Date().toISOString().slice(0, 10)}.csv`);
+    // Bytes, not objects: the stream's buffer then holds about one page before it waits for the connection.
+    const csv = Readable.from(paymentsCsv((after, limit) => listSessions(store, { ...filter, after, limit })), { objectMode: false });
     try {
-      await writePaymentsCsv((after, limit) => listSessions(store, { ...filter, after, limit }), (chunk) => writeChunk(res, chunk));
-      res.end();
+      await pipeline(csv, res);
     } catch (error) {
-      // Past the first chunk the status is sent: a broken connection, not a file that looks complete, tells the reader.
+      // A reader that went away ends the export; past the first chunk the status is sent, so a store that fails part
+      // way breaks the connection (pipeline destroys it) rather than leave a file that looks complete.
       if (!res.headersSent) throw error;
-      options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'the payments export failed part way');
-      res.destroy();
+      if (!req.destroyed) options.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'the payments export failed part way');
     }
   });
 
