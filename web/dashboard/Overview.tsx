@@ -3,6 +3,7 @@
  * chart, and the payments by status and declines by reason, each figure a link to the payments list it
  * is summed from (docs/dashboard.md, "Overview").
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { DashboardOverview, OverviewCurrency } from '../../contracts';
 import { formatAmount } from '../../contracts/money';
@@ -87,81 +88,32 @@ function Figures({ t, locale, overview }: { t: DashboardMessages; locale: string
         <CurrencyFigures key={currency.currency} t={t} locale={locale} currency={currency} period={period} />
       ))}
       <div class="counts">
-        <table>
-          <caption>{t.overview.byStatus}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.overview.status}</th>
-              <th scope="col" class="number">
-                {t.overview.count}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.statuses.map((row) => (
-              <tr key={row.status} data-status={row.status}>
-                <th scope="row">{statusWord(t, row.status)}</th>
-                <td class="number">
-                  <a href={paymentsHref({ status: row.status, ...period })}>{row.count.toLocaleString(locale)}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <table>
-          <caption>{t.overview.byDecline}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.overview.reason}</th>
-              <th scope="col" class="number">
-                {t.overview.count}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.decline_codes.length === 0 && (
-              <tr>
-                <td colSpan={2}>{t.overview.noDecline}</td>
-              </tr>
-            )}
-            {overview.decline_codes.map((row) => (
-              <tr key={row.code} data-decline-code={row.code}>
-                <th scope="row">
-                  <code>{row.code}</code>
-                </th>
-                <td class="number">
-                  <a href={paymentsHref({ status: 'declined', ...period, decline_code: row.code })}>{row.count.toLocaleString(locale)}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <table>
-          <caption>{t.overview.byDisputeStatus}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.overview.status}</th>
-              <th scope="col" class="number">
-                {t.overview.disputeCount}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.dispute_statuses.length === 0 && (
-              <tr>
-                <td colSpan={2}>{t.overview.noDispute}</td>
-              </tr>
-            )}
-            {overview.dispute_statuses.map((row) => (
-              <tr key={row.status} data-dispute-status={row.status}>
-                <th scope="row">{t.disputes.statuses[row.status]}</th>
-                <td class="number">
-                  <a href={disputesHref(row.status)}>{row.count.toLocaleString(locale)}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CountTable
+          caption={t.overview.byStatus}
+          heading={[t.overview.status, t.overview.count]}
+          locale={locale}
+          rows={overview.statuses.map((row) => ({ key: row.status, attribute: { 'data-status': row.status }, label: statusWord(t, row.status), count: row.count, href: paymentsHref({ status: row.status, ...period }) }))}
+        />
+        <CountTable
+          caption={t.overview.byDecline}
+          heading={[t.overview.reason, t.overview.count]}
+          none={t.overview.noDecline}
+          locale={locale}
+          rows={overview.decline_codes.map((row) => ({
+            key: row.code,
+            attribute: { 'data-decline-code': row.code },
+            label: <code>{row.code}</code>,
+            count: row.count,
+            href: paymentsHref({ status: 'declined', ...period, decline_code: row.code }),
+          }))}
+        />
+        <CountTable
+          caption={t.overview.byDisputeStatus}
+          heading={[t.overview.status, t.overview.disputeCount]}
+          none={t.overview.noDispute}
+          locale={locale}
+          rows={overview.dispute_statuses.map((row) => ({ key: row.status, attribute: { 'data-dispute-status': row.status }, label: t.disputes.statuses[row.status], count: row.count, href: disputesHref(row.status) }))}
+        />
       </div>
     </>
   );
@@ -215,5 +167,47 @@ function CurrencyFigures({ t, locale, currency, period }: { t: DashboardMessages
       </dl>
       <DailyChart t={t} locale={locale} currency={currency} />
     </article>
+  );
+}
+
+interface CountRow {
+  key: string;
+  /** The row's data attribute, which names what it counts for a test or a style. */
+  attribute: Record<`data-${string}`, string>;
+  label: ComponentChildren;
+  count: number;
+  /** The list the count is of. */
+  href: string;
+}
+
+/** A table of counts, each a link to the list it counts; `none` says so when there is no row (omitted: an empty table). */
+function CountTable({ caption, heading, none, locale, rows }: { caption: string; heading: [string, string]; none?: string; locale: string; rows: CountRow[] }) {
+  return (
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{heading[0]}</th>
+          <th scope="col" class="number">
+            {heading[1]}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && none && (
+          <tr>
+            <td colSpan={2}>{none}</td>
+          </tr>
+        )}
+        {rows.map((row) => (
+          <tr key={row.key} {...row.attribute}>
+            <th scope="row">{row.label}</th>
+            <td class="number">
+              <a href={row.href}>{row.count.toLocaleString(locale)}</a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
