@@ -29,7 +29,8 @@ let server: TestServer;
 const closers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer(FAST_WEBHOOKS);
+  // A dispute reaches the checkout on the sweeps' next pass: a second apart here, as a developer may set it, not an idle minute.
+  server = await startTestServer({ ...FAST_WEBHOOKS, RECONCILE_IDLE_INTERVAL_MS: '1000' });
 });
 afterAll(async () => {
   await Promise.all(closers.map((closer) => closer.close()));

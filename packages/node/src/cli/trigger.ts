@@ -38,8 +38,11 @@ const REFUND_FAILS = 'visa-refund-fails-3ds';
 const AMOUNT = 2400;
 /** Pays, and its cardholder's bank disputes the charge at once (docs/test-cards.md, "Outcomes after the payment"). */
 const DISPUTED = 'visa-dispute-fraudulent-3ds';
-/** How long a dispute takes to reach the checkout: its reconciliation reads the service's disputes every few seconds (RECONCILE_INTERVAL_MS). */
-const DISPUTE_WAIT_MS = 60_000;
+/**
+ * How long a dispute may take to reach the checkout: nothing in its store tells an idle checkout that the service
+ * opened one, so it is read on the sweeps' next pass, at most RECONCILE_IDLE_INTERVAL_MS (a minute by default) away.
+ */
+const DISPUTE_WAIT_MS = 90_000;
 const DISPUTE_POLL_MS = 500;
 
 /** A session (2400 USD unless `params` say otherwise) paid with `card`; its id once the payment came out as `expected`. */
@@ -97,7 +100,7 @@ async function disputeOf(shop: Shop, sessionId: string, done: (dispute: Dispute)
     const dispute = data.find((one) => one.session_id === sessionId);
     if (dispute && done(dispute)) return dispute;
   }
-  throw new Refusal(`no dispute of session ${sessionId} came as expected within ${DISPUTE_WAIT_MS / 1000} s: is the checkout's reconciliation running?`);
+  throw new Refusal(`no dispute of session ${sessionId} came as expected within ${DISPUTE_WAIT_MS / 1000} s: is the checkout's reconciliation running (RECONCILE_IDLE_INTERVAL_MS)?`);
 }
 
 /** A session paid with DISPUTED, and its dispute once the checkout has it. */
