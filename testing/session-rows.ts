@@ -5,6 +5,7 @@
  * take minutes and could not choose `created`.
  */
 import type { PaymentOutcome } from '../contracts';
+import { newSessionRow } from '../server/checkout/sessions';
 import type { Store } from '../server/store';
 import type { SessionRow } from '../server/store/sessions';
 
@@ -35,38 +36,23 @@ function outcomeOf(payment: PaymentRow): PaymentOutcome | null {
 export function sessionRowOf(payment: PaymentRow): SessionRow {
   const outcome = outcomeOf(payment);
   return {
-    id: payment.id,
-    app_id: payment.appId,
+    ...newSessionRow({
+      id: payment.id,
+      app_id: payment.appId,
+      amount: payment.amount,
+      currency: payment.currency ?? 'USD',
+      country_code: 'US',
+      intent: payment.intent ?? (payment.amountCaptured == null ? 'charge' : 'hold'),
+      client_secret_hash: `hash-${payment.id}`,
+      created: payment.created,
+      expires_at: payment.created + 24 * 60 * 60 * 1000,
+    }),
     status: payment.status,
-    amount: payment.amount,
-    currency: payment.currency ?? 'USD',
-    country_code: 'US',
-    description: null,
-    reference: null,
-    intent: payment.intent ?? (payment.amountCaptured == null ? 'charge' : 'hold'),
-    client_secret_hash: `hash-${payment.id}`,
     attempts: outcome ? 1 : 0,
     outcome: outcome && JSON.stringify(outcome),
     amount_captured: payment.amountCaptured ?? null,
     amount_refunded: payment.amountRefunded ?? 0,
-    created: payment.created,
-    updated: payment.created,
-    expires_at: payment.created + 24 * 60 * 60 * 1000,
-    billing_address_on_file_sealed: null,
-    billing_address_sealed: null,
-    billing_address_check: null,
-    address_verification: null,
-    line_items: null,
-    shipping: null,
-    contact: null,
-    shipping_address_sealed: null,
-    email_sealed: null,
-    personal_data_erased: null,
-    latest_quote: null,
-    shipping_option: null,
     amount_charged: payment.amountCharged ?? null,
-    quote_pricing: null,
-    charged_quote: null,
   };
 }
 
