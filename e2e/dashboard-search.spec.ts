@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import type { CreatedSession } from '../contracts';
 import { startTestServer, type TestServer } from '../testing/harness';
+import { signInToDashboard } from './support/dashboard';
 
 let server: TestServer;
 
@@ -33,10 +34,7 @@ async function paid(secretKey: string, body: Record<string, unknown>, card: stri
 }
 
 async function signIn(page: Page, secretKey: string): Promise<void> {
-  await page.goto(`${server.url}/dashboard`);
-  await page.getByLabel('Secret key').fill(secretKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await signInToDashboard(page, server.url, secretKey);
   // The merchant lands on the overview; the list is the next link.
   await page.getByRole('navigation').getByRole('link', { name: 'Payments' }).click();
 }

@@ -15,6 +15,7 @@ import { ORIGIN_VERIFICATION_PATH } from '../contracts/origin-verification-rules
 import { startTestServer, type TestServer } from '../testing/harness';
 import { listen } from '../testing/listen';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import { signInToDashboard } from './support/dashboard';
 
 let server: TestServer;
 let receiver: WebhookReceiver;
@@ -45,12 +46,7 @@ async function paid(secretKey: string, body: Record<string, unknown> = {}, billi
   return session;
 }
 
-async function signIn(page: Page, secretKey: string): Promise<void> {
-  await page.goto(`${server.url}/dashboard`);
-  await page.getByLabel('Secret key').fill(secretKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-}
+const signIn = (page: Page, secretKey: string) => signInToDashboard(page, server.url, secretKey);
 
 test('the sign-in page opens without a console error or a failed request: the session probe, the favicon', async ({ page }) => {
   const errors: string[] = [];

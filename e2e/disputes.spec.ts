@@ -10,6 +10,7 @@ import type { CreatedSession } from '../contracts';
 import type { TestServer } from '../testing/harness';
 import { FAST_WEBHOOKS, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 import { expect, test } from './support/fixtures';
+import { signInToDashboard } from './support/dashboard';
 
 let receiver: WebhookReceiver;
 
@@ -36,13 +37,6 @@ async function paid(server: TestServer, secretKey: string, card: string): Promis
   return session;
 }
 
-async function signIn(server: TestServer, page: Page, secretKey: string): Promise<void> {
-  await page.goto(`${server.url}/dashboard`);
-  await page.getByLabel('Secret key').fill(secretKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-}
-
 const axeClean = async (page: Page) => expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
 test('a payment in the widget with the dispute card is disputed, answered with evidence in the dashboard, and won; its webhooks delivered signed', async ({ page, server, shop }) => {
@@ -53,7 +47,7 @@ test('a payment in the widget with the dispute card is disputed, answered with e
   await checkout.expectState('paid');
   await server.reconcile();
 
-  await signIn(server, page, secretKey);
+  await signInToDashboard(page, server.url, secretKey);
   await page.getByRole('link', { name: 'Disputes' }).click();
   await expect(page.getByRole('heading', { name: 'Disputes' })).toBeVisible();
   const row = page.locator('tr[data-dispute]');
@@ -107,7 +101,7 @@ test('a dispute opened on demand and answered with losing evidence is lost', asy
   expect(opened.status).toBe(201);
   await server.reconcile();
 
-  await signIn(server, page, secretKey);
+  await signInToDashboard(page, server.url, secretKey);
   await page.goto(`${server.url}/dashboard#/disputes`);
   await page.locator('tr[data-dispute]').getByRole('link', { name: /^dp_/ }).click();
   await expect(page.getByRole('heading', { name: /Dispute of \$10\.00/ })).toBeVisible();
