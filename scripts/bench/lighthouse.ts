@@ -44,6 +44,23 @@ const median = (values: readonly number[]) => {
 
 const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Lighthouse's own failure to record a run (NO_NAVSTART, a lost trace), which it answers with "Please run Lighthouse again". */
+class LighthouseRuntimeError extends Error {}
+
+/** Runs a page that Lighthouse failed to record (not one it scored low) gets again, so a lost trace does not throw away the whole bench. */
+const RECORDING_ATTEMPTS = 3;
+
+async function auditRecorded(url: () => Promise<string>, formFactor: (typeof FORM_FACTORS)[number], log?: (stage: string) => void) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(await url(), formFactor);
+    } catch (error) {
+      if (!(error instanceof LighthouseRuntimeError) || attempt === RECORDING_ATTEMPTS) throw error;
+      log?.(`${error.message}: running it again`);
+    }
+  }
+}
+
 /** One Lighthouse run of `url` in a fresh headless Chromium: its scores (out of 100), CLS and failed best practices. */
 async function audit(url: string, formFactor: (typeof FORM_FACTORS)[number]) {
   const chrome = await launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
@@ -51,7 +68,7 @@ async function audit(url: string, formFactor: (typeof FORM_FACTORS)[number]) {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'best-practices'] }, formFactor === 'desktop' ? desktopConfig : undefined);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const score = (category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
     // A console error is named by its first words, which say what failed to load or threw.
     const consoleErrors = ((lhr.audits['errors-in-console']?.details as { items?: { description?: string }[] } | undefined)?.items ?? []).map((item) => (item.description ?? '').slice(0, 80));
@@ -105,7 +122,7 @@ export async function benchLighthouse(options: { runs: number; log?: (stage: str
       for (const formFactor of FORM_FACTORS) {
         options.log?.(`${page}, ${formFactor}: ${options.runs} run(s)`);
         const runs: Awaited<ReturnType<typeof audit>>[] = [];
-        for (let i = 0; i < options.runs; i++) runs.push(await audit(await urlOf(page), formFactor));
+        for (let i = 0; i < options.runs; i++) runs.push(await auditRecorded(() => urlOf(page), formFactor, options.log));
         const samples = runs.map(({ performance, bestPractices, cls }) => ({ performance, bestPractices, cls }));
         versions = runs.at(-1)!.versions;
         figures.push({
