@@ -84,7 +84,7 @@ export interface PayLoadResult {
 export const TARGET_NAMES = ['ours', 'bare', 'durable'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
-const FIXED_RATE = 200;
+export const FIXED_RATE_PER_SECOND = 200;
 /** Enough connections that 200/s never waits on a free one, even at the service's delay plus ours. */
 const FIXED_RATE_CONNECTIONS = 20;
 const WARMUP_REQUESTS = 300;
@@ -285,9 +285,9 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       let samples: PacedSample[] | undefined;
       let latenciesMs: number[];
       if (options.fixedRateSender === 'autocannon') {
-        ({ latenciesMs } = await drive(t.url, t.take, options.fixedRateRequests, FIXED_RATE_CONNECTIONS, FIXED_RATE, t.server, service));
+        ({ latenciesMs } = await drive(t.url, t.take, options.fixedRateRequests, FIXED_RATE_CONNECTIONS, FIXED_RATE_PER_SECOND, t.server, service));
       } else {
-        samples = await sendPaced(t.url, t.take, options.fixedRateRequests, FIXED_RATE);
+        samples = await sendPaced(t.url, t.take, options.fixedRateRequests, FIXED_RATE_PER_SECOND);
         latenciesMs = samples.map((sample) => sample.doneMs - sample.sentMs);
       }
       const after = schedulingSnapshot(t.server.pid, service.pid);
