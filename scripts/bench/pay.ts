@@ -35,6 +35,7 @@ const { values } = parseArgs({
     sender: { type: 'string', default: 'paced' },
   },
 });
+if (values.sender !== 'paced' && values.sender !== 'autocannon') throw new Error(`--sender is paced or autocannon, not ${values.sender}`);
 const cpuProfileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'wallet-checkout-pay-profile-')) : undefined;
 const perfDir = values.perf ? mkdtempSync(join(tmpdir(), 'wallet-checkout-pay-perf-')) : undefined;
 const result = await benchPayLoad({
@@ -43,7 +44,7 @@ const result = await benchPayLoad({
   requestsPerRound: Number(values.requests),
   connections: 32,
   fixedRateRequests: Number(values.requests),
-  fixedRateSender: values.sender === 'autocannon' ? 'autocannon' : 'paced',
+  fixedRateSender: values.sender,
   backend: values.tsx ? 'tsx' : 'compiled',
   cpuProfileDir,
   perfDir,
@@ -67,7 +68,7 @@ for (const name of TARGET_NAMES) {
   const { throughputPerSecond } = result[name];
   if (throughputPerSecond < FIXED_RATE_PER_SECOND) console.log(`note: ${name} answered ${Math.round(throughputPerSecond)}/s in closed loop in this run, under the 200/s sent: its p99 at 200/s is a growing queue`);
 }
-console.log(`\nthe 200/s phase, where the time went (ms; the probe inside each server, scripts/bench/tail.ts; sent by ${values.sender === 'autocannon' ? 'autocannon' : 'the paced sender'}):`);
+console.log(`\nthe 200/s phase, where the time went (ms; the probe inside each server, scripts/bench/tail.ts; sent by ${values.sender === 'paced' ? 'the paced sender' : 'autocannon'}):`);
 for (const name of TARGET_NAMES) {
   const { tailAt200: tail } = result[name];
   console.log(

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Child, startChild } from './children';
 import { sendPaced } from './paced';
-import { schedulingSnapshot, tailFigures, type TailProbe, tailProbe } from './tail';
+import { schedulingSnapshot, tailFigures, type TailProbe, tailProbe, tailRows } from './tail';
 
 /** The payment service, as far as the floor needs it: every charge succeeds after 20 ms. */
 function slowService(): Promise<Server> {
@@ -77,6 +77,13 @@ describe('the tail probe inside the durable floor, driven by the paced sender', 
     }
     expect(tail.senderLatenessMs?.p50).toBeGreaterThanOrEqual(0);
     expect(tail.server.eventLoopDelayMs.max).toBeGreaterThan(0);
+
+    // npm run bench's rows: the split, the loop, the rig, each ours against both baselines.
+    const rows = tailRows({ ours: { tailAt200: tail }, bare: { tailAt200: tail }, durable: { tailAt200: tail } });
+    expect(rows).toHaveLength(3);
+    expect(rows[0]?.[1]).toMatch(/^to server \d+\.\d, before \d+\.\d \(SQLite \d+\.\d\), call \d+\.\d/);
+    expect(rows[1]?.[1]).toContain(`${tail.server.checkpoints.count} checkpoints`);
+    expect(rows[2]?.[2]).toMatch(/^bare handler \d+\.\d ms; .*; durable floor /);
   }, 30_000);
 
   it('records nothing outside a window', async () => {
