@@ -5,9 +5,11 @@
  * call (bare-pay.ts): the bare Express handler, which writes nothing, and the
  * durable floor, which commits the attempt before the call and its outcome
  * after, as exactly-once needs, to SQLite on the same disk as our backend's.
- * autocannon drives all three from this process; every request pays
- * a session of its own with a token minted before the timed runs (minting is
- * the wallet's cost, not ours).
+ * autocannon drives the closed-loop rounds from this process, the paced sender
+ * (paced.ts) the 200/s phase, during which a probe inside each server and the
+ * service (tail-probe.ts, BENCH_TAIL_PROBE_DIR) records where the time went
+ * (tail.ts); every request pays a session of its own with a token minted
+ * before the timed runs (minting is the wallet's cost, not ours).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +21,9 @@ import { mintPaymentData } from '../../testing/sandbox';
 import { openStore } from '../../server/store';
 import { compiledServerArgs } from '../../testing/fleet/node-process';
 import { type Child, startChild } from './children';
+import { type PacedSample, sendPaced } from './paced';
 import { perfFile, perfNodeArgs, recordPerf } from './pay-perf';
+import { schedulingSnapshot, type TailFigures, tailFigures, tailProbe } from './tail';
 import { median, percentile, rotated } from './stats';
 
 export interface PayLoadOptions {
@@ -32,6 +36,12 @@ export interface PayLoadOptions {
   connections: number;
   /** Requests at the fixed rate of 200/s, per target. */
   fixedRateRequests: number;
+  /**
+   * What sends them: the paced sender (paced.ts, the default), request i due at i / 200 s, or
+   * autocannon's `overallRate`, as figure 3 did before 2026-11-26 (20 connections of 10 requests a
+   * second, each sent back to back from the top of the second), to reproduce its figures.
+   */
+  fixedRateSender?: 'paced' | 'autocannon';
   /** Our backend as production runs it (`dist/server/main.js`, after `npm run build`) or from the sources through tsx. */
   backend: 'compiled' | 'tsx';
   /** A directory for V8 CPU profiles (`--cpu-prof`) of our backend and the baselines, written in its `ours/`, `bare/` and `durable/` when each stops. */
@@ -47,6 +57,8 @@ export interface TargetFigures {
   p99Ms: number;
   /** End-to-end minus the service's delay, at 200 requests/second. */
   addedAt200: { p50Ms: number; p99Ms: number };
+  /** Where the 200/s phase's time went, from the probe inside the servers (tail.ts). */
+  tailAt200: TailFigures;
   /** The server process's CPU time per request in the closed-loop rounds (the service's is apart). */
   cpuMsPerRequest: number;
   /** The service's CPU time per request while this target was driving it. */
@@ -72,7 +84,7 @@ export interface PayLoadResult {
 export const TARGET_NAMES = ['ours', 'bare', 'durable'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
-const FIXED_RATE = 200;
+export const FIXED_RATE_PER_SECOND = 200;
 /** Enough connections that 200/s never waits on a free one, even at the service's delay plus ours. */
 const FIXED_RATE_CONNECTIONS = 20;
 const WARMUP_REQUESTS = 300;
@@ -84,6 +96,11 @@ interface PreparedRequest {
   path: string;
   headers: Record<string, string>;
   body: string;
+}
+
+interface RatedPhase {
+  latenciesMs: number[];
+  tail: TailFigures;
 }
 
 interface RunFigures {
@@ -133,6 +150,8 @@ function drive(
     let failed = 0;
     const cpuBefore = { server: server.cpuMs(), service: service.cpuMs() };
     const start = process.hrtime.bigint();
+    // autocannon notices its last reply only at its next once-a-second tick: the run ends at the last reply, not then.
+    let lastReply = start;
     const instance = autocannon(
       {
         url,
@@ -144,7 +163,7 @@ function drive(
       },
       (error, result) => {
         if (error) return reject(error);
-        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        const seconds = Number(lastReply - start) / 1e9;
         if (failed > 0 || result.errors > 0 || result.timeouts > 0) {
           return reject(new Error(`${url}: ${failed} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`));
         }
@@ -159,6 +178,7 @@ function drive(
     );
     // autocannon's own histogram keeps whole milliseconds; added latency needs finer.
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      lastReply = process.hrtime.bigint();
       if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTime);
       else failed++;
     });
@@ -171,8 +191,10 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
   // go to memory, not to a disk whose fsyncs would make it the bottleneck.
   const serviceDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'wallet-checkout-bench-service-'));
   const children: Child[] = [];
+  const probe = tailProbe();
   try {
-    const service = await startChild(['node', '--import', 'tsx', 'scripts/bench/sandbox-service.ts'], {
+    const service = await startChild(['node', ...probe.nodeArgs, '--import', 'tsx', 'scripts/bench/sandbox-service.ts'], {
+      ...probe.env,
       BENCH_DATA_DIR: serviceDir,
       BENCH_SERVICE_DELAY_MS: String(options.serviceDelayMs),
     }, /^READY /);
@@ -194,8 +216,9 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       ...(options.perfDir ? perfNodeArgs : []),
     ];
     const backendArgs = options.backend === 'compiled' ? compiledServerArgs : ['--import', 'tsx', 'server/main.ts'];
-    const backend = await startChild(['node', ...profiled('ours'), ...backendArgs], {
+    const backend = await startChild(['node', ...profiled('ours'), ...probe.nodeArgs, ...backendArgs], {
       ...serviceEnv,
+      ...probe.env,
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: backendDir,
@@ -211,7 +234,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     children.push(backend);
     const backendUrl = /Widget:\s+(\S+)\/checkout\.js/.exec(backend.readyLine)?.[1] as string;
     const startBaseline = async (name: 'bare' | 'durable', env: Record<string, string>) => {
-      const child = await startChild(['node', ...profiled(name), '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, BENCH_MERCHANT_ID: MERCHANT_ID, ...env }, /^READY /);
+      const child = await startChild(['node', ...profiled(name), ...probe.nodeArgs, '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, ...probe.env, BENCH_MERCHANT_ID: MERCHANT_ID, ...env }, /^READY /);
       children.push(child);
       return child;
     };
@@ -257,7 +280,24 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     ];
     type Target = (typeof targets)[number];
     const closed = (t: Target, amount: number) => drive(t.url, t.take, amount, options.connections, undefined, t.server, service);
-    const fixedRate = (t: Target) => drive(t.url, t.take, options.fixedRateRequests, FIXED_RATE_CONNECTIONS, FIXED_RATE, t.server, service);
+    /** One target's 200/s phase, the probe's window open in it and in the service over the phase. */
+    const fixedRate = async (t: Target): Promise<RatedPhase> => {
+      await probe.open(t.server.pid);
+      await probe.open(service.pid);
+      const before = schedulingSnapshot(t.server.pid, service.pid);
+      let samples: PacedSample[] | undefined;
+      let latenciesMs: number[];
+      if (options.fixedRateSender === 'autocannon') {
+        ({ latenciesMs } = await drive(t.url, t.take, options.fixedRateRequests, FIXED_RATE_CONNECTIONS, FIXED_RATE_PER_SECOND, t.server, service));
+      } else {
+        samples = await sendPaced(t.url, t.take, options.fixedRateRequests, FIXED_RATE_PER_SECOND);
+        latenciesMs = samples.map((sample) => sample.doneMs - sample.sentMs);
+      }
+      const after = schedulingSnapshot(t.server.pid, service.pid);
+      const serverWindow = await probe.close(t.server.pid);
+      const serviceWindow = await probe.close(service.pid);
+      return { latenciesMs, tail: tailFigures({ server: serverWindow, service: serviceWindow, before, after, ...(samples && { samples }) }) };
+    };
 
     // Warm all three (JIT, connection pools, SQLite pages) before anything is timed.
     for (const t of targets) await closed(t, WARMUP_REQUESTS);
@@ -269,26 +309,28 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     for (const recording of perf) await recording.stop();
     const atRate = await rotated(1, targets.map((t) => () => fixedRate(t)));
 
-    const figures = (runs: RunFigures[], rated: RunFigures[], server: Child): TargetFigures => {
+    const figures = (runs: RunFigures[], rated: RatedPhase, server: Child): TargetFigures => {
       const all = runs.flatMap((r) => r.latenciesMs);
-      const added = rated.flatMap((r) => r.latenciesMs.map((ms) => ms - options.serviceDelayMs));
+      const added = rated.latenciesMs.map((ms) => ms - options.serviceDelayMs);
       const count = runs.reduce((sum, r) => sum + r.count, 0);
       return {
         throughputPerSecond: median(runs.map((r) => r.count / r.seconds)),
         p50Ms: percentile(all, 50),
         p99Ms: percentile(all, 99),
         addedAt200: { p50Ms: percentile(added, 50), p99Ms: percentile(added, 99) },
+        tailAt200: rated.tail,
         cpuMsPerRequest: runs.reduce((sum, r) => sum + r.serverCpuMs, 0) / count,
         serviceCpuMsPerRequest: runs.reduce((sum, r) => sum + r.serviceCpuMs, 0) / count,
         peakRssBytes: server.peakRssBytes(),
       };
     };
-    const [ours, bareFigures, durableFigures] = targets.map((t, i) => figures(rounds[i] ?? [], atRate[i] ?? [], t.server)) as [TargetFigures, TargetFigures, TargetFigures];
+    const [ours, bareFigures, durableFigures] = targets.map((t, i) => figures(rounds[i] ?? [], atRate[i]?.[0] as RatedPhase, t.server)) as [TargetFigures, TargetFigures, TargetFigures];
     const roundsRequests = (rounds[0] ?? []).reduce((sum, r) => sum + r.count, 0);
     return { options, roundsWindowUs, roundsRequests, pids: { ours: backend.pid, bare: bare.pid, durable: durable.pid }, ours, bare: bareFigures, durable: durableFigures };
   } finally {
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });
     rmSync(serviceDir, { recursive: true, force: true });
+    rmSync(probe.dir, { recursive: true, force: true });
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Figure 3 alone (the pay endpoint under load, also part of `npm run bench`):
- * `npm run bench:pay -- [--tsx] [--cpu-prof] [--perf] [--rounds N] [--requests N]` builds, runs it and
+ * `npm run bench:pay -- [--tsx] [--cpu-prof] [--perf] [--rounds N] [--requests N] [--sender paced|autocannon]` builds, runs it and
  * prints our server's CPU per pay and added p99 at 200/s against both baselines
  * (the bare handler, and the durable floor that also commits the two writes
  * exactly-once needs; bare-pay.ts), with their goals, without touching
- * docs/benchmarks.md, for a quick before/after. `--cpu-prof` also writes V8
+ * docs/benchmarks.md, for a quick before/after, and where the 200/s phase's
+ * time went in each server (tail.ts). `--sender autocannon` sends that phase
+ * as figure 3 did before 2026-11-26 (paced.ts says why it no longer does). `--cpu-prof` also writes V8
  * CPU profiles of the three servers and prints where their time went during the
  * timed rounds (cpu-profile.ts); `--perf` records them with Linux perf over the
  * timed rounds and prints their on-CPU time per pay by category (pay-perf.ts); `--tsx` runs our backend from its sources through tsx
@@ -15,10 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mainThreadProfile, summarizeProfile } from './cpu-profile';
-import { benchPayLoad, TARGET_NAMES } from './pay-load';
+import { benchPayLoad, FIXED_RATE_PER_SECOND, TARGET_NAMES } from './pay-load';
 import { payGoals } from './pay-goals';
 import { perfFile, perfTable, removePerfMap, summarizePerf } from './pay-perf';
 import { round } from './stats';
+import { rigLine, serverLine, splitLine } from './tail';
 
 const { values } = parseArgs({
   options: {
@@ -28,8 +31,11 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     /** Per closed-loop round; as many again at 200/s. Fewer make a quicker, noisier run. */
     requests: { type: 'string', default: '1500' },
+    /** What sends the 200/s phase: `paced` (open loop, the default) or `autocannon` (figure 3's sender before 2026-11-26). */
+    sender: { type: 'string', default: 'paced' },
   },
 });
+if (values.sender !== 'paced' && values.sender !== 'autocannon') throw new Error(`--sender is paced or autocannon, not ${values.sender}`);
 const cpuProfileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'wallet-checkout-pay-profile-')) : undefined;
 const perfDir = values.perf ? mkdtempSync(join(tmpdir(), 'wallet-checkout-pay-perf-')) : undefined;
 const result = await benchPayLoad({
@@ -38,6 +44,7 @@ const result = await benchPayLoad({
   requestsPerRound: Number(values.requests),
   connections: 32,
   fixedRateRequests: Number(values.requests),
+  fixedRateSender: values.sender,
   backend: values.tsx ? 'tsx' : 'compiled',
   cpuProfileDir,
   perfDir,
@@ -56,6 +63,23 @@ console.log(
     `peak memory (VmHWM): ours ${mib(ours.peakRssBytes)}, bare ${mib(bare.peakRssBytes)}: ${round(ours.peakRssBytes / bare.peakRssBytes)}x, durable floor ${mib(durable.peakRssBytes)}`,
   ].join('\n'),
 );
+// An open-loop 200/s past what a server answers in closed loop is a queue that grows for the whole phase, not added latency.
+for (const name of TARGET_NAMES) {
+  const { throughputPerSecond } = result[name];
+  if (throughputPerSecond < FIXED_RATE_PER_SECOND) console.log(`note: ${name} answered ${Math.round(throughputPerSecond)}/s in closed loop in this run, under the 200/s sent: its p99 at 200/s is a growing queue`);
+}
+console.log(`\nthe 200/s phase, where the time went (ms; the probe inside each server, scripts/bench/tail.ts; sent by ${values.sender === 'paced' ? 'the paced sender' : 'autocannon'}):`);
+for (const name of TARGET_NAMES) {
+  const { tailAt200: tail } = result[name];
+  console.log(
+    [
+      `${name}: slowest 1%: ${splitLine(tail.slowest, result.options.serviceDelayMs)}`,
+      `${name}: median:      ${splitLine(tail.median, result.options.serviceDelayMs)}`,
+      `${name}: ${serverLine(tail)}`,
+      `${name}: ${rigLine(tail)}`,
+    ].join('\n'),
+  );
+}
 if (perfDir) {
   const [oursPerf, ...baselines] = TARGET_NAMES.map((name) => summarizePerf(perfFile(perfDir, name), roundsRequests));
   for (const name of TARGET_NAMES) removePerfMap(pids[name]);

@@ -13,6 +13,7 @@ import { repoRoot } from './children';
 import { benchEcv2Open } from './ecv2-open';
 import { benchPayLoad } from './pay-load';
 import { payGoals } from './pay-goals';
+import { tailRows } from './tail';
 import { benchWebhookLatency } from './webhook-latency';
 import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
@@ -129,6 +130,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     ],
     ['3. … p99 at 200/s added over the bare handler (ours − its p99)', ms(payGoal.p99OverBare.ms), `bare handler ${ms(pay.bare.addedAt200.p99Ms)}`, '', payGoal.p99OverBare.goal],
     ['3. … p99 at 200/s added over the durable floor (ours − its p99)', ms(payGoal.p99OverDurable.ms), `durable floor ${ms(pay.durable.addedAt200.p99Ms)}`, '', ''],
+    ...tailRows(pay),
     ['3. Server CPU per pay (service CPU apart)', ms(pay.ours.cpuMsPerRequest), `bare handler ${ms(pay.bare.cpuMsPerRequest)}`, String(payGoal.cpuOverBare.ratio), payGoal.cpuOverBare.goal],
     [
       '3. … against the durable floor (the bare handler with its two SQLite commits)',
