@@ -6,7 +6,7 @@
  * answers rather than a reducer of events, as they ship in the first script, whose every byte is
  * paid before the button shows.
  */
-import type { SessionStatus } from '../../contracts';
+import type { PublicSession, SessionStatus } from '../../contracts';
 import { isApiError } from './api';
 import type { View } from './states';
 
@@ -14,9 +14,35 @@ import type { View } from './states';
 export type CheckAnswer = { status: SessionStatus } | { error: unknown };
 
 const READY: View = { state: 'ready' };
+/** What a load shows until the session is placed; also a click's wait for the session's view (busy, the button hidden). */
+export const LOADING: View = { state: 'loading' };
+
+/**
+ * How long a click on the button drawn before the session's view waits for it (widget.ts). Google
+ * opens its sheet only in response to a click, and every engine keeps a click's transient
+ * activation for 5 s (Chromium's kActivationLifespan, Firefox's dom.user_activation.transient.timeout,
+ * WebKit's defaultTransientActivationDuration): the cap leaves a second of it for the sheet to open.
+ */
+export const CLICK_WAIT_MS = 4000;
+
+/** The view had not arrived (or the wallet not answered its request) within CLICK_WAIT_MS of the click: the shopper's "Try again" loads it again. */
+export const VIEW_LATE: View = { state: 'error', code: 'network_error', reason: 'view_timeout' };
+
+/**
+ * Whether a click before the view still opens the sheet once the session's view is here: for an open
+ * session that keeps no card. A session past its start is placed by the payment flow, and one that
+ * keeps the card shows its agreement first, which the shopper accepts by clicking again.
+ */
+export const clickWaitsFor = (s: PublicSession): boolean => s.status === 'open' && !s.save_payment_method;
+
+/** The wallet answered the session's own request (`ready`), a click waiting since `clickedAt` (ms): whether the sheet opens now, within the click's activation. */
+export const opensForClick = (clickedAt: number | undefined, now: number, ready: boolean): boolean => ready && clickedAt !== undefined && now - clickedAt < CLICK_WAIT_MS;
 const showsButton = ({ state }: View) => state === 'ready' || state === 'unavailable';
 
-/** The wallet's answer to isReadyToPay: the view to move to, if any (not after a reloaded decline: its "Try again" brings the button back). */
+/**
+ * The wallet's answer to isReadyToPay (before the session's view, to the product's card method; then to the session's own
+ * request): the view to move to, if any (not after a reloaded decline: its "Try again" brings the button back).
+ */
 export const readyView = (view: View, ready: boolean): View | undefined =>
   !ready ? { state: 'unavailable' } : view.state === 'loading' || view.state === 'unavailable' ? READY : undefined;
 

@@ -11,6 +11,7 @@ const valid = new Set([
   'ready -> processing',
   'ready -> error',
   'ready -> loading',
+  'ready -> unavailable',
   ...['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'].map((to) => `processing -> ${to}`),
   'authenticating -> processing',
   ...['paid', 'authenticating', 'declined', 'error', 'expired'].map((to) => `confirming -> ${to}`),

@@ -11,12 +11,13 @@
 import type { PublicSession } from '../../contracts';
 import { formatAmount } from '../../contracts/money';
 import { carriedView, embedderOriginOf, fetchPublicSession } from './api';
-import { loadChunk, prefetchChunk } from './chunks';
+import { loadChunk, prefetchChunk, whenIdle } from './chunks';
 import { flowLoader } from './flow-loader';
 import { loadedMessages } from './locales/load';
-import { checksCarried, isStale, readyView, retryView } from './mount-decide';
+import { CLICK_WAIT_MS, checksCarried, clickWaitsFor, isStale, LOADING, opensForClick, readyView, retryView, VIEW_LATE } from './mount-decide';
 import { checkCarried, loadSession } from './mount-load';
 import { widgetWords } from './mount-words';
+import { walletHere } from './readiness';
 import { sandboxWalletReady } from './sandbox-wallet';
 import { move, type View } from './states';
 import { painter } from './widget-paint';
@@ -33,6 +34,8 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   let walletLoaded = false;
   let alive = true;
   let announcedReady = false;
+  /** When the shopper clicked the button drawn before the session's view, while that click waits for it (performance.now()). */
+  let clickedAt: number | undefined;
   /** The status of the view the page handed over (the first run's), and whether it was checked against the backend's. */
   let carried: PublicSession['status'] | null = null;
   let carriedChecked = false;
@@ -76,7 +79,8 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     const { signal } = (loading = new AbortController());
     session = null;
     walletLoaded = announcedReady = false;
-    setView({ state: 'loading' });
+    clickedAt = undefined;
+    setView(LOADING);
     if (!sessionId) return setView({ state: 'error', code: 'invalid_client_secret', reason: null });
     // The page's view spares the first load its request; any later one (Try again, a stale view) asks the backend.
     const taken = run === 0 ? carriedView(props.options.sessionView, sessionId) : null;
@@ -84,24 +88,45 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     // Drawn at once while the view is asked for; a carried view is drawn once, with its button.
     if (!taken) paint();
     void loadSession(
-      // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium): paid once the view's
-      // request has left (its view key is digested first, api.ts), while it is on the network, not before the amount can render.
-      signal, taken, () => fetchSession(signal, () => formatAmount(0, 'USD', 2, props.locale)), loadFlow,
+      signal, taken, (sent) => fetchSession(signal, sent), loadFlow,
       (s) => sandboxWalletReady(s, apiBase, nonce(), paint), // the summary is drawn while the sandbox wallet's script loads
       (s, draw) => {
         session = s;
+        if (!clickWaitsFor(s)) clickedAt = undefined;
         // The agreement is shown before the button, in the shopper's words, which the after-click chunk has: wanted at once.
         if (s.save_payment_method) loadFlow().catch(flowUnavailable);
-        if (draw) paint();
+        // A session past its start is placed by the payment flow from `loading`, without a button until it says one is wanted
+        // (walletReady), as ever: a button drawn before the view goes.
+        if (draw) {
+          walletLoaded = false;
+          setView(LOADING);
+          paint();
+        }
       },
       // A failed load is shown by the after-click chunk; without it, the network is the likeliest reason.
-      (err, unavailable) =>
-        unavailable ? flowUnavailable(err) : loadFlow().then((f) => f.failCall(err, 'server_error'), () => setView({ state: 'error', code: 'network_error', reason: null })),
+      (err, unavailable) => {
+        clickedAt = undefined;
+        walletLoaded = false;
+        setView(LOADING);
+        if (unavailable) flowUnavailable(err);
+        else loadFlow().then((f) => f.failCall(err, 'server_error'), () => setView({ state: 'error', code: 'network_error', reason: null }));
+      },
       (ready) => {
         if (ready) {
           walletLoaded = true;
           paint();
         } else if (view.state === 'loading') setView({ state: 'error', code: 'wallet_unavailable', reason: null });
+      },
+      () => {
+        // The view's request has left: a wallet already on the page is asked now, with the product's card method, and its
+        // button drawn before the view arrives (wallet-button.ts); the session's own request is asked once it is here.
+        if (walletHere()) {
+          walletLoaded = true;
+          paint();
+        }
+        // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium): paid while the view is on the
+        // network (its view key is digested first, api.ts), after that button, and not before the amount can render.
+        whenIdle(() => formatAmount(0, 'USD', 2, props.locale));
       },
     );
   }
@@ -113,17 +138,30 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       if (back) setView(back);
       else load(1);
     },
-    /** The wallet's answer: the button, and `checkout:ready` (once a load) with whether the shopper has a card. */
-    onReady(ready, paymentMethodPresent) {
+    /**
+     * The wallet's answer: the button, and, to the session's own request, a click that waited for it answered and
+     * `checkout:ready` (once a load) with whether the shopper has a card.
+     */
+    onReady(ready, paymentMethodPresent, asSession) {
       if (!sessionId) return;
+      const opens = asSession && opensForClick(clickedAt, performance.now(), ready);
+      if (asSession) clickedAt = undefined;
       setView(readyView(view, ready));
-      if (!ready || announcedReady) return;
+      if (opens) drawn.pay();
+      if (!ready || !asSession || announcedReady) return;
       announcedReady = true;
       prefetchChunk('challenge', nonce());
       prefetchChunk('payment-flow', nonce());
       emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent } });
     },
     onError: (err) => setView({ state: 'error', code: 'wallet_error', reason: err.statusCode ?? null }),
+    /** A click before the session's view: busy until the wallet has answered its request, for at most CLICK_WAIT_MS (mount-decide.ts). */
+    onEarlyClick() {
+      if (clickedAt !== undefined) return;
+      const at = (clickedAt = performance.now());
+      setView(LOADING);
+      setTimeout(() => clickedAt === at && ((clickedAt = undefined), setView(VIEW_LATE)), CLICK_WAIT_MS);
+    },
   });
 
   /**
