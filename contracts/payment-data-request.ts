@@ -6,9 +6,8 @@
  */
 import { googlePayPriceOf } from './currency';
 import type { AskedContact, AskedShipping, AskedShippingOption, LineItem, LineItemKind } from './express';
-import { type AuthMethod, type CallbackIntent, type CardNetwork, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
+import { type AuthMethod, type CallbackIntent, type CardNetwork, type CardPaymentMethod, type DecryptionMode, gatewayMerchantId, type PaymentDataRequest, type TokenizationSpecification } from './google-pay';
 import type { GoogleMerchantInfo, GooglePaymentDataRequest } from './google-pay-types';
-import { productCardMethod } from './payment-methods';
 import type { QuotePricing } from './quote-endpoint';
 import type { QuotedTransactionInfo } from './quotes';
 import type { SavePaymentMethod } from './saved-cards';
@@ -87,6 +86,9 @@ function tokenization(app: PaymentRequestApp, context: PaymentRequestContext): T
   } satisfies google.payments.api.PaymentGatewayTokenizationSpecification;
 }
 
+/** The billing address every request asks for: FULL (the first line is what the address check compares), no phone. */
+export const billingAddressParameters: NonNullable<CardPaymentMethod['parameters']['billingAddressParameters']> = { format: 'FULL' };
+
 /**
  * The complete Google Pay PaymentDataRequest for one session, built on the
  * server from the app's configuration and the session's amount so that the
@@ -109,10 +111,11 @@ export function buildPaymentDataRequest(app: PaymentRequestApp, session: Session
       {
         type: 'CARD',
         parameters: {
-          ...productCardMethod.parameters,
           allowedAuthMethods: app.authMethods,
           allowedCardNetworks: app.cardNetworks,
-          ...(contact?.phone && { billingAddressParameters: { format: 'FULL', phoneNumberRequired: true } }),
+          billingAddressRequired: true,
+          billingAddressParameters: contact?.phone ? { ...billingAddressParameters, phoneNumberRequired: true } : billingAddressParameters,
+          assuranceDetailsRequired: true,
         },
         tokenizationSpecification: tokenization(app, context),
       },

@@ -7,19 +7,9 @@ export const authMethods = ['PAN_ONLY', 'CRYPTOGRAM_3DS'] as const;
 export const cardNetworks = ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'] as const;
 
 /**
- * The card method of every session's request before its application narrows the networks and auth
- * methods (payment-data-request.ts builds each session's from it), less the tokenization, which
- * names the application: what the widget asks the wallet, and draws its button for, before a
- * session's view is here (web/checkout/readiness.ts). The billing address FULL (its first line is
- * what the address check compares), no phone unless the session asks for one.
+ * The card method every network and auth method of the checkout's makes, as isReadyToPay and
+ * createButton take it (no tokenization, which names an application): what the widget asks the
+ * wallet, and draws its button for, before a session's view is here (web/checkout/wallet-button.ts).
+ * Each session's request (payment-data-request.ts) asks for its application's networks and methods.
  */
-export const productCardMethod = {
-  type: 'CARD' as const,
-  parameters: {
-    allowedAuthMethods: [...authMethods],
-    allowedCardNetworks: [...cardNetworks],
-    billingAddressRequired: true,
-    billingAddressParameters: { format: 'FULL' as const },
-    assuranceDetailsRequired: true,
-  },
-};
+export const productCardMethod = { type: 'CARD', parameters: { allowedAuthMethods: authMethods, allowedCardNetworks: cardNetworks } } as const;

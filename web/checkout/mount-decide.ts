@@ -6,7 +6,7 @@
  * answers rather than a reducer of events, as they ship in the first script, whose every byte is
  * paid before the button shows.
  */
-import type { PublicSession, SessionStatus } from '../../contracts';
+import type { SessionStatus } from '../../contracts';
 import { isApiError } from './api';
 import type { View } from './states';
 
@@ -14,7 +14,7 @@ import type { View } from './states';
 export type CheckAnswer = { status: SessionStatus } | { error: unknown };
 
 const READY: View = { state: 'ready' };
-/** What a load shows until the session is placed; also a click's wait for the session's view (busy, the button hidden). */
+/** What a load shows until the session is placed; a copy of it, a click's wait for the session's view (busy, the button hidden). */
 export const LOADING: View = { state: 'loading' };
 
 /**
@@ -25,18 +25,17 @@ export const LOADING: View = { state: 'loading' };
  */
 export const CLICK_WAIT_MS = 4000;
 
-/** The view had not arrived (or the wallet not answered its request) within CLICK_WAIT_MS of the click: the shopper's "Try again" loads it again. */
-export const VIEW_LATE: View = { state: 'error', code: 'network_error', reason: 'view_timeout' };
+/** What an unreachable backend shows: a failed load without the payment flow's words, or a view late for a click. */
+export const NETWORK_ERROR: View = { state: 'error', code: 'network_error', reason: null };
 
 /**
- * Whether a click before the view still opens the sheet once the session's view is here: for an open
- * session that keeps no card. A session past its start is placed by the payment flow, and one that
- * keeps the card shows its agreement first, which the shopper accepts by clicking again.
+ * CLICK_WAIT_MS after a click on the button drawn before the session's view, which moved the widget to `waiting`: if it still
+ * shows that wait and the view has not `arrived`, the shopper is told, and "Try again" loads the view again. Once the view is
+ * here the wallet's answer to the session's own request ends the wait: its button shown again, the sheet opens
+ * (wallet-button.ts), within the click's activation; a session past its start, or one that keeps the card (its agreement
+ * is shown first), takes that button away and the click with it.
  */
-export const clickWaitsFor = (s: PublicSession): boolean => s.status === 'open' && !s.save_payment_method;
-
-/** The wallet answered the session's own request (`ready`), a click waiting since `clickedAt` (ms): whether the sheet opens now, within the click's activation. */
-export const opensForClick = (clickedAt: number | undefined, now: number, ready: boolean): boolean => ready && clickedAt !== undefined && now - clickedAt < CLICK_WAIT_MS;
+export const lateView = (view: View, waiting: View, arrived: boolean): View | undefined => (view === waiting && !arrived ? NETWORK_ERROR : undefined);
 const showsButton = ({ state }: View) => state === 'ready' || state === 'unavailable';
 
 /**

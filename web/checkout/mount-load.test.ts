@@ -10,14 +10,10 @@ import type { PaymentFlow } from './flow-host';
 import { checkCarried, loadSession } from './mount-load';
 
 /** A load with fakes for the backend, the flow and the wallet; `heard` lists what the widget was told, in order. */
-function load(options: { taken?: PublicSession; fetched?: PublicSession | Error; resumes?: boolean; flowFails?: boolean; wallet?: boolean; signal?: AbortSignal; held?: Promise<void> }) {
+function load(options: { taken?: PublicSession; fetched?: PublicSession | Error; resumes?: boolean; flowFails?: boolean; wallet?: boolean; signal?: AbortSignal }) {
   const heard: unknown[] = [];
   const flow = { resume: vi.fn(() => options.resumes ?? true) } as unknown as PaymentFlow;
-  // As the backend's: the request leaves once the view key is digested (a later task), and its answer comes later still (`held`).
-  const fetchSession = vi.fn(async (sent: () => void) => {
-    await Promise.resolve();
-    sent();
-    await options.held;
+  const fetchSession = vi.fn(async () => {
     if (options.fetched instanceof Error) throw options.fetched;
     return options.fetched ?? session('open');
   });
@@ -32,7 +28,6 @@ function load(options: { taken?: PublicSession; fetched?: PublicSession | Error;
     (s, draw) => heard.push(['session', s.status, draw]),
     (err, flowUnavailable) => heard.push(['failed', (err as Error).message, flowUnavailable ?? false]),
     (ready) => heard.push(['wallet', ready]),
-    () => heard.push(['view asked']),
   );
   return { done, heard, fetchSession, loadFlow, walletReady, flow };
 }
@@ -55,20 +50,8 @@ describe('a load', () => {
     expect(asked.fetchSession).toHaveBeenCalledOnce();
     const failing = load({ fetched: refused(404, 'session_not_found') });
     await failing.done;
-    expect(failing.heard).toEqual([['view asked'], ['failed', 'answered 404', false]]);
+    expect(failing.heard).toEqual([['failed', 'answered 404', false]]);
     expect(failing.walletReady).not.toHaveBeenCalled();
-  });
-
-  it("without the page's view, says its request has left while the view is still on its way, so a wallet on the page is asked meanwhile", async () => {
-    let arrive!: () => void;
-    const plain = load({ held: new Promise<void>((resolve) => (arrive = resolve)) });
-    await vi.waitFor(() => expect(plain.heard).toEqual([['view asked']]));
-    arrive();
-    await plain.done;
-    expect(plain.heard).toEqual([['view asked'], ['session', 'open', false], ['wallet', true]]);
-    const carried = load({ taken: session('open') });
-    await carried.done;
-    expect(carried.heard).not.toContainEqual(['view asked']);
   });
 
   it('has a session past its start placed by the flow before the wallet, drawn while the flow comes', async () => {

@@ -15,24 +15,22 @@ import type { CheckAnswer } from './mount-decide';
  * its start is placed by the payment flow (`loadFlow`), then the wallet is asked for
  * (`walletReady`). `got` hears the session (`draw`: drawn at once, the summary while the flow
  * comes or a paid session's outcome); `failed` what went wrong (`flowUnavailable`: the flow's code
- * could not be had), `walletAnswered` whether the wallet is here; `viewAsked` that the view's
- * request has left (not with the page's view), so that a wallet already on the page is asked while
- * the view is on its way. Nothing is heard once `signal` is aborted (a newer load, `stop`).
+ * could not be had), `walletAnswered` whether the wallet is here. Nothing is heard once `signal` is
+ * aborted (a newer load, `stop`).
  */
 export async function loadSession(
   signal: AbortSignal,
   taken: PublicSession | null,
-  fetchSession: (sent: () => void) => Promise<PublicSession>,
+  fetchSession: () => Promise<PublicSession>,
   loadFlow: () => Promise<PaymentFlow>,
   walletReady: (session: PublicSession) => Promise<boolean>,
   got: (session: PublicSession, draw: boolean) => void,
   failed: (err: unknown, flowUnavailable?: true) => void,
   walletAnswered: (ready: boolean) => void,
-  viewAsked: () => void,
 ) {
   let s: PublicSession;
   try {
-    s = taken ?? (await fetchSession(() => signal.aborted || viewAsked()));
+    s = taken ?? (await fetchSession());
   } catch (err) {
     if (!signal.aborted) failed(err);
     return;

@@ -22,14 +22,21 @@ export interface Readiness {
   paymentMethodPresent: boolean | null;
 }
 
-/** A payment method as isReadyToPay and createButton take it: the tokenization is the sheet's alone. */
-export type AskedMethod = Omit<CardPaymentMethod, 'tokenizationSpecification'>;
+/** A payment method as isReadyToPay and createButton take it (the tokenization is the sheet's alone), its lists as the contracts' constants have them. */
+export interface AskedMethod {
+  type: CardPaymentMethod['type'];
+  parameters: Omit<CardPaymentMethod['parameters'], 'allowedAuthMethods' | 'allowedCardNetworks'> & {
+    allowedAuthMethods: readonly CardPaymentMethod['parameters']['allowedAuthMethods'][number][];
+    allowedCardNetworks: readonly CardPaymentMethod['parameters']['allowedCardNetworks'][number][];
+  };
+}
 
 /**
  * One question for both: the button shows on `result` alone (a shopper without a card adds one in
  * the sheet), and `paymentMethodPresent` is only asked where the wallet can answer it.
  */
-export async function readiness(client: GooglePaymentsClient, allowedPaymentMethods: AskedMethod[], knowsPaymentMethods: boolean): Promise<Readiness> {
-  const answer = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods, existingPaymentMethodRequired: knowsPaymentMethods });
+export async function readiness(client: GooglePaymentsClient, allowedPaymentMethods: readonly AskedMethod[], knowsPaymentMethods: boolean): Promise<Readiness> {
+  // Google's types take mutable lists; none is changed.
+  const answer = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: allowedPaymentMethods as google.payments.api.IsReadyToPayPaymentMethodSpecification[], existingPaymentMethodRequired: knowsPaymentMethods });
   return { ready: answer.result, paymentMethodPresent: knowsPaymentMethods ? (answer.paymentMethodPresent ?? null) : null };
 }

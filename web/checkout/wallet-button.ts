@@ -40,10 +40,10 @@ export interface WalletButtonSettings {
   /** The session's wallet environment (the sandbox wallet's client runs as Google's TEST). */
   environment: WalletEnvironment;
   /**
-   * The session's request; null before its view is here (the plain tag, a wallet already on the page): the wallet is then
+   * The session's request; none before its view is here (the plain tag, a wallet already on the page): the wallet is then
    * asked, and the button drawn, for the product's card method (contracts/payment-methods.ts), and a click waits for the view (widget.ts).
    */
-  paymentRequest: PaymentDataRequest | null;
+  paymentRequest: PaymentDataRequest | undefined;
   options: MountOptions;
   /** The widget's language (its dictionary's tag): the button's, unless options.buttonLocale says otherwise. */
   language: string;
@@ -54,8 +54,12 @@ export interface WalletButtonCallbacks {
    * The wallet's answer to isReadyToPay; `paymentMethodPresent` is null where the wallet cannot say; `asSession`: the answer to
    * the session's own request (false: to the one asked before its view, which the session's replaces).
    */
-  onReady(ready: boolean, paymentMethodPresent: boolean | null, asSession: boolean): void;
-  /** A click on the button before the session's view is here: the widget waits for it, then calls `pay`. */
+  onReady(ready: boolean, paymentMethodPresent: boolean | null, asSession: boolean): boolean;
+  /**
+   * A click on the button before the session's view is here: the widget shows it busy. The sheet opens once the wallet has
+   * answered the session's own request, if within CLICK_WAIT_MS (mount-decide.ts); a session past its start, or one that
+   * keeps the card (its agreement is shown first), takes this button away (widget-paint.ts), and the click with it.
+   */
   onEarlyClick(): void;
   /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
   onPaymentAuthorized(data: PaymentData): Promise<SheetResult>;
@@ -72,8 +76,6 @@ export interface WalletButton {
   element: HTMLElement;
   /** New settings: the button is drawn again only if its own options changed; a click pays with the latest request. */
   configure(s: WalletButtonSettings): void;
-  /** Opens the sheet with the session's request (a click that waited for it). */
-  pay(): void;
 }
 
 /**
@@ -107,8 +109,11 @@ export function createWalletButton(first: WalletButtonSettings, on: WalletButton
   box.setAttribute('data-wallet-button', '');
   let settings = first;
   let client: GooglePaymentsClient | undefined;
-  let made = '';
+  /** Whether the client was made for the session's request (false: for the product's card method, before its view). */
+  let madeForSession: boolean | undefined;
   let drawn = '';
+  /** A click before the session's view, waiting for it. */
+  let clicked = false;
 
   async function pay() {
     try {
@@ -130,9 +135,8 @@ export function createWalletButton(first: WalletButtonSettings, on: WalletButton
   function draw() {
     const locale = buttonLocale(settings);
     const options = { ...googleButtonOptions(settings.options), buttonLocale: locale ?? undefined };
-    // The methods as isReadyToPay takes them: the product's card method and a session's that asks the same draw one button.
-    const allowedPaymentMethods = methods().map(({ type, parameters }) => ({ type, parameters }));
-    const wanted = toJson([options, settings.environment, allowedPaymentMethods]);
+    const allowedPaymentMethods = methods();
+    const wanted = toJson([options, allowedPaymentMethods]);
     // The button's language is the box's: a screen reader reads its label in it. None given: Google
     // draws it in the browser's language, which no tag of ours names.
     if (!locale) box.removeAttribute('lang');
@@ -143,20 +147,22 @@ export function createWalletButton(first: WalletButtonSettings, on: WalletButton
     box.replaceChildren(
       client.createButton({
         ...options,
-        onClick: () => void (settings.paymentRequest ? pay() : on.onEarlyClick()),
-        allowedPaymentMethods,
+        onClick: () => void (settings.paymentRequest ? pay() : ((clicked = true), on.onEarlyClick())),
+        allowedPaymentMethods: allowedPaymentMethods as google.payments.api.IsReadyToPayPaymentMethodSpecification[],
         // pay.js puts its button's styles there (under the client's nonce), not in the page's head.
         buttonRootNode: root instanceof ShadowRoot ? root : undefined,
       }),
     );
   }
 
-  /** A client for the settings' environment and request, made when they change (the session's view arrived), drawn and asked. */
+  /**
+   * A client for the settings' environment and request, made again when the session's view replaces the product's card
+   * method (within one button, the session's environment, merchant and callbacks never change), drawn and asked.
+   */
   async function update() {
     const { environment, paymentRequest } = settings;
-    const wanted = toJson([environment, paymentRequest?.merchantInfo, paymentRequest?.callbackIntents]);
-    if (wanted === made) return draw();
-    made = wanted;
+    if (madeForSession === !!paymentRequest) return draw();
+    madeForSession = !!paymentRequest;
     const asking = (client = new (paymentsApi()!.PaymentsClient!)({
       environment: environment === 'SANDBOX' ? 'TEST' : environment,
       merchantInfo: paymentRequest?.merchantInfo,
@@ -165,11 +171,12 @@ export function createWalletButton(first: WalletButtonSettings, on: WalletButton
     }));
     // Drawn before the answer, hidden by the widget's state until then: the answer shows it at once.
     draw();
-    const answer = await readiness(asking, methods(), environment !== 'TEST');
+    const { ready, paymentMethodPresent } = await readiness(asking, methods(), environment !== 'TEST');
     // A newer client asks its own question.
     if (!box.isConnected || asking !== client) return;
-    if (answer.ready && paymentRequest) asking.prefetchPaymentData(paymentRequest);
-    on.onReady(answer.ready, answer.paymentMethodPresent, !!paymentRequest);
+    if (ready && paymentRequest) asking.prefetchPaymentData(paymentRequest);
+    // A click is only taken once the first answer has shown the button: the session's answer opens the sheet it waited for.
+    if (on.onReady(ready, paymentMethodPresent, !!paymentRequest) && clicked) void pay();
   }
 
   // Awaited even when the wallet is here: the view has placed the box by then, so pay.js sees its shadow root.
@@ -183,6 +190,5 @@ export function createWalletButton(first: WalletButtonSettings, on: WalletButton
       settings = next;
       updated();
     },
-    pay: () => void pay(),
   };
 }

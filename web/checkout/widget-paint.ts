@@ -21,7 +21,7 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
         WIDGET_STATES[view.state].button !== 'removed' && {
           // Before the session's view (a wallet already on the page): asked as a sandbox session is, the session's own once it is here (wallet-button.ts).
           environment: session?.wallet.environment ?? ('SANDBOX' as const),
-          paymentRequest: session?.payment_data_request ?? null,
+          paymentRequest: session?.payment_data_request,
           options,
           language,
         };
@@ -32,8 +32,6 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
       else button = createWalletButton(settings, on);
       drawn.draw({ view, session, button: button?.element ?? null, words: wordsAtHand(language), locale, dir: directionOf(language), fill: options.buttonSizeMode === 'fill', saving });
     },
-    /** Opens the wallet's sheet: a click that waited for the session's view. */
-    pay: () => button?.pay(),
     remove() {
       button?.element.remove();
       drawn.remove();
