@@ -3,7 +3,8 @@
  * engine: the widget asks the wallet with the product's card method while the session's view is on
  * its way, so its button shows first; a click before the view waits for it, then opens the sheet;
  * and the session's own networks, asked once its view is here, can still make the wallet unavailable
- * (docs/embedding.md, "The plain tag"). The view is held back by a door in front of the checkout host
+ * (docs/embedding.md, "The plain tag"); a click whose view does not come within 4 s is a network error the
+ * shopper retries. The view is held back by a door in front of the checkout host
  * (support/held-view.ts), as a slow network would hold it.
  */
 import { randomUUID } from 'node:crypto';
@@ -62,6 +63,26 @@ test('the button shows before the view; a click then waits for the view, opens t
   expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
   // Told once, for the session's own request.
   expect(await shopper.events('checkout:ready')).toEqual([{ sessionId: session.id, paymentMethodPresent: true }]);
+});
+
+test('a click whose view does not come within the cap is a network error; "Try again" asks for the view again, and pays', async ({ driver, server, site, ledger }) => {
+  const { session } = await site.checkout(server);
+  door = await heldView(server.url);
+  await driver.goto(site.page('/plain-late', plainTagPage(server.url, door, session)));
+  const shopper = new Shopper(driver);
+  await shopper.expectState('ready');
+  await shopper.click({ css: '[data-testid=sandbox-gpay-button]' });
+  await shopper.expectState('loading');
+  // CLICK_WAIT_MS (4 s) later, the view still held:
+  await shopper.expectState('error');
+  await shopper.expectText('[data-testid=status]', "We couldn't reach the payment server. Check your connection and try again.");
+  await shopper.expectVisible('[data-testid=sandbox-wallet]', false);
+  expect(await shopper.events('checkout:error')).toEqual([{ sessionId: session.id, code: 'network_error', reason: null, message: "We couldn't reach the payment server. Check your connection and try again." }]);
+  door.release();
+  await shopper.click({ css: '[data-testid=retry]' });
+  await shopper.payWith('visa-success-pan');
+  await shopper.expectState('paid');
+  expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
 });
 
 test("a session whose networks the wallet cannot pay ends unavailable, though the product's card method showed the button", async ({ driver, server, site }) => {
