@@ -52,13 +52,15 @@ export interface WalletButtonSettings {
 export interface WalletButtonCallbacks {
   /**
    * The wallet's answer to isReadyToPay; `paymentMethodPresent` is null where the wallet cannot say; `asSession`: the answer to
-   * the session's own request (false: to the one asked before its view, which the session's replaces).
+   * the session's own request (false: to the one asked before its view, which the session's replaces). Returns whether the
+   * widget shows the button now: a click that waited for the session's answer then opens the sheet.
    */
   onReady(ready: boolean, paymentMethodPresent: boolean | null, asSession: boolean): boolean;
   /**
-   * A click on the button before the session's view is here: the widget shows it busy. The sheet opens once the wallet has
-   * answered the session's own request, if within CLICK_WAIT_MS (mount-decide.ts); a session past its start, or one that
-   * keeps the card (its agreement is shown first), takes this button away (widget-paint.ts), and the click with it.
+   * A click on the button before the session's view is here: the widget shows it busy, and ends the wait after CLICK_WAIT_MS
+   * (mount-decide.ts). The sheet opens once the widget shows the button again on the wallet's answer to the session's own
+   * request; a session past its start, or one that keeps the card (its agreement is shown first), takes this button away
+   * (widget-paint.ts), and the click with it.
    */
   onEarlyClick(): void;
   /** The sheet's PAYMENT_AUTHORIZATION callback: the payment is made while the sheet stays open. */
@@ -100,8 +102,8 @@ export function sheetCallbacks({ callbackIntents = [] }: Pick<PaymentDataRequest
 
 /**
  * Loads the wallet if it is not here, makes a client for the session's environment and merchant, asks
- * whether it can pay, and draws its button in a box of ours. Before the session's view (`paymentRequest`
- * null) the client is made as for a sandbox session, and asked with the product's card method; the
+ * whether it can pay, and draws its button in a box of ours. Before the session's view (no
+ * `paymentRequest`) the client is made as for a sandbox session, and asked with the product's card method; the
  * session's view brings a client of its own, which asks with the session's request: the sheet is its.
  */
 export function createWalletButton(first: WalletButtonSettings, on: WalletButtonCallbacks): WalletButton {
