@@ -32,6 +32,9 @@ export interface ShopOptions {
   lang?: string;
 }
 
+/** The page records the widget's events from its first script on, as a host page listening on the document would (Shopper.events reads them). */
+export const EVENT_RECORDER = `<script>window.__checkoutEvents = []; for (const name of ${JSON.stringify(CHECKOUT_EVENT_NAMES)}) document.addEventListener(name, (event) => window.__checkoutEvents.push({ type: event.type, detail: event.detail }));</script>`;
+
 interface EngineWorkerFixtures {
   /** Option: the engine the project runs the flows in. */
   engine: Engine;
@@ -88,10 +91,8 @@ export const test = base.extend<{ driver: EngineDriver; openShop(options?: ShopO
     let pages = 0;
     await use(async ({ session: sessionBody, iframe = false, lang = 'en' } = {}) => {
       const { session, secretKey } = await site.checkout(server, sessionBody);
-      // The page records the widget's events from its first script on, as a host page listening on the document would.
-      const recorder = `<script>window.__checkoutEvents = []; for (const name of ${JSON.stringify(CHECKOUT_EVENT_NAMES)}) document.addEventListener(name, (event) => window.__checkoutEvents.push({ type: event.type, detail: event.detail }));</script>`;
       const tag = scriptTag(`${server.url}/checkout.js`, { 'data-client-secret': session.client_secret, 'data-target': '#pay', ...(iframe && { 'data-mode': 'iframe' }) });
-      await driver.goto(site.page(`/shop-${++pages}`, shopPage(recorder, `<h1>My shop</h1><div id="pay"></div>${tag}`, lang)));
+      await driver.goto(site.page(`/shop-${++pages}`, shopPage(EVENT_RECORDER, `<h1>My shop</h1><div id="pay"></div>${tag}`, lang)));
       const merchant = { sessionId: session.id, secretKey };
       const onPage = new Shopper(driver);
       const shopper = iframe ? onPage.inCheckoutFrame() : onPage;

@@ -3,7 +3,7 @@
  * (FlowHost, built by widget.ts in the first script and used by flow-loader.ts), and the flow as the widget drives it
  * (PaymentFlow, payment-flow.ts). Types only, so the first script carries none of the flow.
  */
-import type { PaymentData, PublicSession } from '../../contracts';
+import type { PaymentData, PublicSession, SessionStatus } from '../../contracts';
 import type { Messages } from './locales';
 import type { View } from './states';
 import type { PaymentDataChange, SheetUpdate } from './quote-decide';
@@ -55,6 +55,12 @@ export interface PaymentFlow {
    * readiness. True while the session can still be paid here (the wallet's button is wanted).
    */
   resume(session: PublicSession): boolean;
+  /**
+   * Once the button is up, when the page is idle: the backend's status of the session whose view the page handed over
+   * (`carried`, its status), and `stale()` if that view was stale (paid in another tab, expired), for the backend's to be
+   * loaded in its place. Here rather than in the first script, which its bytes would weigh on before any button.
+   */
+  checkCarried(carried: SessionStatus, stale: () => void): void;
   /** The widget shows `view` now: polling and hold checks start or stop, and the focus follows. */
   sync(view: View): void;
   stop(): void;

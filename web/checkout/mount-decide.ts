@@ -14,9 +14,34 @@ import type { View } from './states';
 export type CheckAnswer = { status: SessionStatus } | { error: unknown };
 
 const READY: View = { state: 'ready' };
+/** What a load shows until the session is placed; a copy of it, a click's wait for the session's view (busy, the button hidden). */
+export const LOADING: View = { state: 'loading' };
+
+/**
+ * How long a click on the button drawn before the session's view waits for it (widget.ts). Google
+ * opens its sheet only in response to a click, and every engine keeps a click's transient
+ * activation for 5 s (Chromium's kActivationLifespan, Firefox's dom.user_activation.transient.timeout,
+ * WebKit's defaultTransientActivationDuration): the cap leaves a second of it for the sheet to open.
+ */
+export const CLICK_WAIT_MS = 4000;
+
+/** What an unreachable backend shows: a failed load without the payment flow's words, or a view late for a click. */
+export const NETWORK_ERROR: View = { state: 'error', code: 'network_error', reason: null };
+
+/**
+ * CLICK_WAIT_MS after a click on the button drawn before the session's view, which moved the widget to `waiting`: if it still
+ * shows that wait and the view has not `arrived`, the shopper is told, and "Try again" loads the view again. Once the view is
+ * here the wallet's answer to the session's own request ends the wait: its button shown again, the sheet opens
+ * (wallet-button.ts), within the click's activation; a session past its start, or one that keeps the card (its agreement
+ * is shown first), takes that button away and the click with it.
+ */
+export const lateView = (view: View, waiting: View, arrived: boolean): View | undefined => (view === waiting && !arrived ? NETWORK_ERROR : undefined);
 const showsButton = ({ state }: View) => state === 'ready' || state === 'unavailable';
 
-/** The wallet's answer to isReadyToPay: the view to move to, if any (not after a reloaded decline: its "Try again" brings the button back). */
+/**
+ * The wallet's answer to isReadyToPay (before the session's view, to the product's card method; then to the session's own
+ * request): the view to move to, if any (not after a reloaded decline: its "Try again" brings the button back).
+ */
 export const readyView = (view: View, ready: boolean): View | undefined =>
   !ready ? { state: 'unavailable' } : view.state === 'loading' || view.state === 'unavailable' ? READY : undefined;
 

@@ -14,13 +14,15 @@
 import { detach } from '../../common/browser/builtins';
 import { agreementWords } from './agreement-words';
 import afterClickCss from './after-click.css?inline';
-import { postQuote, setEmbedderOrigin, shopperPageOrigin } from './api';
+import { fetchPublicSession, postQuote, setEmbedderOrigin, shopperPageOrigin } from './api';
 import { openChallengeIn } from './challenge-opener';
 import { decide } from './flow-decide';
 import { type Dispatched, flowEffects } from './flow-effects';
 import { AUTHORIZED, CALL_FAILED, CHECK_AGAIN, type FlowEvent, RESUMED, SHEET_CANCELLED, SHEET_RETURNED, SHOWN } from './flow-events';
 import type { FlowHost, PaymentFlow } from './flow-host';
 import { en } from './locales/en';
+import { isStale } from './mount-decide';
+import { checkCarried } from './mount-load';
 import { sheetResult } from './outcome-view';
 import { quoteRelay } from './quote-relay';
 import { isPaidStatus, type View } from './states';
@@ -40,6 +42,7 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
     () => (host.words() ?? en).errors.network_error,
   );
   const effects = flowEffects(host, (event) => dispatch(event), relay.quoteId);
+  let checking: AbortController | undefined;
 
   /** Decides `event`, moves the widget, and performs the effects. */
   function dispatch(event: FlowEvent): Dispatched {
@@ -63,6 +66,12 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
       dispatch({ on: RESUMED, session });
       return !isPaidStatus(session.status);
     },
+    checkCarried(carried, stale) {
+      checking = checkCarried(
+        (signal) => fetchPublicSession(host.apiBase, host.sessionId, host.clientSecret, signal),
+        (answer) => isStale(host.view(), carried, answer) && stale(),
+      );
+    },
     sync(view) {
       const before = shown;
       if (view === before) return;
@@ -71,6 +80,7 @@ export function paymentFlow(host: FlowHost): PaymentFlow {
     },
     stop() {
       effects.stop();
+      checking?.abort();
       detach(style);
     },
   };

@@ -1,9 +1,7 @@
 /** The sandbox's wallet script, for a session that asks for it where no wallet is on the page: what its button needs first. */
 import type { PublicSession } from '../../contracts';
 import { loadScriptOnce, resolveScriptUrl } from './api';
-import { paymentsApi } from './readiness';
-
-const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
+import { walletHere } from './readiness';
 
 /**
  * Whether the wallet the session needs is here, loading the sandbox's if it is not (`meanwhile`
@@ -11,7 +9,7 @@ const hasPaymentsClient = () => !!paymentsApi()?.PaymentsClient;
  * or defines no PaymentsClient.
  */
 export async function sandboxWalletReady(s: PublicSession, apiBase: string, nonce: string | undefined, meanwhile: () => void): Promise<boolean> {
-  if (s.wallet.environment !== 'SANDBOX' || hasPaymentsClient()) return true;
+  if (s.wallet.environment !== 'SANDBOX' || walletHere()) return true;
   try {
     // Asked for before the summary is drawn, as pay.js is (wallet-button.ts): the amount's formatting runs while it downloads.
     const walletScript = s.wallet.sandbox_script && loadScriptOnce(resolveScriptUrl(s.wallet.sandbox_script, apiBase), nonce);
@@ -21,5 +19,5 @@ export async function sandboxWalletReady(s: PublicSession, apiBase: string, nonc
   } catch {
     return false;
   }
-  return hasPaymentsClient();
+  return walletHere();
 }

@@ -11,6 +11,8 @@ const valid = new Set([
   'ready -> processing',
   'ready -> error',
   'ready -> loading',
+  'ready -> unavailable',
+  'ready -> expired',
   ...['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'].map((to) => `processing -> ${to}`),
   'authenticating -> processing',
   ...['paid', 'authenticating', 'declined', 'error', 'expired'].map((to) => `confirming -> ${to}`),

@@ -77,8 +77,10 @@ export const WIDGET_STATES: { [K in CheckoutState]: Row<CheckoutState> } = {
     firstPaint: true,
     words: (t) => t.loading,
   },
-  // `loading`: the view the page handed over was stale; the backend's replaces it.
-  ready: { to: ['processing', 'error', 'loading'], button: 'shown', firstPaint: true, words: () => '' },
+  // `loading`: the view the page handed over was stale, a button drawn before the view waits for it after a click, or the view
+  // found the session past its start; `unavailable`, `expired`: the view, arriving after a button drawn before it, found the
+  // session's own request one the wallet cannot pay, or the session expired.
+  ready: { to: ['processing', 'error', 'loading', 'unavailable', 'expired'], button: 'shown', firstPaint: true, words: () => '' },
   processing: {
     // `ready`: the shopper closed the sheet, or the payment was refused for what the shopper changes in it (flow-decide.ts).
     to: ['paid', 'authenticating', 'confirming', 'declined', 'error', 'expired', 'ready'],

@@ -1,6 +1,6 @@
 /**
  * Draws a widget's state: its view (view.ts), and the wallet's button (wallet-button.ts) while
- * the session is payable here and the wallet is loaded; the button is made once and kept.
+ * the session is payable here (or, before its view, may be) and the wallet is loaded; the button is made once and kept.
  */
 import type { PublicSession } from '../../contracts';
 import { directionOf } from './locales';
@@ -17,11 +17,11 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
     root: drawn.root,
     /** In `language`, the widget's (its dictionary's tag): the words at hand in it, and its direction. */
     paint(view: View, session: PublicSession | null, walletLoaded: boolean, { options, locale }: CheckoutProps, language: string, saving?: SavingView) {
-      const settings = session &&
-        walletLoaded &&
+      const settings = walletLoaded &&
         WIDGET_STATES[view.state].button !== 'removed' && {
-          environment: session.wallet.environment === 'SANDBOX' ? ('TEST' as const) : session.wallet.environment,
-          paymentRequest: session.payment_data_request,
+          // Before the session's view (a wallet already on the page): asked as a sandbox session is, the session's own once it is here (wallet-button.ts).
+          environment: session?.wallet.environment ?? ('SANDBOX' as const),
+          paymentRequest: session?.payment_data_request,
           options,
           language,
         };
@@ -29,7 +29,7 @@ export function painter(container: HTMLElement, on: CheckoutViewHandlers & Walle
         button?.element.remove();
         button = null;
       } else if (button) button.configure(settings);
-      else button = createWalletButton(settings, session.wallet.environment !== 'TEST', on);
+      else button = createWalletButton(settings, on);
       drawn.draw({ view, session, button: button?.element ?? null, words: wordsAtHand(language), locale, dir: directionOf(language), fill: options.buttonSizeMode === 'fill', saving });
     },
     remove() {

@@ -11,12 +11,13 @@
 import type { PublicSession } from '../../contracts';
 import { formatAmount } from '../../contracts/money';
 import { carriedView, embedderOriginOf, fetchPublicSession } from './api';
-import { loadChunk, prefetchChunk } from './chunks';
+import { loadChunk, prefetchChunk, whenIdle } from './chunks';
 import { flowLoader } from './flow-loader';
 import { loadedMessages } from './locales/load';
-import { checksCarried, isStale, readyView, retryView } from './mount-decide';
-import { checkCarried, loadSession } from './mount-load';
+import { CLICK_WAIT_MS, checksCarried, lateView, LOADING, NETWORK_ERROR, readyView, retryView } from './mount-decide';
+import { loadSession } from './mount-load';
 import { widgetWords } from './mount-words';
+import { walletHere } from './readiness';
 import { sandboxWalletReady } from './sandbox-wallet';
 import { move, type View } from './states';
 import { painter } from './widget-paint';
@@ -36,11 +37,9 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
   /** The status of the view the page handed over (the first run's), and whether it was checked against the backend's. */
   let carried: PublicSession['status'] | null = null;
   let carriedChecked = false;
-  /** The current load (aborted by a new one or `stop`), and the carried view's check. */
+  /** The current load (aborted by a new one or `stop`; the carried view's check is the payment flow's, stopped with it). */
   let loading = new AbortController();
-  let checking: AbortController | undefined;
   const [announce, emit, wordsArrived, speak, language] = widgetWords(target, sessionId, nonce, () => alive, paint);
-  const fetchSession = (signal: AbortSignal, sent?: () => void) => fetchPublicSession(apiBase, sessionId!, clientSecret, signal, sent);
 
   /** Moves to `next` (if any, and if the state table allows it), draws, announces; the carried view's check and the payment flow follow. */
   function setView(next: View | undefined) {
@@ -51,7 +50,9 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     announce(moved);
     if (checksCarried(view, carried, carriedChecked)) {
       carriedChecked = true;
-      checking = checkCarried(fetchSession, (answer) => isStale(view, carried, answer) && load(1));
+      // By the payment flow, prefetched as the button came up: nothing is charged on the page's word meanwhile. A flow
+      // that cannot be had leaves it unchecked; a click asks for the flow again.
+      loadFlow().then((f) => f.checkCarried(carried!, () => load(1)), () => undefined);
     }
     followFlow(view);
   }
@@ -76,27 +77,39 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     const { signal } = (loading = new AbortController());
     session = null;
     walletLoaded = announcedReady = false;
-    setView({ state: 'loading' });
+    setView(LOADING);
     if (!sessionId) return setView({ state: 'error', code: 'invalid_client_secret', reason: null });
     // The page's view spares the first load its request; any later one (Try again, a stale view) asks the backend.
     const taken = run === 0 ? carriedView(props.options.sessionView, sessionId) : null;
     carried = taken?.status ?? null;
-    // Drawn at once while the view is asked for; a carried view is drawn once, with its button.
-    if (!taken) paint();
+    // Drawn at once while the view is asked for; a carried view is drawn once, with its button. Without one, a wallet
+    // already on the page is asked at once, with the product's card method, while the view is on its way (wallet-button.ts:
+    // its answer comes before the view's request leaves, which waits for the view key's digest).
+    if (!taken) {
+      walletLoaded = walletHere();
+      paint();
+    }
     void loadSession(
-      // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium): paid once the view's
-      // request has left (its view key is digested first, api.ts), while it is on the network, not before the amount can render.
-      signal, taken, () => fetchSession(signal, () => formatAmount(0, 'USD', 2, props.locale)), loadFlow,
+      // A page's first Intl.NumberFormat loads the locale's data (16 to 20 ms in Chromium): paid once the view's request
+      // has left (its view key is digested first, api.ts) and the page is idle, while the view is on the network, after
+      // a button drawn before it, not before the amount can render.
+      signal, taken, () => fetchPublicSession(apiBase, sessionId, clientSecret, signal, () => whenIdle(() => formatAmount(0, 'USD', 2, props.locale))), loadFlow,
       (s) => sandboxWalletReady(s, apiBase, nonce(), paint), // the summary is drawn while the sandbox wallet's script loads
       (s, draw) => {
         session = s;
         // The agreement is shown before the button, in the shopper's words, which the after-click chunk has: wanted at once.
         if (s.save_payment_method) loadFlow().catch(flowUnavailable);
-        if (draw) paint();
+        // A session past its start is placed by the payment flow from `loading`, without a button until the flow says
+        // one is wanted (walletReady), as ever: a button drawn before the view goes.
+        if (draw) {
+          walletLoaded = false;
+          setView(LOADING);
+          paint();
+        }
       },
       // A failed load is shown by the after-click chunk; without it, the network is the likeliest reason.
       (err, unavailable) =>
-        unavailable ? flowUnavailable(err) : loadFlow().then((f) => f.failCall(err, 'server_error'), () => setView({ state: 'error', code: 'network_error', reason: null })),
+        unavailable ? flowUnavailable(err) : loadFlow().then((f) => f.failCall(err, 'server_error'), () => setView(NETWORK_ERROR)),
       (ready) => {
         if (ready) {
           walletLoaded = true;
@@ -113,17 +126,25 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
       if (back) setView(back);
       else load(1);
     },
-    /** The wallet's answer: the button, and `checkout:ready` (once a load) with whether the shopper has a card. */
-    onReady(ready, paymentMethodPresent) {
-      if (!sessionId) return;
+    /** The wallet's answer: the button, and, to the session's own request, `checkout:ready` (once a load) with whether the shopper has a card. */
+    onReady(ready, paymentMethodPresent, asSession) {
       setView(readyView(view, ready));
-      if (!ready || announcedReady) return;
-      announcedReady = true;
-      prefetchChunk('challenge', nonce());
-      prefetchChunk('payment-flow', nonce());
-      emit({ name: 'checkout:ready', detail: { sessionId, paymentMethodPresent } });
+      if (ready && asSession && !announcedReady) {
+        announcedReady = true;
+        prefetchChunk('challenge', nonce());
+        prefetchChunk('payment-flow', nonce());
+        // A button is only drawn for a session (load returns before one without an id).
+        emit({ name: 'checkout:ready', detail: { sessionId: sessionId!, paymentMethodPresent } });
+      }
+      return view.state === 'ready';
     },
     onError: (err) => setView({ state: 'error', code: 'wallet_error', reason: err.statusCode ?? null }),
+    /** A click before the session's view: busy while it waits (wallet-button.ts); the view not here within CLICK_WAIT_MS, an error to retry. */
+    onEarlyClick() {
+      const waiting = { ...LOADING };
+      setView(waiting);
+      setTimeout(() => setView(lateView(view, waiting, !!session)), CLICK_WAIT_MS);
+    },
   });
 
   /**
@@ -152,7 +173,6 @@ export function startCheckout(initial: CheckoutProps, container: HTMLElement): C
     stop() {
       alive = false;
       loading.abort();
-      checking?.abort();
       stopFlow();
       drawn.remove();
     },
