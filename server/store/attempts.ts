@@ -6,6 +6,7 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
 import type { BackendDatabase, ChargeAttemptsTable } from './schema';
 import type { Store } from '.';
+import { compiledOnce } from './compiled-once';
 
 type Db = Store | Transaction<BackendDatabase>;
 
@@ -24,31 +25,31 @@ export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string 
 /** The change to a session that counts one more attempt, made by the move that claims it: its new `attempts` is the attempt's number (1 for the first). */
 export const oneMoreAttempt = { attempts: sql<number>`attempts + 1` };
 
-export async function insertInFlightAttempt(
-  db: Db,
-  attempt: { id: string; sessionId: string; attemptNo: number; idempotencyKey: string; sourceType: string; requestSealed: string; instanceId: string },
-): Promise<void> {
-  const now = Date.now();
-  await db
-    .insertInto('charge_attempts')
-    .values({
-      id: attempt.id,
-      session_id: attempt.sessionId,
-      attempt_no: attempt.attemptNo,
-      idempotency_key: attempt.idempotencyKey,
-      status: 'in_flight',
-      source_type: attempt.sourceType,
-      charge_id: null,
-      outcome: null,
-      request_sealed: attempt.requestSealed,
-      authentication_session: null,
-      payment_method: null,
-      created: now,
-      updated: now,
-      // The instance whose request makes it: while that instance is live, its attempt is its own (store/reconciliation.ts).
-      instance_id: attempt.instanceId,
-    })
-    .execute();
+type NewAttemptRow = { id: string; sessionId: string; attemptNo: number; idempotencyKey: string; sourceType: string; requestSealed: string; instanceId: string; now: number };
+
+/** Compiled once: every payment's claim writes one. */
+const inFlightAttempt = compiledOnce((db: Db, attempt: NewAttemptRow) =>
+  db.insertInto('charge_attempts').values({
+    id: attempt.id,
+    session_id: attempt.sessionId,
+    attempt_no: attempt.attemptNo,
+    idempotency_key: attempt.idempotencyKey,
+    status: 'in_flight',
+    source_type: attempt.sourceType,
+    charge_id: null,
+    outcome: null,
+    request_sealed: attempt.requestSealed,
+    authentication_session: null,
+    payment_method: null,
+    created: attempt.now,
+    updated: attempt.now,
+    // The instance whose request makes it: while that instance is live, its attempt is its own (store/reconciliation.ts).
+    instance_id: attempt.instanceId,
+  }),
+);
+
+export async function insertInFlightAttempt(db: Db, attempt: Omit<NewAttemptRow, 'now'>): Promise<void> {
+  await inFlightAttempt(db, { ...attempt, now: Date.now() });
 }
 
 /** What an attempt came to: its outcome, and, while 3-D Secure runs, where it went on. */
