@@ -10,6 +10,7 @@ import type { BackendDatabase, SessionsTable } from './schema';
 import { onPostgres, type Store } from '.';
 import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
 import { compiledOnce } from './compiled-once';
+import { syncStatement } from './sync-statements';
 
 /**
  * A session's row. The saved-card columns (migration 0026) and the search's (0030) may be left out of a row built in code
@@ -141,6 +142,9 @@ export function sessionMove(db: QueryCreator<BackendDatabase>, { sessionId, from
   if (quote !== undefined) update = quote === null ? update.where('sessions.latest_quote', 'is', null) : update.where('sessions.latest_quote', '=', quote);
   return update;
 }
+
+/** A SessionMove with its row as moved (none when the compare-and-set found nothing), in SQLite's synchronous transactions (store/attempt-moves.ts). */
+export const movedSession = syncStatement((db, move: SessionMove) => sessionMove(db, move).returningAll());
 
 /**
  * Records the payment method a paid saving session kept its card as, or why the service would not keep it
