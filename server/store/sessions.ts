@@ -10,7 +10,7 @@ import type { BackendDatabase, SessionsTable } from './schema';
 import { onPostgres, type Store } from '.';
 import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
 import { compiledOnce } from './compiled-once';
-import { syncStatement } from './sync-statements';
+import { inSyncTransaction, syncStatement } from './sync-statements';
 
 /**
  * A session's row. The saved-card columns (migration 0026) and the search's (0030) may be left out of a row built in code
@@ -83,18 +83,21 @@ export const findSession = (store: Store, id: string): Promise<SessionRow | unde
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** A session and its app's columns, the app's as `app:column`: compiled once, as every widget call (a pay among them) reads it. */
-const sessionWithApp = compiledOnce((db: Store, { id }: { id: string }) =>
+const sessionWithAppQuery = (db: Store, { id }: { id: string }) =>
   db
     .selectFrom('sessions')
     .innerJoin('apps', 'apps.id', 'sessions.app_id')
     .selectAll('sessions')
     .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`app:${column}`)))
-    .where('sessions.id', '=', id),
-);
+    .where('sessions.id', '=', id);
+const sessionWithApp = compiledOnce(sessionWithAppQuery);
+
+/** The same read on SQLite, where it runs synchronously (store/sync-statements.ts): every widget call makes it, a payment's first. */
+const preparedSessionWithApp = syncStatement(sessionWithAppQuery);
 
 /** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
 export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
-  const [row]: Record<string, unknown>[] = await sessionWithApp(db, { id });
+  const [row]: Record<string, unknown>[] = await (inSyncTransaction(db, (transaction) => preparedSessionWithApp(transaction, { id })) ?? sessionWithApp(db, { id }));
   return row && { session: unprefixedColumns(row) as SessionRow, app: prefixedColumns(row, 'app') as AppFieldsRow };
 }
 

@@ -108,9 +108,11 @@ it('signals the work it made once it committed, and none for a transaction rolle
   expect(heard).toEqual(['webhooks']);
 });
 
-it('refuses a store with a plugin it would skip, and is not for PostgreSQL', async () => {
+it("refuses a store with a plugin it would skip, and leaves a Kysely transaction's statements to it", async () => {
   const other: KyselyPlugin = { transformQuery: ({ node }) => node, transformResult: async ({ result }) => result };
   expect(() => inSyncTransaction(store.withPlugin(other), () => undefined)).toThrow(/plugin/);
+  // Inside a Kysely transaction, which holds the connection, the caller runs its statement there (undefined: not run).
+  expect(await store.transaction().execute(async (trx) => inSyncTransaction(trx, () => 'ran'))).toBeUndefined();
   // A store opened without the work signals (openDatabase alone) has no plugin at all: it runs.
   const bare = await openDatabase<BackendDatabase>(sqliteFile(mkdtempSync(join(dir, 'bare-'))), backendMigrations);
   try {

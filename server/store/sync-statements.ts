@@ -13,6 +13,7 @@
  * JSON plugins: rows are better-sqlite3's, as Kysely's SQLite driver returns them.
  */
 import type Database from 'better-sqlite3';
+import type { Transaction } from 'kysely';
 import { type SyncConnection, syncConnectionOf } from '../../common/store/sync-transactions';
 import { filled, shapesOf, type StatementBuilder } from './compiled-once';
 import { LocalWorkSignals, localWorkSignals } from './local-work-signals';
@@ -58,17 +59,20 @@ function checkPlugins(store: Store): void {
 }
 
 /**
- * Runs `work` as one synchronous transaction on a SQLite store; undefined on PostgreSQL, whose callers
+ * Runs `work` as one synchronous transaction on a SQLite store; undefined on PostgreSQL, and inside a
+ * Kysely transaction (which holds the connection: its own statements must run in it), where callers
  * use Kysely. `work` must not await: it runs whole between BEGIN and COMMIT.
  */
-export function inSyncTransaction<T>(store: Store, work: (transaction: SyncTransaction) => T): Promise<T> | undefined {
-  const connection = syncConnectionOf(store);
+export function inSyncTransaction<T>(store: Store | Transaction<BackendDatabase>, work: (transaction: SyncTransaction) => T): Promise<T> | undefined {
+  if (store.isTransaction) return undefined;
+  const root = store as Store;
+  const connection = syncConnectionOf(root);
   if (!connection) return undefined;
-  checkPlugins(store);
-  const signals = localWorkSignals(store);
-  return connection.transaction(store, () => {
+  checkPlugins(root);
+  const signals = localWorkSignals(root);
+  return connection.transaction(root, () => {
     const made = new Set<WorkKind>();
-    const result = work({ store, signal: (kind) => made.add(kind) });
+    const result = work({ store: root, signal: (kind) => made.add(kind) });
     // Woken after this turn, by which time COMMIT (next, in this same turn) has run.
     if (signals) for (const kind of made) signals.signal(kind);
     return result;
