@@ -3,6 +3,7 @@ import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } 
 import { privateFiles } from '../private-files';
 import { logStoreErrors, observedDialect, type StoreErrorListener } from './failures';
 import { defaultStoreLimits } from './limits';
+import { registerSyncConnection } from './sync-transactions';
 
 /**
  * Opens (creating if needed) a SQLite database and brings its schema up to
@@ -18,10 +19,13 @@ export async function openDatabase<DB>(
   privateFiles(file, `${file}-wal`, `${file}-shm`);
   const sqlite = configureConnection(new Database(file), options.busyTimeoutMs);
   const onError = options.onError ?? (() => undefined);
+  const prepare = statementCache(sqlite);
+  const database: SqliteDatabase = { close: () => sqlite.close(), prepare };
   const db = new Kysely<DB>({
-    dialect: observedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), onError, () => sqlite.inTransaction),
+    dialect: observedDialect(new SqliteDialect({ database }), onError, () => sqlite.inTransaction),
     log: logStoreErrors(onError),
   });
+  registerSyncConnection(db, sqlite, prepare, onError);
   const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
   if (error) {
     await db.destroy();
@@ -49,19 +53,17 @@ const MAX_CACHED_STATEMENTS = 500;
 
 /**
  * Kysely's SQLite driver prepares (compiles) a statement for every query; the
- * app runs a few dozen fixed texts, so each is compiled once and kept. A kept
- * statement stays valid across schema changes: SQLite recompiles it itself.
+ * app runs a few dozen fixed texts, so each is compiled once and kept (for the
+ * driver and for the synchronous transactions alike). A kept statement stays
+ * valid across schema changes: SQLite recompiles it itself.
  */
-function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+function statementCache(sqlite: Database.Database): (sql: string) => Database.Statement {
   const statements = new Map<string, Database.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql) {
-      const kept = statements.get(sql);
-      if (kept) return kept;
-      const statement = sqlite.prepare(sql);
-      if (statements.size < MAX_CACHED_STATEMENTS) statements.set(sql, statement);
-      return statement;
-    },
+  return (sql) => {
+    const kept = statements.get(sql);
+    if (kept) return kept;
+    const statement = sqlite.prepare(sql);
+    if (statements.size < MAX_CACHED_STATEMENTS) statements.set(sql, statement);
+    return statement;
   };
 }

@@ -13,7 +13,7 @@ import { randomId } from '../../common/secrets';
 import type { DataCipher } from '../lib/data-cipher';
 import { addressVerificationOf, type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
-import { type AttemptOutcome, latestAttempt, oneMoreAttempt, recordAttemptOutcome } from '../store/attempts';
+import { type AttemptOutcome, latestAttempt, oneMoreAttempt } from '../store/attempts';
 import type { ClaimedSession } from '../store/attempt-moves';
 import { billingDetailsFrom } from './billing';
 import { buildCharge, chargedAmountOf, type ChargeSource } from './build-charge';
@@ -24,7 +24,7 @@ import { acceptedAgreement } from '../payment-methods/agreement';
 import { shopperColumns } from './personal-data';
 import type { MerchantQuoteOptions } from './merchant-quotes';
 import { priceOfPayment } from './quotes';
-import { claimSession, conflictFor, moveClaimedSession, moveSession, type SessionStore } from './states';
+import { claimSession, conflictFor, moveClaimedSession, recordAttemptAndMove, type SessionStore } from './states';
 
 export interface PayDependencies {
   store: Store;
@@ -390,8 +390,5 @@ export async function recordOutcome(
   const from = options.from ?? ['processing', 'pending'];
   const moved = options.claimed && (await moveClaimedSession({ store, cipher }, options.claimed, attemptId, attempt, from, outcome.status, changes));
   if (moved) return moved;
-  return store.transaction().execute(async (trx) => {
-    await recordAttemptOutcome(trx, attemptId, attempt);
-    return moveSession(trx, cipher, sessionId, from, outcome.status, changes);
-  });
+  return recordAttemptAndMove({ store, cipher }, sessionId, attemptId, attempt, from, outcome.status, changes);
 }

@@ -9,8 +9,8 @@ import { sessionTransitions } from '../../contracts/session-states';
 import type { DataCipher } from '../lib/data-cipher';
 import type { Store } from '../store';
 import { newEvent, recordEvent, type StoreTransaction } from '../store/events';
-import { type ClaimedSession, claimSessionForAttempt, type NewAttempt, recordClaimedOutcome } from '../store/attempt-moves';
-import type { AttemptOutcome } from '../store/attempts';
+import { type ClaimedSession, claimSessionForAttempt, type NewAttempt, recordAttemptAndMoveOnSqlite, recordClaimedOutcome } from '../store/attempt-moves';
+import { type AttemptOutcome, recordAttemptOutcome } from '../store/attempts';
 import { type SessionChanges, type SessionExpectations, type SessionRow, setSessionStatus } from '../store/sessions';
 import { carriesPersonalData } from './personal-data';
 import { merchantView } from './sessions';
@@ -70,6 +70,35 @@ export async function moveSession(
   const event = eventOfMove(cipher, moved, to);
   if (event) await recordEvent(trx, moved.app_id, event.type, event.view, event.sealWith);
   return moved;
+}
+
+/**
+ * Records an attempt's outcome and moves its session (as moveSession does, from one of `from` to `to` with
+ * `changes`, and the move's event) in one transaction: on SQLite a synchronous one of statements prepared once
+ * (store/attempt-moves.ts), on PostgreSQL Kysely's. The attempt's outcome is recorded even when the session was
+ * in none of `from`; then this answers undefined, as moveSession does.
+ */
+export async function recordAttemptAndMove(
+  { store, cipher }: SessionStore,
+  sessionId: string,
+  attemptId: string,
+  attempt: AttemptOutcome,
+  from: readonly SessionStatus[],
+  to: SessionStatus,
+  changes: SessionChanges,
+): Promise<SessionRow | undefined> {
+  const now = Date.now();
+  const move = { sessionId, from: from.filter((status) => canTransition(status, to)), to, changes, expected: {}, now };
+  const eventOf = (moved: SessionRow) => {
+    const event = eventOfMove(cipher, moved, to);
+    return event && newEvent(moved.app_id, event.type, event.view, event.sealWith, now);
+  };
+  const onSqlite = recordAttemptAndMoveOnSqlite(store, { attemptId, attempt, move, eventOf });
+  if (onSqlite) return onSqlite;
+  return store.transaction().execute(async (trx) => {
+    await recordAttemptOutcome(trx, attemptId, attempt);
+    return moveSession(trx, cipher, sessionId, from, to, changes);
+  });
 }
 
 /**

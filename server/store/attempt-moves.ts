@@ -4,14 +4,16 @@
  * outcome (the attempt settled, the session moved, its event and the event's deliveries, after). Each
  * is a single statement whose steps are data-modifying CTEs, atomic in PostgreSQL without BEGIN and
  * COMMIT: all of it commits or none. SQLite has no data-modifying CTEs, and needs none: in-process,
- * its statements cost no round trip; there the claim is the transaction it always was, and the
- * outcome takes its caller's transactional path (docs/reliability.md#round-trips).
+ * its statements cost no round trip; there each is the transaction it always was, run synchronously
+ * by better-sqlite3 from statements prepared once (store/sync-statements.ts), not through Kysely's
+ * executor (docs/reliability.md#round-trips, docs/benchmarks.md).
  */
 import { sql } from 'kysely';
-import { onPostgres, type Store } from '.';
-import { ATTEMPT_KEY_INFIX, type AttemptOutcome, attemptOutcomeChanges, idempotencyKeyFor, insertInFlightAttempt } from './attempts';
-import { type EventRow, recordingEvent } from './events';
-import { type SessionMove, sessionMove, type SessionRow } from './sessions';
+import type { Store } from '.';
+import { ATTEMPT_KEY_INFIX, type AttemptOutcome, attemptOutcome, attemptOutcomeChanges, idempotencyKeyFor, inFlightAttempt } from './attempts';
+import { type EventRow, type newEvent, recordingEvent, recordNewEvent } from './events';
+import { movedSession, type SessionMove, sessionMove, type SessionRow } from './sessions';
+import { inSyncTransaction } from './sync-statements';
 
 /** A session as its attempt's claim left it. */
 export interface ClaimedSession {
@@ -38,15 +40,14 @@ export interface NewAttempt {
  */
 export async function claimSessionForAttempt(store: Store, move: SessionMove, attempt: NewAttempt): Promise<ClaimedSession | undefined> {
   const now = move.now;
-  if (!onPostgres(store)) {
-    return store.transaction().execute(async (trx) => {
-      const row = await sessionMove(trx, move).returningAll().executeTakeFirst();
-      if (!row) return undefined;
-      const idempotencyKey = idempotencyKeyFor(row.id, row.attempts);
-      await insertInFlightAttempt(trx, { ...attempt, sessionId: row.id, attemptNo: row.attempts, idempotencyKey });
-      return { row, idempotencyKey, version: undefined };
-    });
-  }
+  const claimedOnSqlite = inSyncTransaction(store, (transaction): ClaimedSession | undefined => {
+    const [row] = movedSession(transaction, move);
+    if (!row) return undefined;
+    const idempotencyKey = idempotencyKeyFor(row.id, row.attempts);
+    inFlightAttempt(transaction, { ...attempt, sessionId: row.id, attemptNo: row.attempts, idempotencyKey, now });
+    return { row, idempotencyKey, version: undefined };
+  });
+  if (claimedOnSqlite) return claimedOnSqlite;
   const claimed = await store
     .with('moved', (db) => sessionMove(db, move).returningAll().returning(sql<string>`xmin::text`.as('row_version')))
     .with('attempt', (db) =>
@@ -115,4 +116,33 @@ export async function recordClaimedOutcome(store: Store, { claimed, attemptId, a
     .selectFrom('moved')
     .selectAll()
     .executeTakeFirst();
+}
+
+/** An outcome's transaction: the attempt's outcome, its session's move, and the event of the row as moved. */
+export interface AttemptAndMove {
+  attemptId: string;
+  attempt: AttemptOutcome;
+  move: SessionMove;
+  /** The move's event (newEvent) made from the row as moved; none when the move tells the merchant nothing. */
+  eventOf(moved: SessionRow): ReturnType<typeof newEvent> | undefined;
+}
+
+/**
+ * SQLite only (undefined elsewhere, where the caller runs the same writes in a Kysely transaction): in one
+ * synchronous transaction, records the attempt's outcome, moves its session (a compare-and-set from
+ * `move.from`) and, when it moved, records its event with the event's deliveries (recordNewEvent). Answers
+ * the row as moved; undefined when the session was in none of `move.from` (the attempt's outcome is recorded all the same).
+ */
+export function recordAttemptAndMoveOnSqlite(store: Store, { attemptId, attempt, move, eventOf }: AttemptAndMove): Promise<SessionRow | undefined> | undefined {
+  return inSyncTransaction(store, (transaction) => {
+    attemptOutcome(transaction, { attemptId, result: attempt, now: move.now });
+    // local-work-signals.ts: an attempt left pending is reconciliation's work.
+    if (attempt.status === 'pending') transaction.signal('reconcile');
+    if (move.from.length === 0) return undefined;
+    const [moved] = movedSession(transaction, move);
+    if (!moved) return undefined;
+    const event = eventOf(moved);
+    if (event) recordNewEvent(transaction, event);
+    return moved;
+  });
 }

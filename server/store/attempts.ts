@@ -6,6 +6,7 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
 import type { BackendDatabase, ChargeAttemptsTable } from './schema';
 import type { Store } from '.';
+import { syncStatement } from './sync-statements';
 
 type Db = Store | Transaction<BackendDatabase>;
 
@@ -24,32 +25,38 @@ export const idempotencyKeyFor = (sessionId: string, attemptNo: number): string 
 /** The change to a session that counts one more attempt, made by the move that claims it: its new `attempts` is the attempt's number (1 for the first). */
 export const oneMoreAttempt = { attempts: sql<number>`attempts + 1` };
 
-export async function insertInFlightAttempt(
-  db: Db,
-  attempt: { id: string; sessionId: string; attemptNo: number; idempotencyKey: string; sourceType: string; requestSealed: string; instanceId: string },
-): Promise<void> {
-  const now = Date.now();
-  await db
-    .insertInto('charge_attempts')
-    .values({
-      id: attempt.id,
-      session_id: attempt.sessionId,
-      attempt_no: attempt.attemptNo,
-      idempotency_key: attempt.idempotencyKey,
-      status: 'in_flight',
-      source_type: attempt.sourceType,
-      charge_id: null,
-      outcome: null,
-      request_sealed: attempt.requestSealed,
-      authentication_session: null,
-      payment_method: null,
-      created: now,
-      updated: now,
-      // The instance whose request makes it: while that instance is live, its attempt is its own (store/reconciliation.ts).
-      instance_id: attempt.instanceId,
-    })
-    .execute();
+/** An attempt as its claim records it: in flight, with its request sealed, before the service is called. */
+export interface NewAttemptRow {
+  id: string;
+  sessionId: string;
+  attemptNo: number;
+  idempotencyKey: string;
+  sourceType: string;
+  requestSealed: string;
+  instanceId: string;
+  now: number;
 }
+
+/** SQLite's claim writes one in its synchronous transaction (store/attempt-moves.ts); PostgreSQL's claim writes it in its one statement. */
+export const inFlightAttempt = syncStatement((db, attempt: NewAttemptRow) =>
+  db.insertInto('charge_attempts').values({
+    id: attempt.id,
+    session_id: attempt.sessionId,
+    attempt_no: attempt.attemptNo,
+    idempotency_key: attempt.idempotencyKey,
+    status: 'in_flight',
+    source_type: attempt.sourceType,
+    charge_id: null,
+    outcome: null,
+    request_sealed: attempt.requestSealed,
+    authentication_session: null,
+    payment_method: null,
+    created: attempt.now,
+    updated: attempt.now,
+    // The instance whose request makes it: while that instance is live, its attempt is its own (store/reconciliation.ts).
+    instance_id: attempt.instanceId,
+  }),
+);
 
 /** What an attempt came to: its outcome, and, while 3-D Secure runs, where it went on. */
 export interface AttemptOutcome {
@@ -67,9 +74,15 @@ export function attemptOutcomeChanges(result: AttemptOutcome, now: number): Upda
   return { status, charge_id: chargeId, outcome, updated: now, ...(settled && { request_sealed: null }), ...authentication };
 }
 
+const attemptOutcomeUpdate = (db: Db, { attemptId, result, now }: { attemptId: string; result: AttemptOutcome; now: number }) =>
+  db.updateTable('charge_attempts').set(attemptOutcomeChanges(result, now)).where('id', '=', attemptId);
+
 export async function recordAttemptOutcome(db: Db, attemptId: string, result: AttemptOutcome): Promise<void> {
-  await db.updateTable('charge_attempts').set(attemptOutcomeChanges(result, Date.now())).where('id', '=', attemptId).execute();
+  await attemptOutcomeUpdate(db, { attemptId, result, now: Date.now() }).execute();
 }
+
+/** recordAttemptOutcome in SQLite's synchronous transaction (store/attempt-moves.ts). */
+export const attemptOutcome = syncStatement(attemptOutcomeUpdate);
 
 /** How many attempts are in each of `statuses` (a status with none is absent), counted over the whole store: every instance sharing it reads the same. */
 export async function countAttemptsByStatus(store: Store, statuses: readonly string[]): Promise<Map<string, number>> {

@@ -3,11 +3,13 @@
  * event tells of: the event and its deliveries commit with it or not at all,
  * so no event is lost and none is sent for a change that rolled back.
  */
-import { type Insertable, type QueryCreator, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type QueryCreator, sql, type Transaction } from 'kysely';
 import type { Event, WebhookEventType } from '../../contracts';
 import type { DataCipher } from '../lib/data-cipher';
 import { randomId } from '../../common/secrets';
 import type { BackendDatabase, EventsTable } from './schema';
+import { compiledOnce } from './compiled-once';
+import { type SyncTransaction, syncStatement } from './sync-statements';
 
 export type StoreTransaction = Transaction<BackendDatabase>;
 
@@ -36,12 +38,28 @@ export function pendingDelivery(eventId: string, endpointId: string, now: number
 
 /** An event about `object` for `appId`, and its row in `events`. `sealWith`: the object carries personal data, and the body is kept sealed with it. */
 export type EventRow = Insertable<EventsTable>;
+/** An event's row as newEvent makes it: every column given. */
+type NewEventRow = Required<Omit<EventRow, 'session_id'>> & { session_id: string | null };
 
-export function newEvent(appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith: DataCipher | undefined, now: number): { event: Event; row: EventRow } {
+export function newEvent(appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith: DataCipher | undefined, now: number): { event: Event; row: NewEventRow } {
   const event: Event = { id: `evt_${randomId(16)}`, object: 'event', type, created: now, app_id: appId, data: { object } };
   const body = JSON.stringify(event);
   return { event, row: { id: event.id, app_id: appId, type, created: now, body: sealWith ? sealWith.seal(body) : body, personal_data: sealWith ? 1 : 0, session_id: sessionOf(object) } };
 }
+
+type Db = Kysely<BackendDatabase>;
+const eventInsert = (db: Db, row: NewEventRow) =>
+  db.insertInto('events').values({ id: row.id, app_id: row.app_id, type: row.type, created: row.created, body: row.body, personal_data: row.personal_data, session_id: row.session_id });
+const liveEndpointsQuery = (db: Db, { appId }: { appId: string }) => db.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null);
+const deliveriesInsert = (db: Db, rows: ReturnType<typeof pendingDelivery>[]) => db.insertInto('webhook_deliveries').values(rows);
+
+/** Compiled once, as every move that tells the merchant (a payment's outcome among them) runs them. */
+const compiled = { eventInsert: compiledOnce(eventInsert), liveEndpoints: compiledOnce(liveEndpointsQuery), deliveriesInsert: compiledOnce(deliveriesInsert) };
+/** The same statements in SQLite's synchronous transactions (a payment's outcome, store/attempt-moves.ts). */
+const prepared = { eventInsert: syncStatement(eventInsert), liveEndpoints: syncStatement(liveEndpointsQuery), deliveriesInsert: syncStatement(deliveriesInsert) };
+
+const listeningTo = <Endpoint extends { events: string | null }>(endpoints: Endpoint[], type: WebhookEventType): Endpoint[] =>
+  endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
 
 /**
  * Records an event about `object` for `appId`, and a pending delivery to each of the app's endpoints that
@@ -50,16 +68,19 @@ export function newEvent(appId: string, type: WebhookEventType, object: Event['d
 export async function recordEvent(trx: StoreTransaction, appId: string, type: WebhookEventType, object: Event['data']['object'], sealWith?: DataCipher): Promise<Event> {
   const now = Date.now();
   const { event, row } = newEvent(appId, type, object, sealWith, now);
-  await trx.insertInto('events').values(row).execute();
-  const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('app_id', '=', appId).where('deleted', 'is', null).execute();
-  const listening = endpoints.filter((endpoint) => endpointListensTo(endpoint.events, type));
-  if (listening.length > 0) {
-    await trx
-      .insertInto('webhook_deliveries')
-      .values(listening.map((endpoint) => pendingDelivery(event.id, endpoint.id, now)))
-      .execute();
-  }
+  await compiled.eventInsert(trx, row);
+  const listening = listeningTo(await compiled.liveEndpoints(trx, { appId }), type);
+  if (listening.length > 0) await compiled.deliveriesInsert(trx, listening.map((endpoint) => pendingDelivery(event.id, endpoint.id, now)));
   return event;
+}
+
+/** recordEvent's writes for an event newEvent made, in SQLite's synchronous transaction: the same statements, run by better-sqlite3. */
+export function recordNewEvent(transaction: SyncTransaction, { event, row }: ReturnType<typeof newEvent>): void {
+  prepared.eventInsert(transaction, row);
+  const listening = listeningTo(prepared.liveEndpoints(transaction, { appId: row.app_id }), event.type);
+  if (listening.length === 0) return;
+  prepared.deliveriesInsert(transaction, listening.map((endpoint) => pendingDelivery(event.id, endpoint.id, row.created)));
+  transaction.signal('webhooks');
 }
 
 /**

@@ -2,7 +2,8 @@
  * SQLite's counterpart of PostgreSQL's NOTIFY triggers (migration 0031): one
  * process owns the file, so the writes that make work (a delivery inserted or
  * made pending again, an attempt left pending) are seen as they are sent,
- * by a Kysely plugin on the store, and wake the workers in memory. A write
+ * by a Kysely plugin on the store (or told by the synchronous transactions of
+ * store/sync-statements.ts, which no plugin sees), and wake the workers in memory. A write
  * that is then rolled back only wakes a worker for nothing.
  */
 import {
@@ -46,10 +47,17 @@ export class LocalWorkSignals implements KyselyPlugin {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Wakes the listeners of `kind` once the current turn ends, after the statement (or the synchronous
+   * transaction, store/sync-statements.ts) that made the work: the woken worker's query then reads what it wrote.
+   */
+  signal(kind: WorkKind): void {
+    if (this.#listeners.size > 0) setImmediate(() => this.#listeners.forEach((listener) => listener(kind)));
+  }
+
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
     const kind = this.#listeners.size > 0 ? workOf(node) : undefined;
-    // After the statement: the woken worker's query waits for the connection, so it reads what this one wrote.
-    if (kind) setImmediate(() => this.#listeners.forEach((listener) => listener(kind)));
+    if (kind) this.signal(kind);
     return node;
   }
 

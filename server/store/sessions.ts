@@ -9,6 +9,8 @@ import { prefixedColumns, unprefixedColumns } from './joined-rows';
 import type { BackendDatabase, SessionsTable } from './schema';
 import { onPostgres, type Store } from '.';
 import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
+import { compiledOnce } from './compiled-once';
+import { inSyncTransaction, syncStatement } from './sync-statements';
 
 /**
  * A session's row. The saved-card columns (migration 0026) and the search's (0030) may be left out of a row built in code
@@ -80,15 +82,22 @@ export async function insertSessionForLiveKey(store: Store, row: SessionRow, key
 export const findSession = (store: Store, id: string): Promise<SessionRow | undefined> =>
   store.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
-export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
-  const row: Record<string, unknown> | undefined = await db
+/** A session and its app's columns, the app's as `app:column`: compiled once, as every widget call (a pay among them) reads it. */
+const sessionWithAppQuery = (db: Store, { id }: { id: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('apps', 'apps.id', 'sessions.app_id')
     .selectAll('sessions')
     .select((eb) => APP_COLUMNS.map((column) => eb.ref(`apps.${column}`).as(`app:${column}`)))
-    .where('sessions.id', '=', id)
-    .executeTakeFirst();
+    .where('sessions.id', '=', id);
+const sessionWithApp = compiledOnce(sessionWithAppQuery);
+
+/** The same read on SQLite, where it runs synchronously (store/sync-statements.ts): every widget call makes it, a payment's first. */
+const preparedSessionWithApp = syncStatement(sessionWithAppQuery);
+
+/** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
+export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
+  const [row]: Record<string, unknown>[] = await (inSyncTransaction(db, (transaction) => preparedSessionWithApp(transaction, { id })) ?? sessionWithApp(db, { id }));
   return row && { session: unprefixedColumns(row) as SessionRow, app: prefixedColumns(row, 'app') as AppFieldsRow };
 }
 
@@ -136,6 +145,9 @@ export function sessionMove(db: QueryCreator<BackendDatabase>, { sessionId, from
   if (quote !== undefined) update = quote === null ? update.where('sessions.latest_quote', 'is', null) : update.where('sessions.latest_quote', '=', quote);
   return update;
 }
+
+/** A SessionMove with its row as moved (none when the compare-and-set found nothing), in SQLite's synchronous transactions (store/attempt-moves.ts). */
+export const movedSession = syncStatement((db, move: SessionMove) => sessionMove(db, move).returningAll());
 
 /**
  * Records the payment method a paid saving session kept its card as, or why the service would not keep it
