@@ -1,55 +1,31 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Child, startChild } from './children';
+import type { Child } from './children';
+import { type FloorFixture, PAY_BODY, startFloor } from './floor-fixture';
 import { sendPaced } from './paced';
 import { schedulingSnapshot, tailFigures, type TailProbe, tailProbe, tailRows } from './tail';
 
-/** The payment service, as far as the floor needs it: every charge succeeds after 20 ms. */
-function slowService(): Promise<Server> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ch_1","status":"succeeded"}'), 20));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const token = JSON.stringify({ protocolVersion: 'ECv2', signedMessage: '{}' });
-const payBody = JSON.stringify({ payment_data: { paymentMethodData: { info: {}, tokenizationData: { token } } } });
-
 describe('the tail probe inside the durable floor, driven by the paced sender', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tail-probe-test-'));
-  let service: Server;
+  let fixture: FloorFixture;
   let probe: TailProbe;
   let floor: Child;
   let url: string;
 
   beforeAll(async () => {
-    service = await slowService();
     probe = tailProbe();
-    floor = await startChild(['node', ...probe.nodeArgs, '--import', 'tsx', 'scripts/bench/bare-pay.ts'], {
-      ...probe.env,
-      PAYMENT_SERVICE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
-      PAYMENT_SERVICE_KEY: 'sk_test',
-      BENCH_MERCHANT_ID: 'bench',
-      BENCH_DURABLE_DATA_DIR: dir,
-    }, /^READY /);
-    url = floor.readyLine.slice('READY '.length).trim();
+    // The service as the bench's: every charge after 20 ms.
+    fixture = await startFloor({ serviceDelayMs: 20, nodeArgs: probe.nodeArgs, env: probe.env });
+    ({ floor, url } = fixture);
   }, 60_000);
 
   afterAll(async () => {
-    await floor?.stop();
-    await new Promise((resolve) => service?.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
+    await fixture?.stop();
     if (probe) rmSync(probe.dir, { recursive: true, force: true });
   });
 
   it('sends on schedule, never early, and splits each request at the service call with its commits on either side', async () => {
     let session = 0;
-    const take = () => ({ path: `/api/sessions/cs_${session++}/pay`, headers: { 'content-type': 'application/json' }, body: payBody });
+    const take = () => ({ path: `/api/sessions/cs_${session++}/pay`, headers: { 'content-type': 'application/json' }, body: PAY_BODY });
     await probe.open(floor.pid);
     const before = schedulingSnapshot(floor.pid, process.pid);
     const samples = await sendPaced(url, take, 10, 100);
@@ -87,7 +63,7 @@ describe('the tail probe inside the durable floor, driven by the paced sender', 
   }, 30_000);
 
   it('records nothing outside a window', async () => {
-    const take = () => ({ path: '/api/sessions/cs_outside/pay', headers: { 'content-type': 'application/json' }, body: payBody });
+    const take = () => ({ path: '/api/sessions/cs_outside/pay', headers: { 'content-type': 'application/json' }, body: PAY_BODY });
     await sendPaced(url, take, 1, 100);
     await probe.open(floor.pid);
     const server = await probe.close(floor.pid);
