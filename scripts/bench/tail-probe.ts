@@ -82,7 +82,18 @@ function install(outDir: string): void {
   // In WAL mode only a checkpoint writes the database file: a commit during which its mtime moved ran one. Read
   // before and after each commit, not since the last one: a checkpoint worker (common/store/checkpointer.ts)
   // writes the file between commits, off the loop.
+  // And only if the connection checkpoints in its commits at all (`wal_autocheckpoint` not 0): otherwise the write
+  // during the commit was the worker's. Read only then, on a statement of the probe's own, untimed.
   const databaseWritten = (file: string): bigint | undefined => (file === ':memory:' || file === '' ? undefined : statSync(file, { bigint: true }).mtimeNs);
+  const autocheckpointStatements = new WeakMap<object, object>();
+  const checkpointsInCommits = (database: Statement['database']): boolean => {
+    let statement = autocheckpointStatements.get(database);
+    if (!statement) {
+      statement = (Object.getPrototypeOf(database) as { prepare(this: object, sql: string): object }).prepare.call(database, 'PRAGMA wal_autocheckpoint');
+      autocheckpointStatements.set(database, statement);
+    }
+    return (untimed.get.call(statement as Statement) as { wal_autocheckpoint: number }).wal_autocheckpoint !== 0;
+  };
   // The request connection's own checkpoint when the worker falls behind: a statement of its own, on the loop.
   const checkpointStatement = /^\s*pragma\s+wal_checkpoint/i;
   const statements = sqliteStatements();
@@ -104,7 +115,7 @@ function install(outDir: string): void {
         }
         if (window && committing) {
           window.commitsMs.push(ms);
-          if (writtenBefore !== undefined && databaseWritten(this.database.name) !== writtenBefore) window.checkpointsMs.push(ms);
+          if (writtenBefore !== undefined && databaseWritten(this.database.name) !== writtenBefore && checkpointsInCommits(this.database)) window.checkpointsMs.push(ms);
         }
         if (window && checkpointStatement.test(this.source)) window.checkpointsMs.push(ms);
       }
