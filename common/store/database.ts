@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
 import { privateFiles } from '../private-files';
+import { checkpointInWorker } from './checkpointer';
 import { logStoreErrors, observedDialect, type StoreErrorListener } from './failures';
 import { defaultStoreLimits } from './limits';
 import { registerSyncConnection } from './sync-transactions';
@@ -39,12 +40,14 @@ export async function openDatabase<DB>(
  * (scripts/bench/bare-pay.ts) commits exactly as the store does. WAL lets
  * readers proceed while a payment is being written; `synchronous` is left at
  * its default, FULL, so a commit survives a power cut; the busy timeout makes
- * a second writer wait instead of failing, for a bounded time.
+ * a second writer wait instead of failing, for a bounded time. WAL
+ * checkpoints run in a worker thread, off the request path (checkpointer.ts).
  */
 export function configureConnection(sqlite: Database.Database, busyTimeoutMs = defaultStoreLimits.statementTimeoutMs): Database.Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma('foreign_keys = ON');
+  checkpointInWorker(sqlite);
   return sqlite;
 }
 

@@ -15,7 +15,8 @@
  * window, the event loop's delay (`monitorEventLoopDelay`), every collector
  * pause (PerformanceObserver 'gc'), every SQLite commit's time on the loop
  * (better-sqlite3 is synchronous: a commit's fsync, and a checkpoint that
- * follows it, block the loop) and which of them checkpointed, and per request: its arrival (headers parsed),
+ * follows it, block the loop), which of them checkpointed and any checkpoint
+ * the request connection ran itself, and per request: its arrival (headers parsed),
  * the start and end of its call to the payment service (undici's diagnostics
  * channels; the end is the reply's body received), the reply's end (`res.end`,
  * the bytes handed to the socket), and its SQLite time before and after the call. Times are ms on
@@ -78,19 +79,29 @@ function install(outDir: string): void {
   const collector = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window?.gc.push([entry.startTime + monotonicAtZero, entry.duration, (entry as PerformanceEntry & { detail: { kind: number } }).detail.kind]);
   });
-  // In WAL mode only a checkpoint writes the database file: a commit after which its mtime moved ran one.
-  const databaseWrites = new Map<string, bigint>();
-  const checkpointed = (file: string): boolean => {
-    if (file === ':memory:' || file === '') return false;
-    const written = statSync(file, { bigint: true }).mtimeNs;
-    const before = databaseWrites.get(file);
-    databaseWrites.set(file, written);
-    return before !== undefined && written !== before;
+  // In WAL mode only a checkpoint writes the database file: a commit during which its mtime moved ran one. Read
+  // before and after each commit, not since the last one: a checkpoint worker (common/store/checkpointer.ts)
+  // writes the file between commits, off the loop.
+  // And only if the connection checkpoints in its commits at all (`wal_autocheckpoint` not 0): otherwise the write
+  // during the commit was the worker's. Read only then, on a statement of the probe's own, untimed.
+  const databaseWritten = (file: string): bigint | undefined => (file === ':memory:' || file === '' ? undefined : statSync(file, { bigint: true }).mtimeNs);
+  const autocheckpointStatements = new WeakMap<object, object>();
+  const checkpointsInCommits = (database: Statement['database']): boolean => {
+    let statement = autocheckpointStatements.get(database);
+    if (!statement) {
+      statement = (Object.getPrototypeOf(database) as { prepare(this: object, sql: string): object }).prepare.call(database, 'PRAGMA wal_autocheckpoint');
+      autocheckpointStatements.set(database, statement);
+    }
+    return (untimed.get.call(statement as Statement) as { wal_autocheckpoint: number }).wal_autocheckpoint !== 0;
   };
+  // The request connection's own checkpoint when the worker falls behind: a statement of its own, on the loop.
+  const checkpointStatement = /^\s*pragma\s+wal_checkpoint/i;
   const statements = sqliteStatements();
   const untimed: StatementMethods = { run: statements.run, get: statements.get, all: statements.all };
   const timed = (original: StatementMethod): StatementMethod =>
     function timedStatement(this: Statement, ...args: unknown[]) {
+      const committing = window !== undefined && (/^\s*commit/i.test(this.source) || (!this.reader && !this.database.inTransaction));
+      const writtenBefore = committing ? databaseWritten(this.database.name) : undefined;
       const start = now();
       try {
         return original.apply(this, args);
@@ -102,10 +113,11 @@ function install(outDir: string): void {
           if (record.serviceStartMs === undefined) record.sqliteBeforeMs += ms;
           else record.sqliteAfterMs += ms;
         }
-        if (window && (/^\s*commit/i.test(this.source) || (!this.reader && !this.database.inTransaction))) {
+        if (window && committing) {
           window.commitsMs.push(ms);
-          if (checkpointed(this.database.name)) window.checkpointsMs.push(ms);
+          if (writtenBefore !== undefined && databaseWritten(this.database.name) !== writtenBefore && checkpointsInCommits(this.database)) window.checkpointsMs.push(ms);
         }
+        if (window && checkpointStatement.test(this.source)) window.checkpointsMs.push(ms);
       }
     };
 
@@ -122,7 +134,6 @@ function install(outDir: string): void {
 
   const open = (): string => {
     window = { pid: process.pid, openedMs: now(), closedMs: 0, eventLoopDelayMs: { p50: 0, p99: 0, max: 0, mean: 0 }, gc: [], commitsMs: [], checkpointsMs: [], requests: [] };
-    databaseWrites.clear();
     for (const [name, listener] of Object.entries(channels)) subscribe(name, listener);
     collector.observe({ entryTypes: ['gc'] });
     ServerResponse.prototype.end = endTimed;

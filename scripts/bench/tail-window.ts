@@ -29,7 +29,7 @@ export interface ProbeWindow {
   gc: [number, number, number][];
   /** Each commit's time on the loop: a COMMIT statement, or a write in autocommit mode. */
   commitsMs: number[];
-  /** Those of them that ran SQLite's automatic checkpoint (the database file was written). */
+  /** Checkpoints on the loop: commits that ran SQLite's automatic one (the database file was written during the commit), and the request connection's own `PRAGMA wal_checkpoint` when its worker fell behind (common/store/checkpointer.ts). */
   checkpointsMs: number[];
   requests: ProbedRequest[];
 }
