@@ -19,7 +19,7 @@ import { benchServerStart } from './server-start';
 import { benchSessionList, type QueryTiming } from './session-list';
 import { benchPaymentsExport } from './payments-export';
 import { benchOverview, OVERVIEW_BENCH_OPTIONS, overviewRows } from './overview';
-import { benchFleetThroughput } from './fleet-throughput';
+import { benchFleetThroughput, FLEET_GOAL } from './fleet-throughput';
 import { benchPackageLayers, packageLayerRows } from './front-end-packages';
 import { benchQuoteCallback, quoteCallbackRows } from './quote-callback';
 import { benchLighthouse } from './lighthouse';
@@ -185,7 +185,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       `3 instances ${Math.round(fleet.three)}/s`,
       `1 instance ${Math.round(fleet.one)}/s`,
       String(round(fleet.ratio)),
-      `on ${machine.nproc} shared cores: little expected`,
+      `≥ ${FLEET_GOAL}x (coordination costs nothing): ${verdict(fleet.ratio >= FLEET_GOAL)}`,
     ],
     ...(['sqlite', 'postgres'] as const).map((engine): Row => {
       const timings = sessionList[engine];
