@@ -12,6 +12,7 @@ import type { CreatedSession } from '../../contracts';
 import { merchantView } from '../support/checkout-page';
 import { type HeldView, heldView } from '../support/held-view';
 import { scriptTag, shopPage } from '../support/merchant-site';
+import { waitFor } from './driver';
 import { EVENT_RECORDER, expect, test } from './fixtures';
 import { Shopper } from './shopper';
 
@@ -80,6 +81,9 @@ test('a click whose view does not come within the cap is a network error; "Try a
   expect(await shopper.events('checkout:error')).toEqual([{ sessionId: session.id, code: 'network_error', reason: null, message: "We couldn't reach the payment server. Check your connection and try again." }]);
   door.release();
   await shopper.click({ css: '[data-testid=retry]' });
+  // The early button is drawn again and replaced by the session's once its view is here (checkout:ready): a
+  // driver's click takes several steps, and one begun on the early button can find it gone half way.
+  await waitFor('checkout:ready after Try again', async () => (await shopper.events('checkout:ready')).length > 0 || null);
   await shopper.payWith('visa-success-pan');
   await shopper.expectState('paid');
   expect((await ledger.newEntries()).map((entry) => entry.charge.amount)).toEqual([session.amount]);
