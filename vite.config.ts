@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
@@ -255,5 +256,8 @@ export default defineConfig({
       { find: /^wallet-checkout:pinned-bundle$/, replacement: fileURLToPath(new URL('./testing/pinned-bundle.ts', import.meta.url)) },
     ],
     testTimeout: 20_000,
+    // Vitest's default is one fewer than the cores: a single worker on 2 cores, where most files spend their
+    // time waiting on child servers, PostgreSQL and nginx. Two files at a time there take a third off the run.
+    maxWorkers: Math.max(availableParallelism() - 1, 2),
   },
 });
