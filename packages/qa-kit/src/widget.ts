@@ -60,6 +60,8 @@ export const WIDGET = {
   host: '[data-wallet-checkout]',
   stateAttribute: 'data-checkout-state',
   state: inWidget('[data-checkout-state]'),
+  /** The widget while it shows `state`. */
+  inState: (state: CheckoutState) => inWidget(`[data-checkout-state=${state}]`),
   walletButton: inWidget('[data-wallet-button] button'),
   retry: inWidget('[data-testid=retry]'),
   /** In iframe mode (`data-mode="iframe"`), the page's checkout frames; the widget is inside. */
