@@ -37,6 +37,18 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
   }
 }
 
+/** A connection configured as the store's on `name` in the test's directory, with a notes table: `run` gets it and its insert, and it is closed after. */
+async function withNotes(name: string, run: (notes: { file: string; sqlite: Database.Database; insert: Database.Statement }) => Promise<void>): Promise<void> {
+  const file = join(dir, name);
+  const sqlite = configureConnection(new Database(file));
+  try {
+    sqlite.exec('create table notes (id integer primary key, body text not null)');
+    await run({ file, sqlite, insert: sqlite.prepare('insert into notes (body) values (?)') });
+  } finally {
+    sqlite.close();
+  }
+}
+
 describe('WAL checkpoints off the request path', () => {
   it('are run by the worker through the store, whose connection never checkpoints in its commits', async () => {
     const file = join(dir, 'store.db');
@@ -58,12 +70,8 @@ describe('WAL checkpoints off the request path', () => {
     }
   });
 
-  it('counts the worker’s checkpoints, none by the request connection, on a connection configured as the store’s', async () => {
-    const file = join(dir, 'direct.db');
-    const sqlite = configureConnection(new Database(file));
-    try {
-      sqlite.exec('create table notes (id integer primary key, body text not null)');
-      const insert = sqlite.prepare('insert into notes (body) values (?)');
+  it('counts the worker’s checkpoints, none by the request connection, on a connection configured as the store’s', () =>
+    withNotes('direct.db', async ({ sqlite, insert }) => {
       // Writes in autocommit mode, as the pay bench's durable floor commits: 600 commits of about 3 pages, past SQLite's
       // 1,000 but short of the bound's 4,000 (a steady stream of writes can keep the worker's checkpoints from completing).
       for (let i = 0; i < 600; i++) {
@@ -72,34 +80,20 @@ describe('WAL checkpoints off the request path', () => {
       }
       await until(() => (checkpointCounts(sqlite)?.byWorker ?? 0) > 0);
       expect(checkpointCounts(sqlite)).toMatchObject({ byConnection: 0, failed: 0 });
-    } finally {
-      sqlite.close();
-    }
-  });
+    }));
 
-  it('falls back to checkpointing in the commits when the worker is gone', async () => {
-    const file = join(dir, 'fallback.db');
-    const sqlite = configureConnection(new Database(file));
-    try {
+  it('falls back to checkpointing in the commits when the worker is gone', () =>
+    withNotes('fallback.db', async ({ file, sqlite, insert }) => {
       await checkpointWorker(sqlite)?.terminate();
       await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000);
-      sqlite.exec('create table notes (id integer primary key, body text not null)');
       const emptySize = statSync(file).size;
-      const insert = sqlite.prepare('insert into notes (body) values (?)');
       for (let i = 0; i < 2000; i++) insert.run(ROW);
       // No worker: the file was written by the request connection's own checkpoints.
       expect(statSync(file).size).toBeGreaterThan(emptySize + 500 * 4096);
-    } finally {
-      sqlite.close();
-    }
-  });
+    }));
 
-  it('keeps the WAL bounded when writes outrun the worker: the request connection checkpoints itself', async () => {
-    const file = join(dir, 'outrun.db');
-    const sqlite = configureConnection(new Database(file));
-    try {
-      sqlite.exec('create table notes (id integer primary key, body text not null)');
-      const insert = sqlite.prepare('insert into notes (body) values (?)');
+  it('keeps the WAL bounded when writes outrun the worker: the request connection checkpoints itself', () =>
+    withNotes('outrun.db', async ({ file, sqlite, insert }) => {
       const walLimitBytes = WAL_LIMIT_PAGES * (sqlite.pragma('page_size', { simple: true }) as number);
       // 3 × the limit in one synchronous run: a commit every few µs, so the worker's checkpoints never complete between them.
       for (let i = 0; i < 3 * WAL_LIMIT_PAGES; i++) insert.run(ROW);
@@ -109,10 +103,7 @@ describe('WAL checkpoints off the request path', () => {
         for (let i = 0; i < 16; i++) insert.run('');
         return statSync(`${file}-wal`).size <= walLimitBytes;
       });
-    } finally {
-      sqlite.close();
-    }
-  });
+    }));
 
   it('leaves nothing running in memory', () => {
     const sqlite = configureConnection(new Database(':memory:'));
