@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkpointCounts, checkpointWorker, WAL_LIMIT_PAGES } from './checkpointer';
+import { checkpointCounts, checkpointWorker, COMMITS_PER_CHECKPOINT, WAL_LIMIT_PAGES } from './checkpointer';
 import { configureConnection, openDatabase } from './database';
 
 /** About one 4 KiB page per row. */
@@ -100,7 +100,7 @@ describe('WAL checkpoints off the request path', () => {
       expect(checkpointCounts(sqlite)?.byConnection).toBeGreaterThan(0);
       // Past the limit only by what was written during a checkpoint under way in the worker: the next commits bring the file back under it.
       await until(() => {
-        for (let i = 0; i < 16; i++) insert.run('');
+        for (let i = 0; i < COMMITS_PER_CHECKPOINT; i++) insert.run('');
         return statSync(`${file}-wal`).size <= walLimitBytes;
       });
     }));

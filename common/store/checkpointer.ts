@@ -20,16 +20,25 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 
-/** A pay commits about 12 pages per commit (45 per pay): about 200 pages per checkpoint, a fifth of SQLite's default. */
-export const COMMITS_PER_CHECKPOINT = 16;
 /**
- * Four times SQLite's default: a WAL past it means the worker has fallen
+ * Each checkpoint writes every page changed since the last one once, and
+ * fsyncs the database file: the pages a stream of pays changes again and again
+ * (the tails of the indexes ordered by time) are written once per checkpoint,
+ * not once per commit. A pay commits about 20 pages per commit, so some 2,500
+ * pages per checkpoint. The worker's CPU per pay in the pay bench (its thread's
+ * perf samples): 232 µs every 16 commits, 92 every 64, 47 every 128
+ * (docs/benchmarks.md).
+ */
+export const COMMITS_PER_CHECKPOINT = 128;
+/**
+ * Three times what the worker is asked to checkpoint at a pay's pages per
+ * commit, eight times SQLite's default: a WAL past it means the worker has fallen
  * behind (stalled, or its checkpoints never complete between the writes), and
  * the request connection checkpoints itself, as SQLite's own would have. It is
  * also the connection's `journal_size_limit`: when the WAL restarts, its file
  * is cut back to it, so the file's size past it is the WAL's own.
  */
-export const WAL_LIMIT_PAGES = 4000;
+export const WAL_LIMIT_PAGES = 8000;
 /** SQLite's own threshold, restored when the worker is gone. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /** How long closing waits for the worker to close its connection (its checkpoint under way finishes first). */
@@ -179,7 +188,8 @@ export function checkpointInWorker(sqlite: Database.Database): void {
           if (!sqlite.inTransaction) committed();
           return result;
         };
-        Object.defineProperty(statement, method, { value: counted });
+        // Configurable: the store's statement cache wraps them again (database.ts, withFastRows).
+        Object.defineProperty(statement, method, { value: counted, configurable: true });
       }
     }
     return statement;
