@@ -73,9 +73,10 @@ describe('error logs', () => {
     expect(readFileSync(logFile, 'utf8')).not.toContain('secretive-hook');
   });
 
-  it("carry the request's id, and the error's class and frames, never what the caller sent", async () => {
+  // At warn no completion line is written, and the request's logger is made only for the error line (requestLogger).
+  it.each(['info', 'warn'])("carry the request's id, and the error's class and frames, never what the caller sent (LOG_LEVEL=%s)", async (level) => {
     const lines: string[] = [];
-    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const logger = createLogger(level, { write: (line: string) => lines.push(line) });
     const app = express();
     app.use(requestLogger(logger));
     app.use(express.json());
