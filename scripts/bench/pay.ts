@@ -28,6 +28,8 @@ const { values } = parseArgs({
     tsx: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     perf: { type: 'boolean', default: false },
+    /** With --perf: keep /tmp/perf-<pid>.map, so that `perf report -i <recording>` names the JS functions afterwards. */
+    'keep-perf-maps': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
     /** Per closed-loop round; as many again at 200/s. Fewer make a quicker, noisier run. */
     requests: { type: 'string', default: '1500' },
@@ -82,7 +84,7 @@ for (const name of TARGET_NAMES) {
 }
 if (perfDir) {
   const [oursPerf, ...baselines] = TARGET_NAMES.map((name) => summarizePerf(perfFile(perfDir, name), roundsRequests));
-  for (const name of TARGET_NAMES) removePerfMap(pids[name]);
+  if (!values['keep-perf-maps']) for (const name of TARGET_NAMES) removePerfMap(pids[name]);
   console.log(`\nperf recordings: ${perfDir}`);
   baselines.forEach((baseline, i) => console.log(perfTable(oursPerf as Map<string, number>, baseline, TARGET_NAMES[i + 1] as string)));
 }
