@@ -11,12 +11,12 @@
  * unpaid, the next sweep expires it.
  */
 import { SessionStatus } from '../../contracts';
-import { nextExpiry, pastDueSessionIds } from '../store/session-expiry';
+import { EXPIRABLE_STATUSES, nextExpiry, pastDueSessionIds } from '../store/session-expiry';
 import { findSession, type SessionRow } from '../store/sessions';
-import { moveSession, type SessionStore, statusesLeadingTo } from './states';
+import { moveSession, type SessionStore } from './states';
 
-/** The statuses a session expires from: unpaid, nothing in flight. */
-const EXPIRABLE = statusesLeadingTo('expired');
+/** The statuses a session expires from: unpaid, nothing in flight (the state table's, as the store indexes them). */
+const EXPIRABLE = EXPIRABLE_STATUSES;
 
 const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
 
@@ -41,11 +41,11 @@ const SWEEP_BATCH = 100;
 export async function expirePastDueSessions(deps: SessionStore, now = Date.now()): Promise<number> {
   let expired = 0;
   for (;;) {
-    const due = await pastDueSessionIds(deps.store, EXPIRABLE, now, SWEEP_BATCH);
+    const due = await pastDueSessionIds(deps.store, now, SWEEP_BATCH);
     for (const id of due) if ((await expire(deps, id)) !== undefined) expired++;
     if (due.length < SWEEP_BATCH) return expired;
   }
 }
 
 /** When the next unpaid session expires, if any: the sweep runs then rather than on its idle interval. */
-export const nextSessionExpiry = ({ store }: Pick<SessionStore, 'store'>): Promise<number | undefined> => nextExpiry(store, EXPIRABLE);
+export const nextSessionExpiry = ({ store }: Pick<SessionStore, 'store'>): Promise<number | undefined> => nextExpiry(store);

@@ -25,7 +25,7 @@ import { eventsOfSession } from './dashboard';
 import { deleteDeadDashboardSessions, insertDashboardSession, moveDashboardSessionToKey, touchDashboardSession } from './dashboard-sessions';
 import { backendMigrations } from './migrations';
 import { listSessions, type SessionListFilter, sessionPageQuery } from './session-list';
-import { pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
+import { lapsedHoldIds, lapsedHoldsQuery, nextExpiry, pastDueSessionIds, pastDueSessionsQuery } from './session-expiry';
 import { eraseSessionAddresses, eventsWithPersonalDataQuery, sessionsWithPersonalData, sessionsWithPersonalDataQuery } from './personal-data';
 import { openPostgres } from './postgres';
 import { advanceTestClock, testClockOffset } from './test-clocks';
@@ -441,21 +441,40 @@ for (const engine of engines) {
       }
     });
 
-    it('finds the sessions past due in the given statuses, oldest due first, from an index', async () => {
+    it('finds the sessions past due that can still expire, oldest due first, and the lapsed holds, each from its partial index', async () => {
       const app = await newApp();
-      const row = (id: string, status: string, expiresAt: number) =>
-        ({ id, app_id: app.id, status, amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created: 1, updated: 1, expires_at: expiresAt });
-      await store.insertInto('sessions').values([row('cs_due_late', 'open', 3000), row('cs_due_early', 'declined', 2000), row('cs_due_paid', 'succeeded', 1000), row('cs_due_busy', 'processing', 1000), row('cs_not_due', 'open', 9000)]).execute();
-      expect(await pastDueSessionIds(store, ['open', 'declined'], 5000, 10)).toEqual(['cs_due_early', 'cs_due_late']);
-      expect(await pastDueSessionIds(store, ['open', 'declined'], 5000, 1)).toEqual(['cs_due_early']);
-      const query = pastDueSessionsQuery(store, ['open', 'declined'], 5000, 10).compile();
-      const plan = await store.transaction().execute(async (trx) => {
-        if (engine.name === 'PostgreSQL') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-        const explain = engine.name === 'PostgreSQL' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
-        return JSON.stringify((await trx.executeQuery(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]))).rows);
-      });
-      expect(plan).toMatch(/sessions_status_expires/);
-      expect(plan).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
+      const row = (id: string, status: string, expiresAt: number, updated = 1) =>
+        ({ id, app_id: app.id, status, amount: 100, currency: 'USD', country_code: 'US', description: null, reference: null, intent: 'charge', client_secret_hash: 'x', outcome: null, amount_captured: null, created: 1, updated, expires_at: expiresAt });
+      await store
+        .insertInto('sessions')
+        .values([
+          row('cs_due_late', 'open', 3000),
+          row('cs_due_early', 'declined', 2000),
+          row('cs_due_challenged', 'requires_authentication', 2500),
+          row('cs_due_paid', 'succeeded', 1000),
+          row('cs_due_busy', 'processing', 1000),
+          row('cs_not_due', 'open', 9000),
+          row('cs_hold_old', 'authorized', 1000, 100),
+          row('cs_hold_new', 'authorized', 1000, 900),
+          row('cs_hold_captured', 'captured', 1000, 50),
+        ])
+        .execute();
+      expect(await pastDueSessionIds(store, 5000, 10)).toEqual(['cs_due_early', 'cs_due_challenged', 'cs_due_late']);
+      expect(await pastDueSessionIds(store, 5000, 1)).toEqual(['cs_due_early']);
+      expect(await nextExpiry(store)).toBe(2000);
+      expect(await lapsedHoldIds(store, 500)).toEqual(['cs_hold_old']);
+      const planOf = (query: { sql: string; parameters: readonly unknown[] }) =>
+        store.transaction().execute(async (trx) => {
+          if (engine.name === 'PostgreSQL') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+          const explain = engine.name === 'PostgreSQL' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
+          return JSON.stringify((await trx.executeQuery(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]))).rows);
+        });
+      const sweep = await planOf(pastDueSessionsQuery(store, 5000, 10).compile());
+      expect(sweep).toMatch(/sessions_expirable/);
+      expect(sweep).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
+      const holds = await planOf(lapsedHoldsQuery(store, 500, 10).compile());
+      expect(holds).toMatch(/sessions_authorized/);
+      expect(holds).not.toMatch(/Seq Scan|SCAN sessions(?! USING)/);
     });
 
     it('finds the sessions and events still holding addresses or an e-mail from their partial indexes, and erases each a session had', async () => {

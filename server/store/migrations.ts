@@ -593,6 +593,18 @@ export const backendMigrations: Record<string, Migration> = {
       await partial('charge_attempts_charge', 'charge_attempts', 'charge_id', 'charge_id');
     },
   },
+  '0034_expirable_sessions_index': {
+    // The expiry sweep's index held every session by (status, expires_at), so each of a payment's status changes moved its
+    // entry (two pages a move); the lapsed holds' query narrowed by the same status prefix. Now each has a partial index of
+    // the sessions it can find: those that can still expire (the state table's statuses that lead to expired, listed here
+    // as they were when this ran; the query repeats the list, store/session-expiry.ts), and the authorized holds. A payment
+    // leaves the first once, as it starts, and a paid session is in neither: the sweep's index no longer grows with history.
+    async up(db: Kysely<unknown>) {
+      await sql`DROP INDEX IF EXISTS sessions_status_expires`.execute(db);
+      await sql`CREATE INDEX sessions_expirable ON sessions (expires_at) WHERE status IN ('open', 'requires_authentication', 'declined', 'failed')`.execute(db);
+      await sql`CREATE INDEX sessions_authorized ON sessions (updated) WHERE status = 'authorized'`.execute(db);
+    },
+  },
 };
 
 /** The search's columns of a stored outcome (PaymentOutcome JSON): its card, and its failure's code when it has one. */
