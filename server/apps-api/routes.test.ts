@@ -3,11 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import express from 'express';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { hashSecret } from '../../common/secrets';
 import { loadConfig } from '../config';
+import { openStore } from '../store';
 import { AppRecord } from './app-record';
+import { appLookupRoutes } from './routes';
 import { GOOGLE_SCOPE_BASE, type LookupServer, startLookupServer } from '../../testing/apps-api';
 import { type Listening, listen } from '../../testing/listen';
 
@@ -361,5 +364,33 @@ describe('configuration of the apps API', () => {
       const reply = await call(`${s.url}/v3/apps/${id}`, { headers: { authorization: `Bearer ${await realToken()}` } });
       expect([reply.status, reply.json.error.status, reply.headers.get('www-authenticate')]).toEqual([503, 'UNAVAILABLE', null]);
     });
+  });
+});
+
+describe('a request that is not for the apps API', () => {
+  // Every request of the whole server passes by this middleware first (server/app.ts). Mounted as a router, it handed each
+  // one back with setImmediate (a router whose last layer calls next() does), a turn of the event loop per request.
+  it('goes on to the next handler in the same turn of the event loop', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'apps-api-turn-'));
+    const loaded = loadConfig({ DATA_DIR: dataDir });
+    if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+    const store = await openStore(dataDir);
+    const app = express();
+    let turned = false;
+    app.use((_req, _res, next) => {
+      turned = false;
+      setImmediate(() => (turned = true));
+      next();
+    });
+    app.use(appLookupRoutes({ store, dataDir, gatewayName: loaded.config.gatewayName, ...loaded.config.appLookup }));
+    app.use((_req, res) => void res.json({ turned }));
+    const listening = await listen(app);
+    try {
+      expect(await (await fetch(`${listening.origin}/api/sessions/cs_1/pay`, { method: 'POST' })).json()).toEqual({ turned: false });
+    } finally {
+      await listening.close();
+      await store.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

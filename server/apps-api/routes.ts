@@ -3,7 +3,7 @@
  * Checks run cheapest first, so that nothing malformed costs a signature
  * check or a query: path, method, body, parameters, token, scopes, the app.
  */
-import express, { type Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { getAppProfile } from '../apps';
 import type { AppLookupConfig } from '../config';
 import { bearerCredential } from '../../common/http/auth';
@@ -69,7 +69,7 @@ function storeDown(error: unknown): Result<never, LookupFailure> {
   return err(failure);
 }
 
-export function appLookupRoutes(options: AppLookupOptions): express.Router {
+export function appLookupRoutes(options: AppLookupOptions): RequestHandler {
   const { store, basePaths, realm } = options;
   const issuer: TrustedIssuer = trustedIssuer(options.issuer, options.dataDir);
   const scopes = scopePolicy(options.scopeBase);
@@ -110,8 +110,8 @@ export function appLookupRoutes(options: AppLookupOptions): express.Router {
     return ok({ body: selection ? applySelection(record, selection) : record, prettyPrint });
   }
 
-  const router = express.Router();
-  router.use(async (req, res, next) => {
+  // A middleware, not a router: a router that has no route for a request hands it back a turn of the event loop later (http/get-routes.ts), and every request passes by this one.
+  return async (req, res, next) => {
     const match = matchAppsPath(req.path, basePaths);
     if (match === undefined) return next();
     const outcome = match === 'no_route' ? err<LookupFailure>({ code: 'no_route', message: 'No such method: the path is {base_url}/v3/apps/{appId}' }) : await lookup(req, match.segment).catch(storeDown);
@@ -119,6 +119,5 @@ export function appLookupRoutes(options: AppLookupOptions): express.Router {
     // RFC 6750 section 2.3: a response to a token in the URI must not be cached by shared caches.
     res.set('Cache-Control', 'private, max-age=0');
     res.type('json').send(JSON.stringify(outcome.value.body, null, outcome.value.prettyPrint ? 2 : undefined));
-  });
-  return router;
+  };
 }
