@@ -82,6 +82,19 @@ describe('WAL checkpoints off the request path', () => {
       expect(checkpointCounts(sqlite)).toMatchObject({ byConnection: 0, failed: 0 });
     }));
 
+  it('keeps the WAL restarting under a steady stream of commits, with no checkpoint by the request connection', () =>
+    withNotes('steady.db', async ({ file, sqlite, insert }) => {
+      const walLimitBytes = WAL_LIMIT_PAGES * (sqlite.pragma('page_size', { simple: true }) as number);
+      // A commit of about three pages every millisecond or so, for more pages in all than the limit: a pay's stream at a few hundred a second.
+      // Every checkpoint pass finds commits made while it ran; the WAL restarts only once one has copied them all.
+      for (let i = 0; i < 2500; i++) {
+        insert.run(ROW.repeat(3));
+        await sleep(1);
+      }
+      expect(checkpointCounts(sqlite)).toMatchObject({ byConnection: 0, failed: 0 });
+      expect(statSync(`${file}-wal`).size).toBeLessThan(walLimitBytes);
+    }));
+
   it('falls back to checkpointing in the commits when the worker is gone', () =>
     withNotes('fallback.db', async ({ file, sqlite, insert }) => {
       await checkpointWorker(sqlite)?.terminate();

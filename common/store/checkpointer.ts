@@ -39,6 +39,12 @@ export const COMMITS_PER_CHECKPOINT = 128;
  * is cut back to it, so the file's size past it is the WAL's own.
  */
 export const WAL_LIMIT_PAGES = 8000;
+/**
+ * Passes a checkpoint may take to copy the frames committed while it ran: under a steady stream of
+ * commits one pass of some 2,500 pages never finds the WAL still, the WAL never restarts, and it
+ * grows to WAL_LIMIT_PAGES, where the request connection checkpoints on the loop.
+ */
+const PASSES_TO_COMPLETE = 4;
 /** SQLite's own threshold, restored when the worker is gone. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /** How long closing waits for the worker to close its connection (its checkpoint under way finishes first). */
@@ -77,8 +83,16 @@ try {
         if (Atomics.load(state, STATE) !== ${RUNNING}) break;
         seen = Atomics.load(state, REQUESTED);
         try {
-          const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-          if (result.busy === 0) Atomics.add(state, CHECKPOINTS, 1);
+          // A WAL restarts (its next write starts again at its first frame) only if every frame was copied when that write
+          // begins. A pass copies the frames there were when it began (its \`log\`): the commits that land during it are
+          // copied by another, each shorter than the last, until a pass finds no frame more than the one before.
+          let frames = -1;
+          for (let pass = 0; pass < ${PASSES_TO_COMPLETE}; pass++) {
+            const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+            if (result.busy !== 0 || result.log === frames) break;
+            frames = result.log;
+            Atomics.add(state, CHECKPOINTS, 1);
+          }
         } catch {
           // A full disk or an I/O error: the frames stay in the WAL, the next request tries again.
           Atomics.add(state, FAILURES, 1);
