@@ -18,6 +18,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { DialectAdapter, Kysely } from 'kysely';
+import { type CheckpointCounts, checkpointCounts } from './checkpointer';
 import { type StoreErrorListener, storeFailureOf } from './failures';
 
 export interface SyncConnection {
@@ -29,6 +30,8 @@ export interface SyncConnection {
    * listener, as a failed Kysely statement's do through its log.
    */
   transaction<DB, T>(store: Kysely<DB>, work: () => T): Promise<T>;
+  /** How the connection's WAL checkpoints went (checkpointer.ts), for the metrics; undefined for a connection without a worker. */
+  checkpoints(): CheckpointCounts | undefined;
 }
 
 /** Keyed by the store's adapter: one per store, shared by the store, its copies with plugins and its transactions. */
@@ -59,6 +62,7 @@ export function registerSyncConnection<DB>(
   };
   connections.set(store.getExecutor().adapter, {
     prepare,
+    checkpoints: () => checkpointCounts(sqlite),
     async transaction<On, T>(on: Kysely<On>, work: () => T): Promise<T> {
       try {
         if (!sqlite.inTransaction) return run(work);

@@ -2,7 +2,9 @@
  * /healthz, /readyz and /metrics on a real server: readiness follows the store
  * and the payment service; the metrics count what happened, per server.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMITS_PER_CHECKPOINT } from '../../common/store/checkpointer';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
@@ -84,6 +86,18 @@ describe('metrics', () => {
 
     await server.reconcile();
     expect(sample(await scrape(server), 'wallet_checkout_unsettled_attempts{status="pending"}')).toBe(0);
+  });
+
+  it("count SQLite's WAL checkpoints by who ran them: the worker's, none on the request connection", async () => {
+    const checkpoints = (text: string) => ['worker', 'connection', 'failed'].map((by) => sample(text, `wallet_checkout_sqlite_checkpoints_total{by="${by}"}`));
+    const [before] = checkpoints(await scrape(server));
+    // Each session created is a commit; the worker is asked for a checkpoint every COMMITS_PER_CHECKPOINT of them.
+    for (let i = 0; i < COMMITS_PER_CHECKPOINT; i++) await server.createSession(secretKey);
+    let counts = checkpoints(await scrape(server));
+    for (const deadline = Date.now() + 10_000; counts[0]! <= before! && Date.now() < deadline; await sleep(50)) counts = checkpoints(await scrape(server));
+    expect(counts[0]).toBeGreaterThan(before!);
+    expect(counts.slice(1)).toEqual([0, 0]);
+    expect(await scrape(server)).toContain('wallet_checkout_sqlite_checkpoints_total{by="connection"} 0');
   });
 
   it('are kept per server: two servers in one process do not share counts', async () => {

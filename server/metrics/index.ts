@@ -9,6 +9,7 @@ import type { ServiceClient } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
 import { countAttemptsByStatus } from '../store/attempts';
 import type { StoreErrorListener } from '../../common/store/failures';
+import { syncConnectionOf } from '../../common/store/sync-transactions';
 
 export interface Metrics {
   registry: Registry;
@@ -99,6 +100,25 @@ export function createMetrics(): Metrics {
           } catch (error) {
             // The rest of the metrics, store errors first, matter most while the store is down.
             if (!storeFailureOf(error)) throw error;
+          }
+        },
+      });
+      // SQLite only: its checkpoints run in a worker thread, and the request connection's own (the worker fell behind) block the loop.
+      const connection = syncConnectionOf(store);
+      if (!connection?.checkpoints()) return;
+      const counted = { worker: 0, connection: 0, failed: 0 };
+      new Counter({
+        name: 'wallet_checkout_sqlite_checkpoints_total',
+        help: "SQLite WAL checkpoints, by who ran them: worker (its thread, off the request path), connection (the request connection, on the event loop, because the WAL passed its bound: the worker fell behind) or failed (the worker's, a full disk or an I/O error; the frames stay in the WAL)",
+        labelNames: ['by'],
+        registers: [registry],
+        collect() {
+          const counts = connection.checkpoints();
+          if (!counts) return;
+          const now = { worker: counts.byWorker, connection: counts.byConnection, failed: counts.failed };
+          for (const by of ['worker', 'connection', 'failed'] as const) {
+            this.inc({ by }, now[by] - counted[by]);
+            counted[by] = now[by];
           }
         },
       });
