@@ -24,14 +24,15 @@ import type Database from 'better-sqlite3';
  * Each checkpoint writes every page changed since the last one once, and
  * fsyncs the database file: the pages a stream of pays changes again and again
  * (the tails of the indexes ordered by time) are written once per checkpoint,
- * not once per commit. A pay commits about 20 pages per commit, so some 2,500
- * pages per checkpoint. The worker's CPU per pay in the pay bench (its thread's
- * perf samples): 232 µs every 16 commits, 92 every 64, 47 every 128
+ * not once per commit. A pay writes about 33 pages in its two commits, so some
+ * 2,100 pages per checkpoint. The worker's CPU per pay in the pay bench (its
+ * thread's perf samples, when each pay also counted the empty commit of its
+ * first read, since gone): 232 µs every 16 commits, 92 every 64, 47 every 128
  * (docs/benchmarks.md).
  */
 export const COMMITS_PER_CHECKPOINT = 128;
 /**
- * Three times what the worker is asked to checkpoint at a pay's pages per
+ * About four times what the worker is asked to checkpoint at a pay's pages per
  * commit, eight times SQLite's default: a WAL past it means the worker has fallen
  * behind (stalled, or its checkpoints never complete between the writes), and
  * the request connection checkpoints itself, as SQLite's own would have. It is
@@ -41,7 +42,7 @@ export const COMMITS_PER_CHECKPOINT = 128;
 export const WAL_LIMIT_PAGES = 8000;
 /**
  * Passes a checkpoint may take to copy the frames committed while it ran: under a steady stream of
- * commits one pass of some 2,500 pages never finds the WAL still, the WAL never restarts, and it
+ * commits one pass of some 2,000 pages never finds the WAL still, the WAL never restarts, and it
  * grows to WAL_LIMIT_PAGES, where the request connection checkpoints on the loop.
  */
 const PASSES_TO_COMPLETE = 4;

@@ -30,6 +30,8 @@ export interface SyncConnection {
    * listener, as a failed Kysely statement's do through its log.
    */
   transaction<DB, T>(store: Kysely<DB>, work: () => T): Promise<T>;
+  /** Runs `work`, one statement, as `transaction` runs its work, but with no BEGIN or COMMIT around it: a statement is atomic by itself. */
+  statement<DB, T>(store: Kysely<DB>, work: () => T): Promise<T>;
   /** How the connection's WAL checkpoints went (checkpointer.ts), for the metrics; undefined for a connection without a worker. */
   checkpoints(): CheckpointCounts | undefined;
 }
@@ -60,18 +62,21 @@ export function registerSyncConnection<DB>(
       throw error;
     }
   };
+  /** `work` once no Kysely transaction is mid-way on the connection (the rule above); its errors reach the listener. */
+  const whenFree = async <On, T>(on: Kysely<On>, work: () => T): Promise<T> => {
+    try {
+      if (!sqlite.inTransaction) return work();
+      return await on.connection().execute(async () => work());
+    } catch (error) {
+      onError(storeFailureOf(error));
+      throw error;
+    }
+  };
   connections.set(store.getExecutor().adapter, {
     prepare,
     checkpoints: () => checkpointCounts(sqlite),
-    async transaction<On, T>(on: Kysely<On>, work: () => T): Promise<T> {
-      try {
-        if (!sqlite.inTransaction) return run(work);
-        return await on.connection().execute(async () => run(work));
-      } catch (error) {
-        onError(storeFailureOf(error));
-        throw error;
-      }
-    },
+    transaction: (on, work) => whenFree(on, () => run(work)),
+    statement: whenFree,
   });
 }
 

@@ -10,7 +10,7 @@ import type { BackendDatabase, SessionsTable } from './schema';
 import { onPostgres, type Store } from '.';
 import { appOfLiveSecretKey, liveSecretKeyWithApp } from './secret-keys';
 import { compiledOnce } from './compiled-once';
-import { inSyncTransaction, syncStatement } from './sync-statements';
+import { inSyncStatement, syncStatement } from './sync-statements';
 
 /**
  * A session's row. The saved-card columns (migration 0026) and the search's (0030) may be left out of a row built in code
@@ -97,7 +97,7 @@ const preparedSessionWithApp = syncStatement(sessionWithAppQuery);
 
 /** A session and its app's columns in one statement (every widget call needs both); undefined when there is no such session. */
 export async function findSessionWithApp(db: Store | Transaction<BackendDatabase>, id: string): Promise<{ session: SessionRow; app: AppFieldsRow } | undefined> {
-  const [row]: Record<string, unknown>[] = await (inSyncTransaction(db, (transaction) => preparedSessionWithApp(transaction, { id })) ?? sessionWithApp(db, { id }));
+  const [row]: Record<string, unknown>[] = await (inSyncStatement(db, (on) => preparedSessionWithApp(on, { id })) ?? sessionWithApp(db, { id }));
   return row && { session: unprefixedColumns(row) as SessionRow, app: prefixedColumns(row, 'app') as AppFieldsRow };
 }
 

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { StoreFailure } from '../../common/store/failures';
 import { localWorkSignals } from './local-work-signals';
 import { backendMigrations } from './migrations';
-import { inSyncTransaction, syncStatement } from './sync-statements';
+import { inSyncStatement, inSyncTransaction, syncStatement } from './sync-statements';
 import type { WorkKind } from './work-notifications';
 import { type BackendDatabase, openDatabase, openStore, sqliteFile, type Store } from '.';
 
@@ -79,6 +79,25 @@ it('waits for a Kysely transaction under way on the connection, and is no part o
   // It ran once the Kysely transaction had ended: it saw none of its rolled-back row, and its own row stays.
   expect(await sync).toEqual([{ key: 'sync', hits: 2 }]);
   expect(await windows()).toEqual([{ key: 'sync', hits: 2 }]);
+});
+
+it('runs a lone statement as a transaction runs: after a Kysely transaction under way, seeing none of its writes', async () => {
+  let release!: () => void;
+  let inserted!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const midway = new Promise<void>((resolve) => (inserted = resolve));
+  const kysely = store.transaction().execute(async (trx) => {
+    await trx.insertInto('rate_limit_windows').values({ key: 'kysely', hits: 1, reset_at: 1 }).execute();
+    inserted();
+    await held;
+    throw new Error('rolled back');
+  });
+  await midway;
+  const read = inSyncStatement(store, (on) => windowsOf(on, { keys: ['kysely'] }))!;
+  release();
+  await expect(kysely).rejects.toThrow('rolled back');
+  expect(await read).toEqual([]);
+  expect(await store.transaction().execute(async (trx) => inSyncStatement(trx, () => 'ran'))).toBeUndefined();
 });
 
 it('runs each call with its own values, whatever their shape: an IN list of another length, a null choosing IS NULL', async () => {

@@ -21,15 +21,19 @@ import type { BackendDatabase } from './schema';
 import type { WorkKind } from './work-notifications';
 import type { Store } from '.';
 
-/** A synchronous transaction under way: its store, and the work its writes make. */
-export interface SyncTransaction {
+/** Where a synchronous statement runs: its store. */
+export interface SyncOn {
   store: Store;
+}
+
+/** A synchronous transaction under way: its store, and the work its writes make. */
+export interface SyncTransaction extends SyncOn {
   /** Wakes the workers of `kind` once the transaction commits (the plugin's part, store/local-work-signals.ts). */
   signal(kind: WorkKind): void;
 }
 
-/** A statement of a synchronous transaction: its rows for `input` (none for a statement that returns none). */
-export type SyncStatement<Input, Row> = (transaction: SyncTransaction, input: Input) => Row[];
+/** A synchronous statement: its rows for `input` (none for a statement that returns none), in a transaction or alone (inSyncStatement). */
+export type SyncStatement<Input, Row> = (on: SyncOn, input: Input) => Row[];
 
 function connectionOf(store: Store): SyncConnection {
   const connection = syncConnectionOf(store);
@@ -40,8 +44,8 @@ function connectionOf(store: Store): SyncConnection {
 /** `build`'s statement, compiled and prepared once per store and shape, run synchronously. */
 export function syncStatement<Input, Row>(build: StatementBuilder<BackendDatabase, Input, Row>): SyncStatement<Input, Row> {
   const shapeOf = shapesOf(build, (db, { sql }): { statement: Database.Statement } => ({ statement: connectionOf(db).prepare(sql) }));
-  return (transaction, input) => {
-    const { shape, leaves } = shapeOf(transaction.store, input);
+  return (on, input) => {
+    const { shape, leaves } = shapeOf(on.store, input);
     const values = filled(shape.parameters, leaves);
     if (shape.statement.reader) return shape.statement.all(values) as Row[];
     shape.statement.run(values);
@@ -64,11 +68,9 @@ function checkPlugins(store: Store): void {
  * use Kysely. `work` must not await: it runs whole between BEGIN and COMMIT.
  */
 export function inSyncTransaction<T>(store: Store | Transaction<BackendDatabase>, work: (transaction: SyncTransaction) => T): Promise<T> | undefined {
-  if (store.isTransaction) return undefined;
-  const root = store as Store;
-  const connection = syncConnectionOf(root);
-  if (!connection) return undefined;
-  checkPlugins(root);
+  const side = syncSide(store);
+  if (!side) return undefined;
+  const { root, connection } = side;
   const signals = localWorkSignals(root);
   return connection.transaction(root, () => {
     const made = new Set<WorkKind>();
@@ -77,4 +79,26 @@ export function inSyncTransaction<T>(store: Store | Transaction<BackendDatabase>
     if (signals) for (const kind of made) signals.signal(kind);
     return result;
   });
+}
+
+/**
+ * Runs `work`, one statement that makes no work for the workers (a read), synchronously as inSyncTransaction
+ * runs its transaction but without BEGIN and COMMIT, which a single statement does not need; undefined where
+ * inSyncTransaction is.
+ */
+export function inSyncStatement<T>(store: Store | Transaction<BackendDatabase>, work: (on: SyncOn) => T): Promise<T> | undefined {
+  const side = syncSide(store);
+  if (!side) return undefined;
+  const { root, connection } = side;
+  return connection.statement(root, () => work({ store: root }));
+}
+
+/** The store synchronous statements may run on, and its connection: a SQLite store whose plugins they stand in for, not a Kysely transaction. */
+function syncSide(store: Store | Transaction<BackendDatabase>): { root: Store; connection: SyncConnection } | undefined {
+  if (store.isTransaction) return undefined;
+  const root = store as Store;
+  const connection = syncConnectionOf(root);
+  if (!connection) return undefined;
+  checkPlugins(root);
+  return { root, connection };
 }
