@@ -29,6 +29,9 @@ export const sessionTransitions: Readonly<Record<Status, readonly Status[]>> = {
   expired: [],
 };
 
+/** The statuses a session can be in and still move to `to`, in the table's order (the server's expiry and its index, server/store/session-expiry.ts). */
+export const statusesLeadingTo = (to: Status): Status[] => SESSION_STATUSES.filter((from) => sessionTransitions[from].includes(to));
+
 /** `from` and every status a session can reach from one of them. */
 function reachableFrom(from: readonly Status[]): Status[] {
   const seen = new Set<Status>(from);

@@ -15,14 +15,11 @@ import { EXPIRABLE_STATUSES, nextExpiry, pastDueSessionIds } from '../store/sess
 import { findSession, type SessionRow } from '../store/sessions';
 import { moveSession, type SessionStore } from './states';
 
-/** The statuses a session expires from: unpaid, nothing in flight (the state table's, as the store indexes them). */
-const EXPIRABLE = EXPIRABLE_STATUSES;
-
-const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE.includes(SessionStatus.parse(session.status));
+const isPastDue = (session: SessionRow, now: number): boolean => session.expires_at <= now && EXPIRABLE_STATUSES.includes(SessionStatus.parse(session.status));
 
 /** The session as expired, or undefined when it was not expirable any more. */
 const expire = ({ store, cipher }: SessionStore, sessionId: string): Promise<SessionRow | undefined> =>
-  store.transaction().execute((trx) => moveSession(trx, cipher, sessionId, EXPIRABLE, 'expired'));
+  store.transaction().execute((trx) => moveSession(trx, cipher, sessionId, EXPIRABLE_STATUSES, 'expired'));
 
 /** The session as it stands, expired first if its time is up (by this request, or by whoever got there first). */
 export async function expiredIfPastDue(deps: SessionStore, session: SessionRow): Promise<SessionRow> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SessionStatus } from '../../contracts';
 import { REFUNDABLE_FROM } from './refunds';
-import { canTransition, statusesLeadingTo } from './states';
+import { statusesLeadingTo } from '../../contracts/session-states';
+import { canTransition } from './states';
 
 /** The diagram of docs/holds-and-3ds.md, edge by edge: everything else is refused. */
 const valid = new Set([

@@ -24,9 +24,6 @@ export interface SessionStore {
 /** Whether the table (contracts/session-states.ts, shared with the widget) lets a session move from `from` to `to`. */
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => sessionTransitions[from].includes(to);
 
-/** The statuses a session can be in and still take `to`. */
-export const statusesLeadingTo = (to: SessionStatus): SessionStatus[] => SessionStatus.options.filter((from) => canTransition(from, to));
-
 /**
  * The event a move to each status tells the merchant of; none for the steps
  * in between, which the merchant's server cannot act on.

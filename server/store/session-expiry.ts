@@ -12,11 +12,11 @@
  * engines.test.ts holds both plans on both engines.
  */
 import { sql } from 'kysely';
-import { SESSION_STATUSES, sessionTransitions } from '../../contracts/session-states';
+import { statusesLeadingTo } from '../../contracts/session-states';
 import type { Store } from '.';
 
 /** The statuses a session expires from (unpaid, nothing in flight): the state table's, in its order, as migration 0034's index lists them. */
-export const EXPIRABLE_STATUSES = SESSION_STATUSES.filter((status) => sessionTransitions[status].includes('expired'));
+export const EXPIRABLE_STATUSES = statusesLeadingTo('expired');
 
 const expirable = sql<boolean>`status in (${sql.join(EXPIRABLE_STATUSES.map((status) => sql.lit(status)))})`;
 
