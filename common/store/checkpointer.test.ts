@@ -57,7 +57,7 @@ describe('WAL checkpoints off the request path', () => {
       expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows[0]?.wal_autocheckpoint).toBe(0);
       const pageSize = (await sql<{ page_size: number }>`pragma page_size`.execute(db)).rows[0]?.page_size ?? 0;
       const emptySize = statSync(file).size;
-      // 300 transactions of three rows, as a pay's are: past SQLite's 1,000 pages, short of the bound's 4,000, so only the worker checkpoints.
+      // 300 transactions of three rows, as a pay's are: past SQLite's 1,000 pages, short of the bound (WAL_LIMIT_PAGES), so only the worker checkpoints.
       for (let i = 0; i < 300; i++) {
         await db.transaction().execute(async (trx) => {
           for (let row = 0; row < 3; row++) await trx.insertInto('notes').values({ id: null, body: ROW }).execute();
@@ -73,7 +73,7 @@ describe('WAL checkpoints off the request path', () => {
   it('counts the worker’s checkpoints, none by the request connection, on a connection configured as the store’s', () =>
     withNotes('direct.db', async ({ sqlite, insert }) => {
       // Writes in autocommit mode, as the pay bench's durable floor commits: 600 commits of about 3 pages, past SQLite's
-      // 1,000 but short of the bound's 4,000 (a steady stream of writes can keep the worker's checkpoints from completing).
+      // 1,000 but short of the bound (WAL_LIMIT_PAGES).
       for (let i = 0; i < 600; i++) {
         insert.run(ROW);
         if (i % 10 === 0) await sleep(1);

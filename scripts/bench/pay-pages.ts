@@ -57,13 +57,19 @@ try {
     // Named after the pays, so that the pages they added are known too.
     const treeOf = new Map((own.prepare('SELECT name, pageno FROM dbstat').all() as { name: string; pageno: number }[]).map((row) => [row.pageno, row.name]));
     const perTree = new Map<string, number>();
-    for (const frames of pays) for (const { page } of frames) perTree.set(treeOf.get(page) ?? '(freed since)', (perTree.get(treeOf.get(page) ?? '(freed since)') ?? 0) + 1);
-    const commitSizes = pays.map((frames) => frames.reduce<number[]>((sizes, frame) => {
-      sizes[sizes.length - 1]!++;
-      if (frame.commits) sizes.push(0);
-      return sizes;
-    }, [0]).slice(0, -1));
-    console.log(`${payCount} pays among ${sessionCount} sessions: WAL pages per pay, median ${median(pays.map((frames) => frames.length))} (min ${Math.min(...pays.map((f) => f.length))}, max ${Math.max(...pays.map((f) => f.length))}); per commit, median: ${[0, 1].map((i) => median(commitSizes.map((sizes) => sizes[i] ?? 0))).join(' and ')}`);
+    for (const frames of pays) {
+      for (const { page } of frames) {
+        const tree = treeOf.get(page) ?? '(freed since)';
+        perTree.set(tree, (perTree.get(tree) ?? 0) + 1);
+      }
+    }
+    // A commit's frames end with its commit frame: the claim's are before the first, the outcome's after.
+    const claimSizes = pays.map((frames) => frames.findIndex((frame) => frame.commits) + 1);
+    const sizes = pays.map((frames) => frames.length);
+    console.log(
+      `${payCount} pays among ${sessionCount} sessions: WAL pages per pay, median ${median(sizes)} (min ${Math.min(...sizes)}, max ${Math.max(...sizes)}); ` +
+        `per commit, median: ${median(claimSizes)} and ${median(sizes.map((size, i) => size - claimSizes[i]!))}`,
+    );
     console.log('pages per pay, by table or index (mean):');
     for (const [tree, count] of [...perTree].sort((a, b) => b[1] - a[1])) console.log(`  ${(count / payCount).toFixed(1).padStart(5)}  ${tree}`);
   } finally {
