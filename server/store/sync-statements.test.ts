@@ -54,18 +54,27 @@ it('commits all of a transaction, and on a failure none of it, telling the error
   expect(failures).toEqual([undefined]);
 });
 
-it('waits for a Kysely transaction under way on the connection, and is no part of it', async () => {
+/**
+ * A Kysely transaction mid-way on the connection: it has inserted the window `kysely` and awaits until
+ * `release`, then rolls back; `rolledBack` settles (rejected) once it has.
+ */
+async function kyselyTransactionMidway(): Promise<{ release: () => void; rolledBack: Promise<unknown> }> {
   let release!: () => void;
   let inserted!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const midway = new Promise<void>((resolve) => (inserted = resolve));
-  const kysely = store.transaction().execute(async (trx) => {
+  const rolledBack = store.transaction().execute(async (trx) => {
     await trx.insertInto('rate_limit_windows').values({ key: 'kysely', hits: 1, reset_at: 1 }).execute();
     inserted();
     await held;
     throw new Error('rolled back');
   });
   await midway;
+  return { release, rolledBack };
+}
+
+it('waits for a Kysely transaction under way on the connection, and is no part of it', async () => {
+  const { release, rolledBack: kysely } = await kyselyTransactionMidway();
   let ran = false;
   const sync = inSyncTransaction(store, (transaction) => {
     ran = true;
@@ -82,17 +91,7 @@ it('waits for a Kysely transaction under way on the connection, and is no part o
 });
 
 it('runs a lone statement as a transaction runs: after a Kysely transaction under way, seeing none of its writes', async () => {
-  let release!: () => void;
-  let inserted!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const midway = new Promise<void>((resolve) => (inserted = resolve));
-  const kysely = store.transaction().execute(async (trx) => {
-    await trx.insertInto('rate_limit_windows').values({ key: 'kysely', hits: 1, reset_at: 1 }).execute();
-    inserted();
-    await held;
-    throw new Error('rolled back');
-  });
-  await midway;
+  const { release, rolledBack: kysely } = await kyselyTransactionMidway();
   const read = inSyncStatement(store, (on) => windowsOf(on, { keys: ['kysely'] }))!;
   release();
   await expect(kysely).rejects.toThrow('rolled back');
