@@ -43,35 +43,37 @@ function expressionId(expression: object): number {
 const isPlainObject = (value: object): value is Record<string, unknown> => Object.getPrototypeOf(value) === Object.prototype;
 
 /**
- * One walk of a run's input: appends its shape to `shape` and its values to `leaves`, in walk order,
- * and answers the input with a marker in the place of each value (used only to compile a new shape).
+ * One walk of a run's input: its shape, and its values appended to `leaves` in walk order. It builds
+ * nothing but the key: a run whose shape is known (all but the first few) needs no more.
  */
-function walk(value: unknown, shape: string[], leaves: unknown[]): unknown {
-  if (value === null || value === undefined || typeof value === 'boolean') {
-    shape.push(String(value));
-    return value;
-  }
+function shapeOfInput(value: unknown, leaves: unknown[]): string {
+  if (value === null || value === undefined || typeof value === 'boolean') return String(value);
   if (typeof value === 'object') {
     if (Array.isArray(value)) {
-      shape.push(`[${value.length}`);
-      return value.map((item) => walk(item, shape, leaves));
+      let shape = `[${value.length}`;
+      for (const item of value) shape += `\0${shapeOfInput(item, leaves)}`;
+      return shape;
     }
-    if (isOperationNodeSource(value)) {
-      shape.push(`x${expressionId(value)}`);
-      return value;
-    }
+    if (isOperationNodeSource(value)) return `x${expressionId(value)}`;
     if (isPlainObject(value)) {
-      const marked: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
-        shape.push(`.${key}`);
-        marked[key] = walk(value[key], shape, leaves);
-      }
-      shape.push('}');
-      return marked;
+      let shape = '{';
+      for (const key of Object.keys(value)) shape += `\0.${key}\0${shapeOfInput(value[key], leaves)}`;
+      return `${shape}\0}`;
     }
   }
-  shape.push('?');
-  return new Marker(leaves.push(value) - 1);
+  leaves.push(value);
+  return '?';
+}
+
+/** The input as a new shape's builder sees it: a marker in the place of each value, numbered in shapeOfInput's order. */
+function marked(value: unknown, leaves: { count: number }): unknown {
+  if (value === null || value === undefined || typeof value === 'boolean') return value;
+  if (typeof value === 'object') {
+    if (Array.isArray(value)) return value.map((item) => marked(item, leaves));
+    if (isOperationNodeSource(value)) return value;
+    if (isPlainObject(value)) return Object.fromEntries(Object.keys(value).map((key) => [key, marked(value[key], leaves)]));
+  }
+  return new Marker(leaves.count++);
 }
 
 /** `parameters` as compiled, each marker replaced by its value among a run's `leaves`. */
@@ -89,16 +91,14 @@ export function shapesOf<DB, Input, Row, Extra>(build: StatementBuilder<DB, Inpu
   // Keyed by the store's adapter, shared by its copies with plugins and its transactions: each store compiles for its own engine.
   const shapesOfStores = new WeakMap<DialectAdapter, Map<string, CompiledShape & Extra>>();
   return (db: Kysely<DB>, input: Input): { shape: CompiledShape & Extra; leaves: unknown[] } => {
-    const shapeParts: string[] = [];
     const leaves: unknown[] = [];
-    const marked = walk(input, shapeParts, leaves);
+    const key = shapeOfInput(input, leaves);
     const executor = db.getExecutor();
     let shapes = shapesOfStores.get(executor.adapter);
     if (!shapes) shapesOfStores.set(executor.adapter, (shapes = new Map()));
-    const key = shapeParts.join('\0');
     let shape = shapes.get(key);
     if (!shape) {
-      const node = build(db.withoutPlugins(), marked as Input).toOperationNode() as RootOperationNode;
+      const node = build(db.withoutPlugins(), marked(input, { count: 0 }) as Input).toOperationNode() as RootOperationNode;
       const compiled = { node, ...executor.compileQuery(node, createQueryId()) };
       shape = { ...compiled, ...extra(db, compiled) };
       if (shapes.size < MAX_SHAPES) shapes.set(key, shape);
