@@ -82,6 +82,8 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // Express's weak ETag hashes every reply, yet the API's are no-store, which no cache keeps to revalidate; the bundles, which are kept, name their bytes with ETags of their own (common/http/static.ts).
+  app.set('etag', false);
   app.set('trust proxy', deps.trustProxy);
   app.use(deps.metrics.requests);
   app.use(requestLogger(deps.logger));
