@@ -87,7 +87,13 @@ export type TargetName = (typeof TARGET_NAMES)[number];
 export const FIXED_RATE_PER_SECOND = 200;
 /** Enough connections that 200/s never waits on a free one, even at the service's delay plus ours. */
 const FIXED_RATE_CONNECTIONS = 20;
-const WARMUP_REQUESTS = 300;
+/**
+ * Per server, before anything is timed. V8 keeps compiling the hot path for a few thousand requests:
+ * after 300, the timed rounds still held about 0.3 ms of compiler threads per pay in each server
+ * (perf), a cost the same for all three that a long-running server no longer pays, and that drew the
+ * ratios toward 1 (docs/benchmarks.md, "Warm before timing").
+ */
+const WARMUP_REQUESTS = 2_000;
 const CARD = 'visa-success-3ds';
 const MERCHANT_ID = 'bench';
 const PREPARE_CONCURRENCY = 8;
