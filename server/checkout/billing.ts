@@ -25,9 +25,11 @@ export function billingDetailsFrom(address: WalletAddress): BillingDetails {
 
 /** Drops absent and blank fields so the request carries only what the wallet gave. */
 function withoutEmpty<T extends object>(value: T): T {
-  const entries = Object.entries(value).flatMap(([key, field]) => {
-    if (field === undefined || field === '') return [];
-    return [[key, typeof field === 'object' && field !== null ? withoutEmpty(field) : field]];
-  });
-  return Object.fromEntries(entries) as T;
+  // Written into one object as it goes: a list of entries per level made into an object after was most of a pay's time in here.
+  const kept: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined || field === '') continue;
+    kept[key] = typeof field === 'object' && field !== null ? withoutEmpty(field as object) : field;
+  }
+  return kept as T;
 }
