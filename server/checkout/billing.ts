@@ -29,7 +29,7 @@ function withoutEmpty<T extends object>(value: T): T {
   const kept: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     if (field === undefined || field === '') continue;
-    kept[key] = typeof field === 'object' && field !== null ? withoutEmpty(field as object) : field;
+    kept[key] = typeof field === 'object' && field !== null ? withoutEmpty(field) : field;
   }
   return kept as T;
 }
