@@ -65,15 +65,15 @@ function shapeOfInput(value: unknown, leaves: unknown[]): string {
   return '?';
 }
 
-/** The input as a new shape's builder sees it: a marker in the place of each value, numbered in shapeOfInput's order. */
-function marked(value: unknown, leaves: { count: number }): unknown {
+/** The input as a new shape's builder sees it: a marker in the place of each value, numbered in shapeOfInput's order from `markers.next`. */
+function marked(value: unknown, markers: { next: number }): unknown {
   if (value === null || value === undefined || typeof value === 'boolean') return value;
   if (typeof value === 'object') {
-    if (Array.isArray(value)) return value.map((item) => marked(item, leaves));
+    if (Array.isArray(value)) return value.map((item) => marked(item, markers));
     if (isOperationNodeSource(value)) return value;
-    if (isPlainObject(value)) return Object.fromEntries(Object.keys(value).map((key) => [key, marked(value[key], leaves)]));
+    if (isPlainObject(value)) return Object.fromEntries(Object.keys(value).map((key) => [key, marked(value[key], markers)]));
   }
-  return new Marker(leaves.count++);
+  return new Marker(markers.next++);
 }
 
 /** `parameters` as compiled, each marker replaced by its value among a run's `leaves`. */
@@ -98,7 +98,7 @@ export function shapesOf<DB, Input, Row, Extra>(build: StatementBuilder<DB, Inpu
     if (!shapes) shapesOfStores.set(executor.adapter, (shapes = new Map()));
     let shape = shapes.get(key);
     if (!shape) {
-      const node = build(db.withoutPlugins(), marked(input, { count: 0 }) as Input).toOperationNode() as RootOperationNode;
+      const node = build(db.withoutPlugins(), marked(input, { next: 0 }) as Input).toOperationNode() as RootOperationNode;
       const compiled = { node, ...executor.compileQuery(node, createQueryId()) };
       shape = { ...compiled, ...extra(db, compiled) };
       if (shapes.size < MAX_SHAPES) shapes.set(key, shape);
