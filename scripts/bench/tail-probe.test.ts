@@ -1,6 +1,8 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Child } from './children';
+import { type Child, startChild } from './children';
 import { type FloorFixture, PAY_BODY, startFloor } from './floor-fixture';
 import { sendPaced } from './paced';
 import { schedulingSnapshot, tailFigures, type TailProbe, tailProbe, tailRows } from './tail';
@@ -69,5 +71,45 @@ describe('the tail probe inside the durable floor, driven by the paced sender', 
     const server = await probe.close(floor.pid);
     expect(server.requests).toEqual([]);
     expect(server.commitsMs).toEqual([]);
+  }, 30_000);
+});
+
+/** A server whose every request is one transaction of two inserts, BEGIN to COMMIT, as our store's synchronous transactions run them. */
+const TRANSACTIONS_SERVER = `
+import { createServer } from 'node:http';
+import Database from 'better-sqlite3';
+const db = new Database(process.env.DB_FILE);
+db.pragma('journal_mode = WAL');
+db.exec('CREATE TABLE t (x)');
+const [begin, insert, commit] = ['BEGIN', 'INSERT INTO t VALUES (1)', 'COMMIT'].map((sql) => db.prepare(sql));
+const server = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    begin.run();
+    insert.run();
+    insert.run();
+    commit.run();
+    res.end('ok');
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log('READY http://127.0.0.1:' + server.address().port));
+`;
+
+describe('the tail probe in a server that commits transactions of several statements', () => {
+  it('counts a commit per transaction, not its BEGIN', async () => {
+    const probe = tailProbe();
+    const dir = mkdtempSync(join(tmpdir(), 'tail-probe-transactions-'));
+    const server = await startChild(['node', ...probe.nodeArgs, '--input-type=module', '-e', TRANSACTIONS_SERVER], { ...probe.env, DB_FILE: join(dir, 't.db') }, /^READY /);
+    try {
+      const url = server.readyLine.slice('READY '.length).trim();
+      await probe.open(server.pid);
+      for (let i = 0; i < 3; i++) await (await fetch(url, { method: 'POST' })).text();
+      const window = await probe.close(server.pid);
+      expect(window.commitsMs).toHaveLength(3);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(probe.dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });

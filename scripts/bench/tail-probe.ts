@@ -94,13 +94,16 @@ function install(outDir: string): void {
     }
     return (untimed.get.call(statement as Statement) as { wal_autocheckpoint: number }).wal_autocheckpoint !== 0;
   };
+  // A write outside a transaction commits on its own; a BEGIN (also a write outside one, to better-sqlite3) or a ROLLBACK commits nothing.
+  const endsTransaction = /^\s*(commit|end)\b/i;
+  const opensOrUndoes = /^\s*(begin|rollback|savepoint)\b/i;
   // The request connection's own checkpoint when the worker falls behind: a statement of its own, on the loop.
   const checkpointStatement = /^\s*pragma\s+wal_checkpoint/i;
   const statements = sqliteStatements();
   const untimed: StatementMethods = { run: statements.run, get: statements.get, all: statements.all };
   const timed = (original: StatementMethod): StatementMethod =>
     function timedStatement(this: Statement, ...args: unknown[]) {
-      const committing = window !== undefined && (/^\s*commit/i.test(this.source) || (!this.reader && !this.database.inTransaction));
+      const committing = window !== undefined && (endsTransaction.test(this.source) || (!this.reader && !this.database.inTransaction && !opensOrUndoes.test(this.source)));
       const writtenBefore = committing ? databaseWritten(this.database.name) : undefined;
       const start = now();
       try {
