@@ -3,8 +3,6 @@
  * the order they are tried in.
  */
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet from 'helmet';
 import { type AppLookupOptions, appLookupRoutes } from './apps-api';
 import type { App } from './apps';
 import type { WalletEnvironment } from '../contracts';
@@ -18,8 +16,7 @@ import type { DirectDecryption } from './checkout/charge-source';
 import type { RateLimits, WebhookAddressPolicy } from './config';
 import type { DataCipher } from './lib/data-cipher';
 import type { Failure, Result } from '../common/result';
-import { randomBytesFromPool } from '../common/secrets';
-import { compressedReplies } from './http/compression';
+import { frameHeaders, replyHeaders } from './http/reply-headers';
 import { siteFileRoutes } from './http/site-files';
 import { dashboardBodies, dashboardRoutes } from './dashboard/routes';
 import { demoBodies, demoRoutes, type DemoMerchant, galleryBodies, galleryRoutes } from '../demo/server';
@@ -87,8 +84,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('trust proxy', deps.trustProxy);
   app.use(deps.metrics.requests);
   app.use(requestLogger(deps.logger));
-  app.use(securityHeaders(deps.sandboxOrigin));
-  app.use(compressedReplies());
+  app.use(replyHeaders(deps.sandboxOrigin));
 
   // The apps API checks its own requests (no body) and answers in Google's shape; the sandbox's routers read their own bodies.
   app.use(appLookupRoutes({ store: deps.store, gatewayName: deps.gatewayName, ...deps.appLookup }));
@@ -122,67 +118,6 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(errorHandler(deps.logger));
   return app;
 }
-
-/**
- * The policy of our pages. Our only HTML is the demo store and the checkout
- * frame: their scripts run by a per-response nonce; Google's pay.js and its
- * frames are allowed for the TEST and PRODUCTION wallets, a standalone
- * sandbox's wallet script, API and challenge pages for the SANDBOX one.
- */
-const pageCsp = (sandboxOrigin: (() => string) | undefined) => {
-  const sandbox = sandboxOrigin ? [() => sandboxOrigin()] : [];
-  return {
-    ...PAGE_CSP,
-    scriptSrc: [...PAGE_CSP.scriptSrc, ...sandbox],
-    connectSrc: [...PAGE_CSP.connectSrc, ...sandbox],
-    frameSrc: [...PAGE_CSP.frameSrc, ...sandbox],
-  };
-};
-
-const PAGE_CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'", 'https://pay.google.com', (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'https://www.gstatic.com'],
-  connectSrc: ["'self'", 'https://pay.google.com'],
-  // 'self': the embedded sandbox's 3-D Secure challenge page, which the widget frames.
-  frameSrc: ["'self'", 'https://pay.google.com'],
-  frameAncestors: ["'self'"],
-  // Our pages are served over http on a developer's machine: frames inherit the upgrade, which
-  // sent the sandbox 3-D Secure challenge's form to an https address that is not there.
-  upgradeInsecureRequests: null,
-};
-
-/**
- * The checkout frame's policy (iframe mode, docs/embedding.md): any page may
- * frame it, since which pages may is the session's app's to say, and the frame
- * checks that once the client secret arrives; and it frames the bank's 3-D
- * Secure challenge, whose https origin is the payment service's to choose.
- */
-const frameCsp = (sandboxOrigin: (() => string) | undefined) => {
-  const page = pageCsp(sandboxOrigin);
-  return { ...page, frameSrc: [...page.frameSrc, 'https:'], frameAncestors: ['*'] };
-};
-
-/** helmet's headers. The bundles override the resource policy so that merchants' pages on any origin can load them. */
-function securityHeaders(sandboxOrigin: (() => string) | undefined): express.RequestHandler[] {
-  return [
-    (_req, res, next) => {
-      res.locals.cspNonce = randomBytesFromPool(16).toString('base64');
-      next();
-    },
-    helmet({ contentSecurityPolicy: { directives: pageCsp(sandboxOrigin) }, crossOriginResourcePolicy: { policy: 'same-site' } }),
-  ];
-}
-
-/** Replaces the page policy securityHeaders() set with the checkout frame's, and lets other sites frame it. */
-const frameHeaders = (sandboxOrigin: (() => string) | undefined): express.RequestHandler[] => [
-  helmet.contentSecurityPolicy({ directives: frameCsp(sandboxOrigin) }),
-  (_req, res, next) => {
-    res.removeHeader('X-Frame-Options');
-    next();
-  },
-];
 
 /**
  * A store that is down (store/failures.ts) is answered as such, 503 with

@@ -208,12 +208,6 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): express.Router {
   const { merchantCalls } = options;
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
 
-  // Every reply here carries a secret (a client secret, a secret key, a payment's state) or is one a shared cache must not keep.
-  router.use(['/api/sessions', '/api/keys', '/api/origin_verifications', '/api/quote_endpoint'], (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
-
   /**
    * A path id is checked before anything reads the store: text the store
    * cannot hold is a 400, any other id that is not a session id's shape names

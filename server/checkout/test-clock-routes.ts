@@ -33,11 +33,6 @@ export function testClockRoutes(options: TestClockRoutesOptions): express.Router
   const router = express.Router();
   const { store, merchantCalls, testClocks } = options;
 
-  router.use('/api/test_helpers', (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
-
   /** The caller's app and the clock's settings, or undefined once the refusal is sent. */
   async function sandboxMerchant(req: Request, res: Response): Promise<{ app: App; settings: TestClockSettings } | undefined> {
     const app = await authenticatedMerchant(store, req, res);

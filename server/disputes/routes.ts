@@ -1,6 +1,7 @@
 /**
  * The disputes API (secret key, docs/disputes.md): the application's disputes, listed and read, and their evidence
- * submitted once, before the due date, under an optional Idempotency-Key. Every reply is no-store.
+ * submitted once, before the due date, under an optional Idempotency-Key. Every reply is no-store,
+ * as every one under /api/ (http/reply-headers.ts).
  */
 import express, { type RequestHandler } from 'express';
 import { DisputeId, unstorableTextPath } from '../../contracts';
@@ -40,11 +41,6 @@ export function disputeRoutes(options: DisputeRoutesOptions): express.Router {
   const { store, merchantCalls } = options;
   const router = express.Router();
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
-
-  router.use('/api/disputes', (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
 
   router.param('disputeId', pathIdParam(DisputeId, { code: 'not_found', message: 'No such dispute' }));
 

@@ -224,6 +224,30 @@ describe('Cache-Control: no-store on every reply that carries a secret or a sess
     noStore(cancelled);
   });
 
+  it("gives the JSON API's replies helmet's headers with a policy that loads and frames nothing, the same on every reply", async () => {
+    const session = await cached.createSession(key);
+    const replies = [
+      await fetch(`${cached.url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } }),
+      await fetch(`${cached.url}/api/sessions/${session.id}`, { headers: { authorization: `Bearer ${key}` } }),
+      // Refused before any route, and a path no route has: the same headers.
+      await fetch(`${cached.url}/api/sessions/${session.id}/public`),
+      await fetch(`${cached.url}/api/no_such_thing`),
+    ];
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 401, 404]);
+    const page = await fetch(`${cached.url}/`);
+    for (const reply of replies) {
+      expect(reply.headers.get('content-security-policy'), reply.url).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(reply.headers.get('x-frame-options')).toBe('DENY');
+      expect(reply.headers.get('cache-control')).toBe('no-store');
+      // Every other header helmet gives a page, as it gives it.
+      for (const name of ['x-content-type-options', 'strict-transport-security', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'referrer-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+        expect(reply.headers.get(name), name).toBe(page.headers.get(name));
+        expect(reply.headers.get(name), name).not.toBeNull();
+      }
+      expect(reply.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
   it('on the demo store page, which holds a client secret', async () => {
     const page = await fetch(`${cached.url}/`);
     expect(await page.text()).toContain('_secret_');

@@ -1,6 +1,7 @@
 /**
  * The payment methods API (secret key, docs/saved-cards.md): the cards kept for the application's
- * customers, listed, read, detached, and charged without the shopper. Every reply is no-store.
+ * customers, listed, read, detached, and charged without the shopper. Every reply is no-store,
+ * as every one under /api/ (http/reply-headers.ts).
  */
 import express, { type RequestHandler } from 'express';
 import { EmptyBody, PaymentMethodRecordId, unstorableTextPath } from '../../contracts';
@@ -40,11 +41,6 @@ export function paymentMethodRoutes(options: PaymentMethodRoutesOptions): expres
   const { store, merchantCalls } = options;
   const router = express.Router();
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
-
-  router.use('/api/payment_methods', (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
 
   router.param('paymentMethodId', pathIdParam(PaymentMethodRecordId, { code: 'not_found', message: 'No such payment method' }));
 

@@ -1,7 +1,7 @@
 /**
  * The webhook API (secret key): endpoints, their secrets, and the events API.
- * Every reply is no-store: creations and rolls carry a secret, the rest a
- * payment's state.
+ * Every reply is no-store, as every one under /api/ (http/reply-headers.ts):
+ * creations and rolls carry a secret, the rest a payment's state.
  */
 import express, { type RequestHandler } from 'express';
 import { EmptyBody, EventId, RollSecretKeyBody, unstorableTextPath, WebhookEndpointId } from '../../contracts';
@@ -57,11 +57,6 @@ export function webhookRoutes(options: WebhookRoutesOptions): express.Router {
   const { merchantCalls } = options;
   const keys = { db: store, cipher: options.cipher, abandonedAfterMs: options.longestRequestMs };
   const endpoints = { store, cipher: options.cipher, addressPolicy: options.addressPolicy, resolve: options.resolve };
-
-  router.use(['/api/webhook_endpoints', '/api/events'], (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
 
   router.param('endpointId', pathIdParam(WebhookEndpointId, noSuchEndpoint));
   router.param('eventId', pathIdParam(EventId, { code: 'not_found', message: 'No such event' }));
