@@ -38,14 +38,13 @@ test('two tabs paying one session at once charge it once, and both end paid', as
 
   // A slow service, so the second tab's payment surely arrives while the first is being charged.
   server.sandbox?.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 1000 });
-  const tabs = [first, second];
-  const paying = tabs.map((tab) => tab.payWith(CARD));
+  const paying = [first, second].map(async (tab) => ({ tab, payStatus: (await tab.payWith(CARD)).payStatus }));
   // The refused tab is answered at once, the other a second later: its state is looked at before that second is over
   // (after it, its next check may already find the session paid).
-  const answeredFirst = await Promise.race(paying.map(async (payment, tab) => ({ tab, payStatus: (await payment).payStatus })));
+  const answeredFirst = await Promise.race(paying);
   expect(answeredFirst.payStatus).toBe(409);
   // Told "in progress", that tab confirms by polling instead of failing.
-  await tabs[answeredFirst.tab]?.expectState('confirming');
+  await answeredFirst.tab.expectState('confirming');
   const payments = await Promise.all(paying);
   expect(payments.map((payment) => payment.payStatus).sort()).toEqual([200, 409]);
   await first.expectState('paid');

@@ -8,9 +8,8 @@
  * as in the reference deployment (without one, off CI: in the database, one round trip more each).
  */
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CreatedSession } from '../../contracts';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { countRoundTrips, type RoundTripCounter } from '../../testing/postgres-round-trips';
@@ -39,18 +38,15 @@ type Operation = keyof typeof BUDGETS;
 
 const RUNS = 3;
 
-/** Waits until an instance holds an advisory lock in this database: the sweep lock, the only one the backend takes. */
-async function untilSweepLockTaken(databaseUrl: string): Promise<void> {
+/** Whether an instance holds an advisory lock in this database: the sweep lock, the only one the backend takes. */
+async function sweepLockHeld(databaseUrl: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
-      const { rows } = await client.query<{ held: boolean }>(
-        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held",
-      );
-      if (rows[0]?.held) return;
-      if (Date.now() > deadline) throw new Error('no instance took the sweep lock within 10 s');
-    }
+    const { rows } = await client.query<{ held: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held",
+    );
+    return rows[0]?.held === true;
   } finally {
     await client.end();
   }
@@ -87,7 +83,7 @@ describe.skipIf(testDatabaseServer === undefined)('round trips to PostgreSQL per
     // Soon after it starts, the instance takes the sweep lock and runs a reconciliation pass of a dozen statements on
     // its own schedule (server/lifecycle/work-wakes.ts): on a slow machine that pass ran through all three counts of the
     // first operation. Counting starts once the lock is taken and the pass is over (reconcile() waits for a pass under way).
-    await untilSweepLockTaken(database.url);
+    await vi.waitFor(async () => expect(await sweepLockHeld(database.url)).toBe(true), { timeout: 10_000, interval: 20 });
     await server.reconcile();
   });
   afterAll(async () => {
