@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FloorFixture, PAY_BODY, startFloor } from './floor-fixture';
+import { sqliteFile } from '../../server/store';
+import { FLOOR_SESSIONS, type FloorFixture, PAY_BODY, startFloor } from './floor-fixture';
 
 describe('bare-pay.ts as the durable floor (BENCH_DURABLE_DATA_DIR)', () => {
   let fixture: FloorFixture;
@@ -14,19 +14,26 @@ describe('bare-pay.ts as the durable floor (BENCH_DURABLE_DATA_DIR)', () => {
 
   const pay = (sessionId: string) => fetch(`${fixture.url}/api/sessions/${sessionId}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PAY_BODY });
 
-  it('commits the attempt with its charge request and then its outcome, and refuses a second pay of the session', async () => {
-    const first = await pay('cs_1');
-    expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ id: 'ch_1', status: 'succeeded' });
-    expect((await pay('cs_1')).status).toBe(409);
-
-    const db = new Database(join(fixture.dir, 'bare.db'), { readonly: true });
+  it('commits what our pay commits: the claim and its attempt, then the outcome, the move and its event; a second pay of the session is refused', async () => {
+    const db = new Database(sqliteFile(fixture.dir), { readonly: true });
     try {
-      const rows = db.prepare('SELECT id, request, outcome FROM attempts').all() as { id: string; request: string; outcome: string }[];
-      expect(rows).toHaveLength(1);
-      expect(rows[0]?.id).toBe('cs_1:attempt:1');
-      expect(JSON.parse(rows[0]?.request ?? '')).toMatchObject({ amount: 2400, metadata: { session_id: 'cs_1' } });
-      expect(JSON.parse(rows[0]?.outcome ?? '')).toEqual({ id: 'ch_1', status: 'succeeded' });
+      expect(db.prepare("SELECT count(*) AS n FROM sessions WHERE status = 'open'").get()).toEqual({ n: FLOOR_SESSIONS });
+
+      const first = await pay('cs_durable3');
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual({ id: 'ch_1', status: 'succeeded' });
+      expect((await pay('cs_durable3')).status).toBe(409);
+      expect((await pay('cs_not_made')).status).toBe(409);
+
+      const session = db.prepare("SELECT status, attempts, amount_charged, outcome FROM sessions WHERE id = 'cs_durable3'").get() as { status: string; attempts: number; amount_charged: number; outcome: string };
+      expect(session).toMatchObject({ status: 'succeeded', attempts: 1, amount_charged: 2400 });
+      expect(JSON.parse(session.outcome)).toEqual({ id: 'ch_1', status: 'succeeded' });
+      const attempts = db.prepare('SELECT session_id, idempotency_key, status, request_sealed FROM charge_attempts').all() as { session_id: string; idempotency_key: string; status: string; request_sealed: string | null }[];
+      expect(attempts).toHaveLength(1);
+      // As ours: the request, kept while the outcome was unknown, goes with a known outcome.
+      expect(attempts[0]).toEqual({ session_id: 'cs_durable3', idempotency_key: 'cs_durable3:attempt:1', status: 'succeeded', request_sealed: null });
+      const events = db.prepare('SELECT type, session_id FROM events').all();
+      expect(events).toEqual([{ type: 'session.succeeded', session_id: 'cs_durable3' }]);
       // Committed as our store commits: WAL.
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {

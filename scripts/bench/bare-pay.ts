@@ -1,20 +1,29 @@
 /**
  * The baselines for the pay endpoint: a bare Express handler that parses the
  * same body and makes the same outbound charge call as our backend, with none
- * of its work (session lookup, attempt bookkeeping, validation, logging).
- * With BENCH_DURABLE_DATA_DIR set it is the durable floor: it also commits what
- * exactly-once needs and nothing more, to a SQLite file in that directory set up
- * as our store's (WAL, synchronous FULL): the attempt with its charge request,
- * inserted in a transaction of its own before the charge call (a second pay of
- * the same session fails on its key and is answered 409), and its outcome,
- * updated in another after. Prints `READY http://127.0.0.1:<port>` once it listens.
+ * of its work (client secret, validation, pricing, sealing, views, logging).
+ * With BENCH_DURABLE_DATA_DIR set it is the durable floor: it also commits the
+ * same two durable writes as our pay, to a store of our schema in that
+ * directory, by our store layer's own prepared statements: before the charge
+ * call, the session moved to processing and the attempt recorded with its
+ * charge request (a second pay of the session finds it moved and is answered
+ * 409); after it, the attempt's outcome, the session moved to succeeded and
+ * the event the webhooks deliver. So the floor pays what the rows the product
+ * keeps cost (SQLite, the disk, the checkpoints), and ours above it is our
+ * code. Its sessions are made before it listens: BENCH_DURABLE_SESSIONS of
+ * them, `cs_durable0`, `cs_durable1`, ...
+ * Prints `READY http://127.0.0.1:<port>` once it listens.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import express from 'express';
-import { configureConnection } from '../../common/store/database';
+import { createApp } from '../../server/apps';
+import { newSessionRow } from '../../server/checkout/sessions';
+import { openStore, type Store } from '../../server/store';
+import { claimSessionForAttempt, recordAttemptAndMoveOnSqlite } from '../../server/store/attempt-moves';
+import { oneMoreAttempt } from '../../server/store/attempts';
+import { newEvent } from '../../server/store/events';
+import { insertSession, type SessionRow } from '../../server/store/sessions';
 
 const serviceUrl = process.env.PAYMENT_SERVICE_URL;
 const serviceKey = process.env.PAYMENT_SERVICE_KEY;
@@ -22,23 +31,62 @@ const merchantId = process.env.BENCH_MERCHANT_ID;
 if (!serviceUrl || !serviceKey || !merchantId) throw new Error('PAYMENT_SERVICE_URL, PAYMENT_SERVICE_KEY and BENCH_MERCHANT_ID are required');
 const chargesUrl = `${serviceUrl}/api/v1/charges`;
 
-/** The two commits of the durable floor, each a statement in autocommit mode: one transaction each. */
-function durableAttempts(dataDir: string) {
-  const db = configureConnection(new Database(join(dataDir, 'bare.db')));
-  db.exec('CREATE TABLE IF NOT EXISTS attempts (id TEXT PRIMARY KEY, request TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL, updated_at INTEGER)');
-  const claim = db.prepare('INSERT INTO attempts (id, request, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING');
-  const settle = db.prepare('UPDATE attempts SET outcome = ?, updated_at = ? WHERE id = ?');
+/** The durable floor's sessions, in the order the bench pays them. */
+const durableSessionId = (i: number): string => `cs_durable${i}`;
+const SESSIONS_PER_TRANSACTION = 1_000;
+
+/** A store of our schema with an app and `count` open sessions of 2400 USD, as our backend's are when the bench pays them. */
+async function durableStore(dataDir: string, count: number): Promise<{ store: Store; appId: string }> {
+  const store = await openStore(dataDir);
+  const created = await createApp(store, { name: 'Bench shop', merchant_id: merchantId as string, allowed_origins: ['https://shop.example'], environment: 'TEST' });
+  if (!created.ok) throw new Error(created.error.message);
+  const appId = created.value.app.id;
+  const now = Date.now();
+  for (let first = 0; first < count; first += SESSIONS_PER_TRANSACTION) {
+    await store.transaction().execute(async (trx) => {
+      for (let i = first; i < Math.min(count, first + SESSIONS_PER_TRANSACTION); i++) {
+        const fields = { id: durableSessionId(i), app_id: appId, amount: 2400, currency: 'USD', country_code: 'US', intent: 'capture', client_secret_hash: '', created: now, expires_at: now + 86_400_000 };
+        await insertSession(trx, newSessionRow(fields));
+      }
+    });
+  }
+  return { store, appId };
+}
+
+/** The billing-address check as ours records it for a session with no address on file. */
+const UNCHECKED_ADDRESS = JSON.stringify({ postal_code: 'unavailable', line1: 'unavailable', country: 'unavailable', verdict: 'unavailable' });
+
+/** The two transactions of our pay, with the floor's values in the columns ours fills. */
+function durableWrites({ store, appId }: { store: Store; appId: string }) {
   return {
-    /** Whether this attempt is new (false: it was claimed before). */
-    claim: (id: string, request: string): boolean => claim.run(id, request, Date.now()).changes === 1,
-    settle: (id: string, outcome: string): void => {
-      settle.run(outcome, Date.now(), id);
+    /** The claim; the attempt's idempotency key, undefined when the session was claimed before. */
+    async claim(sessionId: string, attemptId: string, request: string, billing: string | null): Promise<string | undefined> {
+      const changes = { billing_address_sealed: billing, billing_address_check: UNCHECKED_ADDRESS, shipping_address_sealed: null, email_sealed: null, email_index: null, amount_charged: 2400, shipping_option: null, charged_quote: null, ...oneMoreAttempt, address_verification: null };
+      const move = { sessionId, from: ['open'], to: 'processing', changes, expected: {}, now: Date.now() };
+      const claimed = await claimSessionForAttempt(store, move, { id: attemptId, sourceType: 'walletpay', requestSealed: request, instanceId: 'durable-floor' });
+      return claimed?.idempotencyKey;
+    },
+    /**
+     * The outcome: the attempt settled, the session moved, and its event with the session as moved, marked as
+     * carrying personal data when the payment had a billing address (ours seals that event, and the retention
+     * purge finds it by an index of such events).
+     */
+    async settle(sessionId: string, attemptId: string, outcome: string, personal: boolean): Promise<void> {
+      const now = Date.now();
+      const move = { sessionId, from: ['processing', 'pending'], to: 'succeeded', changes: { outcome, card_network: 'visa', card_last4: '4242' }, expected: {}, now };
+      const attempt = { status: 'succeeded', chargeId: null, outcome, settled: true };
+      // The session's row stands in for the merchant's view of it that our event carries: about as many bytes.
+      const eventOf = (moved: SessionRow) => {
+        const made = newEvent(appId, 'session.succeeded', { ...moved, object: 'checkout_session' } as unknown as Parameters<typeof newEvent>[2], undefined, now);
+        return { ...made, row: { ...made.row, personal_data: personal ? 1 : 0 } };
+      };
+      await recordAttemptAndMoveOnSqlite(store, { attemptId, attempt, move, eventOf });
     },
   };
 }
 
 const durableDir = process.env.BENCH_DURABLE_DATA_DIR;
-const attempts = durableDir ? durableAttempts(durableDir) : undefined;
+const writes = durableDir ? durableWrites(await durableStore(durableDir, Number(process.env.BENCH_DURABLE_SESSIONS ?? 0))) : undefined;
 
 interface PayBody {
   payment_data: {
@@ -65,9 +113,11 @@ app.post('/api/sessions/:id/pay', express.json({ limit: '64kb' }), async (req, r
     }),
     metadata: { session_id: req.params.id },
   };
-  const attemptId = `${req.params.id}:attempt:1`;
+  const sessionId = req.params.id;
   const body = JSON.stringify(charge);
-  if (attempts && !attempts.claim(attemptId, body)) {
+  const attemptId = `att_${sessionId}`;
+  const idempotencyKey = writes ? await writes.claim(sessionId, attemptId, body, charge.billing_details ? JSON.stringify(charge.billing_details) : null) : `${sessionId}:attempt:1`;
+  if (idempotencyKey === undefined) {
     res.status(409).json({ error: 'already paid' });
     return;
   }
@@ -77,12 +127,12 @@ app.post('/api/sessions/:id/pay', express.json({ limit: '64kb' }), async (req, r
       authorization: `Bearer ${serviceKey}`,
       'content-type': 'application/json',
       'merchant-account': merchantId,
-      'idempotency-key': attemptId,
+      'idempotency-key': idempotencyKey,
     },
     body,
   });
   const outcome: unknown = await reply.json();
-  attempts?.settle(attemptId, JSON.stringify(outcome));
+  await writes?.settle(sessionId, attemptId, JSON.stringify(outcome), charge.billing_details !== undefined);
   res.status(reply.ok ? 200 : 502).json(outcome);
 });
 

@@ -21,6 +21,9 @@ export interface FloorFixture {
   stop(): Promise<void>;
 }
 
+/** Sessions the floor makes as it starts: `cs_durable0` to `cs_durable${FLOOR_SESSIONS - 1}`. */
+export const FLOOR_SESSIONS = 50;
+
 /** The service answers each charge after `serviceDelayMs`; `nodeArgs` and `env` go to the floor's process (a probe's preload, say). */
 export async function startFloor(options: { serviceDelayMs?: number; nodeArgs?: readonly string[]; env?: Record<string, string> } = {}): Promise<FloorFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-floor-test-'));
@@ -37,6 +40,7 @@ export async function startFloor(options: { serviceDelayMs?: number; nodeArgs?: 
       PAYMENT_SERVICE_KEY: 'sk_test',
       BENCH_MERCHANT_ID: 'bench',
       BENCH_DURABLE_DATA_DIR: dir,
+      BENCH_DURABLE_SESSIONS: String(FLOOR_SESSIONS),
     }, /^READY /);
     return {
       dir,

@@ -3,8 +3,9 @@
  * front of the sandbox payment service (another child) that answers every
  * charge after a fixed delay, against two baselines making the same outbound
  * call (bare-pay.ts): the bare Express handler, which writes nothing, and the
- * durable floor, which commits the attempt before the call and its outcome
- * after, as exactly-once needs, to SQLite on the same disk as our backend's.
+ * durable floor, which commits the same two transactions as our pay (the
+ * attempt before the call, its outcome after, as exactly-once needs) to SQLite
+ * on the same disk as our backend's.
  * autocannon drives the closed-loop rounds from this process, the paced sender
  * (paced.ts) the 200/s phase, during which a probe inside each server and the
  * service (tail-probe.ts, BENCH_TAIL_PROBE_DIR) records where the time went
@@ -77,7 +78,7 @@ export interface PayLoadResult {
   ours: TargetFigures;
   /** The bare handler: the same outbound call, nothing written. */
   bare: TargetFigures;
-  /** The durable floor: the bare handler plus the two commits exactly-once needs. */
+  /** The durable floor: the bare handler plus our pay's two commits, by our store's statements. */
   durable: TargetFigures;
 }
 
@@ -244,17 +245,17 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       children.push(child);
       return child;
     };
+    const perTarget = options.rounds * options.requestsPerRound + options.fixedRateRequests + WARMUP_REQUESTS;
+    // autocannon builds one request per connection up front that is never sent: room for those too.
+    const needed = perTarget + 4 * options.connections;
     const bare = await startBaseline('bare', {});
     // On the disk beside our backend's DATA_DIR: the same fsyncs.
     const durableDir = join(dir, 'durable');
     mkdirSync(durableDir);
-    const durable = await startBaseline('durable', { BENCH_DURABLE_DATA_DIR: durableDir });
+    const durable = await startBaseline('durable', { BENCH_DURABLE_DATA_DIR: durableDir, BENCH_DURABLE_SESSIONS: String(needed) });
     const urlOf = (child: Child) => child.readyLine.slice('READY '.length).trim();
 
     const mint = (request: PublicSession['payment_data_request']) => mintPaymentData(`${serviceUrl}/wallet`, CARD, request);
-    const perTarget = options.rounds * options.requestsPerRound + options.fixedRateRequests + WARMUP_REQUESTS;
-    // autocannon builds one request per connection up front that is never sent: room for those too.
-    const needed = perTarget + 4 * options.connections;
 
     const newSession = async () => {
       const session = await json<CreatedSession>(await fetch(`${backendUrl}/api/sessions`, {
@@ -274,7 +275,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       const { session, view } = await newSession();
       return payRequest(session.id, session.client_secret, await mint(view.payment_data_request));
     });
-    // The baselines look nothing up: the request our sessions carry, and ids of their own.
+    // The baselines look nothing up: the request our sessions carry, and ids of their own (the durable floor's sessions, made as it started).
     const { view } = await newSession();
     const baselineItems = (name: string) => pool(needed, async (i) => payRequest(`cs_${name}${i}`, 'unchecked', await mint(view.payment_data_request)));
 

@@ -27,7 +27,7 @@ describe('the tail probe inside the durable floor, driven by the paced sender', 
 
   it('sends on schedule, never early, and splits each request at the service call with its commits on either side', async () => {
     let session = 0;
-    const take = () => ({ path: `/api/sessions/cs_${session++}/pay`, headers: { 'content-type': 'application/json' }, body: PAY_BODY });
+    const take = () => ({ path: `/api/sessions/cs_durable${session++}/pay`, headers: { 'content-type': 'application/json' }, body: PAY_BODY });
     await probe.open(floor.pid);
     const before = schedulingSnapshot(floor.pid, process.pid);
     const samples = await sendPaced(url, take, 10, 100);
@@ -65,7 +65,7 @@ describe('the tail probe inside the durable floor, driven by the paced sender', 
   }, 30_000);
 
   it('records nothing outside a window', async () => {
-    const take = () => ({ path: '/api/sessions/cs_outside/pay', headers: { 'content-type': 'application/json' }, body: PAY_BODY });
+    const take = () => ({ path: '/api/sessions/cs_durable49/pay', headers: { 'content-type': 'application/json' }, body: PAY_BODY });
     await sendPaced(url, take, 1, 100);
     await probe.open(floor.pid);
     const server = await probe.close(floor.pid);
