@@ -72,7 +72,7 @@ describe('WAL checkpoints off the request path', () => {
 
   it('counts the worker’s checkpoints, none by the request connection, on a connection configured as the store’s', () =>
     withNotes('direct.db', async ({ sqlite, insert }) => {
-      // Writes in autocommit mode, as the pay bench's durable floor commits: 600 commits of about 3 pages, past SQLite's
+      // Writes in autocommit mode, one commit each: 600 commits of about 3 pages, past SQLite's
       // 1,000 but short of the bound (WAL_LIMIT_PAGES).
       for (let i = 0; i < 600; i++) {
         insert.run(ROW);

@@ -36,8 +36,8 @@ export async function openDatabase<DB>(
 }
 
 /**
- * The connection's settings, apart so the pay benchmark's durable floor
- * (scripts/bench/bare-pay.ts) commits exactly as the store does. WAL lets
+ * The connection's settings, apart so the benchmarks' own connections
+ * (scripts/bench/checkpoint-stream.ts) commit exactly as the store does. WAL lets
  * readers proceed while a payment is being written; `synchronous` is left at
  * its default, FULL, so a commit survives a power cut; the busy timeout makes
  * a second writer wait instead of failing, for a bounded time. WAL

@@ -2,8 +2,8 @@
  * Figure 3 alone (the pay endpoint under load, also part of `npm run bench`):
  * `npm run bench:pay -- [--tsx] [--cpu-prof] [--perf] [--rounds N] [--requests N] [--sender paced|autocannon]` builds, runs it and
  * prints our server's CPU per pay and added p99 at 200/s against both baselines
- * (the bare handler, and the durable floor that also commits the two writes
- * exactly-once needs; bare-pay.ts), with their goals, without touching
+ * (the bare handler, and the durable floor that also commits our pay's two
+ * transactions; bare-pay.ts), with their goals, without touching
  * docs/benchmarks.md, for a quick before/after, and where the 200/s phase's
  * time went in each server (tail.ts). `--sender autocannon` sends that phase
  * as figure 3 did before 2026-11-26 (paced.ts says why it no longer does). `--cpu-prof` also writes V8

@@ -133,7 +133,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
     ...tailRows(pay),
     ['3. Server CPU per pay (service CPU apart)', ms(pay.ours.cpuMsPerRequest), `bare handler ${ms(pay.bare.cpuMsPerRequest)}`, String(payGoal.cpuOverBare.ratio), payGoal.cpuOverBare.goal],
     [
-      '3. … against the durable floor (the bare handler with its two SQLite commits)',
+      '3. … against the durable floor (the bare handler committing our pay\'s two transactions)',
       ms(pay.ours.cpuMsPerRequest),
       `durable floor ${ms(pay.durable.cpuMsPerRequest)}`,
       String(payGoal.cpuOverDurable.ratio),
