@@ -86,9 +86,14 @@ export function verdictOf(fields: readonly AddressFieldCheck[]): AddressVerdict 
   return fields.includes('match') ? 'partial_match' : 'unavailable';
 }
 
+/** Nothing to compare: most sessions have no address on file. */
+const UNAVAILABLE: BillingAddressCheck = { postal_code: 'unavailable', line1: 'unavailable', country: 'unavailable', verdict: 'unavailable' };
+
 /** Either address absent (none on file, none from the wallet): every field `unavailable`. */
 export function checkBillingAddress(onFile: BillingDetails | undefined, fromWallet: BillingDetails | undefined): BillingAddressCheck {
   const [a, b] = [onFile?.address, fromWallet?.address];
+  // Normalizing the one address there is (Unicode decomposition, a dozen regular expressions) would find nothing to match.
+  if (!a || !b) return { ...UNAVAILABLE };
   const postalCode = (address: BillingDetails['address'] | undefined) => address?.postal_code && normalizePostalCode(address.postal_code, address.country);
   const line1Of = (address: BillingDetails['address'] | undefined) => address?.line1 && normalizeLine(address.line1);
   const postal_code = fieldCheck(postalCode(a), postalCode(b));
