@@ -10,7 +10,7 @@ import { type AddressVerification, type AskedShipping, type AssuranceDetails, Au
 import { invalidRequest } from '../../common/http/errors';
 import { type Failure, type Result, err, ok } from '../../common/result';
 import { randomId } from '../../common/secrets';
-import type { DataCipher } from '../lib/data-cipher';
+import { type DataCipher, rememberingSeals } from '../lib/data-cipher';
 import { addressVerificationOf, type ChargeBody, type ChargeCall, type ServiceClient, type ServiceFailure, serializeCharge } from '../service-client';
 import { type Store, storeFailureOf } from '../store';
 import { type AttemptOutcome, latestAttempt, oneMoreAttempt } from '../store/attempts';
@@ -63,7 +63,9 @@ export interface Paid {
 }
 
 /** `framing`: the page the widget runs on, which a 3-D Secure challenge reports to, and the pages that frame it (iframe mode). */
-export async function pay(deps: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<Paid, Failure>> {
+export async function pay(dependencies: PayDependencies, app: App, session: SessionRow, body: unknown, framing: ChallengeFraming): Promise<Result<Paid, Failure>> {
+  // The billing address this payment seals is opened again for its event: from memory, not decrypted.
+  const deps: PayDependencies = { ...dependencies, cipher: rememberingSeals(dependencies.cipher) };
   const parsed = PayBody.safeParse(body);
   if (!parsed.success) return err(invalidRequest(parsed.error));
   const asked = { shipping: shippingOf(session), contact: contactOf(session) };

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDataCipher, loadDataKey } from './data-cipher';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createDataCipher, loadDataKey, rememberingSeals } from './data-cipher';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-checkout-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +33,21 @@ describe('data at rest', () => {
     expect(cipher.blindIndex('email', 'bob@example.com')).not.toBe(index);
     expect(cipher.blindIndex('other', 'ada@example.com')).not.toBe(index);
     expect(createDataCipher(Buffer.alloc(32, 1)).blindIndex('email', 'ada@example.com')).not.toBe(index);
+  });
+
+  it("opens what a request's cipher sealed without decrypting it again, and the rest as the cipher does", () => {
+    const decrypting = vi.spyOn(cipher, 'open');
+    const sealedBefore = cipher.seal('on file');
+    const request = rememberingSeals(cipher);
+    const sealed = request.seal('{"address":"1 Main St"}');
+    expect(request.open(sealed)).toEqual({ ok: true, value: '{"address":"1 Main St"}' });
+    expect(decrypting).not.toHaveBeenCalled();
+    // Sealed as any other value: the store's readers open it with the plain cipher.
+    expect(cipher.open(sealed)).toEqual({ ok: true, value: '{"address":"1 Main St"}' });
+    expect(request.open(sealedBefore)).toEqual({ ok: true, value: 'on file' });
+    expect(request.open('v1.x.y.z').ok).toBe(false);
+    expect(request.blindIndex('email', 'ada@example.com')).toBe(cipher.blindIndex('email', 'ada@example.com'));
+    decrypting.mockRestore();
   });
 
   it('keeps a generated key in a private file and reuses it', () => {
