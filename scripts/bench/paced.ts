@@ -30,9 +30,20 @@ export interface PacedSample {
 
 export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+/**
+ * A kept-alive socket left idle is closed by the server after its keep-alive timeout (Node's 5 s, which
+ * it announces as `Keep-Alive: timeout=5`); a request written on it as the server closes it fails with
+ * ECONNRESET. Node's agent closes its idle sockets a second before the announced timeout, but only when
+ * it has a timeout of its own (Agent#keepSocketAlive compares the hint with it): without one, a socket
+ * left idle after a burst could be taken up again just as the server closed it, which is how one
+ * request of a 200/s phase most likely failed with ECONNRESET (2026-11-27). Past the hint, this is the
+ * longest a socket may be idle; no request of the bench waits that long.
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 60_000;
+
 export async function sendPaced(url: string, take: () => PacedRequest, amount: number, ratePerSecond: number): Promise<PacedSample[]> {
   const { hostname, port } = new URL(url);
-  const agent = new Agent({ keepAlive: true });
+  const agent = new Agent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS });
   const intervalMs = 1000 / ratePerSecond;
   const samples: PacedSample[] = [];
   const failures: string[] = [];
