@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createApp } from '../../server/apps';
+import { checkBillingAddress } from '../../server/checkout/address-check';
 import { newSessionRow } from '../../server/checkout/sessions';
 import { openStore, type Store } from '../../server/store';
 import { claimSessionForAttempt, recordAttemptAndMoveOnSqlite } from '../../server/store/attempt-moves';
@@ -54,7 +55,7 @@ async function durableStore(dataDir: string, count: number): Promise<{ store: St
 }
 
 /** The billing-address check as ours records it for a session with no address on file. */
-const UNCHECKED_ADDRESS = JSON.stringify({ postal_code: 'unavailable', line1: 'unavailable', country: 'unavailable', verdict: 'unavailable' });
+const UNCHECKED_ADDRESS = JSON.stringify(checkBillingAddress(undefined, undefined));
 
 /** The two transactions of our pay, with the floor's values in the columns ours fills. */
 function durableWrites({ store, appId }: { store: Store; appId: string }) {
