@@ -105,6 +105,8 @@ export interface WebhookAudit {
   redelivered: number;
   /** An outcome without its event, or an event recorded and never received (must be none). */
   missing: string[];
+  /** Events the receiver got that the store does not hold (must be none): each as `id (type of object)`. */
+  unrecorded: string[];
   /** Deliveries whose signature did not verify (must be none). */
   forged: number;
 }
@@ -478,7 +480,7 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
   const methods = billing ? new Map((await shop.paymentMethods()).map((method) => [method.id, method])) : new Map<string, PaymentMethod>();
   const ours = new Set(sessions.flatMap((session) => [session.id, ...session.refunds.map((refund) => refund.id), ...(session.payment_method ? [session.payment_method] : [])]));
   const recorded = (await shop.events()).filter((event) => ours.has(event.data.object.id));
-  const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs);
+  const webhooks = await auditWebhooks(sessions, recorded, receiver, options.drainTimeoutMs, () => shop.events());
   await receiver.close();
   await quoteEndpoint?.close();
   const refundsMadeTwice = sessions.filter((session) => session.refunds.length > (refundKeys.get(session.id) ?? 0)).map((session) => session.id);
@@ -512,10 +514,20 @@ async function soakAgainst(options: Omit<SoakOptions, 'env' | 'duringOutage'>, t
 
 /**
  * Every outcome has its event in the store (a succeeded session its
- * session.succeeded, a settled refund its refund.*), and the receiver gets
- * every event the store recorded, given `timeoutMs` for retries.
+ * session.succeeded, a settled refund its refund.*), the receiver gets
+ * every event the store recorded, given `timeoutMs` for retries, and gets
+ * no event the store does not hold. The store is read again for that last
+ * check after the receiver's events are taken: the reconciler goes on
+ * recording after `recorded` was read (a card kept late, a network's card
+ * update), and those events reach the receiver too.
  */
-async function auditWebhooks(sessions: readonly Session[], recorded: readonly Event[], receiver: WebhookReceiver, timeoutMs: number): Promise<WebhookAudit> {
+export async function auditWebhooks(
+  sessions: readonly Session[],
+  recorded: readonly Event[],
+  receiver: Pick<WebhookReceiver, 'events' | 'waitFor' | 'deliveries' | 'forged'>,
+  timeoutMs: number,
+  storedEvents: () => Promise<Event[]>,
+): Promise<WebhookAudit> {
   const missing: string[] = [];
   const has = new Set(recorded.map((event) => `${event.type} ${event.data.object.id}`));
   for (const session of sessions) {
@@ -527,9 +539,12 @@ async function auditWebhooks(sessions: readonly Session[], recorded: readonly Ev
   }
   const all = (events: Event[]) => recorded.every((event) => events.some((got) => got.id === event.id));
   await receiver.waitFor(all, timeoutMs).catch(() => undefined);
-  const received = new Set(receiver.events().map((event) => event.id));
+  const got = receiver.events();
+  const received = new Set(got.map((event) => event.id));
   for (const event of recorded) if (!received.has(event.id)) missing.push(`${event.id} (${event.type}) was recorded and never received`);
-  return { recorded: recorded.length, received: received.size, redelivered: receiver.deliveries.length - received.size, missing, forged: receiver.forged };
+  const stored = new Set((await storedEvents()).map((event) => event.id));
+  const unrecorded = got.filter((event) => !stored.has(event.id)).map((event) => `${event.id} (${event.type} of ${event.data.object.id})`);
+  return { recorded: recorded.length, received: received.size, redelivered: receiver.deliveries.length - received.size, missing, unrecorded, forged: receiver.forged };
 }
 
 /** What must be zero, as lines to print: empty when the money is exact and every event arrived. */
@@ -543,6 +558,7 @@ export const soakProblems = ({ audit, refundsMadeTwice, webhooks, express, mit }
   ...(express?.stale.charged.map((line) => `a stale quote took a payment: ${line}`) ?? []),
   ...(express && express.endpoint.unsigned > 0 ? [`${express.endpoint.unsigned} quote requests did not verify`] : []),
   ...webhooks.missing.map((line) => `event missing: ${line}`),
+  ...webhooks.unrecorded.map((line) => `event received that the store does not hold: ${line}`),
   ...(webhooks.forged > 0 ? [`${webhooks.forged} webhook deliveries did not verify`] : []),
   ...refundsMadeTwice.map((id) => `refunded more times than asked: ${id}`),
   ...audit.duplicates.map((id) => `duplicate: ${id}`),

