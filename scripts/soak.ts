@@ -216,6 +216,7 @@ function printReport(report: SoakOutcome, first: [string, string | number][]): v
     ['sessions refunded above what they took (must be 0)', audit.refunds.overRefunded.length],
     ['events recorded / received by the merchant / delivered again (at least once)', `${report.webhooks.recorded} / ${report.webhooks.received} / ${report.webhooks.redelivered}`],
     ['events missing (must be 0)', report.webhooks.missing.length],
+    ['events received that the store does not hold (must be 0)', report.webhooks.unrecorded.length],
     ['reconciliation drained in', ms(report.drainedMs)],
     ['pay latency p50 / p99 / max', `${ms(percentile(50))} / ${ms(percentile(99))} / ${ms(latencies.at(-1) ?? NaN)}`],
   ];
