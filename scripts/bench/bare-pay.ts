@@ -1,6 +1,7 @@
 /**
  * The baselines for the pay endpoint: a bare Express handler that parses the
- * same body and makes the same outbound charge call as our backend, with none
+ * same body and makes the same outbound charge call as our backend, by the
+ * same HTTP client (undici's `request`, on a pool of its own), with none
  * of its work (client secret, validation, pricing, sealing, views, logging).
  * With BENCH_DURABLE_DATA_DIR set it is the durable floor: it also commits the
  * same two durable writes as our pay, to a store of our schema in that
@@ -17,6 +18,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { Agent, request } from 'undici';
 import { createApp } from '../../server/apps';
 import { checkBillingAddress } from '../../server/checkout/address-check';
 import { newSessionRow } from '../../server/checkout/sessions';
@@ -95,6 +97,7 @@ interface PayBody {
   };
 }
 
+const dispatcher = new Agent();
 const app = express();
 app.disable('x-powered-by');
 app.post('/api/sessions/:id/pay', express.json({ limit: '64kb' }), async (req, res) => {
@@ -122,8 +125,9 @@ app.post('/api/sessions/:id/pay', express.json({ limit: '64kb' }), async (req, r
     res.status(409).json({ error: 'already paid' });
     return;
   }
-  const reply = await fetch(chargesUrl, {
+  const reply = await request(chargesUrl, {
     method: 'POST',
+    dispatcher,
     headers: {
       authorization: `Bearer ${serviceKey}`,
       'content-type': 'application/json',
@@ -132,9 +136,9 @@ app.post('/api/sessions/:id/pay', express.json({ limit: '64kb' }), async (req, r
     },
     body,
   });
-  const outcome: unknown = await reply.json();
+  const outcome: unknown = await reply.body.json();
   await writes?.settle(sessionId, attemptId, JSON.stringify(outcome), charge.billing_details !== undefined);
-  res.status(reply.ok ? 200 : 502).json(outcome);
+  res.status(reply.statusCode >= 200 && reply.statusCode < 300 ? 200 : 502).json(outcome);
 });
 
 const server = createServer(app);

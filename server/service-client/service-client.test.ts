@@ -87,6 +87,12 @@ describe('the service client', () => {
     expect(await client.createCharge(request, call)).toMatchObject({ ok: false, error: { code: 'service_timeout', outcomeUnknown: true } });
   });
 
+  it('reports a reply cut off half way through its body, every try, as a timeout: the charge may exist', async () => {
+    script = ['stall', 'stall', 'stall'];
+    expect(await client.createCharge(request, call)).toMatchObject({ ok: false, error: { code: 'service_timeout', outcomeUnknown: true } });
+    expect(received).toHaveLength(3);
+  });
+
   it('does not retry a refusal, which says nothing was charged', async () => {
     script = [{ status: 400, code: 'invalid_wallet_token' }];
     expect(await client.createCharge(request, call)).toMatchObject({ ok: false, error: { code: 'service_rejected', serviceCode: 'invalid_wallet_token', outcomeUnknown: false } });
