@@ -73,6 +73,14 @@ describe("the store's rows", () => {
     expect(syncConnectionOf(db)!.prepare('select * from wide where id = ?').get(99)).toBeUndefined();
   });
 
+  it('carry columns of any name as named, and refuse one named __proto__, which would be the row prototype', () => {
+    const sqlite = syncConnectionOf(db)!;
+    const text = `select 1 as "a b", 2 as "quote""d", 3 as 'back\\slash', 4 as "constructor", 5 as "toString"`;
+    expect(sqlite.prepare(text).get()).toStrictEqual(plainRows(text)[0]);
+    expect(Object.getPrototypeOf(sqlite.prepare(text).get())).toBe(Object.prototype);
+    expect(() => sqlite.prepare('select 1 as "__proto__"')).toThrow(/__proto__/);
+  });
+
   it('of a write that returns them are its rows, and the write still counts as a commit for the checkpoint worker', async () => {
     const insert = syncConnectionOf(db)!.prepare(`insert into wide (column_0, column_1) values (?, ?) returning id, column_0, column_1`);
     expect(insert.all('a', 'b')).toStrictEqual([{ id: 1, column_0: 'a', column_1: 'b' }]);
