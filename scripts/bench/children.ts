@@ -3,9 +3,10 @@
  * always ended by their own pid (SIGTERM, then SIGKILL), including when the
  * bench itself fails or is interrupted.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { killOnExit } from '../../testing/kill-on-exit';
 
 /** Children run from the repository root, whatever directory the bench was started in. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,11 +31,6 @@ export interface Child {
  */
 const startingEnv = { ...process.env };
 
-const running = new Set<ChildProcess>();
-// A bench that throws or is interrupted still takes its children down with it.
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => process.exit(130));
 }
@@ -52,23 +48,20 @@ export function startChild(args: string[], env: Record<string, string>, ready: R
   const [command, ...rest] = args;
   if (!command) throw new Error('startChild needs a command');
   const child = spawn(command, rest, { cwd: repoRoot, env: { ...startingEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
+  // A bench that throws or is interrupted still takes its children down with it.
+  killOnExit(child);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
 
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      running.delete(child);
-      return;
-    }
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(killer);
-    running.delete(child);
   };
 
   return new Promise<Child>((resolve, reject) => {

@@ -13,6 +13,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { killOnExit } from '../kill-on-exit';
 import { waitForOk } from '../wait-for-ok';
 
 export interface NginxSite {
@@ -152,9 +153,8 @@ const workersOf = (masterPid: number): Set<string> =>
 /** Starts nginx on a site whose config writeNginxConfig wrote; it listens once `nginx -t` passed, but the caller checks it answers. */
 export function startNginx(binary: string, site: NginxSite): RunningNginx {
   const proc: ChildProcess = spawn(binary, argsFor(site), { stdio: 'ignore' });
-  // A caller that throws or is interrupted must not leave nginx running: ended by its own pid.
-  const killOnExit = () => proc.kill('SIGKILL');
-  process.once('exit', killOnExit);
+  // A caller that throws or is interrupted must not leave nginx running.
+  killOnExit(proc);
   return {
     url: `http://${site.listen.host}:${site.listen.port}`,
     async reload(next) {
@@ -171,7 +171,6 @@ export function startNginx(binary: string, site: NginxSite): RunningNginx {
       }
     },
     async stop() {
-      process.off('exit', killOnExit);
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
       proc.kill('SIGQUIT');

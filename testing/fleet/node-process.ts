@@ -10,6 +10,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killOnExit } from '../kill-on-exit';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -85,6 +86,8 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Nod
     const { args, cwd } = options.launch;
     const proc = spawn(process.execPath, args, { cwd, env: { ...process.env, ...options.env, [options.portVariable]: port }, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
+    // A caller that throws or is interrupted must not leave a server running.
+    killOnExit(proc);
     // Read both pipes to the end, always: a full pipe would block the server.
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
@@ -124,8 +127,6 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Nod
     return done;
   }
 
-  // A caller that throws or is interrupted must not leave a server running: ended by its own pid.
-  process.once('exit', () => child?.kill('SIGKILL'));
   await launch();
   return {
     get pid() {

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../free-port';
+import { killOnExit } from '../kill-on-exit';
 
 export interface RedisServer {
   /** `redis://127.0.0.1:port`: REDIS_URL for the instances. */
@@ -56,15 +57,14 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
   const port = await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'];
   let proc: ChildProcess | undefined;
-  // A caller that throws or is interrupted must not leave redis-server running: ended by its own pid.
-  const killOnExit = () => proc?.kill('SIGKILL');
-  process.once('exit', killOnExit);
 
   const start = async () => {
     const started = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     started.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     proc = started;
+    // A caller that throws or is interrupted must not leave redis-server running.
+    killOnExit(started);
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await acceptsConnections(port))) {
       if (started.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}: ${stderr}`);
@@ -87,7 +87,6 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
     freeze: () => void proc?.kill('SIGSTOP'),
     thaw: () => void proc?.kill('SIGCONT'),
     async remove() {
-      process.off('exit', killOnExit);
       proc?.kill('SIGCONT');
       await kill();
       rmSync(dir, { recursive: true, force: true });
