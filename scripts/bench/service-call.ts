@@ -1,15 +1,16 @@
 /**
  * The client's CPU for one call to the payment service, by how it is made: Node's global `fetch`
  * with an AbortController deadline (the service client until 2026-11-27), `fetch` without one, and
- * undici's `request` with the emitter deadline the service client uses now. A charge-sized JSON body
+ * undici's `request` with the service client's own deadline (tryDeadline). A charge-sized JSON body
  * each way; the service is a plain node:http server in a child process, so that only the client's
  * CPU is counted (process.cpuUsage of this process). Rounds alternate the three ways; each figure is
  * the median of its rounds.
  *   npm run bench:service-call
  */
 import { spawn } from 'node:child_process';
-import { EventEmitter, once } from 'node:events';
+import { once } from 'node:events';
 import { Agent, request } from 'undici';
+import { tryDeadline } from '../../server/service-client';
 import { median } from './stats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 4000);
@@ -42,13 +43,12 @@ const ways: Record<string, () => Promise<unknown>> = {
   },
   'fetch, no deadline': async () => (await fetch(url, { method: 'POST', headers, body })).json(),
   "undici's request, emitter deadline": async () => {
-    const signal = new EventEmitter();
-    const timer = setTimeout(() => signal.emit('abort'), DEADLINE_MS);
+    const deadline = tryDeadline(DEADLINE_MS);
     try {
-      const response = await request(url, { method: 'POST', headers, body, signal, dispatcher });
+      const response = await request(url, { method: 'POST', headers, body, signal: deadline.signal, dispatcher });
       return JSON.parse(await response.body.text()) as unknown;
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   },
 };

@@ -189,7 +189,7 @@ const paths = {
  * AbortSignal: an AbortController's signal is made transferable and carries a weak reference and
  * listeners of its own, costly on every pay for a deadline that almost never passes.
  */
-function tryDeadline(ms: number): { signal: EventEmitter; passed: () => boolean; clear: () => void } {
+export function tryDeadline(ms: number): { signal: EventEmitter; passed: () => boolean; clear: () => void } {
   const signal = new EventEmitter();
   let passed = false;
   const timer = setTimeout(() => {
@@ -224,8 +224,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   /**
    * undici's `request`, not `fetch`: fetch builds WHATWG requests, responses and streams around
-   * every call, which cost a pay about three times the CPU of the call itself (docs/benchmarks.md).
-   * Kept-alive connections of the service's own pool.
+   * every call, about five times the client CPU of `request` (`npm run bench:service-call`,
+   * docs/benchmarks.md). Kept-alive connections of the service's own pool.
    */
   const dispatcher = new Agent();
 
