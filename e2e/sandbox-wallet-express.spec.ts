@@ -107,10 +107,13 @@ test("the sheet calls the merchant as Google's does, redraws from its replies, a
   await sheet.locator('input[name=sandbox-shipping-option][value=fast]').check();
   await expect.poll(async () => (await calls())[4]).toMatchObject({ callbackTrigger: 'SHIPPING_OPTION', shippingOptionData: { id: 'fast' } });
   await expect(pay).toBeDisabled();
+  // A code typed while that reply is on its way: the sheet redrawn from the reply keeps what was typed.
+  await sheet.getByTestId('sandbox-offer-code').fill('NOPE');
   await answer(4);
   await expect(total).toContainText('$32.00');
-  await sheet.getByTestId('sandbox-offer-code').fill('NOPE');
+  await expect(sheet.getByTestId('sandbox-offer-code')).toHaveValue('NOPE');
   await sheet.getByTestId('sandbox-offer-apply').click();
+  await expect(sheet.getByTestId('sandbox-offer-code'), 'an applied code leaves the box').toHaveValue('');
   await expect.poll(async () => (await calls())[5]).toMatchObject({ callbackTrigger: 'OFFER', offerData: { redemptionCodes: ['NOPE'] } });
   await answer(5);
   await expect(sheet.getByTestId('sandbox-offer-error')).toHaveText('This code is not valid');

@@ -43,9 +43,11 @@ function radios(name: string, legend: string, testid: string, error: string | un
   );
 }
 
-/** Draws the model into `part`, keeping the shopper's focus on the control it was on. */
+/** Draws the model into `part`, keeping the shopper's focus on the control it was on, and a code typed but not yet applied. */
 export function drawExpress(part: HTMLElement, model: ExpressModel, request: ExpressRequest, onChange: (change: Change) => void): void {
   const focused = part.querySelector<HTMLInputElement>('input:focus');
+  // A reply to an earlier change may redraw while the shopper types a code: what they typed stays.
+  const typedCode = part.querySelector<HTMLInputElement>('input[name=sandbox-offer-code]')?.value ?? '';
   const errorFor = (where: ReturnType<typeof errorPart>) => (model.error && errorPart(model.error) === where ? model.error.message : undefined);
   const sections: HTMLElement[] = [orderSummary(model)];
   if (request.shippingAddressRequired) {
@@ -62,7 +64,7 @@ export function drawExpress(part: HTMLElement, model: ExpressModel, request: Exp
       }))),
     );
   }
-  if (request.offerInfo || (request.callbackIntents ?? []).includes('OFFER')) sections.push(offers(model, request, errorFor('offer'), onChange));
+  if (request.offerInfo || (request.callbackIntents ?? []).includes('OFFER')) sections.push(offers(model, request, errorFor('offer'), typedCode, onChange));
   const sheetError = errorFor('sheet');
   if (sheetError) sections.push(el('p', { class: 'error', role: 'alert', 'data-testid': 'sandbox-express-error' }, sheetError));
   part.replaceChildren(...sections);
@@ -76,16 +78,20 @@ export function drawExpress(part: HTMLElement, model: ExpressModel, request: Exp
   if (focused) part.querySelector<HTMLInputElement>(`input[name="${focused.name}"]${focused.type === 'radio' ? `[value="${focused.value}"]` : ''}`)?.focus();
 }
 
-function offers(model: ExpressModel, request: ExpressRequest, error: string | undefined, onChange: (change: Change) => void): HTMLElement {
+function offers(model: ExpressModel, request: ExpressRequest, error: string | undefined, typedCode: string, onChange: (change: Change) => void): HTMLElement {
   const applied = model.offers.map((offer) => el('li', { 'data-testid': 'sandbox-offer' }, el('strong', {}, offer.redemptionCode), ` ${offer.description}`));
   const section = el('fieldset', { 'data-testid': 'sandbox-offers', ...(error && { 'aria-describedby': 'sandbox-offer-error' }) }, el('legend', {}, 'Promotion code'), el('ul', {}, ...applied));
   // Google's sheet takes codes only from a merchant who answers them (the OFFER intent).
   if ((request.callbackIntents ?? []).includes('OFFER')) {
     const code = el('input', { type: 'text', name: 'sandbox-offer-code', 'data-testid': 'sandbox-offer-code', 'aria-label': 'Promotion code', autocomplete: 'off' });
+    code.value = typedCode;
     const apply = el('button', { type: 'button', 'data-testid': 'sandbox-offer-apply' }, 'Apply');
     const submit = () => {
       const entered = code.value.trim();
-      if (entered) onChange({ trigger: 'OFFER', code: entered });
+      if (!entered) return;
+      // Applied, the code leaves the box: the redraw this change makes starts it empty.
+      code.value = '';
+      onChange({ trigger: 'OFFER', code: entered });
     };
     apply.addEventListener('click', submit);
     code.addEventListener('keydown', (e) => {
