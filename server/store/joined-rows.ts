@@ -14,8 +14,8 @@ type Copy = (row: Record<string, unknown>) => Record<string, unknown>;
 
 /**
  * Copies made for the rows of one list of column names: each builds its object as one literal, its
- * columns read by constant names. A loop over the keys set each column by a name it computed, some
- * 8 µs for a session joined with its app against 0.4 µs (docs/benchmarks.md, "Joined rows").
+ * columns read by constant names. A loop over the keys, setting each column by a name it computed,
+ * took some 8 µs for a row of 76 columns against 0.4 (docs/benchmarks.md, "Our code, function by function").
  */
 interface Copier {
   names: readonly string[];
