@@ -24,7 +24,7 @@ interface Copier {
 
 /** By prefix ('' for the main table's columns), the copiers of the statements seen: a few each. */
 const copiers = new Map<string, Copier[]>();
-/** More lists of names than this under one prefix are copied by the loop, not compiled: no sequence of statements grows the cache. */
+/** More lists of names than this under one prefix are copied by a loop, not compiled: no sequence of statements grows the cache. */
 const MAX_COPIERS = 16;
 
 function copierOf(row: Record<string, unknown>, prefix: string): Copy {
@@ -32,8 +32,10 @@ function copierOf(row: Record<string, unknown>, prefix: string): Copy {
   const known = copiers.get(prefix) ?? [];
   const found = known.find((copier) => sameNames(copier.names, names));
   if (found) return found.copy;
-  const copy = prefix === '' ? compiledCopy(names, (name) => (name.includes(':') ? undefined : name)) : compiledCopy(names, (name) => (name.startsWith(prefix) ? name.slice(prefix.length) : undefined));
-  if (known.length < MAX_COPIERS) copiers.set(prefix, [...known, { names, copy }]);
+  const columns = copiedColumns(names, prefix);
+  if (known.length >= MAX_COPIERS) return (source) => Object.fromEntries(columns.map(([to, from]) => [to, source[from]]));
+  const copy = new Function('row', `return {${columns.map(([to, from]) => `${JSON.stringify(to)}: row[${JSON.stringify(from)}]`).join(', ')}};`) as Copy;
+  copiers.set(prefix, [...known, { names, copy }]);
   return copy;
 }
 
@@ -43,15 +45,19 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** A copy of the columns `renamed` keeps, under the names it gives them. The names are SQLite's or PostgreSQL's, quoted by JSON.stringify. */
-function compiledCopy(names: readonly string[], renamed: (name: string) => string | undefined): Copy {
-  const fields: string[] = [];
+/**
+ * The columns a copy takes from rows of `names`, as [its name in the copy, its name in the row]: those with
+ * `prefix`, or with the prefix '' those with none. The names are SQLite's or PostgreSQL's, quoted by JSON.stringify.
+ */
+function copiedColumns(names: readonly string[], prefix: string): [to: string, from: string][] {
+  const columns: [string, string][] = [];
   for (const name of names) {
-    const to = renamed(name);
-    if (to === undefined) continue;
-    // In an object literal this name sets the prototype instead of a property.
+    const taken = prefix === '' ? !name.includes(':') : name.startsWith(prefix);
+    if (!taken) continue;
+    const to = name.slice(prefix.length);
+    // In an object literal this name would set the prototype instead of a property.
     if (to === '__proto__') throw new Error(`a column named ${JSON.stringify(name)} cannot be copied`);
-    fields.push(`${JSON.stringify(to)}: row[${JSON.stringify(name)}]`);
+    columns.push([to, name]);
   }
-  return new Function('row', `return {${fields.join(', ')}};`) as Copy;
+  return columns;
 }
