@@ -153,7 +153,14 @@ export function clientSecretOpens(session: SessionRow, clientSecret: string): bo
   return separator > 0 && clientSecret.slice(0, separator) === session.id && secretMatches(clientSecret, session.client_secret_hash);
 }
 
-export const outcomeOf = (row: SessionRow): PaymentOutcome | null => (row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null);
+/** Outcomes parsed, by row: a payment's event and its reply are made from the same row as moved, and read its outcome once. */
+const parsedOutcomes = new WeakMap<SessionRow, PaymentOutcome | null>();
+
+export function outcomeOf(row: SessionRow): PaymentOutcome | null {
+  let outcome = parsedOutcomes.get(row);
+  if (outcome === undefined) parsedOutcomes.set(row, (outcome = row.outcome ? PaymentOutcome.parse(JSON.parse(row.outcome)) : null));
+  return outcome;
+}
 
 /** The merchant's view of a session, its refunds read from `db` (which may be the transaction that just changed it). */
 export async function sessionView(db: Store | StoreTransaction, cipher: DataCipher, row: SessionRow): Promise<Session> {
