@@ -36,11 +36,15 @@ test('two tabs paying one session at once charge it once, and both end paid', as
   const { checkout: first } = await shop.open();
   const second = await secondTab(page, server, first);
 
-  // A slow service, so the second tab's payment surely arrives while the first is being charged.
-  server.sandbox?.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 1000 });
-  const paying = [first, second].map(async (tab) => ({ tab, payStatus: (await tab.payWith(CARD)).payStatus }));
-  // The refused tab is answered at once, the other a second later: its state is looked at before that second is over
-  // (after it, its next check may already find the session paid).
+  // A slow service, so that one tab's payment surely arrives while the other's is being charged: both sheets open
+  // first, then both Pay buttons pressed at once (a sheet opened inside the charge's delay on a loaded machine let
+  // the first payment end before the second was sent, and the 200 came first).
+  server.sandbox?.setFaults({ rate: 1, kinds: ['latency'], latencyMs: 2000 });
+  await first.openWallet();
+  await second.openWallet();
+  const paying = [first, second].map(async (tab) => ({ tab, payStatus: (await tab.payInOpenSheet(CARD)).payStatus }));
+  // The refused tab is answered at once, the other two seconds later: its state is looked at before they are over
+  // (after them, its next check may already find the session paid).
   const answeredFirst = await Promise.race(paying);
   expect(answeredFirst.payStatus).toBe(409);
   // Told "in progress", that tab confirms by polling instead of failing.
