@@ -11,8 +11,9 @@ export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 export const firefoxInstalled = () => existsSync(firefoxPath);
 
-export function launchFirefox(): Promise<Browser> {
-  return puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true });
+/** Puppeteer gives up after 30 s by default; the worker's fixture allows `timeoutMs`. */
+export function launchFirefox(timeoutMs: number): Promise<Browser> {
+  return puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true, timeout: timeoutMs });
 }
 
 /** A page in a context of its own (no cookies or storage shared with another test), closed with it. */

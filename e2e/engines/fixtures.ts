@@ -42,6 +42,9 @@ interface EngineWorkerFixtures {
   engineBrowser: { firefox: Browser } | { webkit: WebKitSession } | undefined;
 }
 
+/** How long a worker may take to start its engine's browser. */
+const BROWSER_START_TIMEOUT_MS = 90_000;
+
 const installed: Record<Engine, () => boolean> = { chromium: () => true, 'firefox-esr': firefoxInstalled, webkitgtk: webkitInstalled };
 const installScript: Record<Engine, string> = { chromium: 'ensure-chromium.sh', 'firefox-esr': 'ensure-firefox.sh', webkitgtk: 'ensure-webkit.sh' };
 
@@ -52,7 +55,7 @@ export const test = base.extend<{ driver: EngineDriver; openShop(options?: ShopO
     async ({ engine }, use) => {
       if (engine === 'chromium' || !installed[engine]()) return use(undefined);
       if (engine === 'firefox-esr') {
-        const firefox = await launchFirefox();
+        const firefox = await launchFirefox(BROWSER_START_TIMEOUT_MS);
         try {
           await use({ firefox });
         } finally {
@@ -60,14 +63,15 @@ export const test = base.extend<{ driver: EngineDriver; openShop(options?: ShopO
         }
         return;
       }
-      const webkit = await launchWebKit();
+      const webkit = await launchWebKit(BROWSER_START_TIMEOUT_MS);
       try {
         await use({ webkit });
       } finally {
         await webkit.close();
       }
     },
-    { scope: 'worker' },
+    // Starting a browser is the worker's setup, not a test's: Firefox ESR once took over the tests' 30 s to start on a loaded CI machine.
+    { scope: 'worker', timeout: BROWSER_START_TIMEOUT_MS },
   ],
 
   driver: async ({ engine, engineBrowser, context }, use, testInfo) => {

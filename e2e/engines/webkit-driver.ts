@@ -53,7 +53,8 @@ export interface WebKitSession {
  * WebKitWebDriver and one MiniBrowser session. A session costs seconds to open
  * and to close, so a worker keeps one and each test starts it afresh (webkitDriver).
  */
-export async function launchWebKit(): Promise<WebKitSession> {
+/** `timeoutMs`: how long the driver may take to listen, as the worker's fixture allows. */
+export async function launchWebKit(timeoutMs: number): Promise<WebKitSession> {
   const port = await freePort();
   // Its own process group, so that closing ends xvfb-run, Xvfb, the driver and the browser together.
   const driver: ChildProcess = spawn('xvfb-run', ['--auto-servernum', driverPath, `--host=127.0.0.1`, `--port=${port}`], { detached: true, stdio: 'ignore' });
@@ -63,7 +64,7 @@ export async function launchWebKit(): Promise<WebKitSession> {
   // A worker that dies without its fixtures' teardown still takes the display and the browser with it.
   process.once('exit', stop);
   try {
-    await waitFor('WebKitWebDriver to listen', async () => (await fetch(`http://127.0.0.1:${port}/status`).catch(() => null))?.ok || null, 30_000);
+    await waitFor('WebKitWebDriver to listen', async () => (await fetch(`http://127.0.0.1:${port}/status`).catch(() => null))?.ok || null, timeoutMs);
     const client = await WebDriver.newSession({
       hostname: '127.0.0.1',
       port,
