@@ -11,7 +11,8 @@
  * bytes before JSON.parse), a JSON object, and storable text. docs/api.md,
  * "Bodies".
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { match } from 'path-to-regexp';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { unstorableTextPath } from '../../contracts';
@@ -185,16 +186,19 @@ export const noBody: RequestHandler = (req, res, next) => (carriesBody(req) ? re
 /**
  * The edge: each route of `rules` reads its body (bodyReader), and every other
  * request is refused if it carries one (noBody). Routes are matched as the
- * routers match them (the same Express path syntax and defaults); a matched
- * route leaves the edge once its body is read.
+ * routers match them (path-to-regexp, as Express's router calls it: case-insensitive,
+ * a trailing slash allowed), but by a middleware, not a router: a router whose last
+ * layer calls next(), or that a layer leaves with next('router'), hands the request
+ * on with setImmediate, a turn of the event loop later, and every request of the
+ * server passes by here (server/http/same-turn.test.ts).
+ * A preflight is not read here: a router answers OPTIONS itself for the paths it has routes for.
  */
 export function bodyEdge(rules: BodyRules): RequestHandler {
-  const edge = express.Router();
-  const leave = (_req: Request, _res: Response, next: NextFunction) => next('router');
-  for (const { method, path, rule } of routesOf(rules)) edge[method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete'](path, bodyReader(rule), leave);
-  edge.use(noBody);
-  // A preflight is not routed here: a router answers OPTIONS itself for the paths it has routes for.
-  return (req, res, next) => (req.method === 'OPTIONS' ? noBody(req, res, next) : edge(req, res, next));
+  const routes = routesOf(rules).map(({ method, path, rule }) => ({ method, matches: match(path, { decode: false }), read: bodyReader(rule) }));
+  return (req, res, next) => {
+    const route = req.method === 'OPTIONS' ? undefined : routes.find(({ method, matches }) => method === req.method && matches(req.path) !== false);
+    return (route?.read ?? noBody)(req, res, next);
+  };
 }
 
 /** The rules' routes: the edge's, the OpenAPI document's agreement test's and the per-route tests'. */

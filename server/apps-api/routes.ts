@@ -110,7 +110,7 @@ export function appLookupRoutes(options: AppLookupOptions): RequestHandler {
     return ok({ body: selection ? applySelection(record, selection) : record, prettyPrint });
   }
 
-  // A middleware, not a router: a router that has no route for a request hands it back a turn of the event loop later (http/get-routes.ts), and every request passes by this one.
+  // A middleware, not a router: a router whose last layer calls next() hands the request on a turn of the event loop later (server/http/same-turn.test.ts), and every request passes by this one.
   return async (req, res, next) => {
     const match = matchAppsPath(req.path, basePaths);
     if (match === undefined) return next();
