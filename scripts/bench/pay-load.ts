@@ -62,6 +62,8 @@ export interface TargetFigures {
   tailAt200: TailFigures;
   /** The server process's CPU time per request in the closed-loop rounds (the service's is apart). */
   cpuMsPerRequest: number;
+  /** The same, round by round: the rounds rotate the targets, so round i of each ran within seconds of the others'. */
+  cpuMsPerRequestByRound: number[];
   /** The service's CPU time per request while this target was driving it. */
   serviceCpuMsPerRequest: number;
   peakRssBytes: number;
@@ -327,6 +329,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
         addedAt200: { p50Ms: percentile(added, 50), p99Ms: percentile(added, 99) },
         tailAt200: rated.tail,
         cpuMsPerRequest: runs.reduce((sum, r) => sum + r.serverCpuMs, 0) / count,
+        cpuMsPerRequestByRound: runs.map((r) => r.serverCpuMs / r.count),
         serviceCpuMsPerRequest: runs.reduce((sum, r) => sum + r.serviceCpuMs, 0) / count,
         peakRssBytes: server.peakRssBytes(),
       };

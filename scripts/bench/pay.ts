@@ -58,7 +58,7 @@ console.log(
   [
     `backend: ${values.tsx ? 'server/main.ts through tsx' : 'dist/server/main.js (compiled)'}`,
     `server CPU per pay: ours ${ours.cpuMsPerRequest.toFixed(2)} ms, bare ${bare.cpuMsPerRequest.toFixed(2)} ms: ${goals.cpuOverBare.ratio}x (${goals.cpuOverBare.goal})`,
-    `server CPU per pay: ours ${ours.cpuMsPerRequest.toFixed(2)} ms, durable floor ${durable.cpuMsPerRequest.toFixed(2)} ms: ${goals.cpuOverDurable.ratio}x (${goals.cpuOverDurable.goal})`,
+    `server CPU per pay: ours ${ours.cpuMsPerRequest.toFixed(2)} ms, durable floor ${durable.cpuMsPerRequest.toFixed(2)} ms: ${goals.cpuOverDurable.ratio}x (${goals.cpuOverDurable.goal}); round by round ${goals.cpuOverDurable.rounds.lowest}x to ${goals.cpuOverDurable.rounds.highest}x`,
     `throughput: ours ${Math.round(ours.throughputPerSecond)}/s, bare ${Math.round(bare.throughputPerSecond)}/s: ${round(ours.throughputPerSecond / bare.throughputPerSecond)}x, durable floor ${Math.round(durable.throughputPerSecond)}/s`,
     `added latency p50 / p99 at 200/s: ours ${ours.addedAt200.p50Ms.toFixed(1)} / ${ours.addedAt200.p99Ms.toFixed(1)} ms, bare ${bare.addedAt200.p50Ms.toFixed(1)} / ${bare.addedAt200.p99Ms.toFixed(1)} ms, durable floor ${durable.addedAt200.p50Ms.toFixed(1)} / ${durable.addedAt200.p99Ms.toFixed(1)} ms`,
     `p99 at 200/s added over the bare handler: ${goals.p99OverBare.ms.toFixed(1)} ms (${goals.p99OverBare.goal}); over the durable floor: ${goals.p99OverDurable.ms.toFixed(1)} ms`,
