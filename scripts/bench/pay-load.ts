@@ -30,7 +30,7 @@ import { median, percentile, rotated } from './stats';
 export interface PayLoadOptions {
   /** The sandbox service's fixed answer delay. */
   serviceDelayMs: number;
-  /** Closed-loop rounds per target, the three targets in rotated order. */
+  /** Closed-loop rounds per target, the targets in rotated order. */
   rounds: number;
   /** Requests per closed-loop round. */
   requestsPerRound: number;
@@ -49,6 +49,11 @@ export interface PayLoadOptions {
   cpuProfileDir?: string;
   /** A directory for on-CPU perf recordings of the three servers over the timed rounds (pay-perf.ts), `ours`, `bare` and `durable` in it. */
   perfDir?: string;
+  /**
+   * Another build of our backend, run as a fourth target in the same rounds: the root of a checkout whose
+   * `dist/` is built (a `git worktree` of another commit), to set one change against the code before it.
+   */
+  againstBuild?: string;
 }
 
 export interface TargetFigures {
@@ -82,6 +87,8 @@ export interface PayLoadResult {
   bare: TargetFigures;
   /** The durable floor: the bare handler plus our pay's two commits, by our store's statements. */
   durable: TargetFigures;
+  /** The other build of ours (`againstBuild`), when there is one. */
+  against?: TargetFigures;
 }
 
 export const TARGET_NAMES = ['ours', 'bare', 'durable'] as const;
@@ -210,38 +217,40 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     children.push(service);
     const { url: serviceUrl, serviceSecretKey } = JSON.parse(service.readyLine.slice('READY '.length)) as { url: string; serviceSecretKey: string };
 
-    // The app is created in the store before the backend opens it: one writer at a time.
-    const backendDir = join(dir, 'backend');
-    const store = await openStore(backendDir);
-    const created = await createApp(store, { name: 'Bench shop', merchant_id: MERCHANT_ID, allowed_origins: ['https://shop.example'], environment: 'TEST' });
-    await store.destroy();
-    if (!created.ok) throw new Error(created.error.message);
-    const secretKey = created.value.secretKey;
-
     const serviceEnv = { PAYMENT_SERVICE_URL: `${serviceUrl}/service`, PAYMENT_SERVICE_KEY: serviceSecretKey };
     // A folder per target: V8 writes a profile per thread, and tsx's loader has a thread of its own.
     const profiled = (name: string) => [
       ...(options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.cpuProfileDir, name)] : []),
       ...(options.perfDir ? perfNodeArgs : []),
     ];
-    const backendArgs = options.backend === 'compiled' ? compiledServerArgs : ['--import', 'tsx', 'server/main.ts'];
-    const backend = await startChild(['node', ...profiled('ours'), ...probe.nodeArgs, ...backendArgs], {
-      ...serviceEnv,
-      ...probe.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: backendDir,
-      WALLET_ENVIRONMENT: 'TEST',
-      DEMO: 'off',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PAY_PER_MINUTE: '100000000',
-      RATE_LIMIT_READS_PER_MINUTE: '100000000',
-      RATE_LIMIT_MERCHANT_PER_MINUTE: '100000000',
-      // No load balancer to drain from: it stops at once, in the time the bench gives it before SIGKILL, so a CPU profile gets written.
-      SHUTDOWN_DRAIN_DELAY_MS: '0',
-    }, /Widget:\s+\S+\/checkout\.js/);
-    children.push(backend);
-    const backendUrl = /Widget:\s+(\S+)\/checkout\.js/.exec(backend.readyLine)?.[1] as string;
+    /** A backend of ours on a store of its own, with the bench's app; `name` names its store and profile folders. */
+    const startOurs = async (name: string, serverArgs: readonly string[]) => {
+      // The app is created in the store before the backend opens it: one writer at a time.
+      const dataDir = join(dir, name);
+      const store = await openStore(dataDir);
+      const created = await createApp(store, { name: 'Bench shop', merchant_id: MERCHANT_ID, allowed_origins: ['https://shop.example'], environment: 'TEST' });
+      await store.destroy();
+      if (!created.ok) throw new Error(created.error.message);
+      const server = await startChild(['node', ...profiled(name), ...probe.nodeArgs, ...serverArgs], {
+        ...serviceEnv,
+        ...probe.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        WALLET_ENVIRONMENT: 'TEST',
+        DEMO: 'off',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PAY_PER_MINUTE: '100000000',
+        RATE_LIMIT_READS_PER_MINUTE: '100000000',
+        RATE_LIMIT_MERCHANT_PER_MINUTE: '100000000',
+        // No load balancer to drain from: it stops at once, in the time the bench gives it before SIGKILL, so a CPU profile gets written.
+        SHUTDOWN_DRAIN_DELAY_MS: '0',
+      }, /Widget:\s+\S+\/checkout\.js/);
+      children.push(server);
+      return { server, url: /Widget:\s+(\S+)\/checkout\.js/.exec(server.readyLine)?.[1] as string, secretKey: created.value.secretKey };
+    };
+    const ours = await startOurs('ours', options.backend === 'compiled' ? compiledServerArgs : ['--import', 'tsx', 'server/main.ts']);
+    const against = options.againstBuild ? await startOurs('against', ['--enable-source-maps', join(options.againstBuild, 'dist/server/main.js')]) : undefined;
     const startBaseline = async (name: 'bare' | 'durable', env: Record<string, string>) => {
       const child = await startChild(['node', ...profiled(name), ...probe.nodeArgs, '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, ...probe.env, BENCH_MERCHANT_ID: MERCHANT_ID, ...env }, /^READY /);
       children.push(child);
@@ -259,13 +268,13 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
 
     const mint = (request: PublicSession['payment_data_request']) => mintPaymentData(`${serviceUrl}/wallet`, CARD, request);
 
-    const newSession = async () => {
-      const session = await json<CreatedSession>(await fetch(`${backendUrl}/api/sessions`, {
+    const newSession = async ({ url, secretKey }: typeof ours) => {
+      const session = await json<CreatedSession>(await fetch(`${url}/api/sessions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ amount: 2400, currency: 'USD', country_code: 'US' }),
       }));
-      const view = await json<PublicSession>(await fetch(`${backendUrl}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } }));
+      const view = await json<PublicSession>(await fetch(`${url}/api/sessions/${session.id}/public`, { headers: { authorization: `Bearer ${session.client_secret}` } }));
       return { session, view };
     };
     const payRequest = (sessionId: string, clientSecret: string, paymentData: PaymentData): PreparedRequest => ({
@@ -273,19 +282,21 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       headers: { authorization: `Bearer ${clientSecret}`, 'content-type': 'application/json' },
       body: JSON.stringify({ payment_data: paymentData }),
     });
-    const oursItems = await pool(needed, async () => {
-      const { session, view } = await newSession();
-      return payRequest(session.id, session.client_secret, await mint(view.payment_data_request));
-    });
+    const paysOf = (backend: typeof ours) =>
+      pool(needed, async () => {
+        const { session, view } = await newSession(backend);
+        return payRequest(session.id, session.client_secret, await mint(view.payment_data_request));
+      });
     // The baselines look nothing up: the request our sessions carry, and ids of their own (the durable floor's sessions, made as it started).
-    const { view } = await newSession();
+    const { view } = await newSession(ours);
     const baselineItems = (name: string) => pool(needed, async (i) => payRequest(`cs_${name}${i}`, 'unchecked', await mint(view.payment_data_request)));
 
     const target = (url: string, items: PreparedRequest[], server: Child) => ({ url, take: cursor(items), server });
     const targets = [
-      target(backendUrl, oursItems, backend),
+      target(ours.url, await paysOf(ours), ours.server),
       target(urlOf(bare), await baselineItems('bare'), bare),
       target(urlOf(durable), await baselineItems('durable'), durable),
+      ...(against ? [target(against.url, await paysOf(against), against.server)] : []),
     ];
     type Target = (typeof targets)[number];
     const closed = (t: Target, amount: number) => drive(t.url, t.take, amount, options.connections, undefined, t.server, service);
@@ -308,7 +319,7 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       return { latenciesMs, tail: tailFigures({ server: serverWindow, service: serviceWindow, before, after, ...(samples && { samples }) }) };
     };
 
-    // Warm all three (JIT, connection pools, SQLite pages) before anything is timed.
+    // Warm them all (JIT, connection pools, SQLite pages) before anything is timed.
     for (const t of targets) await closed(t, WARMUP_REQUESTS);
     const { perfDir } = options;
     const perf = perfDir ? TARGET_NAMES.map((name, i) => recordPerf((targets[i] as Target).server.pid, perfFile(perfDir, name))) : [];
@@ -334,9 +345,18 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
         peakRssBytes: server.peakRssBytes(),
       };
     };
-    const [ours, bareFigures, durableFigures] = targets.map((t, i) => figures(rounds[i] ?? [], atRate[i]?.[0] as RatedPhase, t.server)) as [TargetFigures, TargetFigures, TargetFigures];
+    const [oursFigures, bareFigures, durableFigures, againstFigures] = targets.map((t, i) => figures(rounds[i] ?? [], atRate[i]?.[0] as RatedPhase, t.server));
     const roundsRequests = (rounds[0] ?? []).reduce((sum, r) => sum + r.count, 0);
-    return { options, roundsWindowUs, roundsRequests, pids: { ours: backend.pid, bare: bare.pid, durable: durable.pid }, ours, bare: bareFigures, durable: durableFigures };
+    return {
+      options,
+      roundsWindowUs,
+      roundsRequests,
+      pids: { ours: ours.server.pid, bare: bare.pid, durable: durable.pid },
+      ours: oursFigures as TargetFigures,
+      bare: bareFigures as TargetFigures,
+      durable: durableFigures as TargetFigures,
+      ...(againstFigures && { against: againstFigures }),
+    };
   } finally {
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /**
  * Figure 3 alone (the pay endpoint under load, also part of `npm run bench`):
- * `npm run bench:pay -- [--tsx] [--cpu-prof] [--perf] [--rounds N] [--requests N] [--sender paced|autocannon]` builds, runs it and
+ * `npm run bench:pay -- [--tsx] [--cpu-prof] [--perf] [--rounds N] [--requests N] [--sender paced|autocannon] [--against DIR]` builds, runs it and
  * prints our server's CPU per pay and added p99 at 200/s against both baselines
  * (the bare handler, and the durable floor that also commits our pay's two
  * transactions; bare-pay.ts), with their goals, without touching
@@ -10,15 +10,17 @@
  * CPU profiles of the three servers and prints where their time went during the
  * timed rounds (cpu-profile.ts); `--perf` records them with Linux perf over the
  * timed rounds and prints their on-CPU time per pay by category (pay-perf.ts); `--tsx` runs our backend from its sources through tsx
- * instead of the compiled dist/server/main.js that `npm start` runs.
+ * instead of the compiled dist/server/main.js that `npm start` runs. `--against DIR` runs another build of
+ * ours (DIR: a checkout of another commit, `dist/` built) as a fourth target in the same rounds, and
+ * prints ours against it: a change set against the code before it, in one run.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mainThreadProfile, summarizeProfile } from './cpu-profile';
 import { benchPayLoad, FIXED_RATE_PER_SECOND, TARGET_NAMES } from './pay-load';
-import { payGoals } from './pay-goals';
+import { cpuRatioRounds, payGoals } from './pay-goals';
 import { perfFile, perfTable, removePerfMap, summarizePerf } from './pay-perf';
 import { round } from './stats';
 import { rigLine, serverLine, splitLine } from './tail';
@@ -35,6 +37,8 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '1500' },
     /** What sends the 200/s phase: `paced` (open loop, the default) or `autocannon` (figure 3's sender before 2026-11-26). */
     sender: { type: 'string', default: 'paced' },
+    /** Another build of ours as a fourth target: the root of a checkout of another commit, its `dist/` built (docs/benchmarks.md, "Two builds in one run"). */
+    against: { type: 'string' },
   },
 });
 if (values.sender !== 'paced' && values.sender !== 'autocannon') throw new Error(`--sender is paced or autocannon, not ${values.sender}`);
@@ -50,8 +54,9 @@ const result = await benchPayLoad({
   backend: values.tsx ? 'tsx' : 'compiled',
   cpuProfileDir,
   perfDir,
+  ...(values.against && { againstBuild: resolve(values.against) }),
 });
-const { ours, bare, durable, roundsWindowUs, roundsRequests, pids } = result;
+const { ours, bare, durable, against, roundsWindowUs, roundsRequests, pids } = result;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const goals = payGoals(result);
 console.log(
@@ -65,6 +70,15 @@ console.log(
     `peak memory (VmHWM): ours ${mib(ours.peakRssBytes)}, bare ${mib(bare.peakRssBytes)}: ${round(ours.peakRssBytes / bare.peakRssBytes)}x, durable floor ${mib(durable.peakRssBytes)}`,
   ].join('\n'),
 );
+if (against) {
+  const rounds = cpuRatioRounds(ours, against);
+  console.log(
+    [
+      `against the other build (${values.against}): server CPU per pay ${ours.cpuMsPerRequest.toFixed(2)} ms ÷ ${against.cpuMsPerRequest.toFixed(2)} ms: ${round(ours.cpuMsPerRequest / against.cpuMsPerRequest)}x; round by round ${rounds.lowest}x to ${rounds.highest}x`,
+      `against the other build: added latency p50 / p99 at 200/s: ours ${ours.addedAt200.p50Ms.toFixed(1)} / ${ours.addedAt200.p99Ms.toFixed(1)} ms, the other ${against.addedAt200.p50Ms.toFixed(1)} / ${against.addedAt200.p99Ms.toFixed(1)} ms`,
+    ].join('\n'),
+  );
+}
 // An open-loop 200/s past what a server answers in closed loop is a queue that grows for the whole phase, not added latency.
 for (const name of TARGET_NAMES) {
   const { throughputPerSecond } = result[name];
