@@ -19,7 +19,7 @@ export const P99_OVER_BARE_GOAL_MS = 5;
 
 export interface PayGoals {
   cpuOverBare: { ratio: number; goal: string };
-  /** `rounds`: the lowest and highest of ours ÷ the floor in one round (each pair ran back to back). */
+  /** `rounds`: the lowest and highest of ours ÷ the floor in one round (each pair from the same round). */
   cpuOverDurable: { ratio: number; goal: string; rounds: { lowest: number; highest: number } };
   p99OverBare: { ms: number; goal: string };
   p99OverDurable: { ms: number };

@@ -30,7 +30,7 @@ import { median, percentile, rotated } from './stats';
 export interface PayLoadOptions {
   /** The sandbox service's fixed answer delay. */
   serviceDelayMs: number;
-  /** Closed-loop rounds per target, the targets in rotated order. */
+  /** Closed-loop rounds per target, the targets in a balanced order (stats.ts, balancedOrder). */
   rounds: number;
   /** Requests per closed-loop round. */
   requestsPerRound: number;
@@ -67,7 +67,7 @@ export interface TargetFigures {
   tailAt200: TailFigures;
   /** The server process's CPU time per request in the closed-loop rounds (the service's is apart). */
   cpuMsPerRequest: number;
-  /** The same, round by round: the rounds rotate the targets, so round i of each ran within seconds of the others'. */
+  /** The same, round by round: each round runs every target once, so round i of each ran within seconds of the others'. */
   cpuMsPerRequestByRound: number[];
   /** The service's CPU time per request while this target was driving it. */
   serviceCpuMsPerRequest: number;

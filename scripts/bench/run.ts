@@ -140,7 +140,7 @@ if (!existsSync(checkoutJs)) throw new Error('dist/web/checkout.js is missing: r
       payGoal.cpuOverDurable.goal,
     ],
     [
-      `3. … ours ÷ the durable floor round by round (${pay.options.rounds} rounds, each pair run back to back): lowest / highest`,
+      `3. … ours ÷ the durable floor round by round (${pay.options.rounds} rounds, each pair from the same round): lowest / highest`,
       `${payGoal.cpuOverDurable.rounds.lowest}x / ${payGoal.cpuOverDurable.rounds.highest}x`,
       '',
       '',
