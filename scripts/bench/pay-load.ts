@@ -250,7 +250,9 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
       return { server, url: /Widget:\s+(\S+)\/checkout\.js/.exec(server.readyLine)?.[1] as string, secretKey: created.value.secretKey };
     };
     const ours = await startOurs('ours', options.backend === 'compiled' ? compiledServerArgs : ['--import', 'tsx', 'server/main.ts']);
-    const against = options.againstBuild ? await startOurs('against', ['--enable-source-maps', join(options.againstBuild, 'dist/server/main.js')]) : undefined;
+    const { againstBuild } = options;
+    // The same arguments as ours compiled, its entry point under the other checkout.
+    const against = againstBuild ? await startOurs('against', compiledServerArgs.map((arg) => (arg.endsWith('.js') ? join(againstBuild, arg) : arg))) : undefined;
     const startBaseline = async (name: 'bare' | 'durable', env: Record<string, string>) => {
       const child = await startChild(['node', ...profiled(name), ...probe.nodeArgs, '--import', 'tsx', 'scripts/bench/bare-pay.ts'], { ...serviceEnv, ...probe.env, BENCH_MERCHANT_ID: MERCHANT_ID, ...env }, /^READY /);
       children.push(child);
