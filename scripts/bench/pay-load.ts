@@ -25,7 +25,7 @@ import { type Child, startChild } from './children';
 import { type PacedSample, sendPaced } from './paced';
 import { perfFile, perfNodeArgs, recordPerf } from './pay-perf';
 import { schedulingSnapshot, type TailFigures, tailFigures, tailProbe } from './tail';
-import { median, percentile, rotated } from './stats';
+import { inBalancedRounds, median, percentile } from './stats';
 
 export interface PayLoadOptions {
   /** The sandbox service's fixed answer delay. */
@@ -326,10 +326,10 @@ export async function benchPayLoad(options: PayLoadOptions): Promise<PayLoadResu
     const { perfDir } = options;
     const perf = perfDir ? TARGET_NAMES.map((name, i) => recordPerf((targets[i] as Target).server.pid, perfFile(perfDir, name))) : [];
     const roundsStart = monotonicUs();
-    const rounds = await rotated(options.rounds, targets.map((t) => () => closed(t, options.requestsPerRound)));
+    const rounds = await inBalancedRounds(options.rounds, targets.map((t) => () => closed(t, options.requestsPerRound)));
     const roundsWindowUs = { start: roundsStart, end: monotonicUs() };
     for (const recording of perf) await recording.stop();
-    const atRate = await rotated(1, targets.map((t) => () => fixedRate(t)));
+    const atRate = await inBalancedRounds(1, targets.map((t) => () => fixedRate(t)));
 
     const figures = (runs: RunFigures[], rated: RatedPhase, server: Child): TargetFigures => {
       const all = runs.flatMap((r) => r.latenciesMs);

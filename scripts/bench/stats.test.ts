@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balancedOrder, rotated } from './stats';
+import { balancedOrder, inBalancedRounds } from './stats';
 
 /** A full cycle of the design: n rounds for an even n, 2n for an odd one. */
 const cycle = (n: number) => Array.from({ length: n % 2 === 1 ? 2 * n : n }, (_, round) => balancedOrder(n, round));
@@ -29,7 +29,7 @@ describe('balancedOrder: the rounds of a benchmark that sets servers side by sid
       ran.push(name);
       return `${name}${ran.length}`;
     };
-    const results = await rotated(4, [task('a'), task('b'), task('c'), task('d')]);
+    const results = await inBalancedRounds(4, [task('a'), task('b'), task('c'), task('d')]);
     expect(ran.join('')).toBe(cycle(4).flat().map((k) => 'abcd'[k]).join(''));
     expect(results.map((byTask) => byTask.length)).toEqual([4, 4, 4, 4]);
     expect(results[0]?.every((result) => result.startsWith('a'))).toBe(true);

@@ -33,7 +33,7 @@ export function balancedOrder(n: number, round: number): number[] {
 }
 
 /** Runs every task once a round, each round in a balanced order (balancedOrder), so drift on a shared machine and the task before hit them alike; results per task, in order. */
-export async function rotated<T>(rounds: number, tasks: readonly (() => Promise<T>)[]): Promise<T[][]> {
+export async function inBalancedRounds<T>(rounds: number, tasks: readonly (() => Promise<T>)[]): Promise<T[][]> {
   const out = tasks.map((): T[] => []);
   for (let i = 0; i < rounds; i++) {
     for (const j of balancedOrder(tasks.length, i)) out[j]?.push(await (tasks[j] as () => Promise<T>)());
@@ -43,6 +43,6 @@ export async function rotated<T>(rounds: number, tasks: readonly (() => Promise<
 
 /** Interleaves `a` and `b`, swapping which goes first each round. */
 export async function interleaved<T>(rounds: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
-  const [outA = [], outB = []] = await rotated(rounds, [a, b]);
+  const [outA = [], outB = []] = await inBalancedRounds(rounds, [a, b]);
   return { a: outA, b: outB };
 }
